@@ -1,0 +1,133 @@
+// Builds one immutable catalog snapshot from the servers' current lists: policy filter →
+// namespacing → indexes. Pure: same input, same snapshot. Runs when a list changes, never per
+// client request; handlers only read the snapshot it returns.
+
+import { createHash } from 'node:crypto';
+import type { FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
+import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
+import { compileFilter } from '../policy/filter.js';
+import { assignNames, type NameRequest } from './naming.js';
+import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
+
+export interface CatalogEntry {
+  /** Exposed name (tools, prompts) or exposed URI / URI template (resources, templates). */
+  key: string;
+  server: string;
+  /** The server's own name or URI. */
+  original: string;
+  /** The item as clients see it (a shallow copy with the exposed name/URI). */
+  item: Record<string, any>;
+}
+
+export interface CatalogList {
+  entries: CatalogEntry[];
+  /** key → position in entries. */
+  index: Map<string, number>;
+  /** Content hash of what clients see, to tell whether a rebuild changed this list. */
+  hash: string;
+}
+
+export interface Catalog {
+  lists: Record<ListKind, CatalogList>;
+  resources: ResourceRouter;
+  /** server → its resource policy, for URIs that were never listed (templates, links). */
+  resourcePolicy: Map<string, (uri: string) => boolean>;
+}
+
+export interface CatalogServerInput {
+  config: ServerConfig;
+  /** Only servers whose lists are known contribute items (see ServerConnection.listed). */
+  ready: boolean;
+  lists: Record<ListKind, Record<string, any>[]>;
+}
+
+const nameField: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
+const ruleField: Record<ListKind, 'tools' | 'prompts' | 'resources'> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
+
+const filterCache = new WeakMap<FilterRules, (name: string) => boolean>();
+function filterOf(rules: FilterRules): (name: string) => boolean {
+  let f = filterCache.get(rules);
+  if (!f) filterCache.set(rules, (f = compileFilter(rules)));
+  return f;
+}
+
+interface Candidate {
+  server: ServerConfig;
+  original: string;
+  item: Record<string, any>;
+}
+
+/** The items of one kind that policy lets through, in config order then server order. */
+function allowed(servers: readonly CatalogServerInput[], kind: ListKind): Candidate[] {
+  const out: Candidate[] = [];
+  const field = nameField[kind];
+  for (const s of servers) {
+    if (!s.ready) continue;
+    const allow = filterOf(s.config[ruleField[kind]]);
+    for (const item of s.lists[kind]) {
+      const original = item[field];
+      if (typeof original !== 'string') continue; // not a valid item; nothing could address it
+      if (allow(original)) out.push({ server: s.config, original, item });
+    }
+  }
+  return out;
+}
+
+function listOf(entries: CatalogEntry[]): CatalogList {
+  const index = new Map<string, number>();
+  const hash = createHash('sha256');
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (!index.has(e.key)) index.set(e.key, i);
+    hash.update(JSON.stringify(e.item));
+    hash.update('\n');
+  }
+  return { entries, index, hash: hash.digest('base64url') };
+}
+
+function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], field: string): CatalogList {
+  const requests: NameRequest[] = candidates.map((c) => ({ server: c.server.name, prefix: c.server.prefix, name: c.original }));
+  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode });
+  return listOf(
+    candidates.map((c, i) => ({ key: names[i]!, server: c.server.name, original: c.original, item: { ...c.item, [field]: names[i]! } })),
+  );
+}
+
+/** Resources and templates: original URIs, unless an earlier server already took the same one. */
+function uriList(candidates: Candidate[], field: string, onEntry: (entry: CatalogEntry, namespacedWith?: string) => void): CatalogList {
+  const owner = new Map<string, string>();
+  const entries: CatalogEntry[] = [];
+  for (const c of candidates) {
+    const first = owner.get(c.original);
+    let key = c.original;
+    let uriPrefix: string | undefined;
+    if (first === undefined) owner.set(c.original, c.server.name);
+    else if (first !== c.server.name) {
+      uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
+      key = namespaceUri(uriPrefix, c.original);
+    }
+    const entry = { key, server: c.server.name, original: c.original, item: key === c.original ? c.item : { ...c.item, [field]: key } };
+    entries.push(entry);
+    onEntry(entry, uriPrefix);
+  }
+  return listOf(entries);
+}
+
+export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming']): Catalog {
+  const router = new ResourceRouter();
+  for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);
+  const lists = {} as Record<ListKind, CatalogList>;
+  lists.tools = namedList(allowed(servers, 'tools'), naming, 'name');
+  lists.prompts = namedList(allowed(servers, 'prompts'), naming, 'name');
+  lists.resources = uriList(allowed(servers, 'resources'), 'uri', (e) => router.addResource(e.key, { server: e.server, uri: e.original }));
+  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates'), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
+  const resourcePolicy = new Map(servers.map((s) => [s.config.name, filterOf(s.config.resources)]));
+  return { lists, resources: router, resourcePolicy };
+}
+
+/** The kinds whose client-visible content differs between two snapshots. */
+export function changedKinds(before: Catalog, after: Catalog): ListKind[] {
+  return LIST_KINDS.filter((k) => before.lists[k].hash !== after.lists[k].hash);
+}
+
+export const emptyCatalog: Catalog = buildCatalog([], { separator: '__', mode: 'always' });

@@ -1,0 +1,65 @@
+// The catalog as state: the one place rxjs lives. Servers report changes; the store rebuilds the
+// snapshot once per burst (a microtask later), publishes it on a BehaviorSubject, and tells
+// subscribers which kinds really changed (by content hash), so sessions only hear list_changed
+// for what a client could notice. Handlers read `current` synchronously.
+
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import type { GatewayConfig } from '../config/types.js';
+import type { ListKind } from '../mcp/protocol.js';
+import { buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogServerInput } from './build.js';
+
+export class CatalogStore {
+  private readonly snapshot$ = new BehaviorSubject<Catalog>(emptyCatalog);
+  private readonly changes = new Subject<readonly ListKind[]>();
+  private scheduled = false;
+
+  constructor(
+    private readonly sources: () => readonly CatalogServerInput[],
+    private naming: GatewayConfig['naming'],
+  ) {}
+
+  get current(): Catalog {
+    return this.snapshot$.value;
+  }
+
+  /** Every published snapshot. */
+  get snapshots(): Observable<Catalog> {
+    return this.snapshot$.asObservable();
+  }
+
+  /** Kinds whose client-visible lists changed, once per rebuild that changed something. */
+  get changed(): Observable<readonly ListKind[]> {
+    return this.changes.asObservable();
+  }
+
+  /** Asks for a rebuild; bursts (50 servers becoming ready) coalesce into one. */
+  invalidate(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      this.rebuild();
+    });
+  }
+
+  /** Rebuilds now; returns the kinds that changed. */
+  rebuild(): readonly ListKind[] {
+    const before = this.snapshot$.value;
+    const after = buildCatalog(this.sources(), this.naming);
+    const kinds = changedKinds(before, after);
+    // Always publish: routing tables may change even when no list a client sees does.
+    this.snapshot$.next(after);
+    if (kinds.length > 0) this.changes.next(kinds);
+    return kinds;
+  }
+
+  setNaming(naming: GatewayConfig['naming']): void {
+    this.naming = naming;
+    this.invalidate();
+  }
+
+  close(): void {
+    this.changes.complete();
+    this.snapshot$.complete();
+  }
+}

@@ -1,0 +1,80 @@
+// Command-line parsing for `switchboard <command> [options]`. Pure: argv in, a command or a
+// usage error out.
+
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage:
+  switchboard serve [-c FILE] [--stdio] [--http HOST:PORT]
+      Serve the merged catalog over Streamable HTTP (default) and/or stdio.
+  switchboard check [-c FILE] [--json]
+      Validate the config, connect to every server, print the merged catalog.
+      Exit 0: all servers connected; 1: some failed; 2: invalid config.
+
+Options:
+  -c, --config FILE   config file (default: config/switchboard.yaml)
+  --stdio             serve one client on stdin/stdout
+  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/<path> (port 0: any free port)
+  --json              (check) machine-readable output
+  --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
+  --log-format FMT    pretty | json (default: pretty on a terminal)
+  -h, --help          this help
+  -v, --version       print the version`;
+
+export interface CliOptions {
+  command: 'serve' | 'check' | 'help' | 'version';
+  config?: string;
+  stdio: boolean;
+  http?: { host: string; port: number };
+  json: boolean;
+  logLevel?: string;
+  logFormat?: 'pretty' | 'json';
+}
+
+export class UsageError extends Error {}
+
+export function parseHostPort(text: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text) ?? /^()()(\d{1,5})$/.exec(text);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) throw new UsageError(`--http expects HOST:PORT (e.g. 127.0.0.1:8808), got "${text}"`);
+  return { host: m[1] || m[2] || '127.0.0.1', port };
+}
+
+export function parseCli(argv: string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        stdio: { type: 'boolean' },
+        http: { type: 'string' },
+        json: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const format = values['log-format'];
+  if (format !== undefined && format !== 'pretty' && format !== 'json') throw new UsageError('--log-format must be pretty or json');
+  const base = {
+    config: values.config,
+    stdio: values.stdio ?? false,
+    http: values.http !== undefined ? parseHostPort(values.http) : undefined,
+    json: values.json ?? false,
+    logLevel: values['log-level'],
+    logFormat: format as CliOptions['logFormat'],
+  };
+  if (values.help) return { ...base, command: 'help' };
+  if (values.version) return { ...base, command: 'version' };
+  const [command, ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (command === undefined) return { ...base, command: 'help' };
+  if (command !== 'serve' && command !== 'check') throw new UsageError(`unknown command "${command}"`);
+  return { ...base, command };
+}

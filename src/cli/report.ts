@@ -1,0 +1,62 @@
+// Human-readable and JSON renderings of the gateway's state: the start-up summary that `serve`
+// logs and the catalog that `check` prints.
+
+import type { Gateway, ServerSummary } from '../gateway.js';
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** One line per server: what connected, what it gave, or why it failed. */
+export function describeServer(s: ServerSummary): string {
+  if (s.state === 'ready') {
+    const counts = [plural(s.tools, 'tool'), plural(s.prompts, 'prompt'), plural(s.resources, 'resource')];
+    if (s.resourceTemplates) counts.push(plural(s.resourceTemplates, 'template'));
+    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}`;
+  }
+  return `${s.name}: ${s.state}${s.problem ? ` — ${s.problem}` : ''}`;
+}
+
+export interface CatalogReport {
+  servers: ServerSummary[];
+  tools: { name: string; server: string; original: string }[];
+  prompts: { name: string; server: string; original: string }[];
+  resources: { uri: string; server: string; original: string }[];
+  resourceTemplates: { uriTemplate: string; server: string; original: string }[];
+  problems: { server: string; problem: string }[];
+}
+
+export function catalogReport(gateway: Gateway): CatalogReport {
+  const { lists } = gateway.catalog;
+  const servers = gateway.summary();
+  return {
+    servers,
+    tools: lists.tools.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
+    prompts: lists.prompts.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
+    resources: lists.resources.entries.map((e) => ({ uri: e.key, server: e.server, original: e.original })),
+    resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
+    problems: servers.filter((s) => s.state === 'failed').map((s) => ({ server: s.name, problem: s.problem ?? 'failed' })),
+  };
+}
+
+function table(rows: string[][]): string {
+  if (rows.length === 0) return '  (none)\n';
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => '  ' + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}
+
+export function renderReport(r: CatalogReport): string {
+  let out = 'Servers\n';
+  out += table(r.servers.map((s) => [s.name, s.state, s.transport, s.state === 'ready' ? `${s.tools} tools, ${s.prompts} prompts, ${s.resources} resources, ${s.resourceTemplates} templates` : s.problem ?? '']));
+  out += `\nTools (${r.tools.length}): exposed name, server, original name\n`;
+  out += table(r.tools.map((t) => [t.name, t.server, t.original]));
+  out += `\nPrompts (${r.prompts.length})\n`;
+  out += table(r.prompts.map((t) => [t.name, t.server, t.original]));
+  out += `\nResources (${r.resources.length})\n`;
+  out += table(r.resources.map((t) => [t.uri, t.server, t.original]));
+  out += `\nResource templates (${r.resourceTemplates.length})\n`;
+  out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
+  out += '\nProblems\n';
+  out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
+  return out;
+}

@@ -1,0 +1,87 @@
+// The normalized, validated configuration every other module reads. The loader turns YAML (our
+// shape or the Claude Desktop `mcpServers` shape) into this; nothing else parses config files.
+
+export interface FilterRules {
+  /** Globs matched against the server's original name (tools, prompts) or URI (resources). */
+  allow: string[];
+  /** Deny wins over allow. */
+  deny: string[];
+}
+
+export type NamingMode = 'always' | 'on-conflict';
+
+interface ServerConfigBase {
+  /** `[a-z0-9-]+`, unique. */
+  name: string;
+  /** Namespace for exposed tool/prompt names. Defaults to `name`. `""` exposes names unprefixed. */
+  prefix: string;
+  enabled: boolean;
+  /** Per-request timeout towards this server, milliseconds. Also bounds the handshake. */
+  timeoutMs: number;
+  tools: FilterRules;
+  prompts: FilterRules;
+  resources: FilterRules;
+}
+
+export interface StdioServerConfig extends ServerConfigBase {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+  /** Extra environment for the child, `${VAR}` already substituted. Merged over the gateway's. */
+  env: Record<string, string>;
+  /** Absolute; relative paths in the file are resolved against the config file's folder. */
+  cwd: string;
+}
+
+export type HttpTransportKind = 'auto' | 'streamable-http' | 'sse';
+
+export interface HttpServerConfig extends ServerConfigBase {
+  kind: 'http';
+  url: string;
+  transport: HttpTransportKind;
+  headers: Record<string, string>;
+}
+
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+export interface GatewayConfig {
+  listen: {
+    host: string;
+    port: number;
+    path: string;
+    /** Origins allowed besides the loopback ones (http(s)://localhost|127.0.0.1|[::1][:port]). */
+    allowedOrigins: string[];
+  };
+  naming: {
+    separator: string;
+    mode: NamingMode;
+  };
+  catalog: {
+    pageSize: number;
+  };
+  limits: {
+    maxMessageBytes: number;
+  };
+  servers: ServerConfig[];
+}
+
+export interface ConfigProblem {
+  /** Where in the file, e.g. `servers[2].url` or `mcpServers.github.command`. `""` for the whole file. */
+  path: string;
+  message: string;
+}
+
+/** Thrown by the loader: one entry per problem, all of them, not just the first. */
+export class ConfigError extends Error {
+  readonly problems: ConfigProblem[];
+  readonly file?: string;
+  constructor(problems: ConfigProblem[], file?: string) {
+    super(
+      (file ? `invalid config ${file}:\n` : 'invalid config:\n') +
+        problems.map((p) => `  ${p.path ? p.path + ': ' : ''}${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+    this.problems = problems;
+    this.file = file;
+  }
+}

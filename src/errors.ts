@@ -1,0 +1,77 @@
+// Gateway failures with stable codes. A server's own JSON-RPC error is relayed as it is, and a
+// tool failure is a result with isError: these are for what goes wrong in the gateway itself.
+// Every code is listed in docs/errors.md; test/unit/errors.test.ts keeps that list complete.
+
+import { ErrorCode } from './jsonrpc/types.js';
+
+export const GatewayErrorCode = {
+  /** The configuration file is missing, unparsable or invalid. */
+  CONFIG_INVALID: 'CONFIG_INVALID',
+  /** The server is not connected (failed to start, crashed, or still connecting). */
+  SERVER_UNAVAILABLE: 'SERVER_UNAVAILABLE',
+  /** The server did not answer within its timeout. */
+  SERVER_TIMEOUT: 'SERVER_TIMEOUT',
+  /** The connection to the server closed while the request was in flight. */
+  CONNECTION_CLOSED: 'CONNECTION_CLOSED',
+  /** The server speaks no protocol revision the gateway speaks. */
+  PROTOCOL_MISMATCH: 'PROTOCOL_MISMATCH',
+  /** The server broke the protocol (bad handshake, invalid response). */
+  PROTOCOL_ERROR: 'PROTOCOL_ERROR',
+  /** An HTTP server answered with an error status. */
+  HTTP_ERROR: 'HTTP_ERROR',
+  /** The request was cancelled by the client or by shutdown. */
+  CANCELLED: 'CANCELLED',
+} as const;
+
+export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
+
+/** JSON-RPC code used when a GatewayError crosses the inbound boundary. */
+const jsonRpcCodeOf: Record<GatewayErrorCode, number> = {
+  CONFIG_INVALID: ErrorCode.InternalError,
+  SERVER_UNAVAILABLE: ErrorCode.InternalError,
+  SERVER_TIMEOUT: ErrorCode.InternalError,
+  CONNECTION_CLOSED: ErrorCode.InternalError,
+  PROTOCOL_MISMATCH: ErrorCode.InternalError,
+  PROTOCOL_ERROR: ErrorCode.InternalError,
+  HTTP_ERROR: ErrorCode.InternalError,
+  CANCELLED: ErrorCode.InternalError,
+};
+
+export class GatewayError extends Error {
+  readonly code: GatewayErrorCode;
+  readonly server?: string;
+  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown }) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.server = options?.server;
+  }
+
+  /** The JSON-RPC error object a client receives. `data.code` is the stable gateway code. */
+  toJsonRpc(): { code: number; message: string; data: { code: GatewayErrorCode; server?: string } } {
+    const data: { code: GatewayErrorCode; server?: string } = { code: this.code };
+    if (this.server !== undefined) data.server = this.server;
+    return { code: jsonRpcCodeOf[this.code], message: this.message, data };
+  }
+}
+
+/** Any error as a message fit for a log line or a client, never a stack. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/**
+ * A protocol-level error the gateway answers itself (unknown tool, bad cursor, bad params), or a
+ * server's JSON-RPC error relayed as it is. Crosses the inbound boundary unchanged.
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}

@@ -1,0 +1,95 @@
+// Requests that reach one server: tools/call, prompts/get, resources/read, completion/complete,
+// resources/subscribe|unsubscribe. Each looks the exposed name up in the snapshot (a Map, never a
+// string split), swaps in the server's own name, forwards, and relays the server's answer as it
+// is. Unknown and policy-denied names get the same error, so a denied item is invisible.
+
+import { GatewayError, RpcError } from '../../errors.js';
+import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../jsonrpc/types.js';
+import type { CatalogList } from '../../catalog/build.js';
+import type { ServerConnection } from '../../outbound/server-connection.js';
+import type { GatewayCore, Handler, RequestContext } from '../context.js';
+
+/** A tools/call may run this many times its server's timeout in all, however much progress it reports. */
+const MAX_TOTAL_TIMEOUT_FACTOR = 10;
+
+function unwrap(response: JsonRpcResponse): Record<string, any> {
+  if (isErrorResponse(response)) throw new RpcError(response.error.code, response.error.message, response.error.data);
+  return response.result;
+}
+
+function connectionFor(gateway: GatewayCore, server: string): ServerConnection {
+  const connection = gateway.connection(server);
+  if (!connection) throw new GatewayError('SERVER_UNAVAILABLE', `server "${server}" is not configured`, { server });
+  return connection;
+}
+
+async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
+  const connection = connectionFor(context.gateway, server);
+  const timeoutMs = connection.config.timeoutMs;
+  const response = await connection.forward(method, params, {
+    timeoutMs,
+    signal: context.signal,
+    onProgress: context.progress,
+    resetOnProgress: true,
+    maxTotalMs: timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR,
+  });
+  return unwrap(response);
+}
+
+function lookup(list: CatalogList, name: unknown, what: string) {
+  const i = typeof name === 'string' ? list.index.get(name) : undefined;
+  if (i === undefined) throw new RpcError(ErrorCode.InvalidParams, `Unknown ${what}: ${String(name)}`);
+  return list.entries[i]!;
+}
+
+export const callTool: Handler = (params, context) => {
+  const entry = lookup(context.gateway.catalog.lists.tools, params?.name, 'tool');
+  return forward(context, entry.server, 'tools/call', { ...params, name: entry.original });
+};
+
+export const getPrompt: Handler = (params, context) => {
+  const entry = lookup(context.gateway.catalog.lists.prompts, params?.name, 'prompt');
+  return forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
+};
+
+/** Servers a URI may belong to, allowed by their policy, most likely first. */
+function resourceTargets(context: RequestContext, uri: unknown) {
+  if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
+  const catalog = context.gateway.catalog;
+  const targets = catalog.resources.route(uri).filter((t) => catalog.resourcePolicy.get(t.server)?.(t.uri) ?? false);
+  if (targets.length === 0) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+  return targets;
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof RpcError && (err.code === ErrorCode.ResourceNotFound || err.code === ErrorCode.InvalidParams);
+}
+
+export const readResource: Handler = async (params, context) => {
+  const targets = resourceTargets(context, params?.uri);
+  for (let i = 0; ; i++) {
+    const t = targets[i]!;
+    try {
+      return await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
+    } catch (err) {
+      // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
+      if (i + 1 < targets.length && isNotFound(err)) continue;
+      throw err;
+    }
+  }
+};
+
+export const complete: Handler = (params, context) => {
+  const ref = params?.ref;
+  if (ref?.type === 'ref/prompt') {
+    const entry = lookup(context.gateway.catalog.lists.prompts, ref.name, 'prompt');
+    return forward(context, entry.server, 'completion/complete', { ...params, ref: { ...ref, name: entry.original } });
+  }
+  if (ref?.type === 'ref/resource') {
+    const templates = context.gateway.catalog.lists.resourceTemplates;
+    const i = typeof ref.uri === 'string' ? templates.index.get(ref.uri) : undefined;
+    const target = i !== undefined ? { server: templates.entries[i]!.server, uri: templates.entries[i]!.original } : resourceTargets(context, ref.uri)[0]!;
+    return forward(context, target.server, 'completion/complete', { ...params, ref: { ...ref, uri: target.uri } });
+  }
+  throw new RpcError(ErrorCode.InvalidParams, 'params.ref must be a ref/prompt or ref/resource');
+};

@@ -1,0 +1,33 @@
+// The contract between an inbound endpoint (stdio, HTTP) and the sessions behind it. Endpoints
+// own bytes, framing and HTTP semantics; sessions own MCP semantics. Neither knows the other's
+// internals.
+
+import type { JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types.js';
+
+export interface InboundSession {
+  /** Stable id; on HTTP it is the Mcp-Session-Id. */
+  readonly id: string;
+  /** The revision agreed in `initialize`, undefined before it. */
+  readonly protocolVersion: string | undefined;
+  /**
+   * Handles one message from the client. For a request, resolves with its response (never
+   * rejects: failures become error responses). `related` receives messages tied to this request
+   * (progress, server-to-client requests) before the response; on HTTP they go on the POST's SSE
+   * stream. Notifications and responses resolve undefined.
+   */
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse | undefined>;
+  /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
+  close(): void;
+}
+
+export interface InboundSessionHost {
+  /**
+   * Creates a session for a new client. `push` delivers messages not tied to a request
+   * (list_changed, logging, resource updates); on HTTP they go on the GET stream.
+   */
+  openSession(push: (message: JsonRpcMessage) => void): InboundSession;
+}
+
+/** Revisions we accept from clients, newest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];

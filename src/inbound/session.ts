@@ -1,0 +1,159 @@
+// One connected client. Owns the MCP lifecycle on the inbound side (initialize, negotiated
+// revision, client capabilities), dispatches requests to handlers, tracks in-flight requests for
+// cancellation, and turns every failure into a JSON-RPC error at this one boundary.
+
+import { randomUUID } from 'node:crypto';
+import { GatewayError, RpcError, describeError } from '../errors.js';
+import {
+  ErrorCode,
+  classify,
+  errorResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../jsonrpc/types.js';
+import type { ListKind } from '../mcp/protocol.js';
+import type { GatewayCore, Handler, RequestContext } from './context.js';
+import type { InboundSession } from './host.js';
+import { callTool, complete, getPrompt, readResource } from './handlers/forward.js';
+import { initializeResult, negotiateVersion, ping, setLogLevel } from './handlers/lifecycle.js';
+import { listHandler } from './handlers/list.js';
+
+const handlers: Record<string, Handler> = {
+  ping,
+  'tools/list': listHandler('tools'),
+  'tools/call': callTool,
+  'prompts/list': listHandler('prompts'),
+  'prompts/get': getPrompt,
+  'resources/list': listHandler('resources'),
+  'resources/templates/list': listHandler('resourceTemplates'),
+  'resources/read': readResource,
+  'completion/complete': complete,
+  'logging/setLevel': setLogLevel,
+};
+
+const LIST_CHANGED_METHOD: Record<ListKind, string> = {
+  tools: 'notifications/tools/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+  resources: 'notifications/resources/list_changed',
+  resourceTemplates: 'notifications/resources/list_changed',
+};
+
+export class ClientSession implements InboundSession {
+  readonly id = randomUUID();
+  protocolVersion: string | undefined;
+  clientCapabilities: Record<string, any> = {};
+  clientInfo?: { name?: string; version?: string };
+  private initialized = false;
+  private closed = false;
+  private readonly inFlight = new Map<JsonRpcId, AbortController>();
+
+  constructor(
+    private readonly gateway: GatewayCore,
+    private readonly push: (message: JsonRpcMessage) => void,
+    private readonly onClose?: (session: ClientSession) => void,
+  ) {}
+
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse | undefined> {
+    switch (classify(message)) {
+      case 'request':
+        return this.handleRequest(message as JsonRpcRequest, related);
+      case 'notification':
+        this.handleNotification(message as JsonRpcNotification);
+        return Promise.resolve(undefined);
+      case 'response':
+        // We send no requests to clients yet; a stray response is ignored.
+        return Promise.resolve(undefined);
+      default: {
+        const id = (message as any)?.id;
+        const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
+        return Promise.resolve(errorResponse(validId, ErrorCode.InvalidRequest, 'Invalid JSON-RPC message'));
+      }
+    }
+  }
+
+  /** Tells the client which lists changed, once per notification method. */
+  notifyListChanged(kinds: readonly ListKind[]): void {
+    if (!this.initialized || this.closed) return;
+    const methods = new Set(kinds.map((k) => LIST_CHANGED_METHOD[k]));
+    for (const method of methods) this.push({ jsonrpc: '2.0', method });
+  }
+
+  /** A notification for every client (e.g. a server's log message). */
+  send(notification: JsonRpcNotification): void {
+    if (this.initialized && !this.closed) this.push(notification);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    this.onClose?.(this);
+  }
+
+  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse> {
+    const { id, method } = request;
+    if (method === 'initialize') return this.initialize(request);
+    const handler = handlers[method];
+    if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const controller = new AbortController();
+    this.inFlight.set(id, controller);
+    const params = request.params ?? {};
+    const token = params._meta?.progressToken;
+    const context: RequestContext = {
+      gateway: this.gateway,
+      signal: controller.signal,
+      protocolVersion: this.protocolVersion ?? '2025-03-26',
+      progress:
+        related && (typeof token === 'string' || typeof token === 'number')
+          ? (p) => related({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } })
+          : undefined,
+    };
+    try {
+      const result = await handler(params, context);
+      return { jsonrpc: '2.0', id, result };
+    } catch (err) {
+      return this.errorFor(id, method, err);
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  private initialize(request: JsonRpcRequest): JsonRpcResponse {
+    const p = request.params ?? {};
+    this.protocolVersion = negotiateVersion(p.protocolVersion);
+    this.clientCapabilities = p.capabilities ?? {};
+    this.clientInfo = p.clientInfo;
+    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.gateway, this.protocolVersion) };
+  }
+
+  private handleNotification(n: JsonRpcNotification): void {
+    switch (n.method) {
+      case 'notifications/initialized':
+        this.initialized = true;
+        return;
+      case 'notifications/cancelled': {
+        const id = n.params?.requestId;
+        if (id !== undefined) this.inFlight.get(id)?.abort();
+        return;
+      }
+      default:
+        // Unknown notifications are ignored, as JSON-RPC requires.
+        return;
+    }
+  }
+
+  private errorFor(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
+    if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
+    if (err instanceof GatewayError) {
+      const e = err.toJsonRpc();
+      this.gateway.logger.warn({ method, code: err.code, server: err.server }, err.message);
+      return errorResponse(id, e.code, e.message, e.data);
+    }
+    this.gateway.logger.error({ method, err: describeError(err) }, 'handler failed');
+    return errorResponse(id, ErrorCode.InternalError, `Internal error: ${describeError(err)}`);
+  }
+}

@@ -1,0 +1,69 @@
+// Inbound stdio: one client on our stdin/stdout, newline-delimited JSON. stdout carries protocol
+// and nothing else. Bad input gets a JSON-RPC error and the session goes on; stdin ending ends
+// the session (the caller shuts the gateway down).
+
+import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
+import { ErrorCode, errorResponse, type JsonRpcMessage } from '../jsonrpc/types.js';
+import type { InboundSessionHost } from './host.js';
+
+export interface StdioEndpointOptions {
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+  maxMessageBytes: number;
+  /** Called once when the input ends. */
+  onEnd?: () => void;
+}
+
+export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpointOptions): { close(): void } {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const write = (message: JsonRpcMessage) => {
+    output.write(encodeLine(message));
+  };
+  const session = host.openSession(write);
+
+  const decoder = new LineDecoder(
+    {
+      line(text) {
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          write(errorResponse(null, ErrorCode.ParseError, 'Parse error: invalid JSON'));
+          return;
+        }
+        if (Array.isArray(message)) {
+          write(errorResponse(null, ErrorCode.InvalidRequest, 'JSON-RPC batches are not supported (removed in protocol revision 2025-06-18)'));
+          return;
+        }
+        session.handle(message as JsonRpcMessage, write).then((response) => {
+          if (response) write(response);
+        });
+      },
+      oversized(bytes) {
+        write(errorResponse(null, ErrorCode.InvalidRequest, `Message of ${bytes} bytes exceeds the limit of ${options.maxMessageBytes} bytes`));
+      },
+    },
+    options.maxMessageBytes,
+  );
+
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    decoder.end();
+    session.close();
+    options.onEnd?.();
+  };
+  input.on('data', (chunk: Buffer) => decoder.push(chunk));
+  input.on('end', end);
+  input.on('close', end);
+  // A client that went away mid-write must not crash us.
+  output.on('error', () => end());
+  return {
+    close() {
+      input.removeAllListeners('data');
+      session.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// Newline-delimited JSON framing (the MCP stdio transport): one JSON message per line, no
+// embedded newlines. The decoder is fed raw chunks and yields complete lines; it never buffers
+// more than `maxLineBytes` of one line (an oversized line is skipped up to its newline and
+// reported), so a misbehaving peer cannot make us hold an unbounded buffer.
+
+export interface LineDecoderEvents {
+  line(text: string): void;
+  /** A line longer than the limit was discarded (its bytes are not kept). */
+  oversized(bytes: number): void;
+}
+
+export class LineDecoder {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private skipping = false;
+  private skipped = 0;
+
+  constructor(
+    private readonly events: LineDecoderEvents,
+    private readonly maxLineBytes = 16 * 1024 * 1024,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) {
+        this.keep(chunk, start, chunk.length);
+        return;
+      }
+      this.keep(chunk, start, nl);
+      this.finishLine();
+      start = nl + 1;
+    }
+  }
+
+  /** Delivers a final unterminated line, if any (the peer closed without a newline). */
+  end(): void {
+    if (this.size > 0 || this.skipping) this.finishLine();
+  }
+
+  private keep(chunk: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    const n = to - from;
+    if (this.skipping) {
+      this.skipped += n;
+      return;
+    }
+    if (this.size + n > this.maxLineBytes) {
+      this.skipping = true;
+      this.skipped = this.size + n;
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
+    this.parts.push(from === 0 && to === chunk.length ? chunk : chunk.subarray(from, to));
+    this.size += n;
+  }
+
+  private finishLine(): void {
+    if (this.skipping) {
+      const bytes = this.skipped;
+      this.skipping = false;
+      this.skipped = 0;
+      this.events.oversized(bytes);
+      return;
+    }
+    if (this.size === 0) return; // blank line: tolerated, ignored
+    const text = this.parts.length === 1 ? this.parts[0]!.toString('utf8') : Buffer.concat(this.parts, this.size).toString('utf8');
+    this.parts = [];
+    this.size = 0;
+    // A CRLF peer leaves '\r'; JSON.parse tolerates trailing whitespace, but keep lines clean.
+    this.events.line(text.endsWith('\r') ? text.slice(0, -1) : text);
+  }
+}
+
+/** Serializes one message as a line. JSON.stringify never emits a raw newline. */
+export function encodeLine(message: unknown): string {
+  return JSON.stringify(message) + '\n';
+}

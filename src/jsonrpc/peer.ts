@@ -1,0 +1,243 @@
+// One side of a JSON-RPC conversation over a Transport: allocates our request ids, keeps the
+// pending map, applies timeouts and cancellation, routes progress by token, and hands incoming
+// requests and notifications to the owner. Plain Maps and Promises: this is the hot path.
+// Invariant: every pending entry ends exactly once (response, timeout, abort or close).
+
+import { GatewayError, describeError } from '../errors.js';
+import type { Transport } from '../transport.js';
+import {
+  ErrorCode,
+  classify,
+  errorResponse,
+  isErrorResponse,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './types.js';
+
+export interface RequestOptions {
+  /** Milliseconds without an answer (or progress, when resetOnProgress) before we give up. */
+  timeoutMs?: number;
+  /** Reset the timeout when progress arrives, but never past maxTotalMs. */
+  resetOnProgress?: boolean;
+  maxTotalMs?: number;
+  signal?: AbortSignal;
+  /** Receives `notifications/progress` params for this request (token already ours). */
+  onProgress?: (params: Record<string, any>) => void;
+}
+
+/** A JSON-RPC error answered by the other side, relayed as it is. */
+export class RemoteError extends Error {
+  constructor(readonly error: JsonRpcErrorObject) {
+    super(error.message);
+    this.name = 'RemoteError';
+  }
+}
+
+interface Pending {
+  id: JsonRpcId;
+  resolve(response: JsonRpcResponse): void;
+  reject(error: Error): void;
+  method: string;
+  timer?: NodeJS.Timeout;
+  started: number;
+  options?: RequestOptions;
+  progressToken?: string;
+  onAbort?: () => void;
+}
+
+export interface PeerHandlers {
+  /** An incoming request. Resolve with a result; throw RemoteError/GatewayError for an error. */
+  onRequest?: (request: JsonRpcRequest) => Promise<Record<string, any>>;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** A message that made no sense (unknown response id, invalid envelope). */
+  onProtocolError?: (problem: string) => void;
+  onClose?: (reason?: Error) => void;
+}
+
+export class Peer {
+  private nextId = 1;
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  private readonly progress = new Map<string, Pending>();
+  private closed = false;
+  /** Label for error messages: the server's name. */
+  readonly label: string;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly handlers: PeerHandlers,
+    label: string,
+  ) {
+    this.label = label;
+    transport.onmessage = (m) => this.receive(m);
+    transport.onclose = (reason) => this.closeWith(reason);
+    transport.onerror = (err) => handlers.onProtocolError?.(describeError(err));
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Sends a request; resolves with the raw response (result or error), rejects on gateway failure. */
+  requestRaw(method: string, params: Record<string, any> | undefined, options?: RequestOptions): Promise<JsonRpcResponse> {
+    if (this.closed) {
+      return Promise.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} is closed`, { server: this.label }));
+    }
+    if (options?.signal?.aborted) {
+      return Promise.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
+    }
+    const id = this.nextId++;
+    return new Promise<JsonRpcResponse>((resolve, reject) => {
+      const entry: Pending = { id, resolve, reject, method, started: Date.now(), options };
+      if (options?.onProgress) {
+        const token = `${this.label}-p${id}`;
+        entry.progressToken = token;
+        this.progress.set(token, entry);
+        params = { ...params, _meta: { ...params?._meta, progressToken: token } };
+      }
+      this.pending.set(id, entry);
+      if (options?.timeoutMs) this.arm(id, entry, options.timeoutMs);
+      if (options?.signal) {
+        const signal = options.signal;
+        entry.onAbort = () => this.cancel(id, 'cancelled by the client');
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      this.transport.send(message).catch((err: unknown) => {
+        if (this.pending.get(id) === entry) {
+          this.finish(id, entry);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
+    });
+  }
+
+  /** Sends a request; resolves with the result, rejects with RemoteError for an error response. */
+  async request(method: string, params?: Record<string, any>, options?: RequestOptions): Promise<Record<string, any>> {
+    const response = await this.requestRaw(method, params, options);
+    if (isErrorResponse(response)) throw new RemoteError(response.error);
+    return response.result;
+  }
+
+  notify(method: string, params?: Record<string, any>): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.transport.send(message);
+  }
+
+  /** Rejects everything pending and closes the transport. */
+  async close(): Promise<void> {
+    this.closeWith(undefined);
+    await this.transport.close();
+  }
+
+  private arm(id: JsonRpcId, entry: Pending, ms: number): void {
+    const max = entry.options?.maxTotalMs;
+    if (max !== undefined) ms = Math.min(ms, Math.max(0, entry.started + max - Date.now()));
+    entry.timer = setTimeout(() => this.timeout(id, entry), ms);
+  }
+
+  private timeout(id: JsonRpcId, entry: Pending): void {
+    if (this.pending.get(id) !== entry) return;
+    this.finish(id, entry);
+    const seconds = ((Date.now() - entry.started) / 1000).toFixed(1);
+    // The spec asks the requester to tell the receiver to stop working on it.
+    this.notify('notifications/cancelled', { requestId: id, reason: `timed out after ${seconds}s` }).catch(() => {});
+    entry.reject(new GatewayError('SERVER_TIMEOUT', `${this.label} did not answer ${entry.method} within ${seconds}s`, { server: this.label }));
+  }
+
+  private cancel(id: JsonRpcId, reason: string): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.finish(id, entry);
+    this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
+    entry.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
+  }
+
+  private finish(id: JsonRpcId, entry: Pending): void {
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    if (entry.progressToken) this.progress.delete(entry.progressToken);
+    if (entry.onAbort) entry.options?.signal?.removeEventListener('abort', entry.onAbort);
+  }
+
+  private receive(message: JsonRpcMessage): void {
+    switch (classify(message)) {
+      case 'response':
+        return this.receiveResponse(message as JsonRpcResponse);
+      case 'request':
+        return this.receiveRequest(message as JsonRpcRequest);
+      case 'notification':
+        return this.receiveNotification(message as JsonRpcNotification);
+      default:
+        this.handlers.onProtocolError?.('invalid JSON-RPC message');
+    }
+  }
+
+  private receiveResponse(response: JsonRpcResponse): void {
+    const id = response.id;
+    const entry = id === null ? undefined : this.pending.get(id);
+    if (!entry) {
+      // Late answers to timed-out or cancelled requests land here too: the spec says ignore them.
+      this.handlers.onProtocolError?.(`response for unknown id ${JSON.stringify(id)}`);
+      return;
+    }
+    this.finish(id!, entry);
+    entry.resolve(response);
+  }
+
+  private receiveNotification(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/progress') {
+      const token = notification.params?.progressToken;
+      const entry = typeof token === 'string' ? this.progress.get(token) : undefined;
+      if (entry) {
+        const o = entry.options!;
+        if (o.resetOnProgress && entry.timer && o.timeoutMs) {
+          clearTimeout(entry.timer);
+          this.arm(entry.id, entry, o.timeoutMs);
+        }
+        o.onProgress!(notification.params!);
+        return;
+      }
+    }
+    this.handlers.onNotification?.(notification);
+  }
+
+  private receiveRequest(request: JsonRpcRequest): void {
+    const handle = this.handlers.onRequest;
+    if (!handle) {
+      if (request.method === 'ping') {
+        this.transport.send({ jsonrpc: '2.0', id: request.id, result: {} }).catch(() => {});
+        return;
+      }
+      this.transport.send(errorResponse(request.id, ErrorCode.MethodNotFound, `method not found: ${request.method}`)).catch(() => {});
+      return;
+    }
+    handle(request).then(
+      (result) => this.transport.send({ jsonrpc: '2.0', id: request.id, result }),
+      (err: unknown) => {
+        const error =
+          err instanceof RemoteError ? err.error : err instanceof GatewayError ? err.toJsonRpc() : { code: ErrorCode.InternalError, message: describeError(err) };
+        return this.transport.send(errorResponse(request.id, error.code, error.message, (error as JsonRpcErrorObject).data));
+      },
+    ).catch(() => {});
+  }
+
+  private closeWith(reason: Error | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    const why = reason ? `: ${describeError(reason)}` : '';
+    for (const [id, entry] of this.pending) {
+      this.finish(id, entry);
+      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label }));
+    }
+    this.handlers.onClose?.(reason);
+  }
+}

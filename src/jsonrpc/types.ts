@@ -1,0 +1,94 @@
+// JSON-RPC 2.0 envelope types and the one classifier every inbound and outbound byte goes through.
+// Payloads (params, result) stay `any`-shaped on purpose: the gateway forwards them and never
+// validates what it only relays.
+
+export type JsonRpcId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: Record<string, any>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, any>;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcResultResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: Record<string, any>;
+}
+
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId | null;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+export type MessageKind = 'request' | 'notification' | 'response' | 'invalid';
+
+/** Standard JSON-RPC and MCP error codes. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** MCP: resource not found (2025-11-25). */
+  ResourceNotFound: -32002,
+} as const;
+
+function isId(v: unknown): v is JsonRpcId {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** Tells what a parsed value is, without looking inside params or result. */
+export function classify(msg: unknown): MessageKind {
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return 'invalid';
+  const m = msg as Record<string, unknown>;
+  if (m.jsonrpc !== '2.0') return 'invalid';
+  if (typeof m.method === 'string') {
+    if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) return 'invalid';
+    if (!('id' in m)) return 'notification';
+    return isId(m.id) ? 'request' : 'invalid';
+  }
+  if ('result' in m || 'error' in m) {
+    if ('result' in m && 'error' in m) return 'invalid';
+    if ('error' in m) {
+      const e = m.error as Record<string, unknown> | null;
+      if (typeof e !== 'object' || e === null || typeof e.code !== 'number' || typeof e.message !== 'string') {
+        return 'invalid';
+      }
+      return isId(m.id) || m.id === null ? 'response' : 'invalid';
+    }
+    return isId(m.id) ? 'response' : 'invalid';
+  }
+  return 'invalid';
+}
+
+export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  const error: JsonRpcErrorObject = { code, message };
+  if (data !== undefined) error.data = data;
+  return { jsonrpc: '2.0', id, error };
+}
+
+export function resultResponse(id: JsonRpcId, result: Record<string, any>): JsonRpcResultResponse {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function isErrorResponse(m: JsonRpcResponse): m is JsonRpcErrorResponse {
+  return (m as JsonRpcErrorResponse).error !== undefined;
+}

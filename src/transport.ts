@@ -1,0 +1,25 @@
+// The one shape every message pipe has, inbound or outbound, stdio or HTTP: start, send, close,
+// and three callbacks. A transport frames and delivers messages; it never interprets them
+// (ids, methods and capabilities belong to the Peer and the session above it).
+
+import type { JsonRpcMessage } from './jsonrpc/types.js';
+
+export interface Transport {
+  /** Opens the pipe (spawns the child, checks the URL is reachable lazily, ...). */
+  start(): Promise<void>;
+  /** Sends one message. Rejects if the pipe is closed or the peer refused it (HTTP 4xx/5xx). */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Closes the pipe and releases everything it holds (processes, sockets, sessions). Idempotent. */
+  close(): Promise<void>;
+  /** Called once per received message, in order. */
+  onmessage?: (message: JsonRpcMessage) => void;
+  /** Called once when the pipe is gone, with the reason if it was not a requested close. */
+  onclose?: (reason?: Error) => void;
+  /** Non-fatal problems (a garbage line, an unparsable SSE event). The pipe stays open. */
+  onerror?: (error: Error) => void;
+  /**
+   * Outbound HTTP only: the revision agreed in the handshake, sent as MCP-Protocol-Version on
+   * every later request. Also the cue to open the GET stream for server notifications.
+   */
+  setProtocolVersion?(version: string): void;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src/errors.js';
+import { Peer, RemoteError } from '../../../src/jsonrpc/peer.js';
+import type { JsonRpcMessage } from '../../../src/jsonrpc/types.js';
+import type { Transport } from '../../../src/transport.js';
+
+/** An in-memory transport whose far side is the test. */
+class FakeTransport implements Transport {
+  onmessage?: (m: JsonRpcMessage) => void;
+  onclose?: (r?: Error) => void;
+  onerror?: (e: Error) => void;
+  sent: any[] = [];
+  waiters: ((m: any) => void)[] = [];
+  async start() {}
+  async send(m: JsonRpcMessage) {
+    this.sent.push(m);
+    this.waiters.shift()?.(m);
+  }
+  async close() {
+    this.onclose?.();
+  }
+  next(): Promise<any> {
+    return new Promise((r) => this.waiters.push(r));
+  }
+  deliver(m: any) {
+    this.onmessage?.(m);
+  }
+}
+
+function setup() {
+  const t = new FakeTransport();
+  const notifications: any[] = [];
+  const problems: string[] = [];
+  const peer = new Peer(t, { onNotification: (n) => notifications.push(n), onProtocolError: (p) => problems.push(p) }, 'srv');
+  return { t, peer, notifications, problems };
+}
+
+describe('Peer', () => {
+  it('matches responses to requests by our own ids, whatever order they come in', async () => {
+    const { t, peer } = setup();
+    const a = peer.request('a');
+    const b = peer.request('b');
+    const [ma, mb] = t.sent;
+    expect(ma.id).not.toBe(mb.id);
+    t.deliver({ jsonrpc: '2.0', id: mb.id, result: { v: 'b' } });
+    t.deliver({ jsonrpc: '2.0', id: ma.id, result: { v: 'a' } });
+    expect(await a).toEqual({ v: 'a' });
+    expect(await b).toEqual({ v: 'b' });
+    expect(peer.pendingCount).toBe(0);
+  });
+
+  it('relays an error response as a RemoteError and keeps it raw in requestRaw', async () => {
+    const { t, peer } = setup();
+    const p = peer.request('x');
+    t.deliver({ jsonrpc: '2.0', id: t.sent[0].id, error: { code: -32602, message: 'bad', data: { k: 1 } } });
+    await expect(p).rejects.toBeInstanceOf(RemoteError);
+    const raw = peer.requestRaw('y', {});
+    t.deliver({ jsonrpc: '2.0', id: t.sent[1].id, error: { code: -1, message: 'm' } });
+    expect(await raw).toMatchObject({ error: { code: -1, message: 'm' } });
+  });
+
+  it('times out, tells the server to stop, and ignores the late answer', async () => {
+    const { t, peer, problems } = setup();
+    const p = peer.request('slow', {}, { timeoutMs: 20 });
+    const id = t.sent[0].id;
+    const err = await p.catch((e) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect(err.code).toBe('SERVER_TIMEOUT');
+    expect(t.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: id } });
+    t.deliver({ jsonrpc: '2.0', id, result: {} });
+    expect(problems.length).toBe(1);
+    expect(peer.pendingCount).toBe(0);
+  });
+
+  it('routes progress by a token of its own and gives the caller its params', async () => {
+    const { t, peer, notifications } = setup();
+    const seen: any[] = [];
+    const p = peer.request('work', { _meta: { progressToken: 'client-token', other: 1 } }, { onProgress: (x) => seen.push(x) });
+    const sent = t.sent[0];
+    const token = sent.params._meta.progressToken;
+    expect(token).not.toBe('client-token');
+    expect(sent.params._meta.other).toBe(1);
+    t.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+    t.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'unknown', progress: 1 } });
+    t.deliver({ jsonrpc: '2.0', id: sent.id, result: { ok: true } });
+    await p;
+    expect(seen).toEqual([{ progressToken: token, progress: 1, total: 2 }]);
+    expect(notifications.map((n) => n.params.progressToken)).toEqual(['unknown']);
+  });
+
+  it('cancels on abort: sends notifications/cancelled with its own id', async () => {
+    const { t, peer } = setup();
+    const ac = new AbortController();
+    const p = peer.request('long', {}, { signal: ac.signal });
+    ac.abort();
+    await expect(p).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(t.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: t.sent[0].id } });
+  });
+
+  it('fails everything in flight when the transport closes, and refuses new requests', async () => {
+    const { t, peer } = setup();
+    const p1 = peer.request('a');
+    const p2 = peer.request('b');
+    t.onclose!(new Error('process exited with code 1'));
+    for (const p of [p1, p2]) await expect(p).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    await expect(peer.request('c')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+  });
+
+  it('answers a server ping and refuses unknown server requests with -32601', async () => {
+    const { t } = setup();
+    const answer = t.next();
+    t.deliver({ jsonrpc: '2.0', id: 'p1', method: 'ping' });
+    expect(await answer).toEqual({ jsonrpc: '2.0', id: 'p1', result: {} });
+    const refusal = t.next();
+    t.deliver({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage', params: {} });
+    expect(await refusal).toMatchObject({ id: 9, error: { code: -32601 } });
+  });
+});
