@@ -1,0 +1,122 @@
+// Picks the HTTP transport for a server URL. `auto` speaks Streamable HTTP and, if the very first
+// POST (initialize) fails with 400/404/405, falls back to legacy HTTP+SSE (the spec's
+// backwards-compatibility rule). Invariant: once a choice is made it never changes.
+
+import { GatewayError, describeError } from '../errors.js';
+import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { Transport } from '../transport.js';
+import { HttpStatusError, type HttpTransportKind, type HttpTransportOptions } from './http-common.js';
+import { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
+import { StreamableHttpTransport } from './http-streamable.js';
+
+export { HttpStatusError, redactUrl } from './http-common.js';
+export type { HttpLogger, HttpTransportKind, HttpTransportOptions } from './http-common.js';
+export { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
+export { StreamableHttpTransport } from './http-streamable.js';
+
+export interface CreateHttpTransportOptions extends LegacySseTransportOptions {
+  transport: 'auto' | HttpTransportKind;
+}
+
+/** A transport that also says which wire protocol it speaks (for logs and `switchboard check`). */
+export type HttpTransport = Transport & { readonly kind: HttpTransportKind };
+
+export function createHttpTransport(options: CreateHttpTransportOptions): HttpTransport {
+  switch (options.transport) {
+    case 'streamable-http':
+      return new StreamableHttpTransport(options);
+    case 'sse':
+      return new LegacySseTransport(options);
+    case 'auto':
+      return new AutoHttpTransport(options);
+  }
+}
+
+/** Statuses after which the spec says a client should try the old HTTP+SSE transport. */
+const FALLBACK_STATUSES = new Set([400, 404, 405]);
+
+export class AutoHttpTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: (reason?: Error) => void;
+  onerror?: (error: Error) => void;
+
+  private inner: HttpTransport;
+  /** Settles when the first send has decided the transport; later sends wait behind it. */
+  private decided?: Promise<void>;
+  private closed = false;
+
+  constructor(private readonly options: LegacySseTransportOptions) {
+    this.inner = this.wire(new StreamableHttpTransport(options));
+  }
+
+  /** 'streamable-http' until (and unless) the first POST made us fall back to 'sse'. */
+  get kind(): HttpTransportKind {
+    return this.inner.kind;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.decided === undefined) {
+      const first = this.sendFirst(message);
+      this.decided = first.then(
+        () => {},
+        () => {},
+      );
+      return first;
+    }
+    await this.decided;
+    return this.inner.send(message);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.inner.close();
+  }
+
+  private async sendFirst(message: JsonRpcMessage): Promise<void> {
+    try {
+      await this.inner.send(message);
+      return;
+    } catch (err) {
+      if (!(err instanceof HttpStatusError) || !FALLBACK_STATUSES.has(err.status) || this.closed) throw err;
+      const streamable = this.inner;
+      // Detach first: closing the probe must not look like the connection closing.
+      streamable.onclose = undefined;
+      await streamable.close().catch(() => {});
+      const legacy = new LegacySseTransport(this.options);
+      this.inner = this.wire(legacy);
+      try {
+        await legacy.start();
+      } catch (legacyErr) {
+        // Neither worked: report both, keeping the POST's status for the caller.
+        throw new HttpStatusError(err.status, `${err.message}; legacy SSE fallback failed: ${describeError(legacyErr)}`);
+      }
+      if (this.closed) {
+        await legacy.close();
+        throw new GatewayError('CONNECTION_CLOSED', 'transport closed during fallback to legacy SSE');
+      }
+      await legacy.send(message);
+    }
+  }
+
+  /** Forwards callbacks only from the transport currently in use. */
+  private wire(t: HttpTransport): HttpTransport {
+    t.onmessage = (m) => {
+      if (this.inner === t) this.onmessage?.(m);
+    };
+    t.onerror = (e) => {
+      if (this.inner === t) this.onerror?.(e);
+    };
+    t.onclose = (r) => {
+      if (this.inner === t) this.onclose?.(r);
+    };
+    return t;
+  }
+}

@@ -1,0 +1,244 @@
+// What both outbound HTTP transports share: options, the status-carrying error, URL redaction,
+// and bounded readers for SSE and JSON bodies. Invariants: no reader ever buffers more than
+// maxMessageBytes of one message, and no error message carries a query string or credentials.
+
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Dispatcher } from 'undici';
+import { GatewayError, describeError } from '../errors.js';
+import type { JsonRpcMessage } from '../jsonrpc/types.js';
+
+export type HttpTransportKind = 'streamable-http' | 'sse';
+
+/** Pino-compatible subset; only ever given ids, statuses and redacted URLs, never header values. */
+export interface HttpLogger {
+  debug(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface HttpTransportOptions {
+  url: string;
+  /** From config (e.g. Authorization). Sent on every request; values are never logged. */
+  headers?: Record<string, string>;
+  logger?: HttpLogger;
+  /** Largest single message (JSON body or SSE event) accepted; bigger ones are dropped. Default 16 MiB. */
+  maxMessageBytes?: number;
+  /** Upper bound of parallel connections to the server (each open SSE stream holds one). Default 64. */
+  maxConnections?: number;
+  /** How long to wait for response headers of a POST. Default 300 s (JSON-mode servers answer late). */
+  headersTimeoutMs?: number;
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 64;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
+/** Response headers of a GET (SSE) stream must come quickly; the body may then idle forever. */
+export const SSE_HEADERS_TIMEOUT_MS = 30_000;
+
+/** An HTTP error status from the server; `status` lets callers (auto fallback, reconnect) branch on it. */
+export class HttpStatusError extends GatewayError {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super('HTTP_ERROR', message);
+    this.name = 'HttpStatusError';
+    this.status = status;
+  }
+}
+
+/** scheme://host/path: drops userinfo, query and fragment, which may hold tokens. */
+export function redactUrl(url: string | URL): string {
+  try {
+    const u = typeof url === 'string' ? new URL(url) : url;
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+/** Lower-cased copy so our own headers replace configured ones instead of being sent twice. */
+export function lowerCaseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+export function headerValue(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Media type without parameters, lower case ('' if absent). */
+export function mediaType(headers: Dispatcher.ResponseData['headers']): string {
+  return (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A network failure as a GatewayError naming the method and the redacted URL. */
+export function networkError(method: string, url: string, err: unknown): GatewayError {
+  const code = (err as { code?: unknown })?.code;
+  let detail = describeError(err);
+  if (typeof code === 'string' && !detail.includes(code)) detail = `${code}: ${detail}`;
+  return new GatewayError('HTTP_ERROR', `${method} ${url} failed: ${detail}`, { cause: err });
+}
+
+/** Reads at most ~512 bytes of an error body for the message, then drops the rest. */
+export async function bodyExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
+  let text = '';
+  try {
+    for await (const chunk of body) {
+      text += Buffer.from(chunk as Uint8Array).toString('utf8');
+      if (text.length >= 512) break;
+    }
+  } catch {
+    // An unreadable error body leaves the status to speak for itself.
+  }
+  body.destroy();
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+export async function statusError(
+  method: string,
+  url: string,
+  res: Dispatcher.ResponseData,
+): Promise<HttpStatusError> {
+  const excerpt = await bodyExcerpt(res.body);
+  return new HttpStatusError(res.statusCode, `${method} ${url} → ${res.statusCode}${excerpt ? ` ${excerpt}` : ''}`);
+}
+
+/**
+ * Parses one JSON text into messages: an object is one message, an array (a legacy 2025-03-26
+ * batch) is several. Anything else is reported, not thrown, so one bad event never ends a stream.
+ */
+export function parseMessages(text: string, onerror: (e: Error) => void): JsonRpcMessage[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    onerror(new GatewayError('PROTOCOL_ERROR', `malformed JSON from server: ${describeError(err)}`));
+    return [];
+  }
+  const items = Array.isArray(value) ? value : [value];
+  const out: JsonRpcMessage[] = [];
+  for (const item of items) {
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push(item as JsonRpcMessage);
+    else onerror(new GatewayError('PROTOCOL_ERROR', 'server sent a JSON value that is not a JSON-RPC message'));
+  }
+  return out;
+}
+
+/** Reads a JSON body up to maxBytes; past that it aborts the body and returns undefined. */
+export async function readJsonBody(
+  body: Dispatcher.ResponseData['body'],
+  contentLength: string | undefined,
+  maxBytes: number,
+  onerror: (e: Error) => void,
+): Promise<string | undefined> {
+  const tooBig = () =>
+    onerror(new GatewayError('PROTOCOL_ERROR', `server message exceeds the ${maxBytes}-byte limit; dropped`));
+  if (contentLength !== undefined && Number(contentLength) > maxBytes) {
+    body.destroy();
+    tooBig();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = Buffer.from(chunk as Uint8Array);
+    size += buf.length;
+    if (size > maxBytes) {
+      body.destroy();
+      tooBig();
+      return undefined;
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface SseHandlers {
+  /** A complete event within the size limit (data may be empty: priming events). */
+  onEvent(event: EventSourceMessage): void;
+  onRetry?(ms: number): void;
+  onerror(err: Error): void;
+}
+
+/**
+ * Feeds a response body through eventsource-parser until it ends; throws if the body errors
+ * (abort, reset). An event larger than maxChars is reported and skipped: the parser stops at its
+ * buffer limit, we discard input up to the next blank line, then resume with a fresh parser.
+ */
+export async function consumeSse(
+  body: AsyncIterable<unknown>,
+  maxChars: number,
+  handlers: SseHandlers,
+): Promise<void> {
+  const tooBig = () =>
+    handlers.onerror(
+      new GatewayError('PROTOCOL_ERROR', `SSE event exceeds the ${maxChars}-byte limit; dropped`),
+    );
+  let skipping = false;
+  const parser = createParser({
+    maxBufferSize: maxChars,
+    onEvent: (ev) => {
+      // A whole oversized event can arrive inside one chunk, before the buffer check runs.
+      if (ev.data.length > maxChars) tooBig();
+      else handlers.onEvent(ev);
+    },
+    onRetry: (ms) => handlers.onRetry?.(ms),
+    onError: (err) => {
+      if (err.type === 'max-buffer-size-exceeded') {
+        skipping = true;
+        tooBig();
+      }
+      // Unknown fields and bad retry values are ignored, as EventSource does.
+    },
+  });
+  // Skip-mode scanner state: are we at the start of a line, and was the last char a CR?
+  let atLineStart = false;
+  let pendingCr = false;
+  const decoder = new TextDecoder();
+  for await (const chunk of body) {
+    let text = decoder.decode(chunk as Uint8Array, { stream: true });
+    if (skipping) {
+      const end = findEventEnd(text, atLineStart, pendingCr);
+      if (end.index < 0) {
+        atLineStart = end.atLineStart;
+        pendingCr = end.pendingCr;
+        continue;
+      }
+      skipping = false;
+      parser.reset();
+      text = text.slice(end.index);
+    }
+    parser.feed(text);
+    if (skipping) {
+      atLineStart = text.endsWith('\n') || text.endsWith('\r');
+      pendingCr = text.endsWith('\r');
+    }
+  }
+}
+
+/** Index just past the blank line that ends the current event, or -1 with the carried state. */
+function findEventEnd(
+  text: string,
+  atLineStart: boolean,
+  pendingCr: boolean,
+): { index: number; atLineStart: boolean; pendingCr: boolean } {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 && pendingCr) {
+      pendingCr = false; // the LF of a CRLF: same terminator
+      continue;
+    }
+    if (c === 10 || c === 13) {
+      if (atLineStart) return { index: i + 1, atLineStart: true, pendingCr: c === 13 };
+      atLineStart = true;
+      pendingCr = c === 13;
+    } else {
+      atLineStart = false;
+      pendingCr = false;
+    }
+  }
+  return { index: -1, atLineStart, pendingCr };
+}

@@ -1,0 +1,229 @@
+// Streamable HTTP client transport (MCP 2025-03-26 … 2025-11-25): one POST per message (SSE answers
+// read by StreamableSseReader), session and version headers, DELETE on close. Invariants: send()
+// settles once the POST's status is known; every stream, timer and socket dies with close().
+
+import { setMaxListeners } from 'node:events';
+import { Agent, request, type Dispatcher } from 'undici';
+import { GatewayError, describeError } from '../errors.js';
+import { classify, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
+import type { Transport } from '../transport.js';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  headerValue,
+  lowerCaseHeaders,
+  mediaType,
+  networkError,
+  parseMessages,
+  readJsonBody,
+  redactUrl,
+  statusError,
+  type HttpLogger,
+  type HttpTransportOptions,
+} from './http-common.js';
+import { StreamableSseReader } from './http-streamable-sse.js';
+
+const DELETE_TIMEOUT_MS = 2000;
+/** Visible ASCII only (spec): anything else could smuggle header syntax. */
+const SESSION_ID_RE = /^[\x21-\x7e]+$/;
+
+export class StreamableHttpTransport implements Transport {
+  readonly kind = 'streamable-http' as const;
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: (reason?: Error) => void;
+  onerror?: (error: Error) => void;
+
+  private readonly url: string;
+  private readonly shownUrl: string;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly log?: HttpLogger;
+  private readonly maxBytes: number;
+  private readonly headersTimeout: number;
+  private readonly agent: Agent;
+  /** Aborted by close(): cancels every stream, resume loop and retry wait. */
+  private readonly closing = new AbortController();
+  private readonly reader: StreamableSseReader;
+  private sessionId?: string;
+  private protocolVersion?: string;
+  private getStreamStarted = false;
+  private closed = false;
+  private closePromise?: Promise<void>;
+
+  constructor(options: HttpTransportOptions) {
+    this.url = options.url;
+    this.shownUrl = redactUrl(options.url);
+    this.baseHeaders = lowerCaseHeaders(options.headers);
+    this.log = options.logger;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+    // Many calls are multiplexed on one server: keep-alive, no pipelining (a slow response must
+    // not hold up the ones queued behind it), and room for the long-lived SSE streams.
+    this.agent = new Agent({
+      connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+    });
+    // Every in-flight request listens on this signal; dozens at once are normal, not a leak.
+    setMaxListeners(0, this.closing.signal);
+    const self = this;
+    this.reader = new StreamableSseReader({
+      url: this.url,
+      shownUrl: this.shownUrl,
+      agent: this.agent,
+      signal: this.closing.signal,
+      maxBytes: this.maxBytes,
+      log: this.log,
+      get closed() {
+        return self.closed;
+      },
+      get sessionId() {
+        return self.sessionId;
+      },
+      headers: (extra) => this.headers(extra),
+      captureSession: (res) => this.captureSession(res),
+      sessionExpired: (cause) => this.sessionExpired(cause),
+      deliver: (text) => this.deliver(text),
+      reportError: (err) => this.reportError(err),
+    });
+  }
+
+  /** Nothing to open: the first POST (initialize) is the first contact. */
+  async start(): Promise<void> {}
+
+  /** The session id the server assigned, if any (for logs and checks). */
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    if (!this.getStreamStarted && !this.closed) {
+      this.getStreamStarted = true;
+      void this.reader.runGetStream();
+    }
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} is closed`);
+    const sentSession = this.sessionId;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(this.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+        body: JSON.stringify(message),
+        signal: this.closing.signal,
+        headersTimeout: this.headersTimeout,
+        // The body may be an SSE stream that idles while a tool runs; close() ends it.
+        bodyTimeout: 0,
+      });
+    } catch (err) {
+      if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
+      throw networkError('POST', this.shownUrl, err);
+    }
+    this.captureSession(res);
+    if (res.statusCode >= 300) {
+      const err = await statusError('POST', this.shownUrl, res);
+      if (res.statusCode === 404 && sentSession !== undefined) this.sessionExpired(err);
+      throw err;
+    }
+    const type = mediaType(res.headers);
+    if (res.statusCode === 202 || res.statusCode === 204 || type === '') {
+      res.body.dump().catch(() => {});
+      return;
+    }
+    // The body is read in the background: send() is settled, messages arrive via onmessage.
+    if (type === 'text/event-stream') {
+      const awaitingId = classify(message) === 'request' ? (message as { id: JsonRpcId }).id : undefined;
+      void this.reader.followPostStream(res, awaitingId);
+    } else if (type === 'application/json') {
+      void this.readJson(res);
+    } else {
+      res.body.destroy();
+      this.reportError(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: unexpected content-type ${type}`));
+    }
+  }
+
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown(true, undefined);
+    return this.closePromise;
+  }
+
+  private async shutdown(endSession: boolean, reason: Error | undefined): Promise<void> {
+    this.closed = true;
+    this.closing.abort();
+    if (endSession && this.sessionId !== undefined) {
+      // Tells the server it may free the session; 405 (not supported) and failures don't matter.
+      try {
+        const res = await request(this.url, {
+          method: 'DELETE',
+          dispatcher: this.agent,
+          headers: this.headers(),
+          signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+          headersTimeout: DELETE_TIMEOUT_MS,
+          bodyTimeout: DELETE_TIMEOUT_MS,
+        });
+        await res.body.dump();
+      } catch (err) {
+        this.log?.debug({ url: this.shownUrl, err: describeError(err) }, 'session DELETE failed');
+      }
+    }
+    await this.agent.destroy().catch(() => {});
+    this.onclose?.(reason);
+  }
+
+  /** A 404 on our session id: the server ended it. The pipe is gone; the layer above reconnects. */
+  private sessionExpired(cause: Error): void {
+    if (this.closePromise) return;
+    this.log?.warn({ url: this.shownUrl }, 'MCP session expired (HTTP 404)');
+    const reason = new GatewayError('CONNECTION_CLOSED', `session expired at ${this.shownUrl} (HTTP 404)`, { cause });
+    this.closePromise = this.shutdown(false, reason);
+  }
+
+  private headers(extra?: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = { ...this.baseHeaders };
+    if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
+    return { ...h, ...extra };
+  }
+
+  /** Takes the session id from any response (normally the initialize answer). */
+  private captureSession(res: Dispatcher.ResponseData): void {
+    const id = headerValue(res.headers, 'mcp-session-id');
+    if (id === undefined || id === this.sessionId) return;
+    if (!SESSION_ID_RE.test(id)) {
+      this.reportError(new GatewayError('PROTOCOL_ERROR', 'server sent an invalid Mcp-Session-Id; ignored'));
+      return;
+    }
+    this.sessionId = id;
+  }
+
+  private deliver(text: string): JsonRpcMessage[] {
+    const messages = parseMessages(text, (e) => this.reportError(e));
+    for (const msg of messages) {
+      try {
+        this.onmessage?.(msg);
+      } catch (err) {
+        // A throwing handler must not end the stream the next messages arrive on.
+        this.reportError(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return messages;
+  }
+
+  private reportError(err: Error): void {
+    if (!this.closed) this.onerror?.(err);
+  }
+
+  private async readJson(res: Dispatcher.ResponseData): Promise<void> {
+    try {
+      const length = headerValue(res.headers, 'content-length');
+      const text = await readJsonBody(res.body, length, this.maxBytes, (e) => this.reportError(e));
+      if (text !== undefined && text.trim() !== '') this.deliver(text);
+    } catch (err) {
+      if (!this.closed) this.reportError(networkError('POST', this.shownUrl, err));
+    }
+  }
+}
