@@ -1,0 +1,83 @@
+// The CLI as a script would use it: exit codes, output on stdout, problems with their paths.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, fixtureServer, gatewayMain, nodeBin, repoRoot, yamlServers } from '../helpers/index.js';
+
+afterAll(cleanup);
+
+function run(args: string[], configText?: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const extra: string[] = [];
+  if (configText !== undefined) {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-cli-')), 'switchboard.yaml');
+    writeFileSync(file, configText);
+    extra.push('-c', file);
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(nodeBin, [gatewayMain, ...args, ...extra], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('switchboard check', () => {
+  it('prints the merged catalog and exits 0 when every server connected', async () => {
+    const r = await run(['check'], yamlServers([fixtureServer('echo', 'echo'), fixtureServer('pages', 'paginated', ['--tools', '7'])]));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/echo__echo\s+echo\s+echo/);
+    expect(r.stdout).toMatch(/pages__t_6\s+pages\s+t_6/);
+    expect(r.stdout).toContain('every enabled server connected');
+  });
+
+  it('exits 1 and names the server that failed', async () => {
+    const r = await run(['check', '--json'], yamlServers([fixtureServer('echo', 'echo'), fixtureServer('broken', 'misbehaving', ['--exit-on-start'])]));
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.tools).toContainEqual({ name: 'echo__echo', server: 'echo', original: 'echo' });
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0].server).toBe('broken');
+    expect(report.problems[0].problem).toMatch(/exited with code 1/);
+  });
+
+  it('exits 2 on an invalid config, one line per problem with its path', async () => {
+    const r = await run(['check'], 'servers:\n  - name: ok\n    command: node\n  - name: Bad Name\n    url: ftp://x\n  - name: ok\n    command: node\n');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/servers\[1\]\.name/);
+    expect(r.stderr).toMatch(/servers\[1\]\.url/);
+    expect(r.stderr).toMatch(/servers\[2\]\.name/);
+  });
+
+  it('exits 2 with a clear message when the config file does not exist', async () => {
+    const r = await run(['check', '-c', '/nonexistent/switchboard.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/nonexistent\/switchboard\.yaml/);
+  });
+
+  it('checks the default config that npm start serves', async () => {
+    const r = await run(['check', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.servers.map((s: any) => [s.name, s.state])).toEqual([
+      ['everything', 'ready'],
+      ['memory', 'ready'],
+      ['files', 'ready'],
+    ]);
+  });
+});
+
+describe('switchboard (usage)', () => {
+  it('explains itself and exits 2 on an unknown command', async () => {
+    const r = await run(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+    expect(r.stderr).toContain('switchboard serve');
+  });
+});
