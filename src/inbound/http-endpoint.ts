@@ -1,0 +1,298 @@
+// The inbound Streamable HTTP endpoint (MCP 2025-03-26 … 2025-11-25) on node:http: one path,
+// POST/GET/DELETE, Origin/Host checks, sessions keyed by Mcp-Session-Id. It owns bytes and HTTP
+// semantics only; MCP semantics live in the InboundSession behind `host`.
+
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/types.js';
+import { readBody, type BodyOutcome } from './http-body.js';
+import { ACCEPT_BOTH, ACCEPT_EVENT_STREAM, OriginPolicy, acceptFlags, hostAllowed } from './http-checks.js';
+import { isJsonContentType, isLoopbackAddress, loopbackHostNames } from './http-checks.js';
+import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
+import { PostExchange, SessionEntry } from './http-session.js';
+import type { SseStream } from './http-sse.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type InboundSessionHost } from './host.js';
+
+/** The pino subset used here; a pino Logger fits. */
+export interface HttpEndpointLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface HttpEndpointOptions {
+  host: string;
+  /** 0 = any free port. */
+  port: number;
+  /** The MCP endpoint path, e.g. `/mcp`; matched exactly, query string ignored. */
+  path: string;
+  /** Origins allowed besides loopback ones (http(s)://localhost, 127.0.0.1, [::1], any port). */
+  allowedOrigins: string[];
+  /** Largest accepted POST body, in bytes. */
+  maxMessageBytes: number;
+  logger?: HttpEndpointLogger;
+}
+
+export interface HttpEndpoint {
+  /** e.g. `http://127.0.0.1:PORT/mcp`. */
+  readonly url: string;
+  /** Initialized sessions not yet deleted or closed. */
+  sessionCount(): number;
+  /** Stops listening, ends streams, closes sessions, destroys sockets. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startHttpEndpoint(host: InboundSessionHost, options: HttpEndpointOptions): Promise<HttpEndpoint> {
+  const endpoint = new Endpoint(host, options);
+  const url = await endpoint.listen();
+  return { url, sessionCount: () => endpoint.sessions.size, close: () => endpoint.close() };
+}
+
+/** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
+const PING_INTERVAL_MS = 25_000;
+const NO_LOG: HttpEndpointLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+/** What readBody hands back to onPostBody: one object per POST instead of a closure. */
+interface PostContext {
+  res: ServerResponse;
+  /** Undefined when the POST carried no Mcp-Session-Id (only initialize may). */
+  entry: SessionEntry | undefined;
+}
+
+class Endpoint {
+  readonly sessions = new Map<string, SessionEntry>();
+  /** Sessions whose initialize is still running: not addressable yet, but close() must end them. */
+  private readonly initializing = new Set<SessionEntry>();
+  private readonly streams = new Set<SseStream>();
+  private readonly server: Server;
+  private readonly origins: OriginPolicy;
+  private readonly logger: HttpEndpointLogger;
+  private readonly tooLarge: string;
+  /** Set once bound to a loopback address: then Host must be a loopback name too. */
+  private hostNames: ReadonlySet<string> | undefined;
+  private pinger: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | undefined;
+  private closed = false;
+  private readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
+
+  constructor(
+    private readonly host: InboundSessionHost,
+    private readonly options: HttpEndpointOptions,
+  ) {
+    this.origins = new OriginPolicy(options.allowedOrigins);
+    this.logger = options.logger ?? NO_LOG;
+    this.tooLarge = tooLargeBody(options.maxMessageBytes);
+    this.onPostBody = this.onPostBody.bind(this);
+    // Node 20 enables TCP_NODELAY by default; keepAlive here is TCP probes for long SSE streams.
+    this.server = createServer({ keepAlive: true, noDelay: true }, this.onRequest.bind(this));
+    // Longer than common proxy idle timeouts (60 s) so the proxy, not us, closes idle sockets.
+    this.server.keepAliveTimeout = 65_000;
+    this.server.headersTimeout = 66_000;
+    // SSE responses live as long as the session; a whole-request deadline would cut them.
+    this.server.requestTimeout = 0;
+  }
+
+  async listen(): Promise<string> {
+    const { server } = this;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (err) => this.logger.error({ err }, 'HTTP server error'));
+    const { address, port } = server.address() as AddressInfo;
+    if (isLoopbackAddress(address)) this.hostNames = loopbackHostNames(address);
+    this.pinger = setInterval(pingStreams, PING_INTERVAL_MS, this.streams);
+    this.pinger.unref();
+    // An unspecified bind address is not dialable; name loopback in the URL instead.
+    const shown = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '[::1]' : address.includes(':') ? `[${address}]` : address;
+    const url = `http://${shown}:${port}${this.options.path}`;
+    this.logger.info({ url }, 'MCP HTTP endpoint listening');
+    return url;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.pinger);
+    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const entry of this.sessions.values()) entry.terminate();
+    for (const entry of this.initializing) entry.terminate();
+    this.sessions.clear();
+    this.initializing.clear();
+    for (const stream of this.streams) stream.end();
+    // Idle keep-alive sockets and anything still streaming: close() alone would wait for them.
+    this.server.closeAllConnections();
+    await stopped;
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    if ((query === -1 ? url : url.slice(0, query)) !== this.options.path) {
+      return this.refuse(req, res, 404, Refusal.pathNotFound);
+    }
+    const headers = req.headers;
+    if (!this.origins.allows(headers.origin)) {
+      // Header values stay out of logs: only the fact and the peer.
+      this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Origin not allowed');
+      return this.refuse(req, res, 403, Refusal.badOrigin);
+    }
+    if (this.hostNames !== undefined && !hostAllowed(headers.host, this.hostNames)) {
+      this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host is not a loopback name');
+      return this.refuse(req, res, 403, Refusal.badHost);
+    }
+    const method = req.method;
+    if (method === 'POST') return this.onPost(req, res);
+    if (method === 'GET') return this.onGet(req, res);
+    if (method === 'DELETE') return this.onDelete(req, res);
+    return this.refuse(req, res, 405, Refusal.methodNotAllowed, ALLOW_HEADERS);
+  }
+
+  /**
+   * Answers without reading the body. Node then drains what is left to keep the connection;
+   * a body that is large or of unknown length is not worth draining, so the connection closes.
+   */
+  private refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
+    this.logger.debug({ method: req.method, status }, 'request refused');
+    const length = req.headers['content-length'];
+    const drainable = length === undefined ? req.headers['transfer-encoding'] === undefined : Number(length) <= this.options.maxMessageBytes;
+    replyJson(res, status, body, drainable ? extra : { ...extra, ...CLOSE_HEADERS });
+  }
+
+  /** The session named by Mcp-Session-Id, or undefined after answering 400/404 for it. */
+  private sessionFor(req: IncomingMessage, res: ServerResponse): SessionEntry | undefined {
+    const id = req.headers['mcp-session-id'];
+    if (typeof id !== 'string') {
+      this.refuse(req, res, 400, Refusal.missingSession);
+      return undefined;
+    }
+    const entry = this.sessions.get(id);
+    if (entry === undefined) {
+      this.refuse(req, res, 404, Refusal.sessionNotFound);
+      return undefined;
+    }
+    // Absent is fine: the spec says to assume 2025-03-26 then.
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_VERSIONS.has(version as string)) {
+      this.refuse(req, res, 400, Refusal.badProtocolVersion);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private onPost(req: IncomingMessage, res: ServerResponse): void {
+    const headers = req.headers;
+    if ((acceptFlags(headers.accept) & ACCEPT_BOTH) !== ACCEPT_BOTH) {
+      return this.refuse(req, res, 406, Refusal.postNotAcceptable);
+    }
+    if (!isJsonContentType(headers['content-type'])) {
+      return this.refuse(req, res, 415, Refusal.unsupportedMediaType);
+    }
+    const length = headers['content-length'];
+    if (length !== undefined && Number(length) > this.options.maxMessageBytes) {
+      return this.refuse(req, res, 413, this.tooLarge);
+    }
+    let entry: SessionEntry | undefined;
+    // Without a session id only initialize is valid, and that needs the body to tell.
+    if (headers['mcp-session-id'] !== undefined) {
+      entry = this.sessionFor(req, res);
+      if (entry === undefined) return;
+    }
+    const ctx: PostContext = { res, entry };
+    readBody(req, this.options.maxMessageBytes, ctx, this.onPostBody);
+  }
+
+  private onPostBody(ctx: PostContext, outcome: BodyOutcome): void {
+    const { res, entry } = ctx;
+    if (outcome === 'aborted') return;
+    if (outcome === 'too-large') {
+      this.logger.debug({ status: 413 }, 'request refused: body over the limit');
+      return replyJson(res, 413, this.tooLarge, CLOSE_HEADERS);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(outcome.toString('utf8'));
+    } catch {
+      return replyJson(res, 400, Refusal.parseError);
+    }
+    if (Array.isArray(parsed)) return replyJson(res, 400, Refusal.batch);
+    const kind = classify(parsed);
+    if (kind === 'invalid') return replyJson(res, 400, Refusal.invalidMessage);
+    const message = parsed as JsonRpcMessage;
+    if (kind === 'request' && (message as JsonRpcRequest).method === 'initialize') {
+      if (entry !== undefined) return replyJson(res, 400, Refusal.alreadyInitialized);
+      void this.initialize(res, message as JsonRpcRequest);
+      return;
+    }
+    if (entry === undefined) return replyJson(res, 400, Refusal.missingSession);
+    // Deleted while the body was streaming in.
+    if (entry.closed) return replyJson(res, 404, Refusal.sessionNotFound);
+    if (kind === 'request') {
+      void new PostExchange(res, entry).run(message as JsonRpcRequest);
+      return;
+    }
+    // Notifications and responses: accepted once handed over; the session does the rest.
+    try {
+      entry.session.handle(message).catch(this.logRejection);
+    } catch (err) {
+      this.logger.error({ err }, 'session.handle threw');
+    }
+    replyEmpty(res, 202, entry.id);
+  }
+
+  /** Opens a session for an initialize; it becomes addressable only if the session says yes. */
+  private async initialize(res: ServerResponse, request: JsonRpcRequest): Promise<void> {
+    let entry: SessionEntry;
+    try {
+      entry = new SessionEntry(this.host, this.streams, this.logger);
+    } catch (err) {
+      this.logger.error({ err }, 'openSession threw');
+      return replyJson(res, 500, Refusal.internalError);
+    }
+    this.initializing.add(entry);
+    const exchange = new PostExchange(res, entry);
+    const response = await exchange.obtain(request);
+    this.initializing.delete(entry);
+    const accepted = !isErrorResponse(response) && !this.closed && !entry.closed;
+    if (accepted) this.sessions.set(entry.id, entry);
+    exchange.finish(response, accepted);
+    if (!accepted) entry.terminate();
+    else this.logger.debug({ sessionId: entry.id }, 'session initialized');
+  }
+
+  private onGet(req: IncomingMessage, res: ServerResponse): void {
+    if ((acceptFlags(req.headers.accept) & ACCEPT_EVENT_STREAM) === 0) {
+      return this.refuse(req, res, 406, Refusal.getNotAcceptable);
+    }
+    const entry = this.sessionFor(req, res);
+    if (entry === undefined) return;
+    if (entry.hasOpenGetStream()) return this.refuse(req, res, 409, Refusal.streamConflict);
+    if (req.headers['last-event-id'] !== undefined) {
+      // No event store: nothing to replay. A fresh stream still carries every later push.
+      this.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');
+    }
+    entry.openGetStream(res);
+  }
+
+  private onDelete(req: IncomingMessage, res: ServerResponse): void {
+    const entry = this.sessionFor(req, res);
+    if (entry === undefined) return;
+    this.sessions.delete(entry.id);
+    entry.terminate();
+    this.logger.debug({ sessionId: entry.id }, 'session deleted by the client');
+    replyEmpty(res, 200);
+  }
+}
+
+function pingStreams(streams: Set<SseStream>): void {
+  for (const stream of streams) stream.comment('ping');
+}

@@ -1,0 +1,78 @@
+// Whole (non-streamed) HTTP replies of the inbound endpoint, each written with one writeHead and a
+// Content-Length. Refusals carry a JSON-RPC error response with id null (the spec allows a body
+// without an id); their bodies never change, so they are serialized once at load time.
+
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ErrorCode, errorResponse } from '../jsonrpc/types.js';
+
+/** Server-defined JSON-RPC code for refusals at the HTTP layer (JSON-RPC reserves -32000..-32099). */
+const TRANSPORT_ERROR = -32000;
+/** Unknown or terminated session; the client must re-initialize. */
+const SESSION_NOT_FOUND = -32001;
+
+export function errorBody(code: number, message: string): string {
+  return JSON.stringify(errorResponse(null, code, message));
+}
+
+export const Refusal = {
+  pathNotFound: errorBody(TRANSPORT_ERROR, 'Not Found: this server only serves its MCP endpoint path'),
+  badOrigin: errorBody(TRANSPORT_ERROR, 'Forbidden: Origin not allowed'),
+  badHost: errorBody(TRANSPORT_ERROR, 'Forbidden: Host not allowed'),
+  methodNotAllowed: errorBody(TRANSPORT_ERROR, 'Method Not Allowed: use POST, GET or DELETE'),
+  postNotAcceptable: errorBody(
+    TRANSPORT_ERROR,
+    'Not Acceptable: Accept must include both application/json and text/event-stream',
+  ),
+  getNotAcceptable: errorBody(TRANSPORT_ERROR, 'Not Acceptable: Accept must include text/event-stream'),
+  unsupportedMediaType: errorBody(TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json'),
+  parseError: errorBody(ErrorCode.ParseError, 'Parse error: the body is not valid JSON'),
+  batch: errorBody(
+    ErrorCode.InvalidRequest,
+    'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per POST',
+  ),
+  invalidMessage: errorBody(ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response'),
+  missingSession: errorBody(ErrorCode.InvalidRequest, 'Bad Request: missing Mcp-Session-Id header'),
+  alreadyInitialized: errorBody(ErrorCode.InvalidRequest, 'Invalid Request: session already initialized'),
+  badProtocolVersion: errorBody(ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version'),
+  sessionNotFound: errorBody(SESSION_NOT_FOUND, 'Session not found'),
+  streamConflict: errorBody(TRANSPORT_ERROR, 'Conflict: this session already has an open GET stream'),
+  internalError: errorBody(ErrorCode.InternalError, 'Internal error'),
+} as const;
+
+export function tooLargeBody(limit: number): string {
+  return errorBody(TRANSPORT_ERROR, `Payload Too Large: a message may be at most ${limit} bytes`);
+}
+
+export const ALLOW_HEADERS: OutgoingHttpHeaders = { Allow: 'GET, POST, DELETE' };
+export const CLOSE_HEADERS: OutgoingHttpHeaders = { Connection: 'close' };
+
+/** A JSON reply; `extra` headers are merged in (e.g. Allow, Connection: close). */
+export function replyJson(res: ServerResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: OutgoingHttpHeaders = {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  };
+  if (extra !== undefined) Object.assign(headers, extra);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** The hot path: a JSON-RPC response to a POSTed request, tagged with its session. */
+export function replyMessage(res: ServerResponse, body: string, sessionId: string | undefined): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(
+    200,
+    sessionId === undefined
+      ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }
+      : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Mcp-Session-Id': sessionId },
+  );
+  res.end(body);
+}
+
+/** A reply without a body: 202 for accepted notifications and responses, 200 for DELETE. */
+export function replyEmpty(res: ServerResponse, status: number, sessionId?: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, sessionId === undefined ? { 'Content-Length': 0 } : { 'Content-Length': 0, 'Mcp-Session-Id': sessionId });
+  res.end();
+}

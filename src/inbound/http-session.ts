@@ -1,0 +1,161 @@
+// What the HTTP endpoint keeps per MCP session: the InboundSession, its single GET stream, a
+// bounded backlog of pushes made while no GET stream is open, and the POST exchanges still in
+// flight (so DELETE and close() can finish them). PostExchange is the reply to one POSTed request:
+// plain JSON unless a related message arrives before the response, then SSE.
+
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types.js';
+import { ErrorCode, errorResponse } from '../jsonrpc/types.js';
+import type { HttpEndpointLogger } from './http-endpoint.js';
+import { Refusal, replyJson, replyMessage } from './http-reply.js';
+import { SseStream } from './http-sse.js';
+import type { InboundSession, InboundSessionHost } from './host.js';
+
+/** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
+export const MAX_BACKLOG = 100;
+
+export class SessionEntry {
+  /** Given to the host as the session's `push`; bound once per session. */
+  readonly push = (message: JsonRpcMessage): void => this.deliver(message);
+  readonly session: InboundSession;
+  readonly exchanges = new Set<PostExchange>();
+  closed = false;
+  private getStream: SseStream | undefined;
+  private backlog: JsonRpcMessage[] = [];
+  private streamCount = 0;
+
+  /** Opens the session on `host`; throws what openSession throws. */
+  constructor(
+    host: InboundSessionHost,
+    readonly registry: Set<SseStream>,
+    readonly logger: HttpEndpointLogger,
+  ) {
+    this.session = host.openSession(this.push);
+  }
+
+  get id(): string {
+    return this.session.id;
+  }
+
+  /** Stream ids are per session, so `<streamId>-<seq>` event ids never repeat within it. */
+  nextStreamId(): string {
+    return (this.streamCount++).toString(36);
+  }
+
+  hasOpenGetStream(): boolean {
+    return this.getStream?.isOpen === true;
+  }
+
+  /** Turns `res` into the session's GET stream and flushes the backlog into it. */
+  openGetStream(res: ServerResponse): void {
+    const stream = new SseStream(res, this.nextStreamId(), this.id, this.registry);
+    this.getStream = stream;
+    // Headers plus a first line right away, so the client knows the stream is up.
+    stream.comment('stream open');
+    const pending = this.backlog;
+    this.backlog = [];
+    for (let i = 0; i < pending.length; i++) {
+      if (!stream.send(pending[i]!)) {
+        this.backlog = pending.slice(i);
+        return;
+      }
+    }
+  }
+
+  private deliver(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    if (this.getStream !== undefined) {
+      if (this.getStream.send(message)) return;
+      this.getStream = undefined;
+    }
+    if (this.backlog.length >= MAX_BACKLOG) {
+      this.backlog.shift();
+      this.logger.debug({ sessionId: this.id, limit: MAX_BACKLOG }, 'no GET stream: oldest pushed message dropped');
+    }
+    this.backlog.push(message);
+  }
+
+  /** Ends everything: GET stream, in-flight exchanges, the session itself. Idempotent. */
+  terminate(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.getStream?.end();
+    this.getStream = undefined;
+    this.backlog = [];
+    for (const exchange of this.exchanges) exchange.abandon();
+    this.exchanges.clear();
+    this.session.close();
+  }
+}
+
+/** One POSTed request and the HTTP reply it gets. */
+export class PostExchange {
+  /** Given to session.handle; bound once per request (the contract wants a function). */
+  readonly related = (message: JsonRpcMessage): void => this.sendRelated(message);
+  private stream: SseStream | undefined;
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly entry: SessionEntry,
+  ) {
+    entry.exchanges.add(this);
+  }
+
+  /** The whole exchange for an ordinary request. */
+  async run(request: JsonRpcRequest): Promise<void> {
+    this.finish(await this.obtain(request));
+  }
+
+  /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
+  async obtain(request: JsonRpcRequest): Promise<JsonRpcResponse> {
+    try {
+      const response = await this.entry.session.handle(request, this.related);
+      if (response !== undefined) return response;
+      this.entry.logger.error({ sessionId: this.entry.id, method: request.method }, 'session returned no response to a request');
+    } catch (err) {
+      this.entry.logger.error({ sessionId: this.entry.id, method: request.method, err }, 'session.handle rejected');
+    }
+    return errorResponse(request.id, ErrorCode.InternalError, 'Internal error');
+  }
+
+  /**
+   * Sends the response: last event of the SSE stream if one was opened, else a JSON body.
+   * `tagSession` false leaves out Mcp-Session-Id (a failed initialize gets no session).
+   */
+  finish(response: JsonRpcResponse, tagSession = true): void {
+    this.entry.exchanges.delete(this);
+    if (this.done) return;
+    this.done = true;
+    if (this.stream !== undefined) {
+      this.stream.send(response);
+      this.stream.end();
+    } else {
+      replyMessage(this.res, JSON.stringify(response), tagSession ? this.entry.id : undefined);
+    }
+  }
+
+  /** The session is gone before the response came: end the stream, or answer 404 like any later request. */
+  abandon(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.stream !== undefined) this.stream.end();
+    else replyJson(this.res, 404, Refusal.sessionNotFound);
+  }
+
+  private sendRelated(message: JsonRpcMessage): void {
+    const method = (message as { method?: unknown }).method;
+    if (this.done) {
+      this.entry.logger.debug({ sessionId: this.entry.id, method }, 'related message after the response: dropped');
+      return;
+    }
+    if (this.stream === undefined) {
+      // Client already gone: nothing to switch. Not a cancellation (spec); the session carries on.
+      if (this.res.destroyed) return;
+      this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.id, this.entry.registry);
+    }
+    if (!this.stream.send(message)) {
+      this.entry.logger.debug({ sessionId: this.entry.id, method }, 'client left the POST stream: related message dropped');
+    }
+  }
+}

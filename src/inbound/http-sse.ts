@@ -1,0 +1,80 @@
+// One Server-Sent Events response. Each JSON-RPC message becomes `event: message`, without an
+// SSE id: ids promise that a client can resume with Last-Event-ID, and we keep no events to
+// replay, so clients that saw ids would retry in vain (the SDK client does). Writes after the client
+// left or after end() are dropped and reported as `false`, never thrown: a vanished client is
+// normal on long-lived streams.
+
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../jsonrpc/types.js';
+
+/**
+ * A client this far behind is not reading; dropping its stream beats buffering without bound.
+ * (Pushed messages then wait in the session backlog for the next GET.)
+ */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export class SseStream {
+  private seq = 0;
+  private closed = false;
+
+  /**
+   * Writes the SSE headers (once; they leave with the first event or comment) and joins
+   * `registry`, the set the endpoint pings to keep idle streams alive through proxies.
+   */
+  constructor(
+    private readonly res: ServerResponse,
+    readonly streamId: string,
+    sessionId: string,
+    private readonly registry: Set<SseStream>,
+  ) {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      // Reverse proxies such as nginx buffer responses unless told otherwise.
+      'X-Accel-Buffering': 'no',
+      'Mcp-Session-Id': sessionId,
+    });
+    registry.add(this);
+    res.once('close', () => this.markClosed());
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** Sends one message; false when the stream is gone (the caller decides whether that matters). */
+  send(message: JsonRpcMessage): boolean {
+    // JSON.stringify escapes CR and LF, so the payload is always a single `data:` line.
+    this.seq++;
+    return this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** An SSE comment: ignored by clients, but it moves bytes (headers, keep-alive). */
+  comment(text: string): boolean {
+    return this.write(`: ${text}\n\n`);
+  }
+
+  /** Ends the response; idempotent. */
+  end(): void {
+    if (this.closed) return;
+    this.markClosed();
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
+  }
+
+  private write(chunk: string): boolean {
+    if (this.closed || this.res.destroyed || this.res.writableEnded) return false;
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) {
+      this.markClosed();
+      this.res.destroy();
+      return false;
+    }
+    this.res.write(chunk);
+    return true;
+  }
+
+  private markClosed(): void {
+    this.closed = true;
+    this.registry.delete(this);
+  }
+}
