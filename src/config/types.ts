@@ -16,8 +16,10 @@ interface ServerConfigBase {
   /** Namespace for exposed tool/prompt names. Defaults to `name`. `""` exposes names unprefixed. */
   prefix: string;
   enabled: boolean;
-  /** Per-request timeout towards this server, milliseconds. Also bounds the handshake. */
+  /** Per-request timeout towards this server, milliseconds. */
   timeoutMs: number;
+  /** Connecting, the handshake and fetching every list, in all, milliseconds. */
+  startupTimeoutMs: number;
   tools: FilterRules;
   prompts: FilterRules;
   resources: FilterRules;

@@ -81,14 +81,23 @@ export class ServerConnection {
     if (this.state === 'disabled') return;
     this.state = 'connecting';
     const started = Date.now();
+    let deadline: NodeJS.Timeout | undefined;
     try {
-      await this.open();
-      await this.fetchLists(LIST_KINDS);
+      const limit = this.config.startupTimeoutMs;
+      const expired = new Promise<never>((_, reject) => {
+        deadline = setTimeout(
+          () => reject(new GatewayError('SERVER_TIMEOUT', `did not finish starting within ${limit / 1000}s`, { server: this.name })),
+          limit,
+        );
+      });
+      await Promise.race([this.open().then(() => this.fetchLists(LIST_KINDS)), expired]);
+      clearTimeout(deadline);
       this.state = 'ready';
       this.listed = true;
       this.logger.debug({ ms: Date.now() - started }, 'ready');
       this.events.onChange?.(this, LIST_KINDS);
     } catch (err) {
+      clearTimeout(deadline);
       this.fail(err);
       await this.peer?.close().catch(() => {});
     }
@@ -143,7 +152,7 @@ export class ServerConnection {
     );
     this.peer = peer;
     await transport.start();
-    const timeoutMs = this.config.timeoutMs;
+    const timeoutMs = this.config.startupTimeoutMs;
     let init: Record<string, any>;
     try {
       init = await peer.request(
@@ -184,7 +193,9 @@ export class ServerConnection {
     for (let page = 0; page < MAX_PAGES; page++) {
       let result: Record<string, any>;
       try {
-        result = await this.peer!.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs: this.config.timeoutMs });
+        // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
+        const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
+        result = await this.peer!.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs });
       } catch (err) {
         // Templates are optional even for servers with resources; older servers answer -32601.
         if (kind === 'resourceTemplates' && err instanceof RemoteError) return items;

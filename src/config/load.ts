@@ -1,0 +1,153 @@
+// Reads a config file: YAML (or JSON) → `${VAR}` substitution → validation → normalized
+// GatewayConfig. Every problem found is collected and thrown as one ConfigError.
+
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { isNode, parseDocument, type Document, type YAMLError } from 'yaml';
+import { substituteTree, type Segment } from './env.js';
+import { crossCheck, isEnabled, serverEntries, toGatewayConfig } from './normalize.js';
+import { errorMap, formatPath, translateIssues, type Found } from './problems.js';
+import { configSchema, scalarKindsAt, type UserConfig } from './schema.js';
+import { ConfigError, type ConfigProblem, type GatewayConfig } from './types.js';
+
+export const DEFAULT_CONFIG_PATH = 'config/switchboard.yaml';
+
+export interface ParseOptions {
+  /** Shown in the error message; not read. */
+  file?: string;
+  /** Relative `cwd`s resolve against this folder (the config file's). */
+  baseDir: string;
+  /** Where `${VAR}` values come from. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Parses and validates a config file's text. Throws ConfigError listing every problem. */
+export function parseConfig(text: string, options: ParseOptions): GatewayConfig {
+  const { file, baseDir, env = process.env } = options;
+  const fail = (problems: ConfigProblem[]): never => {
+    throw new ConfigError(dedupe(problems), file);
+  };
+
+  const doc = parseDocument(text, { merge: true, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) fail(doc.errors.map(yamlProblem));
+  let tree: unknown;
+  try {
+    tree = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    fail([{ path: '', message: `cannot read the YAML: ${err instanceof Error ? err.message : String(err)}` }]);
+  }
+  if (tree === null || tree === undefined) {
+    fail([{ path: '', message: 'the file is empty: expected a mapping with keys such as listen and servers' }]);
+  }
+  if (typeof tree !== 'object' || Array.isArray(tree)) {
+    const got = Array.isArray(tree) ? 'a list' : `a single ${typeof tree} value`;
+    fail([{ path: '', message: `the top level must be a mapping with keys such as listen and servers, not ${got}` }]);
+  }
+
+  const cycle = findCycle(tree, [], new Set());
+  if (cycle) fail([{ path: formatPath(cycle), message: 'an alias refers to its own anchor: the data would be endless' }]);
+
+  const substitution = substituteTree(tree, env, coerceSubstituted);
+  const data = substitution.value;
+  const entries = serverEntries(data);
+  const found: Found[] = substitution.malformed.map((m) => ({ path: m.path, message: m.message }));
+
+  // An unset variable is a problem unless its server is disabled (it will not start). Either
+  // way the field's value ("") is not checked further: one problem per cause.
+  // (A name is always needed, so it is never excused.)
+  for (const u of substitution.unset) {
+    const entry = entries.find((e) => e.path.every((seg, i) => u.path[i] === seg));
+    const excused = entry && !isEnabled(entry.raw) && !(u.path.length === 3 && u.path[2] === 'name');
+    if (!excused) found.push({ path: u.path, message: `environment variable ${u.name} is not set` });
+  }
+  const unsetPaths = substitution.unset.map((u) => u.path);
+  const isUnder = (path: Segment[]) =>
+    unsetPaths.some((u) => u.length <= path.length && u.every((seg, i) => path[i] === seg));
+
+  const result = configSchema.safeParse(data, { error: errorMap, reportInput: false });
+  if (!result.success) found.push(...translateIssues(result.error.issues).filter((p) => !isUnder(p.path)));
+  found.push(...crossCheck(entries));
+
+  if (found.length > 0) fail(inFileOrder(doc, found));
+  // Without problems left, a failed parse only concerns excused fields of disabled servers: the
+  // data is then used as it is (the schema has no transforms, so it is what a success returns).
+  return toGatewayConfig((result.success ? result.data : data) as UserConfig, resolve(baseDir));
+}
+
+/** Problems sorted by where their path points in the file (stable for equal positions). */
+function inFileOrder(doc: Document, found: Found[]): ConfigProblem[] {
+  const offsetOf = (path: Segment[]): number => {
+    for (let n = path.length; n > 0; n--) {
+      const node = doc.getIn(path.slice(0, n), true);
+      if (isNode(node) && node.range) return node.range[0];
+    }
+    return -1;
+  };
+  return found
+    .map((f, i) => ({ f, i, offset: offsetOf(f.path) }))
+    .sort((a, b) => a.offset - b.offset || a.i - b.i)
+    .map(({ f }) => ({ path: formatPath(f.path), message: f.message }));
+}
+
+/** Reads and parses a config file; relative `cwd`s resolve against the file's folder. */
+export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv): Promise<GatewayConfig> {
+  const absolute = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const message =
+      code === 'ENOENT'
+        ? `file not found: ${absolute}`
+        : code === 'EISDIR'
+          ? `${absolute} is a folder, not a file`
+          : code === 'EACCES' || code === 'EPERM'
+            ? `cannot read ${absolute}: permission denied`
+            : `cannot read ${absolute}: ${code ?? String(err)}`;
+    throw new ConfigError([{ path: '', message }], path);
+  }
+  return parseConfig(text, { file: path, baseDir: dirname(absolute), env });
+}
+
+/** `line 3:5: Map keys must be unique`, without yaml's multi-line excerpt. */
+function yamlProblem(err: YAMLError): ConfigProblem {
+  const firstLine =
+    err.code === 'MULTIPLE_DOCS'
+      ? 'the file holds several YAML documents (separated by ---); use one'
+      : err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const pos = err.linePos?.[0];
+  return { path: '', message: pos ? `line ${pos.line}:${pos.col}: ${firstLine}` : firstLine };
+}
+
+/** The path of a node that contains itself (`a: &x [*x]` parses into a circular structure). */
+function findCycle(node: unknown, path: Segment[], ancestors: Set<object>): Segment[] | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  if (ancestors.has(node)) return path;
+  ancestors.add(node);
+  const children: [Segment, unknown][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
+  for (const [key, child] of children) {
+    const found = findCycle(child, [...path, key], ancestors);
+    if (found) return found;
+  }
+  ancestors.delete(node);
+  return undefined;
+}
+
+/** A substituted `"8808"` where a number goes becomes 8808; `"false"` where a boolean goes, false. */
+function coerceSubstituted(path: Segment[], value: string): unknown {
+  const kinds = scalarKindsAt(path);
+  if (kinds.number && /^-?(\d+(\.\d*)?|\.\d+)$/.test(value.trim())) return Number(value);
+  if (kinds.boolean && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+function dedupe(problems: ConfigProblem[]): ConfigProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

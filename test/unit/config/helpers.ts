@@ -1,0 +1,27 @@
+// Shared helpers for the config tests: parse a YAML string, or get the problems it yields.
+
+import { expect } from 'vitest';
+import { parseConfig } from '../../../src/config/load.js';
+import { ConfigError, type ConfigProblem, type GatewayConfig } from '../../../src/config/types.js';
+
+export const BASE = '/srv/switchboard/config';
+
+export function parse(text: string, env: NodeJS.ProcessEnv = {}): GatewayConfig {
+  return parseConfig(text, { baseDir: BASE, env });
+}
+
+/** The problems a config yields; fails the test when it parses. */
+export function problemsOf(text: string, env: NodeJS.ProcessEnv = {}): ConfigProblem[] {
+  try {
+    parseConfig(text, { baseDir: BASE, env });
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  expect.fail('expected a ConfigError');
+}
+
+/** `path: message` lines, the way the CLI prints them. */
+export function linesOf(text: string, env: NodeJS.ProcessEnv = {}): string[] {
+  return problemsOf(text, env).map((p) => (p.path ? `${p.path}: ${p.message}` : p.message));
+}
