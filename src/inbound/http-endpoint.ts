@@ -32,6 +32,8 @@ export interface HttpEndpointOptions {
   /** Largest accepted POST body, in bytes. */
   maxMessageBytes: number;
   logger?: HttpEndpointLogger;
+  /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
+  onGetStreamClosed?: (sessionId: string) => void;
 }
 
 export interface HttpEndpoint {
@@ -281,6 +283,8 @@ class Endpoint {
       this.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');
     }
     entry.openGetStream(res);
+    const { onGetStreamClosed } = this.options;
+    if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
   }
 
   private onDelete(req: IncomingMessage, res: ServerResponse): void {
