@@ -4,7 +4,7 @@
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, connectHttpClient, connectStdioClient, fixtureServer, startGateway, stdioGatewayParams, yamlServers } from '../helpers/index.js';
+import { cleanup, connectHttpClient, descendantPids, connectStdioClient, fixtureServer, startGateway, stdioGatewayParams, yamlServers } from '../helpers/index.js';
 
 afterAll(cleanup);
 
@@ -146,5 +146,19 @@ describe.each(Object.keys(faces) as (keyof typeof faces)[])('gateway over %s', (
       return client.callTool({ name: `${server}__t_${i % 5}`, arguments: { i } }).then((r) => [(r.content as any)[0].text, `${server}:t_${i % 5}:{"i":${i}}`]);
     });
     for (const [got, want] of await Promise.all(calls)) expect(got).toBe(want);
+  });
+});
+
+describe('many clients at once over HTTP', () => {
+  it('gives each of 20 concurrent sessions its own answers from one shared server connection', async () => {
+    const gw = await startGateway(yamlServers([fixtureServer('echo', 'echo')]));
+    const clients = await Promise.all(Array.from({ length: 20 }, () => connectHttpClient(gw.url)));
+    const answers = await Promise.all(
+      clients.flatMap((c, i) => [0, 1, 2].map((j) => c.callTool({ name: 'echo__echo', arguments: { text: `client ${i} call ${j}` } }).then((r) => (r.content as any)[0].text))),
+    );
+    expect(answers).toEqual(clients.flatMap((_, i) => [0, 1, 2].map((j) => `client ${i} call ${j}`)));
+    await Promise.all(clients.map((c) => c.close()));
+    // Still exactly one server process behind the gateway: the connection is shared.
+    expect(descendantPids(gw.pid)).toHaveLength(1);
   });
 });
