@@ -1,0 +1,211 @@
+// Exposed names for merged tools and prompts: `<prefix><separator><name>`, fitted to a rule set.
+// Invariants: every output matches the rules (1..maxLength allowed chars) for any input; outputs of
+// one call are unique; in 'always' mode a name depends only on (prefix, separator, name, rules).
+
+import { createHash } from 'node:crypto';
+import type { NamingMode } from '../config/types.js';
+
+/** What the MCP spec recommends for tool names. */
+export const SPEC_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export interface NameRules {
+  /** Matches ONE allowed character, e.g. `/[A-Za-z0-9_.-]/`. Must allow `[a-z2-7]` and `_`. */
+  allowed: RegExp;
+  maxLength: number;
+}
+
+export const SPEC_NAME_RULES: NameRules = Object.freeze({ allowed: /[A-Za-z0-9_.-]/, maxLength: 128 });
+/** Model APIs (OpenAI, Anthropic function names) reject `.` and cap at 64. */
+export const MODEL_API_NAME_RULES: NameRules = Object.freeze({ allowed: /[A-Za-z0-9_-]/, maxLength: 64 });
+
+export interface NamingOptions {
+  separator: string;
+  mode: NamingMode;
+  /** Default SPEC_NAME_RULES. */
+  rules?: NameRules;
+}
+
+export interface NameRequest {
+  server: string;
+  /** `""` means no prefix and no separator. */
+  prefix: string;
+  /** The server's original name; any string. */
+  name: string;
+}
+
+/*
+ * Fitting scheme (documented for users, keep in sync with the README):
+ *  - a candidate that is already valid is returned unchanged;
+ *  - otherwise every disallowed character becomes `_`, the result is cut so that `-<hash>` fits,
+ *    and `-<hash>` is appended, where <hash> is 8 chars of base32(sha256(original candidate)).
+ *    The hash is what keeps `x__a/b` (-> `x__a_b-k2m...`) apart from a real `x__a_b`, and two
+ *    long names with a common head apart from each other;
+ *  - if nothing readable is left (empty candidate), the result is `_<hash>`.
+ * Clash suffixes (see assignNames) use the same `-<hash>` shape on top of an already fitted name.
+ */
+const HASH_LENGTH = 8;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+const MARKER = '-';
+const REPLACEMENT = '_';
+
+interface CompiledRules {
+  one: RegExp;
+  full: RegExp;
+  maxLength: number;
+  marker: string;
+}
+
+// Rules objects are few and long-lived (usually the two constants); compile each once.
+const compiled = new WeakMap<NameRules, CompiledRules>();
+
+function compileRules(rules: NameRules): CompiledRules {
+  const hit = compiled.get(rules);
+  if (hit) return hit;
+  const { allowed, maxLength } = rules;
+  // Room for at least one readable char plus `-<hash>`; smaller limits would leave so few
+  // possible names that the clash loop in makeUnique might never find a free one.
+  if (!Number.isSafeInteger(maxLength) || maxLength < HASH_LENGTH + 2) {
+    throw new RangeError(`NameRules.maxLength must be an integer >= ${HASH_LENGTH + 2}, got ${maxLength}`);
+  }
+  // Drop g/y: a stateful regex (lastIndex) would make per-character tests order-dependent.
+  const flags = allowed.flags.replace(/[gy]/g, '');
+  const one = new RegExp(`^(?:${allowed.source})$`, flags);
+  const full = new RegExp(`^(?:${allowed.source}){1,${maxLength}}$`, flags);
+  for (const ch of BASE32 + REPLACEMENT) {
+    if (!one.test(ch)) throw new Error(`NameRules.allowed must allow "${ch}" (used by hash suffixes)`);
+  }
+  // `-` reads best as "the gateway added this"; fall back to `_` for rules without it.
+  const result = { one, full, maxLength, marker: one.test(MARKER) ? MARKER : REPLACEMENT };
+  compiled.set(rules, result);
+  return result;
+}
+
+function isValid(name: string, c: CompiledRules): boolean {
+  // Length is checked in code units too, so a `u`-flagged class cannot smuggle in longer strings.
+  return name.length >= 1 && name.length <= c.maxLength && c.full.test(name);
+}
+
+/** 8 base32 chars (40 bits) of sha256; UTF-16LE input so that distinct JS strings never collide
+ *  by encoding (UTF-8 would map every lone surrogate to U+FFFD). */
+function shortHash(input: string): string {
+  const bytes = createHash('sha256').update(input, 'utf16le').digest();
+  let out = '';
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; out.length < HASH_LENGTH; i++) {
+    acc = (acc << 8) | bytes[i]!;
+    bits += 8;
+    while (bits >= 5 && out.length < HASH_LENGTH) {
+      bits -= 5;
+      out += BASE32[(acc >> bits) & 31];
+    }
+    acc &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+/** Replaces disallowed code points and keeps at most `budget` code units, never splitting a pair. */
+function readablePart(candidate: string, budget: number, c: CompiledRules): string {
+  let out = '';
+  for (const ch of candidate) {
+    const piece = c.one.test(ch) ? ch : REPLACEMENT;
+    if (out.length + piece.length > budget) break;
+    out += piece;
+  }
+  return out;
+}
+
+/** `<readable>-<hash>`, cut to fit; the readable part may already be valid or not. */
+function withHash(readable: string, hash: string, c: CompiledRules): string {
+  const head = readablePart(readable, c.maxLength - HASH_LENGTH - 1, c);
+  return head === '' ? REPLACEMENT + hash : head + c.marker + hash;
+}
+
+function fit(candidate: string, c: CompiledRules): string {
+  return isValid(candidate, c) ? candidate : withHash(candidate, shortHash(candidate), c);
+}
+
+/** Makes one raw candidate valid: replaces disallowed chars, shortens with a hash suffix. Deterministic. */
+export function fitName(candidate: string, rules: NameRules = SPEC_NAME_RULES): string {
+  return fit(candidate, compileRules(rules));
+}
+
+/**
+ * Exposed names, parallel to `items`. Always valid per rules, always unique.
+ *
+ * 'always': `fitName(prefix + separator + name)` (just `name` when prefix is `""`).
+ * 'on-conflict': `fitName(name)`, unless items from two or more DIFFERENT servers share that
+ *   fitted plain name; then every item in that group is prefixed as in 'always'. Adding a server
+ *   can therefore rename tools in this mode; that is its documented trade-off.
+ * Remaining duplicates (shared empty prefixes, a server listing a name twice, prefix/name splits
+ *   that concatenate alike): the first in input order keeps the name; each later one gets
+ *   `-<hash of (server, name, occurrence, attempt)>`.
+ */
+export function assignNames(items: readonly NameRequest[], options: NamingOptions): string[] {
+  const c = compileRules(options.rules ?? SPEC_NAME_RULES);
+  const prefixed = (it: NameRequest): string =>
+    fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+
+  let base: string[];
+  switch (options.mode) {
+    case 'always':
+      base = items.map(prefixed);
+      break;
+    case 'on-conflict': {
+      const plain = items.map((it) => fit(it.name, c));
+      const serversByName = new Map<string, Set<string>>();
+      plain.forEach((n, i) => {
+        let servers = serversByName.get(n);
+        if (!servers) serversByName.set(n, (servers = new Set()));
+        servers.add(items[i]!.server);
+      });
+      base = plain.map((n, i) => (serversByName.get(n)!.size > 1 ? prefixed(items[i]!) : n));
+      break;
+    }
+    default:
+      throw new Error(`unknown naming mode: ${String(options.mode)}`);
+  }
+  return makeUnique(items, base, c);
+}
+
+function makeUnique(items: readonly NameRequest[], base: readonly string[], c: CompiledRules): string[] {
+  const out = new Array<string>(base.length);
+  // Pass 1 reserves every name's first holder, so that a clash suffix given to a later item can
+  // never push out an item whose own name was unique (keeps unrelated names stable).
+  const taken = new Set<string>();
+  const losers: number[] = [];
+  base.forEach((n, i) => {
+    if (taken.has(n)) losers.push(i);
+    else {
+      taken.add(n);
+      out[i] = n;
+    }
+  });
+  if (losers.length === 0) return out;
+
+  // The occurrence counter makes (server, name, occurrence) distinct for every item, so two
+  // listings of the same name by one server still get different hash inputs.
+  const occurrence = new Array<number>(items.length);
+  const seen = new Map<string, number>();
+  items.forEach((it, i) => {
+    const key = JSON.stringify([it.server, it.name]);
+    const n = seen.get(key) ?? 0;
+    occurrence[i] = n;
+    seen.set(key, n + 1);
+  });
+
+  for (const i of losers) {
+    const it = items[i]!;
+    // A suffixed name could itself be taken (a real tool named like it, or a hash collision).
+    for (let attempt = 0; ; attempt++) {
+      const hash = shortHash(JSON.stringify([it.server, it.name, occurrence[i], attempt]));
+      const candidate = withHash(base[i]!, hash, c);
+      if (!taken.has(candidate)) {
+        taken.add(candidate);
+        out[i] = candidate;
+        break;
+      }
+    }
+  }
+  return out;
+}
