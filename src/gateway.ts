@@ -1,17 +1,24 @@
-// Wiring only: config → one ServerConnection per server → catalog store → inbound sessions.
-// Starts every server in parallel (none waits for another) and keeps serving whatever state
-// each one ends up in.
+// Wiring only: config → one ServerConnection per server → catalog store → inbound sessions, and
+// the routing of what servers send on their own (notifications, requests) to the sessions they
+// belong to. Starts every server in parallel (none waits for another) and keeps serving whatever
+// state each one ends up in.
 
 import { createCursorCodec, type CursorCodec } from './catalog/cursor.js';
 import type { Catalog, CatalogServerInput } from './catalog/build.js';
 import { CatalogStore } from './catalog/store.js';
-import type { GatewayConfig } from './config/types.js';
-import type { JsonRpcMessage, JsonRpcNotification } from './jsonrpc/types.js';
+import type { GatewayConfig, ServerConfig } from './config/types.js';
+import type { IncomingContext } from './jsonrpc/peer.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './jsonrpc/types.js';
 import type { Logger } from './log.js';
-import type { GatewayCore } from './inbound/context.js';
+import type { GatewayCore, RequestContext, SessionHandle } from './inbound/context.js';
 import type { InboundSessionHost } from './inbound/host.js';
+import { IsolatedConnections } from './inbound/isolated.js';
+import { ServerRequests } from './inbound/server-requests.js';
 import { ClientSession } from './inbound/session.js';
-import { ServerConnection } from './outbound/server-connection.js';
+import { Subscriptions } from './inbound/subscriptions.js';
+import { TaskIds } from './inbound/task-ids.js';
+import { ServerConnection, type ServerConnectionEvents } from './outbound/server-connection.js';
+import { mostVerbose, passesLevel } from './mcp/log-levels.js';
 
 export interface ServerSummary {
   name: string;
@@ -25,28 +32,35 @@ export interface ServerSummary {
   problem?: string;
 }
 
+/** What a shared connection declares: requests during a call can be told apart; roots cannot. */
+const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} } };
+
 export class Gateway implements GatewayCore, InboundSessionHost {
   readonly cursors: CursorCodec = createCursorCodec();
   readonly store: CatalogStore;
+  readonly subscriptions = new Subscriptions();
+  readonly tasks = new TaskIds();
   private readonly servers = new Map<string, ServerConnection>();
   private readonly sessions = new Set<ClientSession>();
+  private readonly isolated: IsolatedConnections;
+  private readonly serverRequests: ServerRequests;
+  /** The level each server was last told, to avoid telling it again. */
+  private readonly serverLevels = new Map<ServerConnection, string>();
 
   constructor(
     readonly config: GatewayConfig,
     readonly logger: Logger,
   ) {
+    this.serverRequests = new ServerRequests(logger);
+    const events = this.connectionEvents();
     for (const server of config.servers) {
-      const connection = new ServerConnection(
-        server,
-        logger.child({ server: server.name }),
-        {
-          onChange: () => this.store.invalidate(),
-          onNotification: (c, n) => this.serverNotification(c, n),
-        },
-        config.limits.maxMessageBytes,
-      );
+      const connection = new ServerConnection(server, logger.child({ server: server.name }), events, {
+        maxMessageBytes: config.limits.maxMessageBytes,
+        clientCapabilities: server.isolation === 'shared' ? SHARED_CLIENT_CAPABILITIES : {},
+      });
       this.servers.set(server.name, connection);
     }
+    this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session));
     this.store = new CatalogStore(() => this.catalogInput(), config.naming);
     this.store.changed.subscribe((kinds) => {
       for (const session of this.sessions) session.notifyListChanged(kinds);
@@ -69,6 +83,13 @@ export class Gateway implements GatewayCore, InboundSessionHost {
 
   connection(name: string): ServerConnection | undefined {
     return this.servers.get(name);
+  }
+
+  connectionFor(server: string, session: SessionHandle): ServerConnection | Promise<ServerConnection> {
+    const shared = this.servers.get(server);
+    if (!shared) throw new Error(`unknown server ${server}`);
+    if (shared.config.isolation === 'shared') return shared;
+    return this.isolated.get(shared.config, session);
   }
 
   connections(): readonly ServerConnection[] {
@@ -99,6 +120,32 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return `${header}\n\n${parts.join('\n\n')}`;
   }
 
+  async logLevelChanged(): Promise<void> {
+    const wanted = mostVerbose([...this.sessions].map((s) => s.logLevel));
+    if (!wanted) return;
+    const targets = [...this.servers.values(), ...this.isolated.all()].filter((c) => c.state === 'ready' && c.capabilities.logging);
+    await Promise.all(
+      targets.map(async (c) => {
+        if (this.serverLevels.get(c) === wanted) return;
+        this.serverLevels.set(c, wanted);
+        await c.request('logging/setLevel', { level: wanted }).catch(() => undefined);
+      }),
+    );
+  }
+
+  rootsChanged(session: SessionHandle): void {
+    // Only per-session connections declared roots (a shared one cannot speak for every client).
+    for (const c of this.isolated.of(session)) c.notify('notifications/roots/list_changed');
+  }
+
+  sessionClosed(session: SessionHandle): void {
+    this.subscriptions.dropSession(session);
+    this.tasks.dropSession(session);
+    this.serverRequests.dropSession(session);
+    for (const c of this.isolated.of(session)) this.subscriptions.dropConnection(c);
+    void this.isolated.closeSession(session);
+  }
+
   summary(): ServerSummary[] {
     return [...this.servers.values()].map((c) => {
       const s: ServerSummary = {
@@ -118,6 +165,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
 
   async close(): Promise<void> {
     for (const session of [...this.sessions]) session.close();
+    await this.isolated.closeAll();
     await Promise.all([...this.servers.values()].map((c) => c.close()));
     this.store.close();
   }
@@ -126,13 +174,60 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return [...this.servers.values()].map((c) => ({ config: c.config, ready: c.listed, lists: c.lists }));
   }
 
-  private serverNotification(connection: ServerConnection, n: JsonRpcNotification): void {
-    if (n.method === 'notifications/message') {
-      const logger = n.params?.logger;
-      const params = { ...n.params, logger: typeof logger === 'string' && logger ? `${connection.name}/${logger}` : connection.name };
-      for (const session of this.sessions) session.send({ jsonrpc: '2.0', method: n.method, params });
-      return;
+  private connectionEvents(): ServerConnectionEvents {
+    return {
+      onChange: () => this.store.invalidate(),
+      onNotification: (c, n, owner) => this.serverNotification(c, n, owner as RequestContext | SessionHandle | undefined),
+      onRequest: (c, request, context) => this.serverRequest(c, request, context),
+    };
+  }
+
+  private async openIsolated(server: ServerConfig, session: SessionHandle): Promise<ServerConnection> {
+    const caps = session.clientCapabilities;
+    const declared: Record<string, any> = {};
+    for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
+    const connection = new ServerConnection(server, this.logger.child({ server: server.name, session: session.id }), this.connectionEvents(), {
+      maxMessageBytes: this.config.limits.maxMessageBytes,
+      clientCapabilities: declared,
+      fetchLists: false,
+      owner: session,
+    });
+    await connection.connect();
+    if (connection.state !== 'ready') throw connection.unavailable();
+    if (session.logLevel && connection.capabilities.logging) await connection.request('logging/setLevel', { level: session.logLevel }).catch(() => undefined);
+    return connection;
+  }
+
+  private serverRequest(connection: ServerConnection, request: JsonRpcRequest, context: IncomingContext): Promise<Record<string, any>> {
+    const owner = context.owner as RequestContext | SessionHandle | undefined;
+    return this.serverRequests.relay(connection, request, owner, context.signal);
+  }
+
+  private serverNotification(connection: ServerConnection, n: JsonRpcNotification, owner: RequestContext | SessionHandle | undefined): void {
+    const session = owner && 'session' in owner ? owner.session : owner;
+    switch (n.method) {
+      case 'notifications/message': {
+        const logger = n.params?.logger;
+        const params: Record<string, any> = { ...n.params, logger: typeof logger === 'string' && logger ? `${connection.name}/${logger}` : connection.name };
+        const message = { jsonrpc: '2.0' as const, method: n.method, params };
+        // A log line of a request goes to the client that made it; others go to every client that wants the level.
+        if (owner && 'related' in owner && owner.related) owner.related(message);
+        else for (const s of session ? [session] : this.sessions) if (passesLevel(params.level, s.logLevel)) s.send(message);
+        return;
+      }
+      case 'notifications/resources/updated':
+        this.subscriptions.updated(connection, n.params ?? {});
+        return;
+      case 'notifications/tasks/status': {
+        const entry = this.tasks.fromServer(connection, n.params?.taskId);
+        if (entry) entry.session.send({ jsonrpc: '2.0', method: n.method, params: { ...n.params, taskId: entry.exposed } });
+        return;
+      }
+      case 'notifications/elicitation/complete':
+        this.serverRequests.elicitationComplete(n);
+        return;
+      default:
+        this.logger.debug({ server: connection.name, method: n.method }, 'notification not forwarded');
     }
-    this.logger.debug({ server: connection.name, method: n.method }, 'notification not forwarded');
   }
 }

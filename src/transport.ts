@@ -2,7 +2,7 @@
 // and three callbacks. A transport frames and delivers messages; it never interprets them
 // (ids, methods and capabilities belong to the Peer and the session above it).
 
-import type { JsonRpcMessage } from './jsonrpc/types.js';
+import type { JsonRpcId, JsonRpcMessage } from './jsonrpc/types.js';
 
 export interface Transport {
   /** Opens the pipe (spawns the child, checks the URL is reachable lazily, ...). */
@@ -11,8 +11,12 @@ export interface Transport {
   send(message: JsonRpcMessage): Promise<void>;
   /** Closes the pipe and releases everything it holds (processes, sockets, sessions). Idempotent. */
   close(): Promise<void>;
-  /** Called once per received message, in order. */
-  onmessage?: (message: JsonRpcMessage) => void;
+  /**
+   * Called once per received message, in order. `relatedTo` is the id of our request whose
+   * response stream carried the message (Streamable HTTP only): it tells which of our requests
+   * a server's request or notification belongs to.
+   */
+  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
   /** Called once when the pipe is gone, with the reason if it was not a requested close. */
   onclose?: (reason?: Error) => void;
   /** Non-fatal problems (a garbage line, an unparsable SSE event). The pipe stays open. */

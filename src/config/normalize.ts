@@ -173,6 +173,7 @@ export function toGatewayConfig(data: UserConfig, baseDir: string): GatewayConfi
       // (The fallbacks only serve disabled servers whose field held an unset variable.)
       timeoutMs: parseDuration(raw.timeout ?? DEFAULT_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
       startupTimeoutMs: parseDuration(raw.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS) ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      isolation: raw.isolation ?? 'shared',
       tools: filterRules(raw.tools),
       prompts: filterRules(raw.prompts),
       resources: filterRules(raw.resources),

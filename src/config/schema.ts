@@ -113,6 +113,10 @@ function build(editor: boolean) {
     timeout: subst(duration)
       .optional()
       .meta({ description: 'Per-request timeout: milliseconds or 500ms, 60s, 2m, 1h (default 60s).' }),
+    isolation: z.enum(['shared', 'per-session']).optional().meta({
+      description:
+        'shared (default): one connection serves every client. per-session: each client session gets its own connection (a process per session for stdio), so server requests such as sampling and roots/list always reach the right client.',
+    }),
     startupTimeout: subst(duration)
       .optional()
       .meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),

@@ -20,6 +20,12 @@ interface ServerConfigBase {
   timeoutMs: number;
   /** Connecting, the handshake and fetching every list, in all, milliseconds. */
   startupTimeoutMs: number;
+  /**
+   * `shared`: one connection for every session. `per-session`: each session gets its own
+   * connection, opened on first use, carrying that client's capabilities (roots, sampling,
+   * elicitation); the shared one still feeds the catalog.
+   */
+  isolation: 'shared' | 'per-session';
   tools: FilterRules;
   prompts: FilterRules;
   resources: FilterRules;

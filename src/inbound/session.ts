@@ -1,6 +1,7 @@
 // One connected client. Owns the MCP lifecycle on the inbound side (initialize, negotiated
-// revision, client capabilities), dispatches requests to handlers, tracks in-flight requests for
-// cancellation, and turns every failure into a JSON-RPC error at this one boundary.
+// revision, client capabilities, log level), dispatches requests to handlers, tracks in-flight
+// requests for cancellation, relays server requests to the client, and turns every failure into
+// a JSON-RPC error at this one boundary.
 
 import { randomUUID } from 'node:crypto';
 import { GatewayError, RpcError, describeError } from '../errors.js';
@@ -15,24 +16,11 @@ import {
   type JsonRpcResponse,
 } from '../jsonrpc/types.js';
 import type { ListKind } from '../mcp/protocol.js';
-import type { GatewayCore, Handler, RequestContext } from './context.js';
+import { ClientRequests, missingCapability } from './client-requests.js';
+import type { GatewayCore, RequestContext, SessionHandle } from './context.js';
 import type { InboundSession } from './host.js';
-import { callTool, complete, getPrompt, readResource } from './handlers/forward.js';
-import { initializeResult, negotiateVersion, ping, setLogLevel } from './handlers/lifecycle.js';
-import { listHandler } from './handlers/list.js';
-
-const handlers: Record<string, Handler> = {
-  ping,
-  'tools/list': listHandler('tools'),
-  'tools/call': callTool,
-  'prompts/list': listHandler('prompts'),
-  'prompts/get': getPrompt,
-  'resources/list': listHandler('resources'),
-  'resources/templates/list': listHandler('resourceTemplates'),
-  'resources/read': readResource,
-  'completion/complete': complete,
-  'logging/setLevel': setLogLevel,
-};
+import { handlers } from './handlers/index.js';
+import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 
 const LIST_CHANGED_METHOD: Record<ListKind, string> = {
   tools: 'notifications/tools/list_changed',
@@ -41,14 +29,16 @@ const LIST_CHANGED_METHOD: Record<ListKind, string> = {
   resourceTemplates: 'notifications/resources/list_changed',
 };
 
-export class ClientSession implements InboundSession {
+export class ClientSession implements InboundSession, SessionHandle {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
   clientCapabilities: Record<string, any> = {};
   clientInfo?: { name?: string; version?: string };
+  logLevel: string | undefined;
   private initialized = false;
   private closed = false;
   private readonly inFlight = new Map<JsonRpcId, AbortController>();
+  private readonly toClient = new ClientRequests();
 
   constructor(
     private readonly gateway: GatewayCore,
@@ -64,7 +54,7 @@ export class ClientSession implements InboundSession {
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
       case 'response':
-        // We send no requests to clients yet; a stray response is ignored.
+        if (!this.toClient.settle(message as JsonRpcResponse)) this.gateway.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
         return Promise.resolve(undefined);
       default: {
         const id = (message as any)?.id;
@@ -81,9 +71,18 @@ export class ClientSession implements InboundSession {
     for (const method of methods) this.push({ jsonrpc: '2.0', method });
   }
 
-  /** A notification for every client (e.g. a server's log message). */
   send(notification: JsonRpcNotification): void {
     if (this.initialized && !this.closed) this.push(notification);
+  }
+
+  requestClient(method: string, params: Record<string, any> | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<Record<string, any>> {
+    if (this.closed) return Promise.reject(new RpcError(ErrorCode.InternalError, 'the client session has ended'));
+    const missing = missingCapability(this.clientCapabilities, method, params);
+    if (missing) {
+      // What an MCP client answers for a capability it did not declare.
+      return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `the client did not declare the ${missing} capability`));
+    }
+    return this.toClient.request(via ?? this.push, method, params, signal);
   }
 
   close(): void {
@@ -91,6 +90,8 @@ export class ClientSession implements InboundSession {
     this.closed = true;
     for (const controller of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
+    this.toClient.closeAll();
+    this.gateway.sessionClosed(this);
     this.onClose?.(this);
   }
 
@@ -105,7 +106,9 @@ export class ClientSession implements InboundSession {
     const token = params._meta?.progressToken;
     const context: RequestContext = {
       gateway: this.gateway,
+      session: this,
       signal: controller.signal,
+      related,
       protocolVersion: this.protocolVersion ?? '2025-03-26',
       progress:
         related && (typeof token === 'string' || typeof token === 'number')
@@ -140,10 +143,18 @@ export class ClientSession implements InboundSession {
         if (id !== undefined) this.inFlight.get(id)?.abort();
         return;
       }
+      case 'notifications/roots/list_changed':
+        this.gateway.rootsChanged(this);
+        return;
       default:
         // Unknown notifications are ignored, as JSON-RPC requires.
         return;
     }
+  }
+
+  /** Called by the logging/setLevel handler. */
+  setLogLevel(level: string): void {
+    this.logLevel = level;
   }
 
   private errorFor(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {

@@ -3,7 +3,7 @@
 // requests and notifications to the owner. Plain Maps and Promises: this is the hot path.
 // Invariant: every pending entry ends exactly once (response, timeout, abort or close).
 
-import { GatewayError, describeError } from '../errors.js';
+import { GatewayError, RpcError, describeError } from '../errors.js';
 import type { Transport } from '../transport.js';
 import {
   ErrorCode,
@@ -27,6 +27,19 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Receives `notifications/progress` params for this request (token already ours). */
   onProgress?: (params: Record<string, any>) => void;
+  /**
+   * Who this request is for (an inbound request context). Requests and notifications the
+   * other side sends while this one is pending can be attributed to it.
+   */
+  owner?: unknown;
+}
+
+/** What the owner of an incoming request learns besides the request. */
+export interface IncomingContext {
+  /** The owner of our request the message was related to, when that can be told. */
+  owner?: unknown;
+  /** Aborted when the other side cancels its request. */
+  signal: AbortSignal;
 }
 
 /** A JSON-RPC error answered by the other side, relayed as it is. */
@@ -50,9 +63,10 @@ interface Pending {
 }
 
 export interface PeerHandlers {
-  /** An incoming request. Resolve with a result; throw RemoteError/GatewayError for an error. */
-  onRequest?: (request: JsonRpcRequest) => Promise<Record<string, any>>;
-  onNotification?: (notification: JsonRpcNotification) => void;
+  /** An incoming request. Resolve with a result; throw RemoteError/GatewayError/RpcError for an error. */
+  onRequest?: (request: JsonRpcRequest, context: IncomingContext) => Promise<Record<string, any>>;
+  /** `owner` is set only when the transport said which of our requests the message belongs to. */
+  onNotification?: (notification: JsonRpcNotification, owner?: unknown) => void;
   /** A message that made no sense (unknown response id, invalid envelope). */
   onProtocolError?: (problem: string) => void;
   onClose?: (reason?: Error) => void;
@@ -62,6 +76,8 @@ export class Peer {
   private nextId = 1;
   private readonly pending = new Map<JsonRpcId, Pending>();
   private readonly progress = new Map<string, Pending>();
+  /** Requests the other side sent us that are still being handled, for its cancellations. */
+  private readonly incoming = new Map<JsonRpcId, AbortController>();
   private closed = false;
   /** Label for error messages: the server's name. */
   readonly label: string;
@@ -72,7 +88,7 @@ export class Peer {
     label: string,
   ) {
     this.label = label;
-    transport.onmessage = (m) => this.receive(m);
+    transport.onmessage = (m, relatedTo) => this.receive(m, relatedTo);
     transport.onclose = (reason) => this.closeWith(reason);
     transport.onerror = (err) => handlers.onProtocolError?.(describeError(err));
   }
@@ -168,14 +184,14 @@ export class Peer {
     if (entry.onAbort) entry.options?.signal?.removeEventListener('abort', entry.onAbort);
   }
 
-  private receive(message: JsonRpcMessage): void {
+  private receive(message: JsonRpcMessage, relatedTo?: JsonRpcId): void {
     switch (classify(message)) {
       case 'response':
         return this.receiveResponse(message as JsonRpcResponse);
       case 'request':
-        return this.receiveRequest(message as JsonRpcRequest);
+        return this.receiveRequest(message as JsonRpcRequest, relatedTo);
       case 'notification':
-        return this.receiveNotification(message as JsonRpcNotification);
+        return this.receiveNotification(message as JsonRpcNotification, relatedTo);
       default:
         this.handlers.onProtocolError?.('invalid JSON-RPC message');
     }
@@ -193,7 +209,31 @@ export class Peer {
     entry.resolve(response);
   }
 
-  private receiveNotification(notification: JsonRpcNotification): void {
+  /**
+   * The owner of the request a message belongs to: told by the transport (HTTP response streams),
+   * else the one owner of everything in flight. Undefined when several owners could be meant.
+   */
+  private ownerOf(relatedTo: JsonRpcId | undefined): unknown {
+    if (relatedTo !== undefined) return this.pending.get(relatedTo)?.options?.owner;
+    let owner: unknown;
+    for (const entry of this.pending.values()) {
+      const o = entry.options?.owner;
+      if (o === undefined) continue;
+      if (owner !== undefined && o !== owner) return undefined;
+      owner = o;
+    }
+    return owner;
+  }
+
+  private receiveNotification(notification: JsonRpcNotification, relatedTo?: JsonRpcId): void {
+    if (notification.method === 'notifications/cancelled') {
+      const id = notification.params?.requestId;
+      const controller = id === undefined ? undefined : this.incoming.get(id);
+      if (controller) {
+        controller.abort();
+        return;
+      }
+    }
     if (notification.method === 'notifications/progress') {
       const token = notification.params?.progressToken;
       const entry = typeof token === 'string' ? this.progress.get(token) : undefined;
@@ -207,10 +247,10 @@ export class Peer {
         return;
       }
     }
-    this.handlers.onNotification?.(notification);
+    this.handlers.onNotification?.(notification, relatedTo === undefined ? undefined : this.pending.get(relatedTo)?.options?.owner);
   }
 
-  private receiveRequest(request: JsonRpcRequest): void {
+  private receiveRequest(request: JsonRpcRequest, relatedTo?: JsonRpcId): void {
     const handle = this.handlers.onRequest;
     if (!handle) {
       if (request.method === 'ping') {
@@ -220,19 +260,36 @@ export class Peer {
       this.transport.send(errorResponse(request.id, ErrorCode.MethodNotFound, `method not found: ${request.method}`)).catch(() => {});
       return;
     }
-    handle(request).then(
-      (result) => this.transport.send({ jsonrpc: '2.0', id: request.id, result }),
-      (err: unknown) => {
-        const error =
-          err instanceof RemoteError ? err.error : err instanceof GatewayError ? err.toJsonRpc() : { code: ErrorCode.InternalError, message: describeError(err) };
-        return this.transport.send(errorResponse(request.id, error.code, error.message, (error as JsonRpcErrorObject).data));
-      },
-    ).catch(() => {});
+    const controller = new AbortController();
+    this.incoming.set(request.id, controller);
+    handle(request, { owner: this.ownerOf(relatedTo), signal: controller.signal })
+      .then(
+        (result) => {
+          // A request the other side cancelled gets no answer (the spec says the receiver SHOULD not respond).
+          if (!controller.signal.aborted) return this.transport.send({ jsonrpc: '2.0', id: request.id, result });
+        },
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          const error =
+            err instanceof RemoteError
+              ? err.error
+              : err instanceof GatewayError
+                ? err.toJsonRpc()
+                : err instanceof RpcError
+                  ? { code: err.code, message: err.message, data: err.data }
+                  : { code: ErrorCode.InternalError, message: describeError(err) };
+          return this.transport.send(errorResponse(request.id, error.code, error.message, (error as JsonRpcErrorObject).data));
+        },
+      )
+      .catch(() => {})
+      .finally(() => this.incoming.delete(request.id));
   }
 
   private closeWith(reason: Error | undefined): void {
     if (this.closed) return;
     this.closed = true;
+    for (const controller of this.incoming.values()) controller.abort();
+    this.incoming.clear();
     const why = reason ? `: ${describeError(reason)}` : '';
     for (const [id, entry] of this.pending) {
       this.finish(id, entry);

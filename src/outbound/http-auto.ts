@@ -3,7 +3,7 @@
 // backwards-compatibility rule). Invariant: once a choice is made it never changes.
 
 import { GatewayError, describeError } from '../errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport } from '../transport.js';
 import { HttpStatusError, type HttpTransportKind, type HttpTransportOptions } from './http-common.js';
 import { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
@@ -36,7 +36,7 @@ export function createHttpTransport(options: CreateHttpTransportOptions): HttpTr
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 export class AutoHttpTransport implements Transport {
-  onmessage?: (message: JsonRpcMessage) => void;
+  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
 
@@ -108,8 +108,8 @@ export class AutoHttpTransport implements Transport {
 
   /** Forwards callbacks only from the transport currently in use. */
   private wire(t: HttpTransport): HttpTransport {
-    t.onmessage = (m) => {
-      if (this.inner === t) this.onmessage?.(m);
+    t.onmessage = (m, relatedTo) => {
+      if (this.inner === t) this.onmessage?.(m, relatedTo);
     };
     t.onerror = (e) => {
       if (this.inner === t) this.onerror?.(e);

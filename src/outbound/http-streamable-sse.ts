@@ -28,7 +28,7 @@ export interface SseHost {
   captureSession(res: Dispatcher.ResponseData): void;
   sessionExpired(cause: Error): void;
   /** Parses and hands the messages to onmessage; returns them for response matching. */
-  deliver(text: string): JsonRpcMessage[];
+  deliver(text: string, relatedTo?: JsonRpcId): JsonRpcMessage[];
   reportError(err: Error): void;
 }
 
@@ -110,7 +110,7 @@ export class StreamableSseReader {
           if (ev.id !== undefined) cursor.lastEventId = ev.id;
           // Empty data: a 2025-11-25 priming event, only there to hand us an id.
           if (ev.data === '' || (ev.event !== undefined && ev.event !== 'message')) return;
-          for (const msg of host.deliver(ev.data)) {
+          for (const msg of host.deliver(ev.data, cursor.awaitingId)) {
             if (cursor.awaitingId !== undefined && classify(msg) === 'response' && (msg as { id: unknown }).id === cursor.awaitingId) {
               cursor.answered = true;
             }

@@ -30,7 +30,7 @@ const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
 export class StreamableHttpTransport implements Transport {
   readonly kind = 'streamable-http' as const;
-  onmessage?: (message: JsonRpcMessage) => void;
+  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
 
@@ -83,7 +83,7 @@ export class StreamableHttpTransport implements Transport {
       headers: (extra) => this.headers(extra),
       captureSession: (res) => this.captureSession(res),
       sessionExpired: (cause) => this.sessionExpired(cause),
-      deliver: (text) => this.deliver(text),
+      deliver: (text, relatedTo) => this.deliver(text, relatedTo),
       reportError: (err) => this.reportError(err),
     });
   }
@@ -200,11 +200,11 @@ export class StreamableHttpTransport implements Transport {
     this.sessionId = id;
   }
 
-  private deliver(text: string): JsonRpcMessage[] {
+  private deliver(text: string, relatedTo?: JsonRpcId): JsonRpcMessage[] {
     const messages = parseMessages(text, (e) => this.reportError(e));
     for (const msg of messages) {
       try {
-        this.onmessage?.(msg);
+        this.onmessage?.(msg, relatedTo);
       } catch (err) {
         // A throwing handler must not end the stream the next messages arrive on.
         this.reportError(err instanceof Error ? err : new Error(String(err)));

@@ -3,9 +3,9 @@
 // request forwarding with the server's timeout. It publishes its state and lists; it never
 // decides names or policy (the catalog does).
 
-import { GatewayError, describeError } from '../errors.js';
-import { Peer, RemoteError, type RequestOptions } from '../jsonrpc/peer.js';
-import type { JsonRpcNotification, JsonRpcResponse } from '../jsonrpc/types.js';
+import { GatewayError, RpcError, describeError } from '../errors.js';
+import { Peer, RemoteError, type IncomingContext, type RequestOptions } from '../jsonrpc/peer.js';
+import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
 import {
   GATEWAY_NAME,
@@ -30,8 +30,23 @@ export type ServerLists = Record<ListKind, Record<string, any>[]>;
 export interface ServerConnectionEvents {
   /** State or lists changed; `kinds` lists the lists that were (re)fetched. */
   onChange?: (connection: ServerConnection, kinds: readonly ListKind[]) => void;
-  /** A notification the catalog does not consume (logging, resource updates, ...). */
-  onNotification?: (connection: ServerConnection, notification: JsonRpcNotification) => void;
+  /**
+   * A notification the catalog does not consume (logging, resource updates, ...). `owner` is the
+   * request context it belongs to, when the transport could tell.
+   */
+  onNotification?: (connection: ServerConnection, notification: JsonRpcNotification, owner?: unknown) => void;
+  /** A request from the server (sampling, elicitation, roots, ping). */
+  onRequest?: (connection: ServerConnection, request: JsonRpcRequest, context: IncomingContext) => Promise<Record<string, any>>;
+}
+
+export interface ServerConnectionOptions {
+  maxMessageBytes?: number;
+  /** Client capabilities we declare to the server (default: none). */
+  clientCapabilities?: Record<string, any>;
+  /** Fetch the lists at connect and on list_changed (default true; per-session connections don't). */
+  fetchLists?: boolean;
+  /** Owner of every server request on this connection (a per-session connection's session). */
+  owner?: unknown;
 }
 
 /** Pages fetched per list at most: a guard against a server whose cursors never end. */
@@ -63,7 +78,7 @@ export class ServerConnection {
     readonly config: ServerConfig,
     private readonly logger: Logger,
     private readonly events: ServerConnectionEvents = {},
-    private readonly maxMessageBytes?: number,
+    private readonly options: ServerConnectionOptions = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
     if (!config.enabled) {
@@ -90,10 +105,13 @@ export class ServerConnection {
           limit,
         );
       });
-      await Promise.race([this.open().then(() => this.fetchLists(LIST_KINDS)), expired]);
+      const lists = this.options.fetchLists === false ? [] : LIST_KINDS;
+      await Promise.race([this.open().then(() => this.fetchLists(lists)), expired]);
       clearTimeout(deadline);
       this.state = 'ready';
-      this.listed = true;
+      this.listed = this.options.fetchLists !== false;
+      for (const kind of this.refetchAgain) this.refetch(kind);
+      this.refetchAgain.clear();
       this.logger.debug({ ms: Date.now() - started }, 'ready');
       this.events.onChange?.(this, LIST_KINDS);
     } catch (err) {
@@ -115,6 +133,13 @@ export class ServerConnection {
     return this.peer.requestRaw(method, params, options);
   }
 
+  /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
+  async request(method: string, params?: Record<string, any>, options: RequestOptions = {}): Promise<Record<string, any>> {
+    const response = await this.forward(method, params, options);
+    if (isErrorResponse(response)) throw new RpcError(response.error.code, response.error.message, response.error.data);
+    return response.result;
+  }
+
   notify(method: string, params?: Record<string, any>): void {
     if (this.state === 'ready') this.peer?.notify(method, params).catch(() => {});
   }
@@ -133,9 +158,9 @@ export class ServerConnection {
   private createTransport(): Transport {
     const c = this.config;
     if (c.kind === 'stdio') {
-      return new StdioTransport({ command: c.command, args: c.args, env: c.env, cwd: c.cwd, logger: this.logger, maxMessageBytes: this.maxMessageBytes });
+      return new StdioTransport({ command: c.command, args: c.args, env: c.env, cwd: c.cwd, logger: this.logger, maxMessageBytes: this.options.maxMessageBytes });
     }
-    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes: this.maxMessageBytes });
+    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes: this.options.maxMessageBytes });
   }
 
   private async open(): Promise<void> {
@@ -144,7 +169,13 @@ export class ServerConnection {
     const peer = new Peer(
       transport,
       {
-        onNotification: (n) => this.receiveNotification(n),
+        onNotification: (n, owner) => this.receiveNotification(n, owner),
+        onRequest: (request, context) => {
+          if (request.method === 'ping') return Promise.resolve({});
+          const handle = this.events.onRequest;
+          if (!handle) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+          return handle(this, request, this.options.owner !== undefined ? { ...context, owner: this.options.owner } : context);
+        },
         onProtocolError: (problem) => this.logger.warn({ problem }, 'protocol error from server'),
         onClose: (reason) => this.closed(reason),
       },
@@ -157,7 +188,7 @@ export class ServerConnection {
     try {
       init = await peer.request(
         'initialize',
-        { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION } },
+        { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.options.clientCapabilities ?? {}, clientInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION } },
         { timeoutMs },
       );
     } catch (err) {
@@ -212,18 +243,21 @@ export class ServerConnection {
     return items;
   }
 
-  private receiveNotification(n: JsonRpcNotification): void {
+  private receiveNotification(n: JsonRpcNotification, owner?: unknown): void {
     const kinds = LIST_CHANGED[n.method];
     if (kinds) {
-      if (this.state === 'ready') for (const kind of kinds) this.refetch(kind);
+      if (this.options.fetchLists === false) return;
+      // A change announced while we connect may have raced our first fetch: fetch again once ready.
+      for (const kind of kinds) this.refetch(kind);
       return;
     }
-    this.events.onNotification?.(this, n);
+    this.events.onNotification?.(this, n, owner ?? this.options.owner);
   }
 
   /** Refetches one list; a burst of list_changed while a fetch runs causes one more fetch, not many. */
   private refetch(kind: ListKind): void {
-    if (this.refetching.has(kind)) {
+    if (this.state !== 'ready' && this.state !== 'connecting') return;
+    if (this.refetching.has(kind) || this.state === 'connecting') {
       this.refetchAgain.add(kind);
       return;
     }

@@ -1,50 +1,62 @@
-// Requests that reach one server: tools/call, prompts/get, resources/read, completion/complete,
-// resources/subscribe|unsubscribe. Each looks the exposed name up in the snapshot (a Map, never a
-// string split), swaps in the server's own name, forwards, and relays the server's answer as it
-// is. Unknown and policy-denied names get the same error, so a denied item is invisible.
+// Requests that reach one server: tools/call, prompts/get, resources/read, completion/complete.
+// Each looks the exposed name up in the snapshot (a Map, never a string split), swaps in the
+// server's own name, forwards, and relays the server's answer as it is. Unknown and
+// policy-denied names get the same error, so a denied item is invisible.
 
 import { GatewayError, RpcError } from '../../errors.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../jsonrpc/types.js';
 import type { CatalogList } from '../../catalog/build.js';
+import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { ServerConnection } from '../../outbound/server-connection.js';
-import type { GatewayCore, Handler, RequestContext } from '../context.js';
+import type { Handler, RequestContext } from '../context.js';
 
-/** A tools/call may run this many times its server's timeout in all, however much progress it reports. */
+/** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
 
-function unwrap(response: JsonRpcResponse): Record<string, any> {
+export function unwrap(response: JsonRpcResponse): Record<string, any> {
   if (isErrorResponse(response)) throw new RpcError(response.error.code, response.error.message, response.error.data);
   return response.result;
 }
 
-function connectionFor(gateway: GatewayCore, server: string): ServerConnection {
-  const connection = gateway.connection(server);
-  if (!connection) throw new GatewayError('SERVER_UNAVAILABLE', `server "${server}" is not configured`, { server });
-  return connection;
+/** The connection serving this session for `server` (its own one under per-session isolation). */
+export async function connectionFor(context: RequestContext, server: string): Promise<ServerConnection> {
+  return context.gateway.connectionFor(server, context.session);
 }
 
-async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
-  const connection = connectionFor(context.gateway, server);
+/** Forwards with the server's timeout, the client's cancellation and progress, and the caller as owner. */
+export function forwardOn(connection: ServerConnection, context: RequestContext, method: string, params: Record<string, any>): Promise<JsonRpcResponse> {
   const timeoutMs = connection.config.timeoutMs;
-  const response = await connection.forward(method, params, {
+  return connection.forward(method, params, {
     timeoutMs,
     signal: context.signal,
     onProgress: context.progress,
     resetOnProgress: true,
     maxTotalMs: timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR,
+    owner: context,
   });
-  return unwrap(response);
 }
 
-function lookup(list: CatalogList, name: unknown, what: string) {
+export async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
+  const connection = await connectionFor(context, server);
+  return unwrap(await forwardOn(connection, context, method, params));
+}
+
+export function lookup(list: CatalogList, name: unknown, what: string) {
   const i = typeof name === 'string' ? list.index.get(name) : undefined;
   if (i === undefined) throw new RpcError(ErrorCode.InvalidParams, `Unknown ${what}: ${String(name)}`);
   return list.entries[i]!;
 }
 
-export const callTool: Handler = (params, context) => {
+export const callTool: Handler = async (params, context) => {
   const entry = lookup(context.gateway.catalog.lists.tools, params?.name, 'tool');
-  return forward(context, entry.server, 'tools/call', { ...params, name: entry.original });
+  const connection = await connectionFor(context, entry.server);
+  const result = unwrap(await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }));
+  // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
+  const task = result.task;
+  if (params.task !== undefined && task && typeof task.taskId === 'string') {
+    return { ...result, task: { ...task, taskId: context.gateway.tasks.expose(connection, task.taskId, context.session) } };
+  }
+  return result;
 };
 
 export const getPrompt: Handler = (params, context) => {
@@ -53,7 +65,7 @@ export const getPrompt: Handler = (params, context) => {
 };
 
 /** Servers a URI may belong to, allowed by their policy, most likely first. */
-function resourceTargets(context: RequestContext, uri: unknown) {
+export function resourceTargets(context: RequestContext, uri: unknown): ResourceTarget[] {
   if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
   const catalog = context.gateway.catalog;
   const targets = catalog.resources.route(uri).filter((t) => catalog.resourcePolicy.get(t.server)?.(t.uri) ?? false);
@@ -93,3 +105,7 @@ export const complete: Handler = (params, context) => {
   }
   throw new RpcError(ErrorCode.InvalidParams, 'params.ref must be a ref/prompt or ref/resource');
 };
+
+export function serverMissing(server: string): GatewayError {
+  return new GatewayError('SERVER_UNAVAILABLE', `server "${server}" is not configured`, { server });
+}

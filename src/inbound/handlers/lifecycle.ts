@@ -1,6 +1,8 @@
 // initialize, ping and logging/setLevel: the requests the gateway answers as itself.
 
 import { GATEWAY_NAME, GATEWAY_VERSION, LATEST_PROTOCOL_VERSION, isSupportedVersion } from '../../mcp/protocol.js';
+import { RpcError } from '../../errors.js';
+import { ErrorCode } from '../../jsonrpc/types.js';
 import type { GatewayCore, Handler } from '../context.js';
 
 /** What the merged servers offer, as one server's capabilities. */
@@ -15,8 +17,19 @@ export function mergedCapabilities(gateway: GatewayCore): Record<string, any> {
     if (s.resources) caps.resources = { listChanged: true };
     if (s.logging) caps.logging = {};
     if (s.completions) caps.completions = {};
+    if (s.resources?.subscribe) caps.resources = { ...caps.resources, subscribe: true };
+    if (s.tasks) caps.tasks = mergeTasks(caps.tasks, s.tasks);
   }
   return caps;
+}
+
+/** Tasks capability of the merged servers: what any of them offers for tools/call. */
+function mergeTasks(into: Record<string, any> | undefined, tasks: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { ...into };
+  if (tasks.list) out.list = {};
+  if (tasks.cancel) out.cancel = {};
+  if (tasks.requests?.tools?.call) out.requests = { tools: { call: {} } };
+  return out;
 }
 
 /** The revision to answer: the client's if we speak it, else our newest (the client decides). */
@@ -37,14 +50,13 @@ export function initializeResult(gateway: GatewayCore, protocolVersion: string):
 
 export const ping: Handler = async () => ({});
 
-/** Fans the level out to every ready server that declared logging. */
-export const setLogLevel: Handler = async (params, { gateway }) => {
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/** Sets this session's level; the gateway filters per session and tells servers the most verbose level wanted. */
+export const setLogLevel: Handler = async (params, { gateway, session }) => {
   const level = params?.level;
-  await Promise.all(
-    gateway
-      .connections()
-      .filter((c) => c.state === 'ready' && c.capabilities.logging)
-      .map((c) => c.forward('logging/setLevel', { level }).catch(() => undefined)),
-  );
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+  session.setLogLevel(level);
+  await gateway.logLevelChanged();
   return {};
 };

@@ -6,7 +6,7 @@ const all = { allow: ['*'], deny: [] as string[] };
 
 function server(name: string, lists: Partial<CatalogServerInput['lists']>, extra: Partial<ServerConfig> = {}): CatalogServerInput {
   const config = {
-    kind: 'stdio', name, prefix: name, enabled: true, timeoutMs: 1000, startupTimeoutMs: 1000, command: 'x', args: [], env: {}, cwd: '/',
+    kind: 'stdio', name, prefix: name, enabled: true, timeoutMs: 1000, startupTimeoutMs: 1000, isolation: 'shared', command: 'x', args: [], env: {}, cwd: '/',
     tools: all, prompts: all, resources: all, ...extra,
   } as ServerConfig;
   return { config, ready: true, lists: { tools: [], prompts: [], resources: [], resourceTemplates: [], ...lists } };

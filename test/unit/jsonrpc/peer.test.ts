@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
 import { Peer, RemoteError } from '../../../src/jsonrpc/peer.js';
 import type { JsonRpcMessage } from '../../../src/jsonrpc/types.js';
@@ -114,5 +114,25 @@ describe('Peer', () => {
     const refusal = t.next();
     t.deliver({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage', params: {} });
     expect(await refusal).toMatchObject({ id: 9, error: { code: -32601 } });
+  });
+
+  it('resets the timeout on progress, but never past the hard maximum', async () => {
+    vi.useFakeTimers();
+    try {
+      const { t, peer } = setup();
+      const p = peer.request('work', {}, { timeoutMs: 100, resetOnProgress: true, maxTotalMs: 350, onProgress: () => {} }).catch((e) => e);
+      const token = t.sent[0].params._meta.progressToken;
+      for (let i = 1; i <= 3; i++) {
+        await vi.advanceTimersByTimeAsync(80); // each report comes before the 100 ms timeout
+        t.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } });
+      }
+      expect(peer.pendingCount).toBe(1); // 240 ms in: alive thanks to progress
+      await vi.advanceTimersByTimeAsync(80);
+      t.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 4 } });
+      await vi.advanceTimersByTimeAsync(40); // 360 ms: past the 350 ms maximum despite progress
+      expect((await p).code).toBe('SERVER_TIMEOUT');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,0 +1,86 @@
+// Requests the gateway sends to a client on a server's behalf (sampling, elicitation, roots):
+// our own ids towards the client, a pending map, cancellation, and the capability check the spec
+// requires before sending (a client that did not declare a capability never receives it; the
+// server gets an error instead).
+
+import { GatewayError, RpcError } from '../errors.js';
+import { ErrorCode, isErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/types.js';
+
+/** Server→client requests a gateway relays. ping is answered by the gateway itself. */
+export const CLIENT_METHODS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
+
+/** Why this client cannot take this request, or undefined if it can. */
+export function missingCapability(capabilities: Record<string, any>, method: string, params: Record<string, any> | undefined): string | undefined {
+  switch (method) {
+    case 'sampling/createMessage':
+      if (!capabilities.sampling) return 'sampling';
+      if (params?.tools && !capabilities.sampling.tools) return 'sampling.tools';
+      return undefined;
+    case 'elicitation/create': {
+      const e = capabilities.elicitation;
+      if (!e) return 'elicitation';
+      const mode = params?.mode ?? 'form';
+      // An empty elicitation capability means form mode only (2025-11-25).
+      const declaresModes = e.form !== undefined || e.url !== undefined;
+      if (mode === 'url' && !e.url) return 'elicitation.url';
+      if (mode === 'form' && declaresModes && !e.form) return 'elicitation.form';
+      return undefined;
+    }
+    case 'roots/list':
+      return capabilities.roots ? undefined : 'roots';
+    default:
+      return method;
+  }
+}
+
+interface Waiting {
+  resolve(result: Record<string, any>): void;
+  reject(error: Error): void;
+}
+
+export class ClientRequests {
+  private next = 1;
+  private readonly waiting = new Map<JsonRpcId, Waiting>();
+
+  /** Sends `method` to the client through `send`; resolves with its result. */
+  request(send: (m: JsonRpcMessage) => void, method: string, params: Record<string, any> | undefined, signal?: AbortSignal): Promise<Record<string, any>> {
+    // A prefix of our own keeps these ids apart from anything a client might guess.
+    const id = `sb-${this.next++}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        if (!this.waiting.delete(id)) return;
+        send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the server' } });
+        reject(new GatewayError('CANCELLED', `${method} was cancelled by the server`));
+      };
+      this.waiting.set(id, {
+        resolve: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  /** Settles the request a client response answers; false if it answers nothing we asked. */
+  settle(response: JsonRpcResponse): boolean {
+    const id = response.id;
+    const w = id === null ? undefined : this.waiting.get(id);
+    if (!w) return false;
+    this.waiting.delete(id!);
+    if (isErrorResponse(response)) w.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+    else w.resolve(response.result);
+    return true;
+  }
+
+  /** The session ended: everything still waiting fails. */
+  closeAll(): void {
+    for (const w of this.waiting.values()) w.reject(new RpcError(ErrorCode.InternalError, 'the client session ended before answering'));
+    this.waiting.clear();
+  }
+}

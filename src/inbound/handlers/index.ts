@@ -1,0 +1,27 @@
+// The method table: every request a client may send, and the handler that answers it.
+
+import type { Handler } from '../context.js';
+import { callTool, complete, getPrompt, readResource } from './forward.js';
+import { ping, setLogLevel } from './lifecycle.js';
+import { listHandler } from './list.js';
+import { subscribe, unsubscribe } from './subscribe.js';
+import { cancelTask, getTask, listTasks, taskResult } from './tasks.js';
+
+export const handlers: Record<string, Handler> = {
+  ping,
+  'tools/list': listHandler('tools'),
+  'tools/call': callTool,
+  'prompts/list': listHandler('prompts'),
+  'prompts/get': getPrompt,
+  'resources/list': listHandler('resources'),
+  'resources/templates/list': listHandler('resourceTemplates'),
+  'resources/read': readResource,
+  'resources/subscribe': subscribe,
+  'resources/unsubscribe': unsubscribe,
+  'completion/complete': complete,
+  'logging/setLevel': setLogLevel,
+  'tasks/get': getTask,
+  'tasks/result': taskResult,
+  'tasks/cancel': cancelTask,
+  'tasks/list': listTasks,
+};

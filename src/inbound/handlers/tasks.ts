@@ -1,0 +1,46 @@
+// tasks/get, tasks/result, tasks/cancel, tasks/list (2025-11-25): the exposed task id is mapped
+// back to the server and its own id, only for the session that created the task; answers come
+// back with our id in place of the server's.
+
+import { RpcError } from '../../errors.js';
+import { ErrorCode } from '../../jsonrpc/types.js';
+import type { Handler, RequestContext } from '../context.js';
+import type { TaskEntry } from '../task-ids.js';
+import { withRelatedTask } from '../task-ids.js';
+import { forwardOn, unwrap } from './forward.js';
+
+function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
+  const entry = context.gateway.tasks.lookup(params?.taskId, context.session);
+  // An unknown task and another session's task look the same.
+  if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown task: ${String(params?.taskId)}`);
+  return entry;
+}
+
+function onTask(method: string): Handler {
+  return async (params, context) => {
+    const entry = taskOf(params, context);
+    const result = unwrap(await forwardOn(entry.connection, context, method, { ...params, taskId: entry.taskId }));
+    const swapped = typeof result.taskId === 'string' ? { ...result, taskId: entry.exposed } : result;
+    return withRelatedTask(swapped, (id) => (id === entry.taskId ? entry.exposed : undefined));
+  };
+}
+
+export const getTask = onTask('tasks/get');
+export const taskResult = onTask('tasks/result');
+export const cancelTask = onTask('tasks/cancel');
+
+/** This session's tasks, as each server currently reports them. */
+export const listTasks: Handler = async (_params, context) => {
+  const entries = context.gateway.tasks.ofSession(context.session);
+  const tasks = await Promise.all(
+    entries.map(async (entry) => {
+      try {
+        const task = unwrap(await forwardOn(entry.connection, context, 'tasks/get', { taskId: entry.taskId }));
+        return { ...task, taskId: entry.exposed };
+      } catch {
+        return undefined; // the server forgot it (expired ttl): leave it out
+      }
+    }),
+  );
+  return { tasks: tasks.filter((t) => t !== undefined) };
+};

@@ -1,0 +1,49 @@
+// Requests servers send to clients (sampling, elicitation, roots/list): relayed to the session
+// that caused them — the owner of the request they arrived with — on that request's channel,
+// with our own ids. A request no session can be told to own gets an error that says how to fix
+// it, never a guess: sending one client's sampling request to another client would be a leak.
+
+import { RpcError } from '../errors.js';
+import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/types.js';
+import type { Logger } from '../log.js';
+import type { ServerConnection } from '../outbound/server-connection.js';
+import { CLIENT_METHODS } from './client-requests.js';
+import type { RequestContext, SessionHandle } from './context.js';
+
+export class ServerRequests {
+  /** URL-mode elicitations in progress: their completion goes only to the client that got them. */
+  private readonly elicitations = new Map<string, SessionHandle>();
+
+  constructor(private readonly logger: Logger) {}
+
+  async relay(connection: ServerConnection, request: JsonRpcRequest, owner: RequestContext | SessionHandle | undefined, signal: AbortSignal): Promise<Record<string, any>> {
+    const { method, params } = request;
+    if (!CLIENT_METHODS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (!owner) {
+      this.logger.warn({ server: connection.name, method }, 'server request with no way to tell which client it is for');
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `Switchboard cannot tell which client ${method} is for: several clients are using server "${connection.name}" at once. Set isolation: per-session on that server.`,
+      );
+    }
+    const session = 'session' in owner ? owner.session : owner;
+    const via = 'session' in owner ? owner.related : undefined;
+    const result = await session.requestClient(method, params, via, signal);
+    if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
+      this.elicitations.set(params.elicitationId, session);
+    }
+    return result;
+  }
+
+  dropSession(session: SessionHandle): void {
+    for (const [id, s] of this.elicitations) if (s === session) this.elicitations.delete(id);
+  }
+
+  elicitationComplete(n: JsonRpcNotification): void {
+    const id = n.params?.elicitationId;
+    const session = typeof id === 'string' ? this.elicitations.get(id) : undefined;
+    if (!session) return;
+    this.elicitations.delete(id);
+    session.send(n);
+  }
+}

@@ -1,0 +1,61 @@
+// resources/subscribe across sessions: the server sees one subscription per URI however many
+// sessions hold it (subscribe on the first, unsubscribe after the last), and each
+// notifications/resources/updated goes only to the sessions that subscribed, carrying the URI as
+// that session knows it. Keyed by connection, so per-session connections stay apart.
+
+import type { ServerConnection } from '../outbound/server-connection.js';
+import type { SessionHandle } from './context.js';
+
+type Holders = Map<SessionHandle, string>;
+
+export class Subscriptions {
+  private readonly byConnection = new Map<ServerConnection, Map<string, Holders>>();
+
+  /** Adds `session` as a holder of `uri` on `connection`; tells the server on the first one. */
+  async subscribe(connection: ServerConnection, uri: string, session: SessionHandle, exposedUri: string): Promise<void> {
+    let uris = this.byConnection.get(connection);
+    const holders = uris?.get(uri);
+    if (holders && holders.size > 0) {
+      holders.set(session, exposedUri);
+      return;
+    }
+    await connection.request('resources/subscribe', { uri });
+    if (!uris) this.byConnection.set(connection, (uris = new Map()));
+    let now = uris.get(uri);
+    if (!now) uris.set(uri, (now = new Map()));
+    now.set(session, exposedUri);
+  }
+
+  /** Removes `session` as a holder; tells the server after the last one. */
+  async unsubscribe(connection: ServerConnection, uri: string, session: SessionHandle): Promise<void> {
+    const uris = this.byConnection.get(connection);
+    const holders = uris?.get(uri);
+    if (!holders?.delete(session) || holders.size > 0) return;
+    uris!.delete(uri);
+    if (uris!.size === 0) this.byConnection.delete(connection);
+    await connection.request('resources/unsubscribe', { uri });
+  }
+
+  /** Delivers a server's resources/updated to the sessions holding that URI. */
+  updated(connection: ServerConnection, params: Record<string, any>): void {
+    const holders = this.byConnection.get(connection)?.get(params.uri);
+    if (!holders) return;
+    for (const [session, exposedUri] of holders) {
+      session.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { ...params, uri: exposedUri } });
+    }
+  }
+
+  /** A session ended: release everything it held. */
+  dropSession(session: SessionHandle): void {
+    for (const [connection, uris] of this.byConnection) {
+      for (const [uri, holders] of uris) {
+        if (holders.has(session)) void this.unsubscribe(connection, uri, session).catch(() => {});
+      }
+    }
+  }
+
+  /** A connection is gone: its subscriptions went with it. */
+  dropConnection(connection: ServerConnection): void {
+    this.byConnection.delete(connection);
+  }
+}

@@ -1,0 +1,65 @@
+// Task ids (2025-11-25 tasks) across a shared connection: each task a server creates is exposed
+// under an unguessable id of ours, bound to the session that created it (the spec asks receivers
+// to bind tasks to their requester), and mapped back on tasks/* requests and status notifications.
+
+import { randomUUID } from 'node:crypto';
+import type { ServerConnection } from '../outbound/server-connection.js';
+import type { SessionHandle } from './context.js';
+
+export interface TaskEntry {
+  connection: ServerConnection;
+  taskId: string;
+  session: SessionHandle;
+  exposed: string;
+}
+
+export class TaskIds {
+  private readonly byExposed = new Map<string, TaskEntry>();
+  private readonly byServer = new Map<ServerConnection, Map<string, TaskEntry>>();
+
+  /** The exposed id for a server's task, creating it on first sight. */
+  expose(connection: ServerConnection, taskId: string, session: SessionHandle): string {
+    const known = this.byServer.get(connection)?.get(taskId);
+    if (known) return known.exposed;
+    const entry: TaskEntry = { connection, taskId, session, exposed: `task-${randomUUID()}` };
+    this.byExposed.set(entry.exposed, entry);
+    let ids = this.byServer.get(connection);
+    if (!ids) this.byServer.set(connection, (ids = new Map()));
+    ids.set(taskId, entry);
+    return entry.exposed;
+  }
+
+  /** The task behind an exposed id, only for the session that owns it. */
+  lookup(exposed: unknown, session: SessionHandle): TaskEntry | undefined {
+    const entry = typeof exposed === 'string' ? this.byExposed.get(exposed) : undefined;
+    return entry && entry.session === session ? entry : undefined;
+  }
+
+  /** The entry for a server's own task id (for notifications), if we exposed it. */
+  fromServer(connection: ServerConnection, taskId: unknown): TaskEntry | undefined {
+    return typeof taskId === 'string' ? this.byServer.get(connection)?.get(taskId) : undefined;
+  }
+
+  /** Every task a session owns. */
+  ofSession(session: SessionHandle): TaskEntry[] {
+    return [...this.byExposed.values()].filter((e) => e.session === session);
+  }
+
+  dropSession(session: SessionHandle): void {
+    for (const entry of this.ofSession(session)) {
+      this.byExposed.delete(entry.exposed);
+      this.byServer.get(entry.connection)?.delete(entry.taskId);
+    }
+  }
+}
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** A copy of `value` whose `_meta` related-task id is replaced by `map(taskId)`, if it has one. */
+export function withRelatedTask<T extends Record<string, any>>(value: T, map: (taskId: string) => string | undefined): T {
+  const related = value?._meta?.[RELATED_TASK];
+  if (!related || typeof related.taskId !== 'string') return value;
+  const mapped = map(related.taskId);
+  if (mapped === undefined) return value;
+  return { ...value, _meta: { ...value._meta, [RELATED_TASK]: { ...related, taskId: mapped } } };
+}
