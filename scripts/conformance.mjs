@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) against the
+// gateway. Needs a build (`npm run build`); builds nothing itself. See conformance/README.md.
+//
+//   node scripts/conformance.mjs                  server scenarios through the gateway
+//   node scripts/conformance.mjs --client         client scenarios against our outbound client
+//
+// Server mode writes a temporary config whose servers are the conformance fixture
+// (test/fixtures/servers/conformance-server.mjs, prefix "") and server-everything (default
+// prefix, to show that aggregation changes nothing), starts `dist/main.js serve --http
+// 127.0.0.1:0`, takes the URL from its log, runs `conformance server`, prints a summary, stops
+// the gateway (SIGTERM, then its whole process group) and exits with the suite's exit code.
+//
+// Flags:
+//   --scenario NAME          one scenario (passed through)
+//   --suite active|all|pending   server scenarios to run (passed through; default active)
+//   --out DIR                results folder (default: a new temp folder); summary.json goes there
+//   --fixture-only           config with the fixture alone (no server-everything)
+//   --direct                 run against the fixture's own HTTP harness instead of the gateway
+//   --client                 client scenarios (initialize, tools_call,
+//                            elicitation-sep1034-client-defaults, sse-retry) with
+//                            conformance/client-driver.mjs, inside a private network namespace
+//   --no-netns               client mode without `unshare -n` (the suite's test servers then
+//                            listen on every interface while they run)
+//   --expected-failures FILE baseline (default conformance/expected-failures.yaml; "" for none)
+//   --verbose                the suite's verbose output
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const DRIVER = path.join(ROOT, 'conformance/client-driver.mjs');
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+let flags;
+try {
+  ({ values: flags } = parseArgs({
+    options: {
+      scenario: { type: 'string' },
+      suite: { type: 'string' },
+      out: { type: 'string' },
+      'fixture-only': { type: 'boolean' },
+      direct: { type: 'boolean' },
+      client: { type: 'boolean' },
+      'no-netns': { type: 'boolean' },
+      'expected-failures': { type: 'string' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }));
+} catch (err) {
+  console.error(`conformance: ${err.message}`);
+  process.exit(2);
+}
+if (flags.help) {
+  const text = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  console.log(text.split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+  process.exit(0);
+}
+
+const say = (msg) => console.log(`[conformance] ${msg}`);
+const die = (msg) => {
+  console.error(`[conformance] ${msg}`);
+  process.exit(2);
+};
+
+const baseline = flags['expected-failures'] ?? path.join(ROOT, 'conformance/expected-failures.yaml');
+if (baseline !== '' && !fs.existsSync(baseline)) die(`no expected-failures file at ${baseline}`);
+const outDir = path.resolve(flags.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-conformance-')));
+fs.mkdirSync(outDir, { recursive: true });
+
+/** Processes we started and must not leave behind: { child, group }. */
+const started = new Set();
+
+let interruptedBy;
+process.on('SIGINT', () => interrupted('SIGINT'));
+process.on('SIGTERM', () => interrupted('SIGTERM'));
+async function interrupted(signal) {
+  if (interruptedBy) return;
+  interruptedBy = signal;
+  say(`${signal}: stopping`);
+  await stopAll();
+  process.exit(130);
+}
+
+/** Stops everything we started, newest first (the suite before the server it talks to). */
+async function stopAll() {
+  for (const entry of [...started].reverse()) await stop(entry);
+}
+
+/** SIGTERM, wait for exit; then SIGTERM/SIGKILL what is left of its process group. */
+async function stop(entry) {
+  const { child, group } = entry;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  if (!exited()) {
+    const done = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      child.kill('SIGTERM');
+    } catch {}
+    const timedOut = await Promise.race([done.then(() => false), sleep(STOP_TIMEOUT_MS).then(() => true)]);
+    if (timedOut) {
+      say(`pid ${child.pid} did not exit within ${STOP_TIMEOUT_MS / 1000}s of SIGTERM: SIGKILL`);
+      signalGroup(child.pid, 'SIGKILL');
+      await done;
+    }
+  }
+  if (group && groupAlive(child.pid)) {
+    // Grandchildren (the gateway's stdio servers) that outlived their parent.
+    signalGroup(child.pid, 'SIGTERM');
+    for (let i = 0; i < 50 && groupAlive(child.pid); i++) await sleep(100);
+    if (groupAlive(child.pid)) signalGroup(child.pid, 'SIGKILL');
+  }
+  started.delete(entry);
+}
+
+function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {}
+}
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts a server process in its own process group and waits for "listening on URL" on its
+ * stderr (JSON log lines or plain text). Its stderr is copied to `logFile`.
+ */
+async function startServer(label, args, logFile) {
+  const log = fs.createWriteStream(logFile);
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const entry = { child, group: true };
+  started.add(entry);
+  const lines = readline.createInterface({ input: child.stderr });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not report its URL within ${START_TIMEOUT_MS / 1000}s (log: ${logFile})`)), START_TIMEOUT_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited (${signal ?? code}) before listening (log: ${logFile})`));
+    });
+    lines.on('line', (line) => {
+      log.write(`${line}\n`);
+      let text = line;
+      try {
+        text = JSON.parse(line).msg ?? line;
+      } catch {}
+      const m = /listening on (https?:\/\/\S+)/.exec(String(text));
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  child.once('exit', () => log.end());
+  return { entry, url };
+}
+
+/**
+ * Runs a command in its own process group (npx and the suite's Node below it: on an interrupt
+ * the whole group goes) with inherited stdout/stderr; resolves with its exit code.
+ */
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], detached: true, ...options });
+    const entry = { child, group: true };
+    started.add(entry);
+    child.once('error', (err) => {
+      console.error(`[conformance] ${command}: ${err.message}`);
+      started.delete(entry);
+      resolve(127);
+    });
+    child.once('exit', (code, signal) => {
+      started.delete(entry);
+      resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
+    });
+  });
+}
+
+function gatewayConfig() {
+  const servers = [{ name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+  if (!flags['fixture-only']) servers.push({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
+  return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
+}
+
+/** Scenario result folders the suite wrote in outDir since `before`. */
+function newResults(before) {
+  return fs
+    .readdirSync(outDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !before.has(d.name) && fs.existsSync(path.join(outDir, d.name, 'checks.json')))
+    .map((d) => d.name)
+    .sort();
+}
+
+function summarize(dirs, prefix) {
+  const rows = [];
+  for (const dir of dirs) {
+    const scenario = dir.replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '').replace(prefix, '');
+    let checks = [];
+    try {
+      checks = JSON.parse(fs.readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
+    } catch {}
+    const count = (s) => checks.filter((c) => c.status === s).length;
+    const failing = checks
+      .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+      .map((c) => ({ id: c.id, status: c.status, message: c.errorMessage ?? c.description }));
+    rows.push({ scenario, dir, passed: failing.length === 0, success: count('SUCCESS'), failure: count('FAILURE'), warning: count('WARNING'), failing });
+  }
+  return rows;
+}
+
+function printSummary(rows, title) {
+  console.log(`\n=== ${title} ===`);
+  const width = Math.max(8, ...rows.map((r) => r.scenario.length));
+  for (const r of rows) {
+    const warn = r.warning ? `, ${r.warning} warning${r.warning > 1 ? 's' : ''}` : '';
+    console.log(`${r.passed ? 'PASS' : 'FAIL'}  ${r.scenario.padEnd(width)}  ${r.success} ok, ${r.failure} failed${warn}`);
+  }
+  const bad = rows.filter((r) => !r.passed);
+  if (bad.length) {
+    console.log('\nFailing checks:');
+    for (const r of bad) for (const f of r.failing) console.log(`  ${r.scenario}: [${f.status}] ${f.id}: ${f.message}`);
+  }
+  const sum = (k) => rows.reduce((n, r) => n + r[k], 0);
+  console.log(
+    `\nScenarios: ${rows.length - bad.length}/${rows.length} passed. Checks: ${sum('success')} ok, ${sum('failure')} failed, ${sum('warning')} warnings.`,
+  );
+}
+
+function suiteArgs(rest) {
+  return ['-y', ...SUITE_PACKAGES, '--', 'conformance', ...rest];
+}
+
+async function serverMode() {
+  if (!flags.direct && !fs.existsSync(path.join(ROOT, 'dist/main.js'))) die('dist/main.js is missing: run `npm run build` first');
+  let target;
+  let mode;
+  if (flags.direct) {
+    mode = 'direct (fixture HTTP harness)';
+    target = await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log'));
+  } else {
+    const config = gatewayConfig();
+    mode = `gateway (${config.servers.map((s) => s.name).join(' + ')})`;
+    const configFile = path.join(outDir, 'switchboard.yaml');
+    // JSON is YAML: no quoting questions.
+    fs.writeFileSync(configFile, `# written by scripts/conformance.mjs\n${JSON.stringify(config, null, 2)}\n`);
+    target = await startServer('gateway', [path.join(ROOT, 'dist/main.js'), 'serve', '-c', configFile, '--http', '127.0.0.1:0'], path.join(outDir, 'gateway.log'));
+  }
+  say(`${mode} at ${target.url}; results in ${outDir}`);
+
+  const before = new Set(fs.readdirSync(outDir));
+  const rest = ['server', '--url', target.url, '-o', outDir];
+  if (flags.scenario) rest.push('--scenario', flags.scenario);
+  if (flags.suite) rest.push('--suite', flags.suite);
+  if (baseline !== '') rest.push('--expected-failures', baseline);
+  if (flags.verbose) rest.push('--verbose');
+  let code;
+  try {
+    code = await run('npx', suiteArgs(rest));
+  } finally {
+    await stop(target.entry);
+  }
+
+  const rows = summarize(newResults(before), /^server-/);
+  printSummary(rows, `server scenarios, ${mode}`);
+  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'server', mode, url: target.url, exitCode: code, scenarios: rows }, null, 2));
+  say(`suite exit code ${code}; results in ${outDir}`);
+  return code;
+}
+
+/** The folder holding the suite's `conformance` and Node 22 `node` binaries (npx cache). */
+function suiteBinDir() {
+  const probe = spawnSync('npx', ['-y', ...SUITE_PACKAGES, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const dir = probe.stdout?.trim().split('\n').pop();
+  if (probe.status !== 0 || !dir || !fs.existsSync(path.join(dir, 'conformance'))) die('could not install or find the conformance suite with npx');
+  return dir;
+}
+
+async function clientMode() {
+  if (!fs.existsSync(path.join(ROOT, 'dist/outbound/server-connection.js'))) die('dist/ is missing: run `npm run build` first');
+  const scenarios = flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
+  const netns = !flags['no-netns'];
+  if (netns && spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up']).status !== 0) {
+    die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
+  }
+  // npx resolves (and if needed downloads) the suite outside the namespace, which has no network.
+  const bin = suiteBinDir();
+  const command = `${process.execPath} ${DRIVER}`;
+  if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
+  say(`client scenarios: ${scenarios.join(', ')}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
+
+  const before = new Set(fs.readdirSync(outDir));
+  let worst = 0;
+  for (const scenario of scenarios) {
+    const rest = ['client', '--command', command, '--scenario', scenario, '-o', outDir];
+    if (baseline !== '') rest.push('--expected-failures', baseline);
+    if (flags.verbose) rest.push('--verbose');
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+    let code;
+    if (netns) {
+      const quoted = rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+      code = await run('unshare', ['-n', 'sh', '-c', `ip link set lo up && exec conformance ${quoted}`], { env });
+    } else {
+      code = await run('conformance', rest, { env });
+    }
+    say(`${scenario}: exit code ${code}`);
+    worst = Math.max(worst, code);
+  }
+
+  const rows = summarize(newResults(before), /^$/);
+  printSummary(rows, 'client scenarios, gateway outbound client (ServerConnection)');
+  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', exitCode: worst, scenarios: rows }, null, 2));
+  return worst;
+}
+
+let exitCode = 2;
+try {
+  exitCode = flags.client ? await clientMode() : await serverMode();
+} catch (err) {
+  console.error(`[conformance] ${err?.message ?? err}`);
+} finally {
+  await stopAll();
+}
+process.exit(interruptedBy ? 130 : exitCode);
