@@ -46,6 +46,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   private readonly serverRequests: ServerRequests;
   /** The level each server was last told, to avoid telling it again. */
   private readonly serverLevels = new Map<ServerConnection, string>();
+  private closing = false;
 
   constructor(
     readonly config: GatewayConfig,
@@ -139,7 +140,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   sessionClosed(session: SessionHandle): void {
-    this.subscriptions.dropSession(session);
+    // At shutdown every connection is about to close: telling servers to unsubscribe is moot.
+    if (!this.closing) this.subscriptions.dropSession(session);
     this.tasks.dropSession(session);
     this.serverRequests.dropSession(session);
     for (const c of this.isolated.of(session)) this.subscriptions.dropConnection(c);
@@ -164,6 +166,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     for (const session of [...this.sessions]) session.close();
     await this.isolated.closeAll();
     await Promise.all([...this.servers.values()].map((c) => c.close()));
