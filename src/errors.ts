@@ -17,6 +17,8 @@ export const GatewayErrorCode = {
   PROTOCOL_MISMATCH: 'PROTOCOL_MISMATCH',
   /** The server broke the protocol (bad handshake, invalid response). */
   PROTOCOL_ERROR: 'PROTOCOL_ERROR',
+  /** A message over limits.maxMessageBytes was dropped. */
+  MESSAGE_TOO_LARGE: 'MESSAGE_TOO_LARGE',
   /** An HTTP server answered with an error status. */
   HTTP_ERROR: 'HTTP_ERROR',
   /** The request was cancelled by the client or by shutdown. */
@@ -34,6 +36,7 @@ const jsonRpcCodeOf: Record<GatewayErrorCode, number> = {
   PROTOCOL_MISMATCH: ErrorCode.InternalError,
   PROTOCOL_ERROR: ErrorCode.InternalError,
   HTTP_ERROR: ErrorCode.InternalError,
+  MESSAGE_TOO_LARGE: ErrorCode.InternalError,
   CANCELLED: ErrorCode.InternalError,
 };
 

@@ -30,6 +30,13 @@ export interface ServerSummary {
   resources: number;
   resourceTemplates: number;
   problem?: string;
+  /** backing-off: when the next attempt is due. */
+  retryInMs?: number;
+}
+
+export interface GatewayOptions {
+  /** Reconnect servers that fail or drop (default true; `check` makes one attempt). */
+  reconnect?: boolean;
 }
 
 /** What a shared connection declares: requests during a call can be told apart; roots cannot. */
@@ -47,25 +54,25 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   /** The level each server was last told, to avoid telling it again. */
   private readonly serverLevels = new Map<ServerConnection, string>();
   private closing = false;
+  private drained?: () => void;
 
   constructor(
-    readonly config: GatewayConfig,
+    private current: GatewayConfig,
     readonly logger: Logger,
+    private readonly options: GatewayOptions = {},
   ) {
+    const config = current;
     this.serverRequests = new ServerRequests(logger);
-    const events = this.connectionEvents();
-    for (const server of config.servers) {
-      const connection = new ServerConnection(server, logger.child({ server: server.name }), events, {
-        maxMessageBytes: config.limits.maxMessageBytes,
-        clientCapabilities: server.isolation === 'shared' ? SHARED_CLIENT_CAPABILITIES : {},
-      });
-      this.servers.set(server.name, connection);
-    }
+    for (const server of config.servers) this.servers.set(server.name, this.sharedConnection(server));
     this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session));
     this.store = new CatalogStore(() => this.catalogInput(), config.naming);
     this.store.changed.subscribe((kinds) => {
       for (const session of this.sessions) session.notifyListChanged(kinds);
     });
+  }
+
+  get config(): GatewayConfig {
+    return this.current;
   }
 
   get catalog(): Catalog {
@@ -80,6 +87,53 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   async start(): Promise<void> {
     await Promise.all([...this.servers.values()].map((c) => c.connect()));
     this.store.rebuild();
+  }
+
+  /**
+   * Applies a new config without a restart: added servers start, removed ones stop, changed ones
+   * restart, unchanged ones are not touched (their in-flight calls finish). Sessions hear
+   * list_changed for whatever that changes. Resolves when the new servers are up or failed.
+   */
+  async reload(next: GatewayConfig): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
+    const before = this.current;
+    const old = new Map(before.servers.map((s) => [s.name, s]));
+    const added: string[] = [];
+    const restarted: string[] = [];
+    const removed = before.servers.filter((s) => !next.servers.some((n) => n.name === s.name)).map((s) => s.name);
+    this.current = next;
+    const starting: Promise<void>[] = [];
+    const stopping: Promise<void>[] = [];
+    for (const name of removed) stopping.push(this.retire(name));
+    const servers = new Map<string, ServerConnection>();
+    for (const server of next.servers) {
+      const was = old.get(server.name);
+      if (was && JSON.stringify(was) === JSON.stringify(server)) {
+        servers.set(server.name, this.servers.get(server.name)!);
+        continue;
+      }
+      if (was) {
+        restarted.push(server.name);
+        stopping.push(this.retire(server.name));
+      } else added.push(server.name);
+      const connection = this.sharedConnection(server);
+      servers.set(server.name, connection);
+      starting.push(connection.connect());
+    }
+    // Config order is catalog order: rebuild the map in the new order.
+    this.servers.clear();
+    for (const [name, c] of servers) this.servers.set(name, c);
+    if (JSON.stringify(before.naming) !== JSON.stringify(next.naming)) this.store.setNaming(next.naming);
+    this.store.invalidate();
+    await Promise.all([...starting, ...stopping]);
+    this.store.invalidate();
+    return { added, removed, restarted };
+  }
+
+  /** Stops a server that left the config (or is being replaced), with its per-session connections. */
+  private async retire(name: string): Promise<void> {
+    const connection = this.servers.get(name);
+    this.subscriptions.dropConnection(connection!);
+    await Promise.all([connection?.close(), this.isolated.closeServer(name)]);
   }
 
   connection(name: string): ServerConnection | undefined {
@@ -134,6 +188,33 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     );
   }
 
+  requestSettled(): void {
+    if (this.drained && this.busy() === 0) this.drained();
+  }
+
+  /** Requests in progress across every session. */
+  private busy(): number {
+    let n = 0;
+    for (const s of this.sessions) n += s.inFlightCount;
+    return n;
+  }
+
+  /** Waits until no request is in progress, or `ms` passed; true if everything finished. */
+  drain(ms: number): Promise<boolean> {
+    if (this.busy() === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.drained = undefined;
+        resolve(false);
+      }, ms);
+      this.drained = () => {
+        clearTimeout(timer);
+        this.drained = undefined;
+        resolve(true);
+      };
+    });
+  }
+
   rootsChanged(session: SessionHandle): void {
     // Only per-session connections declared roots (a shared one cannot speak for every client).
     for (const c of this.isolated.of(session)) c.notify('notifications/roots/list_changed');
@@ -161,6 +242,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
       };
       if (c.protocolVersion) s.protocolVersion = c.protocolVersion;
       if (c.problem && c.state !== 'ready') s.problem = c.problem;
+      if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());
       return s;
     });
   }
@@ -177,8 +259,24 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return [...this.servers.values()].map((c) => ({ config: c.config, ready: c.listed, lists: c.lists }));
   }
 
+  private sharedConnection(server: ServerConfig): ServerConnection {
+    return new ServerConnection(server, this.logger.child({ server: server.name }), this.connectionEvents(), {
+      maxMessageBytes: this.config.limits.maxMessageBytes,
+      clientCapabilities: server.isolation === 'shared' ? SHARED_CLIENT_CAPABILITIES : {},
+      reconnect: this.options.reconnect,
+    });
+  }
+
+  /** A server came back: restore what it held for our sessions (subscriptions, log level). */
+  private async restore(connection: ServerConnection): Promise<void> {
+    await this.subscriptions.resubscribe(connection);
+    this.serverLevels.delete(connection);
+    await this.logLevelChanged();
+  }
+
   private connectionEvents(): ServerConnectionEvents {
     return {
+      onReconnect: (c) => void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed')),
       onChange: () => this.store.invalidate(),
       onNotification: (c, n, owner) => this.serverNotification(c, n, owner as RequestContext | SessionHandle | undefined),
       onRequest: (c, request, context) => this.serverRequest(c, request, context),
@@ -194,6 +292,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
       clientCapabilities: declared,
       fetchLists: false,
       owner: session,
+      reconnect: this.options.reconnect,
     });
     await connection.connect();
     if (connection.state !== 'ready') throw connection.unavailable();

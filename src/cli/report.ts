@@ -7,6 +7,11 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Whether a server is down (failed for good, or failed and retrying). */
+export function isDown(s: ServerSummary): boolean {
+  return s.state === 'failed' || s.state === 'backing-off' || (s.state === 'connecting' && s.problem !== undefined);
+}
+
 /** One line per server: what connected, what it gave, or why it failed. */
 export function describeServer(s: ServerSummary): string {
   if (s.state === 'ready') {
@@ -14,6 +19,8 @@ export function describeServer(s: ServerSummary): string {
     if (s.resourceTemplates) counts.push(plural(s.resourceTemplates, 'template'));
     return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}`;
   }
+  if (s.state === 'connecting' && s.problem) return `${s.name}: down, reconnecting — ${s.problem}`;
+  if (s.state === 'backing-off') return `${s.name}: down, reconnecting${s.retryInMs !== undefined ? ` in ${(s.retryInMs / 1000).toFixed(1)}s` : ''}${s.problem ? ` — ${s.problem}` : ''}`;
   return `${s.name}: ${s.state}${s.problem ? ` — ${s.problem}` : ''}`;
 }
 
@@ -35,7 +42,7 @@ export function catalogReport(gateway: Gateway): CatalogReport {
     prompts: lists.prompts.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
     resources: lists.resources.entries.map((e) => ({ uri: e.key, server: e.server, original: e.original })),
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
-    problems: servers.filter((s) => s.state === 'failed').map((s) => ({ server: s.name, problem: s.problem ?? 'failed' })),
+    problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: s.problem ?? 'failed' })),
   };
 }
 

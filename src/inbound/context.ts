@@ -42,6 +42,8 @@ export interface GatewayCore {
   logLevelChanged(): Promise<void>;
   /** A session said its roots changed: tell the servers that serve it under its roots. */
   rootsChanged(session: SessionHandle): void;
+  /** A request of a session finished (lets a graceful shutdown know when all are done). */
+  requestSettled(): void;
   /** The session ended: release what it held on servers (subscriptions, own connections). */
   sessionClosed(session: SessionHandle): void;
 }

@@ -41,6 +41,11 @@ export interface HttpEndpoint {
   readonly url: string;
   /** Initialized sessions not yet deleted or closed. */
   sessionCount(): number;
+  /**
+   * First step of a graceful shutdown: stops listening, and answers new requests 503 while the
+   * ones in progress finish. close() then ends everything.
+   */
+  stopAccepting(): void;
   /** Stops listening, ends streams, closes sessions, destroys sockets. Idempotent. */
   close(): Promise<void>;
 }
@@ -48,7 +53,7 @@ export interface HttpEndpoint {
 export async function startHttpEndpoint(host: InboundSessionHost, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(host, options);
   const url = await endpoint.listen();
-  return { url, sessionCount: () => endpoint.sessions.size, close: () => endpoint.close() };
+  return { url, sessionCount: () => endpoint.sessions.size, stopAccepting: () => endpoint.stopAccepting(), close: () => endpoint.close() };
 }
 
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
@@ -77,6 +82,8 @@ class Endpoint {
   private pinger: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
   private closed = false;
+  private draining = false;
+  private serverClosed?: Promise<void>;
   private readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
 
   constructor(
@@ -117,6 +124,19 @@ class Endpoint {
     return url;
   }
 
+  stopAccepting(): void {
+    if (this.draining) return;
+    this.draining = true;
+    // Stops new connections; open keep-alive ones still reach onRequest and get 503.
+    void this.stopListening();
+  }
+
+  /** server.close() once; resolves when the last connection is gone. */
+  private stopListening(): Promise<void> {
+    this.serverClosed ??= new Promise<void>((resolve) => this.server.close(() => resolve()));
+    return this.serverClosed;
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
@@ -125,7 +145,7 @@ class Endpoint {
   private async shutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.pinger);
-    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const stopped = this.stopListening();
     for (const entry of this.sessions.values()) entry.terminate();
     for (const entry of this.initializing) entry.terminate();
     this.sessions.clear();
@@ -152,6 +172,7 @@ class Endpoint {
       this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host is not a loopback name');
       return this.refuse(req, res, 403, Refusal.badHost);
     }
+    if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
     const method = req.method;
     if (method === 'POST') return this.onPost(req, res);
     if (method === 'GET') return this.onGet(req, res);

@@ -37,6 +37,7 @@ export const Refusal = {
   sessionNotFound: errorBody(SESSION_NOT_FOUND, 'Session not found'),
   streamConflict: errorBody(TRANSPORT_ERROR, 'Conflict: this session already has an open GET stream'),
   internalError: errorBody(ErrorCode.InternalError, 'Internal error'),
+  shuttingDown: errorBody(TRANSPORT_ERROR, 'Service Unavailable: the gateway is shutting down'),
 } as const;
 
 export function tooLargeBody(limit: number): string {

@@ -49,6 +49,18 @@ export class IsolatedConnections {
     await Promise.all([...slots.values()].map((slot) => slot.opening.then((c) => c.close(), () => undefined)));
   }
 
+  /** Closes every session's connection to one server (it left the config or changed). */
+  async closeServer(name: string): Promise<void> {
+    const closing: Promise<void>[] = [];
+    for (const slots of this.bySession.values()) {
+      const slot = slots.get(name);
+      if (!slot) continue;
+      slots.delete(name);
+      closing.push(slot.opening.then((c) => c.close(), () => undefined));
+    }
+    await Promise.all(closing);
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.bySession.keys()].map((s) => this.closeSession(s)));
   }

@@ -122,7 +122,13 @@ export class ClientSession implements InboundSession, SessionHandle {
       return this.errorFor(id, method, err);
     } finally {
       this.inFlight.delete(id);
+      this.gateway.requestSettled();
     }
+  }
+
+  /** Requests being handled now. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
   }
 
   private initialize(request: JsonRpcRequest): JsonRpcResponse {

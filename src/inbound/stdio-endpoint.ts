@@ -1,6 +1,6 @@
 // Inbound stdio: one client on our stdin/stdout, newline-delimited JSON. stdout carries protocol
-// and nothing else. Bad input gets a JSON-RPC error and the session goes on; stdin ending ends
-// the session (the caller shuts the gateway down).
+// and nothing else. Bad input gets a JSON-RPC error and the session goes on; stdin ending tells
+// the owner, who lets calls in flight finish before closing (graceful shutdown).
 
 import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
 import { ErrorCode, errorResponse, type JsonRpcMessage } from '../jsonrpc/types.js';
@@ -14,7 +14,7 @@ export interface StdioEndpointOptions {
   onEnd?: () => void;
 }
 
-export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpointOptions): { close(): void } {
+export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpointOptions): { stop(): void; close(): void } {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const write = (message: JsonRpcMessage) => {
@@ -52,8 +52,9 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
     if (ended) return;
     ended = true;
     decoder.end();
-    session.close();
-    options.onEnd?.();
+    // The owner decides when the session ends: calls in flight may still be answered.
+    if (options.onEnd) options.onEnd();
+    else session.close();
   };
   input.on('data', (chunk: Buffer) => decoder.push(chunk));
   input.on('end', end);
@@ -61,6 +62,11 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
   // A client that went away mid-write must not crash us.
   output.on('error', () => end());
   return {
+    /** Reads no more requests; the ones in progress still get their answers. */
+    stop() {
+      input.removeAllListeners('data');
+      (input as NodeJS.ReadStream).pause?.();
+    },
     close() {
       input.removeAllListeners('data');
       session.close();

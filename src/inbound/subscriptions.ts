@@ -45,6 +45,13 @@ export class Subscriptions {
     }
   }
 
+  /** The server lost its subscriptions with its connection: make them again. */
+  async resubscribe(connection: ServerConnection): Promise<void> {
+    const uris = this.byConnection.get(connection);
+    if (!uris) return;
+    await Promise.all([...uris.keys()].map((uri) => connection.request('resources/subscribe', { uri }).catch(() => undefined)));
+  }
+
   /** A session ended: release everything it held. */
   dropSession(session: SessionHandle): void {
     for (const [connection, uris] of this.byConnection) {

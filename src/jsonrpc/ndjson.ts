@@ -5,15 +5,19 @@
 
 export interface LineDecoderEvents {
   line(text: string): void;
-  /** A line longer than the limit was discarded (its bytes are not kept). */
-  oversized(bytes: number): void;
+  /** A line longer than the limit was discarded; only its first bytes are kept, to tell what it was. */
+  oversized(bytes: number, head: string): void;
 }
+
+/** How much of an oversized line is kept: enough for its envelope (jsonrpc, id, method). */
+const HEAD_BYTES = 256;
 
 export class LineDecoder {
   private parts: Buffer[] = [];
   private size = 0;
   private skipping = false;
   private skipped = 0;
+  private head = '';
 
   constructor(
     private readonly events: LineDecoderEvents,
@@ -49,6 +53,7 @@ export class LineDecoder {
     if (this.size + n > this.maxLineBytes) {
       this.skipping = true;
       this.skipped = this.size + n;
+      this.head = Buffer.concat([...this.parts, chunk.subarray(from, to)]).subarray(0, HEAD_BYTES).toString('utf8');
       this.parts = [];
       this.size = 0;
       return;
@@ -60,9 +65,11 @@ export class LineDecoder {
   private finishLine(): void {
     if (this.skipping) {
       const bytes = this.skipped;
+      const head = this.head;
       this.skipping = false;
       this.skipped = 0;
-      this.events.oversized(bytes);
+      this.head = '';
+      this.events.oversized(bytes, head);
       return;
     }
     if (this.size === 0) return; // blank line: tolerated, ignored
@@ -71,6 +78,21 @@ export class LineDecoder {
     this.size = 0;
     // A CRLF peer leaves '\r'; JSON.parse tolerates trailing whitespace, but keep lines clean.
     this.events.line(text.endsWith('\r') ? text.slice(0, -1) : text);
+  }
+}
+
+/**
+ * The id of the response an oversized line was, read from its first bytes, if the id comes
+ * before any result or error (as every implementation writes it). Lets us fail that one request
+ * at once instead of leaving it to time out.
+ */
+export function responseIdInHead(head: string): string | number | undefined {
+  const m = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*,\s*"(result|error)"/.exec(head);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as string | number;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,42 +1,38 @@
 // One client connection to one configured server, shared by every inbound session: transport,
-// handshake (newest revision both sides speak), every page of every list the server offers, and
-// request forwarding with the server's timeout. It publishes its state and lists; it never
-// decides names or policy (the catalog does).
+// handshake (newest revision both sides speak), every page of every list the server offers,
+// request forwarding with the server's timeout, and its life: reconnect with backoff after a
+// drop, its items kept listed for a grace period while it is down. It publishes state and
+// lists; it never decides names or policy (the catalog does).
+//
+//   disabled            connecting ──ok──▶ ready ──drop──▶ backing-off ──timer──▶ connecting
+//                          │                                    │
+//                          └──fail──▶ backing-off / failed ◀────┘ (crash-loop limit reached)
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
 import { Peer, RemoteError, type IncomingContext, type RequestOptions } from '../jsonrpc/peer.js';
 import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
-import {
-  GATEWAY_NAME,
-  GATEWAY_VERSION,
-  KIND_CAPABILITY,
-  LATEST_PROTOCOL_VERSION,
-  LIST_CHANGED,
-  LIST_KINDS,
-  LIST_METHODS,
-  isSupportedVersion,
-  type ListKind,
-} from '../mcp/protocol.js';
+import { GATEWAY_NAME, GATEWAY_VERSION, KIND_CAPABILITY, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../mcp/protocol.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
+import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { fetchAll } from './list-fetch.js';
 import { StdioTransport } from './stdio-transport.js';
 import { createHttpTransport } from './http-auto.js';
 
-export type ServerState = 'connecting' | 'ready' | 'failed' | 'disabled' | 'closed';
+export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'disabled' | 'closed';
 
 export type ServerLists = Record<ListKind, Record<string, any>[]>;
 
 export interface ServerConnectionEvents {
   /** State or lists changed; `kinds` lists the lists that were (re)fetched. */
   onChange?: (connection: ServerConnection, kinds: readonly ListKind[]) => void;
-  /**
-   * A notification the catalog does not consume (logging, resource updates, ...). `owner` is the
-   * request context it belongs to, when the transport could tell.
-   */
+  /** A notification the catalog does not consume; `owner` is the request context it belongs to, when known. */
   onNotification?: (connection: ServerConnection, notification: JsonRpcNotification, owner?: unknown) => void;
-  /** A request from the server (sampling, elicitation, roots, ping). */
+  /** A request from the server (sampling, elicitation, roots). */
   onRequest?: (connection: ServerConnection, request: JsonRpcRequest, context: IncomingContext) => Promise<Record<string, any>>;
+  /** Connected again after a drop: server-side state (subscriptions, log level) needs restoring. */
+  onReconnect?: (connection: ServerConnection) => void;
 }
 
 export interface ServerConnectionOptions {
@@ -47,31 +43,34 @@ export interface ServerConnectionOptions {
   fetchLists?: boolean;
   /** Owner of every server request on this connection (a per-session connection's session). */
   owner?: unknown;
+  /** Reconnect after failures (default: on, with the server's policy). `check` turns it off. */
+  reconnect?: boolean;
 }
 
-/** Pages fetched per list at most: a guard against a server whose cursors never end. */
-const MAX_PAGES = 10_000;
+const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
 export class ServerConnection {
   state: ServerState = 'connecting';
-  /** Why the server is failed or disabled, for logs, `check` and error messages. */
+  /** Why the server is not ready, for logs, `check` and error messages. */
   problem?: string;
   protocolVersion?: string;
   capabilities: Record<string, any> = {};
   serverInfo?: { name?: string; version?: string };
   instructions?: string;
-  lists: ServerLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
-  /**
-   * Whether the lists belong in the catalog: true once a connect succeeded, and still true after
-   * the server dies, so its tools stay visible and calls get a clear "unavailable" error.
-   */
+  lists: ServerLists = emptyLists();
+  /** Whether the lists belong in the catalog: from a successful connect until the grace period after a drop ends. */
   listed = false;
   /** Which transport HTTP `auto` settled on, for display. */
   transportKind: string;
+  /** When the next attempt is due (backing-off). */
+  retryAt?: number;
 
   private peer?: Peer;
-  private transport?: Transport;
-  private readonly refetching = new Map<ListKind, Promise<void>>();
+  private readonly backoff: Backoff;
+  private retryTimer?: NodeJS.Timeout;
+  private graceTimer?: NodeJS.Timeout;
+  private everReady = false;
+  private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
 
   constructor(
@@ -81,6 +80,7 @@ export class ServerConnection {
     private readonly options: ServerConnectionOptions = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
+    this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...(config as { reconnect?: Partial<BackoffPolicy> }).reconnect });
     if (!config.enabled) {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
@@ -91,44 +91,15 @@ export class ServerConnection {
     return this.config.name;
   }
 
-  /** Connects, handshakes and fetches every list. Never rejects: failure is a state. */
+  /** First connect: resolves once ready, or once the first attempt failed (retries go on in the background). */
   async connect(): Promise<void> {
-    if (this.state === 'disabled') return;
-    this.state = 'connecting';
-    const started = Date.now();
-    let deadline: NodeJS.Timeout | undefined;
-    try {
-      const limit = this.config.startupTimeoutMs;
-      const expired = new Promise<never>((_, reject) => {
-        deadline = setTimeout(
-          () => reject(new GatewayError('SERVER_TIMEOUT', `did not finish starting within ${limit / 1000}s`, { server: this.name })),
-          limit,
-        );
-      });
-      const lists = this.options.fetchLists === false ? [] : LIST_KINDS;
-      await Promise.race([this.open().then(() => this.fetchLists(lists)), expired]);
-      clearTimeout(deadline);
-      this.state = 'ready';
-      this.listed = this.options.fetchLists !== false;
-      for (const kind of this.refetchAgain) this.refetch(kind);
-      this.refetchAgain.clear();
-      this.logger.debug({ ms: Date.now() - started }, 'ready');
-      this.events.onChange?.(this, LIST_KINDS);
-    } catch (err) {
-      clearTimeout(deadline);
-      this.fail(err);
-      await this.peer?.close().catch(() => {});
-    }
+    if (this.state === 'disabled' || this.state === 'closed') return;
+    await this.attempt();
   }
 
-  /**
-   * Forwards a request. Resolves with the server's raw response (a JSON-RPC error stays a
-   * response); rejects with a GatewayError when the server cannot be reached in time.
-   */
+  /** Forwards a request: the server's raw response (a JSON-RPC error stays a response), or a GatewayError. */
   forward(method: string, params: Record<string, any> | undefined, options: RequestOptions = {}): Promise<JsonRpcResponse> {
-    if (this.state !== 'ready' || !this.peer) {
-      return Promise.reject(this.unavailable());
-    }
+    if (this.state !== 'ready' || !this.peer) return Promise.reject(this.unavailable());
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
     return this.peer.requestRaw(method, params, options);
   }
@@ -147,25 +118,95 @@ export class ServerConnection {
   async close(): Promise<void> {
     if (this.state === 'disabled') return;
     this.state = 'closed';
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.graceTimer);
     await this.peer?.close().catch(() => {});
   }
 
   unavailable(): GatewayError {
-    const why = this.problem ? `: ${this.problem}` : this.state === 'connecting' ? ': still connecting' : '';
+    let why = this.problem ? `: ${this.problem}` : this.state === 'connecting' ? ': still connecting' : '';
+    if (this.state === 'backing-off' && this.retryAt) why += ` (reconnecting in ${Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000))}s)`;
     return new GatewayError('SERVER_UNAVAILABLE', `server "${this.name}" is unavailable${why}`, { server: this.name });
+  }
+
+  private async attempt(): Promise<void> {
+    this.state = 'connecting';
+    this.retryAt = undefined;
+    const started = Date.now();
+    let deadline: NodeJS.Timeout | undefined;
+    try {
+      const limit = this.config.startupTimeoutMs;
+      const expired = new Promise<never>((_, reject) => {
+        deadline = setTimeout(() => reject(new GatewayError('SERVER_TIMEOUT', `did not finish starting within ${limit / 1000}s`, { server: this.name })), limit);
+      });
+      const kinds = this.options.fetchLists === false ? [] : LIST_KINDS;
+      await Promise.race([this.open().then((peer) => this.fetchLists(peer, kinds)), expired]);
+    } catch (err) {
+      clearTimeout(deadline);
+      if ((this.state as ServerState) === 'closed') return;
+      await this.peer?.close().catch(() => {});
+      this.down(err);
+      return;
+    } finally {
+      clearTimeout(deadline);
+    }
+    if ((this.state as ServerState) === 'closed') return;
+    const reconnected = this.everReady;
+    this.state = 'ready';
+    this.problem = undefined;
+    this.everReady = true;
+    this.backoff.up();
+    clearTimeout(this.graceTimer);
+    this.listed = this.options.fetchLists !== false;
+    for (const kind of this.refetchAgain) this.refetch(kind);
+    this.refetchAgain.clear();
+    this.logger.info({ ms: Date.now() - started }, reconnected ? 'reconnected' : 'ready');
+    this.events.onChange?.(this, LIST_KINDS);
+    if (reconnected) this.events.onReconnect?.(this);
+  }
+
+  /** The connection failed or dropped: back off and retry, or give up at the crash-loop limit. */
+  private down(err: unknown): void {
+    const wasListed = this.listed;
+    this.problem = describeError(err);
+    const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
+    if (delay === undefined) {
+      this.state = 'failed';
+      const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
+      this.logger.error({ problem: this.problem }, `server failed${why}`);
+    } else {
+      this.state = 'backing-off';
+      this.retryAt = Date.now() + delay;
+      this.retryTimer = setTimeout(() => void this.attempt(), delay);
+      this.logger.warn({ problem: this.problem, retryInMs: delay }, 'server down; reconnecting');
+    }
+    if (wasListed) this.startGrace();
+    else this.lists = emptyLists();
+    this.events.onChange?.(this, LIST_KINDS);
+  }
+
+  /** A dropped server's items stay listed for a while, so a quick restart is invisible to clients. */
+  private startGrace(): void {
+    clearTimeout(this.graceTimer);
+    const graceMs = (this.config as { downtimeGraceMs?: number }).downtimeGraceMs ?? 30_000;
+    this.graceTimer = setTimeout(() => {
+      if (this.state === 'ready') return;
+      this.listed = false;
+      this.lists = emptyLists();
+      this.logger.warn(`still down after ${graceMs / 1000}s; its items leave the catalog until it is back`);
+      this.events.onChange?.(this, LIST_KINDS);
+    }, graceMs);
   }
 
   private createTransport(): Transport {
     const c = this.config;
-    if (c.kind === 'stdio') {
-      return new StdioTransport({ command: c.command, args: c.args, env: c.env, cwd: c.cwd, logger: this.logger, maxMessageBytes: this.options.maxMessageBytes });
-    }
-    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes: this.options.maxMessageBytes });
+    const maxMessageBytes = this.options.maxMessageBytes;
+    if (c.kind === 'stdio') return new StdioTransport({ command: c.command, args: c.args, env: c.env, cwd: c.cwd, logger: this.logger, maxMessageBytes });
+    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes });
   }
 
-  private async open(): Promise<void> {
+  private async open(): Promise<Peer> {
     const transport = this.createTransport();
-    this.transport = transport;
     const peer = new Peer(
       transport,
       {
@@ -177,7 +218,10 @@ export class ServerConnection {
           return handle(this, request, this.options.owner !== undefined ? { ...context, owner: this.options.owner } : context);
         },
         onProtocolError: (problem) => this.logger.warn({ problem }, 'protocol error from server'),
-        onClose: (reason) => this.closed(reason),
+        // Only the current peer's end matters; an old one closing late changes nothing.
+        onClose: (reason) => {
+          if (this.peer === peer && this.state === 'ready') this.down(reason ?? new Error('connection closed'));
+        },
       },
       this.name,
     );
@@ -196,96 +240,53 @@ export class ServerConnection {
       throw err;
     }
     if (!isSupportedVersion(init.protocolVersion)) {
-      throw new GatewayError('PROTOCOL_MISMATCH', `server answered protocol version ${JSON.stringify(init.protocolVersion)}, which the gateway does not speak`, {
-        server: this.name,
-      });
+      throw new GatewayError('PROTOCOL_MISMATCH', `server answered protocol version ${JSON.stringify(init.protocolVersion)}, which the gateway does not speak`, { server: this.name });
     }
     this.protocolVersion = init.protocolVersion;
     this.capabilities = init.capabilities ?? {};
     this.serverInfo = init.serverInfo;
     this.instructions = typeof init.instructions === 'string' && init.instructions.trim() ? init.instructions : undefined;
-    if ('kind' in transport && typeof (transport as any).kind === 'string') this.transportKind = (transport as any).kind;
+    const kind = (transport as { kind?: unknown }).kind;
+    if (typeof kind === 'string') this.transportKind = kind;
     transport.setProtocolVersion?.(init.protocolVersion);
     await peer.notify('notifications/initialized');
+    return peer;
   }
 
   /** Fetches every page of the given lists that the server's capabilities offer. */
-  private async fetchLists(kinds: readonly ListKind[]): Promise<void> {
-    await Promise.all(kinds.map(async (kind) => {
-      this.lists[kind] = this.capabilities[KIND_CAPABILITY[kind]] ? await this.fetchAll(kind) : [];
-    }));
-  }
-
-  private async fetchAll(kind: ListKind): Promise<Record<string, any>[]> {
-    const { method, key } = LIST_METHODS[kind];
-    const items: Record<string, any>[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      let result: Record<string, any>;
-      try {
-        // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
-        const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
-        result = await this.peer!.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs });
-      } catch (err) {
-        // Templates are optional even for servers with resources; older servers answer -32601.
-        if (kind === 'resourceTemplates' && err instanceof RemoteError) return items;
-        throw new GatewayError('PROTOCOL_ERROR', `${method} failed: ${describeError(err)}`, { server: this.name, cause: err });
-      }
-      const batch = result[key];
-      if (Array.isArray(batch)) for (const item of batch) if (item && typeof item === 'object') items.push(item);
-      const next = result.nextCursor;
-      if (typeof next !== 'string' || next === '' || seen.has(next)) return items;
-      seen.add(next);
-      cursor = next;
-    }
-    this.logger.warn({ method }, `stopped after ${MAX_PAGES} pages`);
-    return items;
+  private async fetchLists(peer: Peer, kinds: readonly ListKind[]): Promise<void> {
+    // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
+    const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
+    const fetched = await Promise.all(kinds.map((kind) => (this.capabilities[KIND_CAPABILITY[kind]] ? fetchAll(peer, kind, timeoutMs, this.name, this.logger) : [])));
+    kinds.forEach((kind, i) => (this.lists[kind] = fetched[i]!));
   }
 
   private receiveNotification(n: JsonRpcNotification, owner?: unknown): void {
     const kinds = LIST_CHANGED[n.method];
     if (kinds) {
       if (this.options.fetchLists === false) return;
-      // A change announced while we connect may have raced our first fetch: fetch again once ready.
       for (const kind of kinds) this.refetch(kind);
       return;
     }
     this.events.onNotification?.(this, n, owner ?? this.options.owner);
   }
 
-  /** Refetches one list; a burst of list_changed while a fetch runs causes one more fetch, not many. */
+  /** Refetches one list. A change announced while connecting, or while a fetch runs, gets one more fetch. */
   private refetch(kind: ListKind): void {
-    if (this.state !== 'ready' && this.state !== 'connecting') return;
-    if (this.refetching.has(kind) || this.state === 'connecting') {
+    if (this.state === 'connecting' || this.refetching.has(kind)) {
       this.refetchAgain.add(kind);
       return;
     }
-    const run = this.fetchLists([kind]).then(
-      () => this.events.onChange?.(this, [kind]),
-      (err) => this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`),
-    );
-    this.refetching.set(kind, run);
-    void run.finally(() => {
-      this.refetching.delete(kind);
-      if (this.refetchAgain.delete(kind) && this.state === 'ready') this.refetch(kind);
-    });
-  }
-
-  private fail(err: unknown, keepLists = false): void {
-    this.state = 'failed';
-    this.problem = describeError(err);
-    if (!keepLists) {
-      this.listed = false;
-      this.lists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
-    }
-    this.logger.error({ problem: this.problem }, 'server failed');
-    this.events.onChange?.(this, LIST_KINDS);
-  }
-
-  private closed(reason?: Error): void {
-    if (this.state === 'closed' || this.state === 'failed') return;
-    if (this.state === 'connecting') return; // connect() reports it through its own rejection
-    this.fail(reason ?? new Error('connection closed'), true);
+    if (this.state !== 'ready' || !this.peer) return;
+    this.refetching.add(kind);
+    this.fetchLists(this.peer, [kind])
+      .then(
+        () => this.events.onChange?.(this, [kind]),
+        (err) => this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`),
+      )
+      .finally(() => {
+        this.refetching.delete(kind);
+        if (this.refetchAgain.delete(kind)) this.refetch(kind);
+      });
   }
 }

@@ -5,8 +5,8 @@
 
 import { execa, type ResultPromise } from 'execa';
 import { GatewayError } from '../errors.js';
-import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import { LineDecoder, encodeLine, responseIdInHead } from '../jsonrpc/ndjson.js';
+import { ErrorCode, type JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
 import type { Transport } from '../transport.js';
 
@@ -93,7 +93,7 @@ export class StdioTransport implements Transport {
     const decoder = new LineDecoder(
       {
         line: (text) => this.receiveLine(text),
-        oversized: (bytes) => this.onerror?.(new GatewayError('PROTOCOL_ERROR', `dropped a ${bytes}-byte message over the size limit`)),
+        oversized: (bytes, head) => this.receiveOversized(bytes, head),
       },
       o.maxMessageBytes,
     );
@@ -170,6 +170,15 @@ export class StdioTransport implements Transport {
       return;
     }
     this.onmessage?.(message as JsonRpcMessage);
+  }
+
+  /** A message over the limit was dropped; if it answered one of our requests, that request fails now. */
+  private receiveOversized(bytes: number, head: string): void {
+    const limit = this.options.maxMessageBytes ?? 16 * 1024 * 1024;
+    const message = `the server sent a ${bytes}-byte message, over the limit of ${limit} bytes (limits.maxMessageBytes)`;
+    this.onerror?.(new GatewayError('MESSAGE_TOO_LARGE', message));
+    const id = responseIdInHead(head);
+    if (id !== undefined) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { code: 'MESSAGE_TOO_LARGE' } } });
   }
 
   private receiveStderr(text: string): void {

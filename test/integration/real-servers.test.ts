@@ -82,7 +82,7 @@ describe('HTTP servers behind the gateway', () => {
     const log = gw.stderrLines.join('\n');
     expect(log).toMatch(/streamy: connected \(streamable-http/);
     expect(log).toMatch(/oldie: connected \(sse/);
-    expect(log).toMatch(/nobody: failed/);
+    expect(log).toMatch(/nobody: down, reconnecting .*ECONNREFUSED/);
     // Secrets from the config never reach the log.
     expect(log).not.toContain('sekret-value');
   });

@@ -74,3 +74,15 @@ describe('LineDecoder', () => {
     );
   });
 });
+
+describe('responseIdInHead', () => {
+  it('finds the id of a response from its first bytes', async () => {
+    const { responseIdInHead } = await import('../../../src/jsonrpc/ndjson.js');
+    expect(responseIdInHead('{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"xxxx')).toBe(42);
+    expect(responseIdInHead('{"jsonrpc":"2.0","id":"a\\"b","error":{')).toBe('a"b');
+    expect(responseIdInHead('{"id":-3,"result":')).toBe(-3);
+    // Not a response, or the id comes after the payload: no guess.
+    expect(responseIdInHead('{"jsonrpc":"2.0","method":"x","params":{"id":1,"result":')).toBeUndefined();
+    expect(responseIdInHead('{"jsonrpc":"2.0","result":{"id":7},"id":1')).toBeUndefined();
+  });
+});

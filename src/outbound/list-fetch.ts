@@ -1,0 +1,35 @@
+// Fetches every page of one list from a server. A server whose cursors never end, or repeat, is
+// stopped rather than followed forever.
+
+import { GatewayError, describeError } from '../errors.js';
+import { RemoteError, type Peer } from '../jsonrpc/peer.js';
+import type { Logger } from '../log.js';
+import { LIST_METHODS, type ListKind } from '../mcp/protocol.js';
+
+/** Pages fetched per list at most. */
+const MAX_PAGES = 10_000;
+
+export async function fetchAll(peer: Peer, kind: ListKind, timeoutMs: number, server: string, logger: Logger): Promise<Record<string, any>[]> {
+  const { method, key } = LIST_METHODS[kind];
+  const items: Record<string, any>[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    let result: Record<string, any>;
+    try {
+      result = await peer.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs });
+    } catch (err) {
+      // Templates are optional even for servers with resources; older servers answer -32601.
+      if (kind === 'resourceTemplates' && err instanceof RemoteError) return items;
+      throw new GatewayError('PROTOCOL_ERROR', `${method} failed: ${describeError(err)}`, { server, cause: err });
+    }
+    const batch = result[key];
+    if (Array.isArray(batch)) for (const item of batch) if (item && typeof item === 'object') items.push(item);
+    const next = result.nextCursor;
+    if (typeof next !== 'string' || next === '' || seen.has(next)) return items;
+    seen.add(next);
+    cursor = next;
+  }
+  logger.warn({ method }, `stopped after ${MAX_PAGES} pages`);
+  return items;
+}
