@@ -34,7 +34,12 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
     watcher?.close();
     http?.stopAccepting();
     stdio?.stop();
-    if (!(await gateway.drain(SHUTDOWN_GRACE_MS))) logger.warn(`calls still in flight after ${SHUTDOWN_GRACE_MS / 1000}s; ending them`);
+    // Calls in flight finish, and their answers are written out, within the grace period.
+    let graceTimer: NodeJS.Timeout | undefined;
+    const grace = new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS)));
+    const finished = Promise.all([gateway.drain(SHUTDOWN_GRACE_MS), http?.drain()]).then(() => true);
+    if (!(await Promise.race([finished, grace]))) logger.warn(`calls still in flight after ${SHUTDOWN_GRACE_MS / 1000}s; ending them`);
+    clearTimeout(graceTimer);
     await Promise.allSettled([http?.close(), stdio?.close()]);
     await gateway.close();
     logger.info('stopped');

@@ -46,6 +46,8 @@ export interface HttpEndpoint {
    * ones in progress finish. close() then ends everything.
    */
   stopAccepting(): void;
+  /** Resolves once every request in progress has been answered and its reply written out. */
+  drain(): Promise<void>;
   /** Stops listening, ends streams, closes sessions, destroys sockets. Idempotent. */
   close(): Promise<void>;
 }
@@ -53,7 +55,7 @@ export interface HttpEndpoint {
 export async function startHttpEndpoint(host: InboundSessionHost, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(host, options);
   const url = await endpoint.listen();
-  return { url, sessionCount: () => endpoint.sessions.size, stopAccepting: () => endpoint.stopAccepting(), close: () => endpoint.close() };
+  return { url, sessionCount: () => endpoint.sessions.size, stopAccepting: () => endpoint.stopAccepting(), drain: () => endpoint.drain(), close: () => endpoint.close() };
 }
 
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
@@ -83,6 +85,8 @@ class Endpoint {
   private closing: Promise<void> | undefined;
   private closed = false;
   private draining = false;
+  private openReplies = 0;
+  private readonly drainWaiters: (() => void)[] = [];
   private serverClosed?: Promise<void>;
   private readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
 
@@ -122,6 +126,20 @@ class Endpoint {
     const url = `http://${shown}:${port}${this.options.path}`;
     this.logger.info({ url }, 'MCP HTTP endpoint listening');
     return url;
+  }
+
+  /** Counts a request's reply as open until it is fully written (or its client left). */
+  private track(res: ServerResponse): void {
+    this.openReplies++;
+    res.once('close', () => {
+      if (--this.openReplies === 0) for (const done of this.drainWaiters.splice(0)) done();
+    });
+  }
+
+  /** Resolves once every request in progress has been answered and its reply written. */
+  drain(): Promise<void> {
+    if (this.openReplies === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   stopAccepting(): void {
@@ -260,6 +278,7 @@ class Endpoint {
     // Deleted while the body was streaming in.
     if (entry.closed) return replyJson(res, 404, Refusal.sessionNotFound);
     if (kind === 'request') {
+      this.track(res);
       void new PostExchange(res, entry).run(message as JsonRpcRequest);
       return;
     }
