@@ -1,0 +1,72 @@
+// Random and truncated input on the stdio face: never a crash, always a JSON-RPC answer.
+
+import fc from 'fast-check';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { classify, type JsonRpcMessage } from '../../../src/jsonrpc/types.js';
+import type { InboundSession, InboundSessionHost } from '../../../src/inbound/host.js';
+import { startStdioEndpoint } from '../../../src/inbound/stdio-endpoint.js';
+
+/** A session that answers every request with an empty result, like ping. */
+const host: InboundSessionHost = {
+  openSession(): InboundSession {
+    return {
+      id: 's',
+      protocolVersion: undefined,
+      async handle(m: JsonRpcMessage) {
+        const kind = classify(m);
+        if (kind === 'request') return { jsonrpc: '2.0', id: (m as any).id, result: {} };
+        if (kind === 'invalid') return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid' } };
+        return undefined;
+      },
+      close() {},
+    };
+  },
+};
+
+async function run(lines: string[], max = 1024): Promise<unknown[]> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (d) => (text += d));
+  startStdioEndpoint(host, { input, output, maxMessageBytes: max, onEnd: () => {} });
+  for (const l of lines) input.write(l + '\n');
+  input.end();
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+const jsonLine = fc.oneof(
+  fc.string(),
+  fc.json(),
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.string() }).map((v) => JSON.stringify(v)),
+  fc.json().chain((j) => fc.nat(j.length).map((n) => j.slice(0, n))), // truncated JSON
+);
+
+describe('stdio endpoint under random input', () => {
+  it('answers every line that is not a notification or response with exactly one JSON-RPC message (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(jsonLine.filter((l) => !l.includes('\n') && !l.includes('\r')), { maxLength: 15 }), async (lines) => {
+        const out = await run(lines);
+        for (const m of out) expect(['response']).toContain(classify(m));
+        const expected = lines.filter((l) => {
+          if (l.trim() === '') return false;
+          try {
+            const v = JSON.parse(l);
+            const k = classify(v);
+            return k === 'request' || k === 'invalid';
+          } catch {
+            return true; // parse error answered with -32700
+          }
+        }).length;
+        expect(out.length).toBe(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
