@@ -8,7 +8,7 @@ import type { Catalog, CatalogServerInput } from './catalog/build.js';
 import { CatalogStore } from './catalog/store.js';
 import type { GatewayConfig, ServerConfig } from './config/types.js';
 import type { IncomingContext } from './jsonrpc/peer.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './jsonrpc/types.js';
+import type { JsonRpcMessage, JsonRpcRequest } from './jsonrpc/types.js';
 import type { Logger } from './log.js';
 import type { GatewayCore, RequestContext, SessionHandle } from './inbound/context.js';
 import type { InboundSessionHost } from './inbound/host.js';
@@ -18,21 +18,12 @@ import { ClientSession } from './inbound/session.js';
 import { Subscriptions } from './inbound/subscriptions.js';
 import { TaskIds } from './inbound/task-ids.js';
 import { ServerConnection, type ServerConnectionEvents } from './outbound/server-connection.js';
-import { mostVerbose, passesLevel } from './mcp/log-levels.js';
+import { mostVerbose } from './mcp/log-levels.js';
+import { mergeInstructions } from './mcp/instructions.js';
+import { routeServerNotification, type NotificationRoutes } from './inbound/server-notifications.js';
+import { summarize, type ServerSummary } from './outbound/summary.js';
 
-export interface ServerSummary {
-  name: string;
-  state: string;
-  transport: string;
-  protocolVersion?: string;
-  tools: number;
-  prompts: number;
-  resources: number;
-  resourceTemplates: number;
-  problem?: string;
-  /** backing-off: when the next attempt is due. */
-  retryInMs?: number;
-}
+export type { ServerSummary };
 
 export interface GatewayOptions {
   /** Reconnect servers that fail or drop (default true; `check` makes one attempt). */
@@ -54,6 +45,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   /** The level each server was last told, to avoid telling it again. */
   private readonly serverLevels = new Map<ServerConnection, string>();
   private closing = false;
+  private readonly routes: NotificationRoutes;
   private drained?: () => void;
 
   constructor(
@@ -63,6 +55,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   ) {
     const config = current;
     this.serverRequests = new ServerRequests(logger);
+    this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, serverRequests: this.serverRequests, logger };
     for (const server of config.servers) this.servers.set(server.name, this.sharedConnection(server));
     this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session));
     this.store = new CatalogStore(() => this.catalogInput(), config.naming);
@@ -162,17 +155,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   instructions(): string | undefined {
-    const parts: string[] = [];
-    for (const c of this.servers.values()) {
-      if (c.state === 'ready' && c.instructions) parts.push(`## ${c.name}\n\n${c.instructions.trim()}`);
-    }
-    if (parts.length === 0) return undefined;
-    const sep = this.config.naming.separator;
-    const header =
-      this.config.naming.mode === 'always'
-        ? `This endpoint merges several MCP servers. Tool and prompt names are prefixed with their server's prefix and "${sep}". Instructions from each server follow.`
-        : 'This endpoint merges several MCP servers. Instructions from each server follow.';
-    return `${header}\n\n${parts.join('\n\n')}`;
+    return mergeInstructions(this.servers.values(), this.config.naming);
   }
 
   async logLevelChanged(): Promise<void> {
@@ -230,21 +213,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   summary(): ServerSummary[] {
-    return [...this.servers.values()].map((c) => {
-      const s: ServerSummary = {
-        name: c.name,
-        state: c.state,
-        transport: c.transportKind,
-        tools: c.lists.tools.length,
-        prompts: c.lists.prompts.length,
-        resources: c.lists.resources.length,
-        resourceTemplates: c.lists.resourceTemplates.length,
-      };
-      if (c.protocolVersion) s.protocolVersion = c.protocolVersion;
-      if (c.problem && c.state !== 'ready') s.problem = c.problem;
-      if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());
-      return s;
-    });
+    return summarize(this.servers.values());
   }
 
   async close(): Promise<void> {
@@ -278,7 +247,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return {
       onReconnect: (c) => void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed')),
       onChange: () => this.store.invalidate(),
-      onNotification: (c, n, owner) => this.serverNotification(c, n, owner as RequestContext | SessionHandle | undefined),
+      onNotification: (c, n, owner) => routeServerNotification(this.routes, c, n, owner as RequestContext | SessionHandle | undefined),
       onRequest: (c, request, context) => this.serverRequest(c, request, context),
     };
   }
@@ -303,33 +272,5 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   private serverRequest(connection: ServerConnection, request: JsonRpcRequest, context: IncomingContext): Promise<Record<string, any>> {
     const owner = context.owner as RequestContext | SessionHandle | undefined;
     return this.serverRequests.relay(connection, request, owner, context.signal);
-  }
-
-  private serverNotification(connection: ServerConnection, n: JsonRpcNotification, owner: RequestContext | SessionHandle | undefined): void {
-    const session = owner && 'session' in owner ? owner.session : owner;
-    switch (n.method) {
-      case 'notifications/message': {
-        const logger = n.params?.logger;
-        const params: Record<string, any> = { ...n.params, logger: typeof logger === 'string' && logger ? `${connection.name}/${logger}` : connection.name };
-        const message = { jsonrpc: '2.0' as const, method: n.method, params };
-        // A log line of a request goes to the client that made it; others go to every client that wants the level.
-        if (owner && 'related' in owner && owner.related) owner.related(message);
-        else for (const s of session ? [session] : this.sessions) if (passesLevel(params.level, s.logLevel)) s.send(message);
-        return;
-      }
-      case 'notifications/resources/updated':
-        this.subscriptions.updated(connection, n.params ?? {});
-        return;
-      case 'notifications/tasks/status': {
-        const entry = this.tasks.fromServer(connection, n.params?.taskId);
-        if (entry) entry.session.send({ jsonrpc: '2.0', method: n.method, params: { ...n.params, taskId: entry.exposed } });
-        return;
-      }
-      case 'notifications/elicitation/complete':
-        this.serverRequests.elicitationComplete(n);
-        return;
-      default:
-        this.logger.debug({ server: connection.name, method: n.method }, 'notification not forwarded');
-    }
   }
 }

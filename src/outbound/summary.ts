@@ -1,0 +1,35 @@
+// A connection's state as people read it: `check`, the start-up log, the status page.
+
+import type { ServerConnection } from './server-connection.js';
+
+export interface ServerSummary {
+  name: string;
+  state: string;
+  transport: string;
+  protocolVersion?: string;
+  tools: number;
+  prompts: number;
+  resources: number;
+  resourceTemplates: number;
+  problem?: string;
+  /** backing-off: when the next attempt is due. */
+  retryInMs?: number;
+}
+
+export function summarize(connections: Iterable<ServerConnection>): ServerSummary[] {
+  return [...connections].map((c) => {
+    const s: ServerSummary = {
+      name: c.name,
+      state: c.state,
+      transport: c.transportKind,
+      tools: c.lists.tools.length,
+      prompts: c.lists.prompts.length,
+      resources: c.lists.resources.length,
+      resourceTemplates: c.lists.resourceTemplates.length,
+    };
+    if (c.protocolVersion) s.protocolVersion = c.protocolVersion;
+    if (c.problem && c.state !== 'ready') s.problem = c.problem;
+    if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());
+    return s;
+  });
+}
