@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml';
 import { substituteTree, type Segment } from './env.js';
 import { crossCheck, isEnabled, serverEntries, toGatewayConfig } from './normalize.js';
+import { policyProblems } from './policy.js';
 import { errorMap, formatPath, translateIssues, type Found } from './problems.js';
 import { configSchema, scalarKindsAt, type UserConfig } from './schema.js';
 import { ConfigError, type ConfigProblem, type GatewayConfig } from './types.js';
@@ -66,7 +67,7 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
 
   const result = configSchema.safeParse(data, { error: errorMap, reportInput: false });
   if (!result.success) found.push(...translateIssues(result.error.issues).filter((p) => !isUnder(p.path)));
-  found.push(...crossCheck(entries));
+  found.push(...crossCheck(entries), ...policyProblems(data, entries));
 
   if (found.length > 0) fail(inFileOrder(doc, found));
   // Without problems left, a failed parse only concerns excused fields of disabled servers: the

@@ -4,8 +4,9 @@
 import { resolve } from 'node:path';
 import { parseDuration, parseSize } from './duration.js';
 import { didYouMean, formatPath, type Found, type Segment } from './problems.js';
+import { filterRules, toPolicyConfig } from './policy.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN, PREFIX_PATTERN, type UserConfig } from './schema.js';
-import type { FilterRules, GatewayConfig, HttpTransportKind, ServerConfig } from './types.js';
+import type { GatewayConfig, HttpTransportKind, ServerConfig } from './types.js';
 
 /** One server entry of either shape, with where it sits in the file. */
 export interface ServerEntry {
@@ -146,17 +147,6 @@ export function crossCheck(entries: readonly ServerEntry[]): Found[] {
   return problems;
 }
 
-function filterRules(value: UserServerFilter): FilterRules {
-  if (Array.isArray(value)) return { allow: [...value], deny: [] };
-  if (!isRecord(value)) return { allow: ['*'], deny: [] };
-  return {
-    allow: Array.isArray(value.allow) ? [...value.allow] : ['*'],
-    deny: Array.isArray(value.deny) ? [...value.deny] : [],
-  };
-}
-
-type UserServerFilter = string[] | { allow?: string[] | undefined; deny?: string[] | undefined } | undefined;
-
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -174,6 +164,12 @@ export function toGatewayConfig(data: UserConfig, baseDir: string): GatewayConfi
       timeoutMs: parseDuration(raw.timeout ?? DEFAULT_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS,
       startupTimeoutMs: parseDuration(raw.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS) ?? DEFAULT_STARTUP_TIMEOUT_MS,
       isolation: raw.isolation ?? 'shared',
+      reconnect: {
+        initialDelayMs: parseDuration(raw.reconnect?.initialDelay ?? 500) ?? 500,
+        maxDelayMs: parseDuration(raw.reconnect?.maxDelay ?? 30_000) ?? 30_000,
+        maxFailures: raw.reconnect?.maxFailures ?? 10,
+      },
+      downtimeGraceMs: parseDuration(raw.downtimeGrace ?? 30_000) ?? 30_000,
       tools: filterRules(raw.tools),
       prompts: filterRules(raw.prompts),
       resources: filterRules(raw.resources),
@@ -201,7 +197,11 @@ export function toGatewayConfig(data: UserConfig, baseDir: string): GatewayConfi
     },
     naming: { separator: data.naming?.separator ?? '__', mode: data.naming?.mode ?? 'always' },
     catalog: { pageSize: data.catalog?.pageSize ?? 100 },
-    limits: { maxMessageBytes: parseSize(data.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES)! },
+    limits: {
+      maxMessageBytes: parseSize(data.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES)!,
+      shutdownGraceMs: parseDuration(data.limits?.shutdownGrace ?? 10_000) ?? 10_000,
+    },
     servers,
+    ...toPolicyConfig(data, baseDir),
   };
 }

@@ -1,9 +1,10 @@
 // The user-facing shape of the config file as zod schemas: what the loader validates (after
 // `${VAR}` substitution) and, in its editor variant, what schema/switchboard.schema.json publishes.
-// Cross-field rules (command xor url, unique names and prefixes) live in normalize.ts.
+// Policy sections come from schema-policy.ts; cross-field rules live in normalize.ts and policy.ts.
 
 import { z } from 'zod';
 import { DURATION_PATTERN, MAX_DURATION_MS, MAX_SIZE_BYTES, SIZE_PATTERN, parseDuration, parseSize } from './duration.js';
+import { filterSchema, policySchemas } from './schema-policy.js';
 
 export const NAME_PATTERN = /^[a-z0-9-]+$/;
 export const PREFIX_PATTERN = /^[A-Za-z0-9_.-]{0,64}$/;
@@ -36,22 +37,7 @@ function build(editor: boolean) {
   // (Typed as T: the union only ever reaches the JSON Schema, never validation.)
   const subst = <T extends z.ZodType>(s: T): T => (editor ? (z.union([s, envRef]) as unknown as T) : s);
 
-  const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
-  const filter = (what: string, against: string) =>
-    z
-      .union([
-        globs,
-        z.strictObject({
-          allow: globs.optional().meta({ description: `${what} to expose (default ["*"]).` }),
-          deny: globs.optional().meta({ description: `${what} to hide; deny wins over allow (default []).` }),
-        }),
-      ])
-      .optional()
-      .meta({
-        description:
-          `Which ${what.toLowerCase()} to expose, matched against the ${against}. ` +
-          'A list is shorthand for { allow: [...] }.',
-      });
+  const filter = filterSchema;
 
   const duration = z.union(
     [
@@ -117,18 +103,30 @@ function build(editor: boolean) {
       description:
         'shared (default): one connection serves every client. per-session: each client session gets its own connection (a process per session for stdio), so server requests such as sampling and roots/list always reach the right client.',
     }),
+    reconnect: z
+      .strictObject({
+        initialDelay: subst(duration).optional().meta({ description: 'First wait before reconnecting (default 500ms); doubles each failure.' }),
+        maxDelay: subst(duration).optional().meta({ description: 'Longest wait between attempts (default 30s).' }),
+        maxFailures: subst(z.int().min(1).max(1000))
+          .optional()
+          .meta({ description: 'Failures in a row (a connection up 30s resets the count) before giving up: the crash-loop limit (default 10).' }),
+      })
+      .optional()
+      .meta({ description: 'Reconnecting after the server fails to start or drops: exponential backoff with jitter.' }),
+    downtimeGrace: subst(duration)
+      .optional()
+      .meta({ description: "How long a dropped server's tools, prompts and resources stay listed while it reconnects (default 30s)." }),
     startupTimeout: subst(duration)
       .optional()
       .meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),
   };
 
+  const name = z.string().regex(NAME_PATTERN, { error: 'must be lowercase letters, digits and -' }).max(MAX_NAME_LENGTH);
+  const policy = policySchemas(subst, name);
+
   const server = z
     .strictObject({
-      name: z
-        .string()
-        .regex(NAME_PATTERN, { error: 'must be lowercase letters, digits and -' })
-        .max(MAX_NAME_LENGTH)
-        .meta({ description: 'Unique server name: lowercase letters, digits and -.' }),
+      name: name.meta({ description: 'Unique server name: lowercase letters, digits and -.' }),
       ...serverKeys,
       enabled: subst(z.boolean()).optional().meta({ description: 'false skips this server (default true).' }),
     })
@@ -194,6 +192,9 @@ function build(editor: boolean) {
           maxMessageBytes: subst(size)
             .optional()
             .meta({ description: 'Largest accepted message: bytes, or 512KiB, 16MiB, 1MB (default 16MiB).' }),
+          shutdownGrace: subst(duration)
+            .optional()
+            .meta({ description: 'On SIGINT/SIGTERM, how long calls in flight may take to finish (default 10s).' }),
         })
         .optional()
         .meta({ description: 'Resource limits.' }),
@@ -203,6 +204,10 @@ function build(editor: boolean) {
         .nullable()
         .optional()
         .meta({ description: 'Servers in the Claude Desktop shape (name: entry); merged with servers.' }),
+      clients: policy.clients,
+      stdio: policy.stdio,
+      sanitize: policy.sanitize,
+      pinning: policy.pinning,
     })
     .meta({
       title: 'Switchboard configuration',

@@ -2,7 +2,10 @@
 // shape or the Claude Desktop `mcpServers` shape) into this; nothing else parses config files.
 
 export interface FilterRules {
-  /** Globs matched against the server's original name (tools, prompts) or URI (resources). */
+  /**
+   * Globs matched against the name (tools, prompts) or URI (resources): for a server, its own
+   * original names; for a client profile, the exposed ones.
+   */
   allow: string[];
   /** Deny wins over allow. */
   deny: string[];
@@ -26,6 +29,10 @@ interface ServerConfigBase {
    * elicitation); the shared one still feeds the catalog.
    */
   isolation: 'shared' | 'per-session';
+  /** Backoff after a failed start or a drop (see outbound/backoff.ts). */
+  reconnect: { initialDelayMs: number; maxDelayMs: number; maxFailures: number };
+  /** How long a dropped server's items stay listed while it reconnects. */
+  downtimeGraceMs: number;
   tools: FilterRules;
   prompts: FilterRules;
   resources: FilterRules;
@@ -52,6 +59,26 @@ export interface HttpServerConfig extends ServerConfigBase {
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
+/** One client's view of the gateway (`clients[]`). Filters match EXPOSED names and URIs. */
+export interface ClientProfile {
+  /** `[a-z0-9-]+`, unique among clients. */
+  name: string;
+  /** Bearer token selecting this profile on HTTP; unique. Absent: usable only as the stdio profile. */
+  token?: string;
+  tools: FilterRules;
+  prompts: FilterRules;
+  resources: FilterRules;
+  /** Only tools annotated `readOnlyHint: true`. */
+  readOnly: boolean;
+  naming: {
+    /** 1..128. At 64 or less names are also limited to `[A-Za-z0-9_-]` (no `.`). */
+    maxLength: number;
+  };
+}
+
+export type SanitizeAction = 'warn' | 'strip' | 'block';
+export type NewToolsPolicy = 'allow' | 'hold';
+
 export interface GatewayConfig {
   listen: {
     host: string;
@@ -69,8 +96,28 @@ export interface GatewayConfig {
   };
   limits: {
     maxMessageBytes: number;
+    /** How long calls in flight may take to finish at shutdown. */
+    shutdownGraceMs: number;
   };
   servers: ServerConfig[];
+  /** Empty: no client profiles, every HTTP request is served the whole catalog. */
+  clients: ClientProfile[];
+  /** The profile the stdio face serves (a name in `clients`); absent: the whole catalog. */
+  stdioClient?: string;
+  sanitize: {
+    /** At least 16. */
+    maxDescriptionLength: number;
+    action: SanitizeAction;
+    /** Also clean the text content of tool results. */
+    results: boolean;
+    /** Absolute path of the JSON-lines audit file; absent: audit entries go to the log. */
+    auditLog?: string;
+  };
+  pinning: {
+    /** Absolute path. */
+    lockFile: string;
+    newTools: NewToolsPolicy;
+  };
 }
 
 export interface ConfigProblem {

@@ -13,7 +13,7 @@ describe('defaults', () => {
       listen: { host: '127.0.0.1', port: 8808, path: '/mcp', allowedOrigins: [] },
       naming: { separator: '__', mode: 'always' },
       catalog: { pageSize: 100 },
-      limits: { maxMessageBytes: 16 * 1024 * 1024 },
+      limits: { maxMessageBytes: 16 * 1024 * 1024, shutdownGraceMs: 10_000 },
       servers: [
         {
           kind: 'stdio',
@@ -23,6 +23,8 @@ describe('defaults', () => {
           timeoutMs: 60_000,
           startupTimeoutMs: 30_000,
           isolation: 'shared',
+          reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
+          downtimeGraceMs: 30_000,
           tools: { allow: ['*'], deny: [] },
           prompts: { allow: ['*'], deny: [] },
           resources: { allow: ['*'], deny: [] },
@@ -32,6 +34,9 @@ describe('defaults', () => {
           cwd: BASE,
         },
       ],
+      clients: [],
+      sanitize: { maxDescriptionLength: 1024, action: 'strip', results: false },
+      pinning: { lockFile: `${BASE}/switchboard.lock`, newTools: 'allow' },
     });
   });
 
@@ -45,6 +50,8 @@ describe('defaults', () => {
       timeoutMs: 60_000,
       startupTimeoutMs: 30_000,
       isolation: 'shared',
+      reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
+      downtimeGraceMs: 30_000,
       tools: { allow: ['*'], deny: [] },
       prompts: { allow: ['*'], deny: [] },
       resources: { allow: ['*'], deny: [] },

@@ -1,0 +1,172 @@
+// Tool pinning (rug-pull defence): a SHA-256 of each tool's definition as the server sent it, a
+// lock file of them per server, and the split of a server's tools into allowed and held back.
+// Digests are canonical (key order never matters); lock files are written atomically, sorted.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+
+/** The parts of a tool that tell a model what it is and does: a change to any of them is a new tool. */
+const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/** JSON with object keys sorted at every level; otherwise what JSON.stringify gives. */
+function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    return `[${value.map((v) => (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v))).join(',')}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const parts: string[] = [];
+  // Default sort compares UTF-16 code units: the same order on every machine and locale.
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    parts.push(`${JSON.stringify(key)}:${canonicalJson(v)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * sha256 of the canonical JSON (sorted keys, recursively) of { name, title, description,
+ * inputSchema, outputSchema, annotations } of a tool as the SERVER sent it (before any sanitizing
+ * or renaming), as "sha256:<hex>".
+ */
+export function toolDigest(tool: Record<string, any>): string {
+  const pinned: Record<string, unknown> = {};
+  for (const field of PINNED_FIELDS) if (tool[field] !== undefined) pinned[field] = tool[field];
+  return 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
+}
+
+export interface LockFile {
+  version: 1;
+  /** ISO time the lock was built. */
+  generated: string;
+  servers: Record<string, { tools: Record<string /* original tool name */, string /* digest */> }>;
+}
+
+const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
+/** Sets a plain own property, even for a key such as "__proto__". */
+const setOwn = (obj: object, key: string, value: unknown) =>
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+
+/** The same lock with servers and tools in sorted order, so that the file diffs cleanly. */
+function sortedLock(lock: LockFile): LockFile {
+  const servers = {};
+  for (const server of Object.keys(lock.servers).sort()) {
+    const tools = {};
+    const given = lock.servers[server]!.tools;
+    for (const name of Object.keys(given).sort()) setOwn(tools, name, given[name]);
+    setOwn(servers, server, { tools });
+  }
+  return { version: 1, generated: lock.generated, servers };
+}
+
+/** A lock of every tool of every server given. A name a server lists twice keeps its first definition. */
+export function buildLock(servers: { name: string; tools: Record<string, any>[] }[]): LockFile {
+  const lock: LockFile = { version: 1, generated: new Date().toISOString(), servers: {} };
+  for (const server of servers) {
+    const tools: Record<string, string> = hasOwn(lock.servers, server.name) ? lock.servers[server.name]!.tools : {};
+    for (const tool of server.tools) {
+      if (typeof tool?.name !== 'string' || hasOwn(tools, tool.name)) continue;
+      setOwn(tools, tool.name, toolDigest(tool));
+    }
+    setOwn(lock.servers, server.name, { tools });
+  }
+  return sortedLock(lock);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Why `data` is not a LockFile, or undefined when it is one. */
+function lockProblem(data: unknown): string | undefined {
+  if (!isRecord(data)) return 'expected a JSON object';
+  if (data.version !== 1) {
+    return typeof data.version === 'number'
+      ? `unsupported version ${data.version} (this Switchboard reads version 1)`
+      : '"version" must be 1';
+  }
+  if (typeof data.generated !== 'string') return '"generated" must be a string (an ISO time)';
+  if (!isRecord(data.servers)) return '"servers" must be an object';
+  for (const [server, entry] of Object.entries(data.servers)) {
+    const at = `servers[${JSON.stringify(server)}]`;
+    if (!isRecord(entry) || !isRecord(entry.tools)) return `${at} must be an object with a "tools" object`;
+    for (const [name, digest] of Object.entries(entry.tools)) {
+      if (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest)) {
+        return `${at}.tools[${JSON.stringify(name)}] must be "sha256:" and 64 hex digits`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** undefined when the file does not exist; throws a clear Error on a malformed file (path in the message). */
+export async function readLock(path: string): Promise<LockFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new Error(`cannot read lock file ${path}: ${code ?? String(err)}`, { cause: err });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`malformed lock file ${path}: not JSON (${(err as Error).message}); fix it or run \`switchboard lock\``);
+  }
+  const problem = lockProblem(data);
+  if (problem) throw new Error(`malformed lock file ${path}: ${problem}; fix it or run \`switchboard lock\``);
+  return data as LockFile;
+}
+
+/** Pretty JSON with a trailing newline, sorted, written atomically (temp file in the same folder, then rename). */
+export async function writeLock(path: string, lock: LockFile): Promise<void> {
+  const text = JSON.stringify(sortedLock(lock), null, 2) + '\n';
+  // Same folder, so the rename never crosses file systems; readers see the old or the new file.
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => {});
+    throw err;
+  }
+}
+
+export interface PinVerdict {
+  allowed: Record<string, any>[];
+  held: { name: string; reason: 'changed' | 'new'; expected?: string; actual: string }[];
+}
+
+/**
+ * Splits a server's tools by the lock: unchanged → allowed; changed → held; new (not in the lock
+ * for this server) → allowed or held per newTools. A server absent from the lock: all its tools
+ * are new. No lock: everything allowed.
+ */
+export function checkPins(
+  server: string,
+  tools: Record<string, any>[],
+  lock: LockFile | undefined,
+  newTools: 'allow' | 'hold',
+): PinVerdict {
+  if (!lock) return { allowed: [...tools], held: [] };
+  const pinned = hasOwn(lock.servers, server) ? lock.servers[server]!.tools : undefined;
+  const verdict: PinVerdict = { allowed: [], held: [] };
+  for (const tool of tools) {
+    // A tool without a name cannot be listed or called anyway; the catalog drops it.
+    if (typeof tool?.name !== 'string') {
+      verdict.allowed.push(tool);
+      continue;
+    }
+    const actual = toolDigest(tool);
+    // hasOwn: a tool named "toString" or "__proto__" must not find Object.prototype's members.
+    const expected = pinned && hasOwn(pinned, tool.name) ? pinned[tool.name] : undefined;
+    if (expected === undefined) {
+      if (newTools === 'allow') verdict.allowed.push(tool);
+      else verdict.held.push({ name: tool.name, reason: 'new', actual });
+    } else if (expected === actual) verdict.allowed.push(tool);
+    else verdict.held.push({ name: tool.name, reason: 'changed', expected, actual });
+  }
+  return verdict;
+}

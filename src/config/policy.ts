@@ -1,0 +1,134 @@
+// Cross-field rules of the policy sections (unique client names and tokens, stdio.client names a
+// client, every glob compiles) and their mapping onto the normalized config. Messages never
+// quote values: tokens are secrets, and after `${VAR}` substitution any value may be one.
+
+import { resolve } from 'node:path';
+import { compileFilter } from '../policy/filter.js';
+import type { ServerEntry } from './normalize.js';
+import { formatPath, type Found, type Segment } from './problems.js';
+import { DEFAULT_MAX_DESCRIPTION_LENGTH, MAX_EXPOSED_NAME_LENGTH } from './schema-policy.js';
+import { NAME_PATTERN, type UserConfig } from './schema.js';
+import type { ClientProfile, FilterRules, GatewayConfig } from './types.js';
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export const DEFAULT_LOCK_FILE = 'switchboard.lock';
+const FILTER_KINDS = ['tools', 'prompts', 'resources'] as const;
+
+type UserFilter = string[] | { allow?: string[] | undefined; deny?: string[] | undefined } | undefined;
+
+/** A filter as written (list shorthand, mapping, or absent) → allow/deny rules. */
+export function filterRules(value: UserFilter): FilterRules {
+  if (Array.isArray(value)) return { allow: [...value], deny: [] };
+  if (!isRecord(value)) return { allow: ['*'], deny: [] };
+  return {
+    allow: Array.isArray(value.allow) ? [...value.allow] : ['*'],
+    deny: Array.isArray(value.deny) ? [...value.deny] : [],
+  };
+}
+
+/** The client entries of a (possibly invalid) tree, with their index in `clients`. */
+function clientEntries(tree: Record<string, unknown>): { index: number; raw: Record<string, unknown> }[] {
+  if (!Array.isArray(tree.clients)) return [];
+  return tree.clients.flatMap((raw, index) => (isRecord(raw) ? [{ index, raw }] : []));
+}
+
+/**
+ * Every glob of a filter value, with its path. Tolerates invalid shapes (zod reports those).
+ * Each glob is compiled on its own so that the problem points at the very glob that is wrong.
+ */
+function globProblems(value: unknown, path: Segment[]): Found[] {
+  const lists: [unknown, Segment[]][] = Array.isArray(value)
+    ? [[value, path]]
+    : isRecord(value)
+      ? [[value.allow, [...path, 'allow']], [value.deny, [...path, 'deny']]]
+      : [];
+  const problems: Found[] = [];
+  for (const [list, listPath] of lists) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((glob, i) => {
+      if (typeof glob !== 'string') return;
+      try {
+        compileFilter({ allow: [glob], deny: [] });
+      } catch (err) {
+        // compileFilter quotes the glob; the path already says which one it is.
+        const message = err instanceof Error ? err.message : String(err);
+        const prefix = `invalid glob ${JSON.stringify(glob)}: `;
+        const reason = message.startsWith(prefix) ? message.slice(prefix.length) : 'invalid glob';
+        problems.push({ path: [...listPath, i], message: `is not a valid glob: ${reason}` });
+      }
+    });
+  }
+  return problems;
+}
+
+/** Problems of the policy sections that no single field shows. Tolerates invalid fields. */
+export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): Found[] {
+  const problems: Found[] = [];
+  if (!isRecord(tree)) return problems;
+  const at = (path: Segment[], message: string) => problems.push({ path, message });
+
+  for (const s of servers) for (const kind of FILTER_KINDS) problems.push(...globProblems(s.raw[kind], [...s.path, kind]));
+
+  const clients = clientEntries(tree);
+  const stdioClient = isRecord(tree.stdio) && typeof tree.stdio.client === 'string' ? tree.stdio.client : undefined;
+  const nameOwner = new Map<string, number>();
+  const tokenOwner = new Map<string, number>();
+  for (const { index, raw } of clients) {
+    const path: Segment[] = ['clients', index];
+    for (const kind of FILTER_KINDS) problems.push(...globProblems(raw[kind], [...path, kind]));
+    const name = typeof raw.name === 'string' && NAME_PATTERN.test(raw.name) ? raw.name : undefined;
+    if (name !== undefined) {
+      const first = nameOwner.get(name);
+      if (first !== undefined) at([...path, 'name'], `duplicate name (also used by ${formatPath(['clients', first])})`);
+      else nameOwner.set(name, index);
+    }
+    // "" comes from an unset variable, which is reported as such.
+    if (typeof raw.token === 'string' && raw.token !== '') {
+      const first = tokenOwner.get(raw.token);
+      if (first !== undefined) {
+        at([...path, 'token'], `same token as ${formatPath(['clients', first])}: each client needs its own token`);
+      } else tokenOwner.set(raw.token, index);
+    }
+    // A profile without a token is unreachable over HTTP; unless stdio serves it, it is a mistake
+    // (most likely a forgotten or misspelt token key), not a silent no-op.
+    if (raw.token === undefined && name !== undefined && name !== stdioClient) {
+      at(path, 'has no token, so no HTTP request can select it: give it a token, or serve it on stdio (stdio.client)');
+    }
+  }
+  if (stdioClient !== undefined && !nameOwner.has(stdioClient)) {
+    at(['stdio', 'client'], 'names no configured client: it must be the name of an entry in clients');
+  }
+  return problems;
+}
+
+type PolicyConfig = Pick<GatewayConfig, 'clients' | 'stdioClient' | 'sanitize' | 'pinning'>;
+
+/** Maps the policy sections of a file that passed validation onto the normalized config. */
+export function toPolicyConfig(data: UserConfig, baseDir: string): PolicyConfig {
+  const clients: ClientProfile[] = (data.clients ?? []).map((c) => ({
+    name: c.name,
+    ...(c.token !== undefined ? { token: c.token } : {}),
+    tools: filterRules(c.tools),
+    prompts: filterRules(c.prompts),
+    resources: filterRules(c.resources),
+    readOnly: c.readOnly ?? false,
+    naming: { maxLength: c.naming?.maxLength ?? MAX_EXPOSED_NAME_LENGTH },
+  }));
+  const s = data.sanitize;
+  return {
+    clients,
+    ...(data.stdio?.client !== undefined ? { stdioClient: data.stdio.client } : {}),
+    sanitize: {
+      maxDescriptionLength: s?.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH,
+      action: s?.action ?? 'strip',
+      results: s?.results ?? false,
+      ...(s?.auditLog !== undefined ? { auditLog: resolve(baseDir, s.auditLog) } : {}),
+    },
+    pinning: {
+      lockFile: resolve(baseDir, data.pinning?.lockFile ?? DEFAULT_LOCK_FILE),
+      newTools: data.pinning?.newTools ?? 'allow',
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// The policy-and-safety parts of the config file's zod schema: allow/deny filters, client
+// profiles, the stdio profile, sanitizing and tool pinning. schema.ts composes them; cross-field
+// rules (unique client names and tokens, stdio.client names a client, valid globs) live in policy.ts.
+
+import { z } from 'zod';
+
+/** Wraps a schema so that editors accept a `${VAR}` there (identity in the validation variant). */
+export type Subst = <T extends z.ZodType>(s: T) => T;
+
+const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
+
+/** `{ allow, deny }`, or a bare list as shorthand for `{ allow: [...] }`. */
+export function filterSchema(what: string, against: string) {
+  return z
+    .union([
+      globs,
+      z.strictObject({
+        allow: globs.optional().meta({ description: `${what} to expose (default ["*"]).` }),
+        deny: globs.optional().meta({ description: `${what} to hide; deny wins over allow (default []).` }),
+      }),
+    ])
+    .optional()
+    .meta({
+      description:
+        `Which ${what.toLowerCase()} to expose, matched against the ${against}. ` +
+        'A list is shorthand for { allow: [...] }.',
+    });
+}
+
+/**
+ * Visible ASCII without spaces: a token travels in `Authorization: Bearer …`, where anything else
+ * either cannot be sent or would be mangled by some client. (The message never quotes the value.)
+ */
+const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
+
+export const MAX_EXPOSED_NAME_LENGTH = 128;
+export const DEFAULT_MAX_DESCRIPTION_LENGTH = 1024;
+export const MIN_MAX_DESCRIPTION_LENGTH = 16;
+
+/** The top-level keys clients, stdio, sanitize and pinning. `name` is the server-name schema. */
+export function policySchemas(subst: Subst, name: z.ZodString) {
+  const client = z
+    .strictObject({
+      name: name.meta({ description: 'Unique client name: lowercase letters, digits and -.' }),
+      token: z
+        .string()
+        .min(1, { abort: true })
+        .regex(TOKEN_PATTERN, { error: 'must be visible ASCII characters without spaces (it is sent in an HTTP header)' })
+        .optional()
+        .meta({
+          description:
+            'Bearer token that selects this profile on HTTP (Authorization: Bearer <token>); use ${VAR}. ' +
+            'Without a token the profile can only serve stdio (stdio.client).',
+        }),
+      tools: filterSchema('Tools', 'exposed tool name (after prefixing)'),
+      prompts: filterSchema('Prompts', 'exposed prompt name (after prefixing)'),
+      resources: filterSchema('Resources', 'exposed resource URI or URI template'),
+      readOnly: subst(z.boolean())
+        .optional()
+        .meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),
+      naming: z
+        .strictObject({
+          maxLength: subst(z.int().min(1).max(MAX_EXPOSED_NAME_LENGTH))
+            .optional()
+            .meta({
+              description:
+                'Longest exposed tool or prompt name, 1..128 (default 128). 64 or less also limits names to ' +
+                'A-Z a-z 0-9 _ - (no "."), as the big model APIs require.',
+            }),
+        })
+        .optional()
+        .meta({ description: 'Constraints on the names this client sees.' }),
+    })
+    .meta({ description: "A client profile: who may connect (token) and that client's view of the catalog." });
+
+  const clients = z
+    .array(client)
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "Client profiles. When any client is configured, an HTTP request must carry a client's token (else 401).",
+    });
+
+  const stdio = z
+    .strictObject({
+      client: name.meta({ description: 'The client profile (a name from clients) the stdio face serves.' }),
+    })
+    .optional()
+    .meta({ description: 'The stdio face (serve --stdio).' });
+
+  const sanitize = z
+    .strictObject({
+      maxDescriptionLength: subst(z.int().min(MIN_MAX_DESCRIPTION_LENGTH))
+        .optional()
+        .meta({ description: 'Longest description or title passed on; longer text is cut on a word boundary (default 1024, at least 16).' }),
+      action: z.enum(['warn', 'strip', 'block']).optional().meta({
+        description:
+          'What to do with a text that looks like a prompt injection: warn (serve it, log, audit), ' +
+          'strip (remove the flagged part; default) or block (hide the item).',
+      }),
+      results: subst(z.boolean())
+        .optional()
+        .meta({ description: 'true also cleans the text content of tool results (default false).' }),
+      auditLog: z.string().min(1).optional().meta({
+        description:
+          "File that every change is appended to as JSON lines; relative to this file's folder (default: the log).",
+      }),
+    })
+    .optional()
+    .meta({ description: 'Cleaning of every model-visible text the servers send.' });
+
+  const pinning = z
+    .strictObject({
+      lockFile: z.string().min(1).optional().meta({
+        description: "The lock file `switchboard lock` writes; relative to this file's folder (default switchboard.lock).",
+      }),
+      newTools: z.enum(['allow', 'hold']).optional().meta({
+        description: 'Tools that are not in the lock yet: allow (default) or hold (not listed, not callable).',
+      }),
+    })
+    .optional()
+    .meta({ description: 'Tool pinning: tools whose definition differs from the lock file are held back.' });
+
+  return { clients, stdio, sanitize, pinning };
+}
