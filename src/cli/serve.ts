@@ -14,9 +14,6 @@ import type { Logger } from '../log.js';
 import type { CliOptions } from './args.js';
 import { describeServer, isDown } from './report.js';
 
-/** How long calls in flight may take to finish once shutdown starts. */
-const SHUTDOWN_GRACE_MS = 10_000;
-
 export async function serve(options: CliOptions, configPath: string, config: GatewayConfig, logger: Logger): Promise<void> {
   const gateway = new Gateway(config, logger);
   let http: HttpEndpoint | undefined;
@@ -35,6 +32,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
     http?.stopAccepting();
     stdio?.stop();
     // Calls in flight finish, and their answers are written out, within the grace period.
+    const SHUTDOWN_GRACE_MS = gateway.config.limits.shutdownGraceMs;
     let graceTimer: NodeJS.Timeout | undefined;
     const grace = new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS)));
     const finished = Promise.all([gateway.drain(SHUTDOWN_GRACE_MS), http?.drain()]).then(() => true);

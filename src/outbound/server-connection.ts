@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import { GATEWAY_NAME, GATEWAY_VERSION, KIND_CAPABILITY, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../mcp/protocol.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
-import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { fetchAll } from './list-fetch.js';
 import { StdioTransport } from './stdio-transport.js';
 import { createHttpTransport } from './http-auto.js';
@@ -80,7 +80,7 @@ export class ServerConnection {
     private readonly options: ServerConnectionOptions = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
-    this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...(config as { reconnect?: Partial<BackoffPolicy> }).reconnect });
+    this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...config.reconnect });
     if (!config.enabled) {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
@@ -188,7 +188,7 @@ export class ServerConnection {
   /** A dropped server's items stay listed for a while, so a quick restart is invisible to clients. */
   private startGrace(): void {
     clearTimeout(this.graceTimer);
-    const graceMs = (this.config as { downtimeGraceMs?: number }).downtimeGraceMs ?? 30_000;
+    const graceMs = this.config.downtimeGraceMs ?? 30_000;
     this.graceTimer = setTimeout(() => {
       if (this.state === 'ready') return;
       this.listed = false;

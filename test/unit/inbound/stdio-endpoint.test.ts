@@ -29,10 +29,12 @@ async function run(lines: string[], max = 1024): Promise<unknown[]> {
   const output = new PassThrough();
   let text = '';
   output.on('data', (d) => (text += d));
-  startStdioEndpoint(host, { input, output, maxMessageBytes: max, onEnd: () => {} });
+  // The input's end comes after every line was framed and handed to the session.
+  const ended = new Promise<void>((resolve) => startStdioEndpoint(host, { input, output, maxMessageBytes: max, onEnd: resolve }));
   for (const l of lines) input.write(l + '\n');
   input.end();
-  await new Promise((r) => setImmediate(r));
+  await ended;
+  // The fake session answers within the same macrotask; one turn later every answer is written.
   await new Promise((r) => setImmediate(r));
   return text
     .split('\n')
