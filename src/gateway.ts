@@ -4,6 +4,9 @@
 // state each one ends up in.
 
 import { createCursorCodec, type CursorCodec } from './catalog/cursor.js';
+import type { GuardOptions, GuardReport } from './catalog/guard.js';
+import { readLock, type LockFile } from './catalog/pinning.js';
+import { createAuditLog, type AuditLog } from './observability/audit.js';
 import type { Catalog, CatalogServerInput } from './catalog/build.js';
 import { CatalogStore } from './catalog/store.js';
 import type { GatewayConfig, ServerConfig } from './config/types.js';
@@ -38,6 +41,11 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   readonly store: CatalogStore;
   readonly subscriptions = new Subscriptions();
   readonly tasks = new TaskIds();
+  readonly audit: AuditLog;
+  /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
+  private lock?: LockFile;
+  /** Held tools already reported, so a rebuild does not repeat the warning. */
+  private reportedHeld = '';
   private readonly servers = new Map<string, ServerConnection>();
   private readonly sessions = new Set<ClientSession>();
   private readonly isolated: IsolatedConnections;
@@ -58,7 +66,9 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, serverRequests: this.serverRequests, logger };
     for (const server of config.servers) this.servers.set(server.name, this.sharedConnection(server));
     this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session));
-    this.store = new CatalogStore(() => this.catalogInput(), config.naming);
+    this.audit = createAuditLog({ file: config.sanitize.auditLog, logger });
+    this.store = new CatalogStore(() => this.catalogInput(), config.naming, this.guardOptions());
+    this.store.snapshots.subscribe((catalog) => this.reportGuard(catalog.report));
     this.store.changed.subscribe((kinds) => {
       for (const session of this.sessions) session.notifyListChanged(kinds);
     });
@@ -77,7 +87,39 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   /** Connects every enabled server in parallel; resolves when each is ready or failed. */
+  /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */
+  async loadLock(): Promise<void> {
+    try {
+      this.lock = await readLock(this.current.pinning.lockFile);
+    } catch (err) {
+      this.lock = undefined;
+      this.logger.error({ err: String(err) }, 'lock file unreadable: no tool is pinned');
+    }
+    this.store.setGuard(this.guardOptions());
+  }
+
+  private guardOptions(): GuardOptions {
+    const { sanitize, pinning } = this.current;
+    return { sanitize: { maxDescriptionLength: sanitize.maxDescriptionLength, action: sanitize.action }, lock: this.lock, newTools: pinning.newTools };
+  }
+
+  /** Writes what the guard stage did to the audit log, and warns about held tools once per change. */
+  private reportGuard(report: GuardReport): void {
+    for (const f of report.findings) this.audit.record({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why });
+    for (const b of report.blocked) this.audit.record({ server: b.server, kind: b.kind, item: b.item, change: 'blocked', why: 'injection pattern found; sanitize.action is block' });
+    for (const h of report.held) {
+      const why = h.reason === 'changed' ? 'definition differs from the lock file' : 'not in the lock file, and pinning.newTools is hold';
+      this.audit.record({ server: h.server, kind: 'pin', item: h.name, change: 'held', why });
+    }
+    const held = report.held.map((h) => `${h.server}/${h.name} (${h.reason})`).join(', ');
+    if (held !== this.reportedHeld) {
+      this.reportedHeld = held;
+      if (held) this.logger.warn(`tools held back until the lock is updated (switchboard lock): ${held}`);
+    }
+  }
+
   async start(): Promise<void> {
+    await this.loadLock();
     await Promise.all([...this.servers.values()].map((c) => c.connect()));
     this.store.rebuild();
   }
@@ -116,6 +158,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     this.servers.clear();
     for (const [name, c] of servers) this.servers.set(name, c);
     if (JSON.stringify(before.naming) !== JSON.stringify(next.naming)) this.store.setNaming(next.naming);
+    // Sanitizer settings, pinning policy or the lock file itself may have changed.
+    await this.loadLock();
     this.store.invalidate();
     await Promise.all([...starting, ...stopping]);
     this.store.invalidate();
@@ -144,8 +188,9 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return [...this.servers.values()];
   }
 
-  openSession(push: (message: JsonRpcMessage) => void): ClientSession {
-    const session = new ClientSession(this, push, (s) => this.sessions.delete(s));
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {
+    const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
+    const session = new ClientSession(this, push, (s) => this.sessions.delete(s), profile);
     this.sessions.add(session);
     return session;
   }
@@ -222,6 +267,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     await this.isolated.closeAll();
     await Promise.all([...this.servers.values()].map((c) => c.close()));
     this.store.close();
+    await this.audit.close();
   }
 
   private catalogInput(): CatalogServerInput[] {

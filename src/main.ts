@@ -5,6 +5,7 @@
 import { USAGE, UsageError, parseCli, type CliOptions } from './cli/args.js';
 import { catalogReport, renderReport } from './cli/report.js';
 import { serve } from './cli/serve.js';
+import { renderLockOutcome, writeLockFile } from './cli/lock.js';
 import { DEFAULT_CONFIG_PATH, loadConfigFile } from './config/load.js';
 import { ConfigError, type GatewayConfig } from './config/types.js';
 import { describeError } from './errors.js';
@@ -28,11 +29,30 @@ async function check(options: CliOptions): Promise<void> {
   const config = await loadOrExit(options);
   const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
   const gateway = new Gateway(config, logger, { reconnect: false });
+  let profile;
+  if (options.client !== undefined) {
+    profile = config.clients.find((c) => c.name === options.client);
+    if (!profile) {
+      process.stderr.write(`switchboard: no client named "${options.client}" in the config (clients: ${config.clients.map((c) => c.name).join(', ') || 'none'})\n`);
+      process.exit(2);
+    }
+  }
   await gateway.start();
-  const report = catalogReport(gateway);
+  const report = catalogReport(gateway, profile);
   await gateway.close();
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report));
   process.exit(report.problems.length > 0 ? 1 : 0);
+}
+
+async function lock(options: CliOptions): Promise<void> {
+  const config = await loadOrExit(options);
+  const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
+  const gateway = new Gateway(config, logger, { reconnect: false });
+  await gateway.start();
+  const outcome = await writeLockFile(gateway);
+  await gateway.close();
+  process.stdout.write(renderLockOutcome(outcome));
+  process.exit(outcome.failed.length > 0 ? 1 : 0);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -60,6 +80,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'check':
       return check(options);
+    case 'lock':
+      return lock(options);
   }
 }
 

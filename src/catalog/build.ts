@@ -1,5 +1,5 @@
-// Builds one immutable catalog snapshot from the servers' current lists: policy filter →
-// namespacing → indexes. Pure: same input, same snapshot. Runs when a list changes, never per
+// Builds one immutable catalog snapshot from the servers' current lists: policy filter → pins
+// and sanitizing (guard.ts) → namespacing → indexes. Pure: same input, same snapshot. Runs when a list changes, never per
 // client request; handlers only read the snapshot it returns.
 
 import { createHash } from 'node:crypto';
@@ -8,6 +8,7 @@ import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
 import { compileFilter } from '../policy/filter.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
+import { guardList, type GuardOptions, type GuardReport } from './guard.js';
 
 export interface CatalogEntry {
   /** Exposed name (tools, prompts) or exposed URI / URI template (resources, templates). */
@@ -29,6 +30,8 @@ export interface CatalogList {
 
 export interface Catalog {
   lists: Record<ListKind, CatalogList>;
+  /** What the guard stage held back, blocked or changed, for logs, audit and `check`. */
+  report: GuardReport;
   resources: ResourceRouter;
   /** server → its resource policy, for URIs that were never listed (templates, links). */
   resourcePolicy: Map<string, (uri: string) => boolean>;
@@ -57,14 +60,18 @@ interface Candidate {
   item: Record<string, any>;
 }
 
-/** The items of one kind that policy lets through, in config order then server order. */
-function allowed(servers: readonly CatalogServerInput[], kind: ListKind): Candidate[] {
+/** The items of one kind that policy and the guard let through, in config order then server order. */
+function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: GuardOptions, report: GuardReport): Candidate[] {
   const out: Candidate[] = [];
   const field = nameField[kind];
   for (const s of servers) {
     if (!s.ready) continue;
     const allow = filterOf(s.config[ruleField[kind]]);
-    for (const item of s.lists[kind]) {
+    const guarded = guardList(s.config.name, kind, s.lists[kind], guard);
+    report.held.push(...guarded.report.held);
+    report.findings.push(...guarded.report.findings);
+    report.blocked.push(...guarded.report.blocked);
+    for (const item of guarded.items) {
       const original = item[field];
       if (typeof original !== 'string') continue; // not a valid item; nothing could address it
       if (allow(original)) out.push({ server: s.config, original, item });
@@ -73,7 +80,7 @@ function allowed(servers: readonly CatalogServerInput[], kind: ListKind): Candid
   return out;
 }
 
-function listOf(entries: CatalogEntry[]): CatalogList {
+export function listOf(entries: CatalogEntry[]): CatalogList {
   const index = new Map<string, number>();
   const hash = createHash('sha256');
   for (let i = 0; i < entries.length; i++) {
@@ -113,16 +120,20 @@ function uriList(candidates: Candidate[], field: string, onEntry: (entry: Catalo
   return listOf(entries);
 }
 
-export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming']): Catalog {
+/** No pins, default sanitizing: what a catalog without policy config gets. */
+export const DEFAULT_GUARD: GuardOptions = { sanitize: { maxDescriptionLength: 1024, action: 'strip' }, newTools: 'allow' };
+
+export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming'], guard: GuardOptions = DEFAULT_GUARD): Catalog {
+  const report: GuardReport = { held: [], findings: [], blocked: [] };
   const router = new ResourceRouter();
   for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);
   const lists = {} as Record<ListKind, CatalogList>;
-  lists.tools = namedList(allowed(servers, 'tools'), naming, 'name');
-  lists.prompts = namedList(allowed(servers, 'prompts'), naming, 'name');
-  lists.resources = uriList(allowed(servers, 'resources'), 'uri', (e) => router.addResource(e.key, { server: e.server, uri: e.original }));
-  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates'), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
+  lists.tools = namedList(allowed(servers, 'tools', guard, report), naming, 'name');
+  lists.prompts = namedList(allowed(servers, 'prompts', guard, report), naming, 'name');
+  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', (e) => router.addResource(e.key, { server: e.server, uri: e.original }));
+  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, filterOf(s.config.resources)]));
-  return { lists, resources: router, resourcePolicy };
+  return { lists, report, resources: router, resourcePolicy };
 }
 
 /** The kinds whose client-visible content differs between two snapshots. */

@@ -6,7 +6,8 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { GatewayConfig } from '../config/types.js';
 import type { ListKind } from '../mcp/protocol.js';
-import { buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogServerInput } from './build.js';
+import { DEFAULT_GUARD, buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogServerInput } from './build.js';
+import type { GuardOptions } from './guard.js';
 
 export class CatalogStore {
   private readonly snapshot$ = new BehaviorSubject<Catalog>(emptyCatalog);
@@ -16,6 +17,7 @@ export class CatalogStore {
   constructor(
     private readonly sources: () => readonly CatalogServerInput[],
     private naming: GatewayConfig['naming'],
+    private guard: GuardOptions = DEFAULT_GUARD,
   ) {}
 
   get current(): Catalog {
@@ -45,7 +47,7 @@ export class CatalogStore {
   /** Rebuilds now; returns the kinds that changed. */
   rebuild(): readonly ListKind[] {
     const before = this.snapshot$.value;
-    const after = buildCatalog(this.sources(), this.naming);
+    const after = buildCatalog(this.sources(), this.naming, this.guard);
     const kinds = changedKinds(before, after);
     // Always publish: routing tables may change even when no list a client sees does.
     this.snapshot$.next(after);
@@ -55,6 +57,12 @@ export class CatalogStore {
 
   setNaming(naming: GatewayConfig['naming']): void {
     this.naming = naming;
+    this.invalidate();
+  }
+
+  /** New pins or sanitizer settings (a reload, a new lock file). */
+  setGuard(guard: GuardOptions): void {
+    this.guard = guard;
     this.invalidate();
   }
 

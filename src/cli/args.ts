@@ -6,22 +6,28 @@ import { parseArgs } from 'node:util';
 export const USAGE = `Usage:
   switchboard serve [-c FILE] [--stdio] [--http HOST:PORT]
       Serve the merged catalog over Streamable HTTP (default) and/or stdio.
-  switchboard check [-c FILE] [--json]
-      Validate the config, connect to every server, print the merged catalog.
+  switchboard check [-c FILE] [--json] [--client NAME]
+      Validate the config, connect to every server, print the merged catalog
+      (as client profile NAME sees it, with --client).
       Exit 0: all servers connected; 1: some failed; 2: invalid config.
+  switchboard lock [-c FILE]
+      Connect to every server and write the lock file (pinning.lockFile): a SHA-256
+      of each tool's definition. Commit it; changed tools are then held back.
 
 Options:
   -c, --config FILE   config file (default: config/switchboard.yaml)
   --stdio             serve one client on stdin/stdout
   --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/<path> (port 0: any free port)
   --json              (check) machine-readable output
+  --client NAME       (check) the catalog as client profile NAME sees it
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
   --log-format FMT    pretty | json (default: pretty on a terminal)
   -h, --help          this help
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'help' | 'version';
+  client?: string;
   config?: string;
   stdio: boolean;
   http?: { host: string; port: number };
@@ -50,6 +56,7 @@ export function parseCli(argv: string[]): CliOptions {
         stdio: { type: 'boolean' },
         http: { type: 'string' },
         json: { type: 'boolean' },
+        client: { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -67,6 +74,7 @@ export function parseCli(argv: string[]): CliOptions {
     stdio: values.stdio ?? false,
     http: values.http !== undefined ? parseHostPort(values.http) : undefined,
     json: values.json ?? false,
+    client: values.client,
     logLevel: values['log-level'],
     logFormat: format as CliOptions['logFormat'],
   };
@@ -75,6 +83,6 @@ export function parseCli(argv: string[]): CliOptions {
   const [command, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (command === undefined) return { ...base, command: 'help' };
-  if (command !== 'serve' && command !== 'check') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'serve' && command !== 'check' && command !== 'lock') throw new UsageError(`unknown command "${command}"`);
   return { ...base, command };
 }

@@ -1,6 +1,9 @@
 // Human-readable and JSON renderings of the gateway's state: the start-up summary that `serve`
 // logs and the catalog that `check` prints.
 
+import type { HeldTool } from '../catalog/guard.js';
+import { viewFor } from '../catalog/view.js';
+import type { ClientProfile } from '../config/types.js';
 import type { Gateway, ServerSummary } from '../gateway.js';
 
 function plural(n: number, word: string): string {
@@ -25,6 +28,12 @@ export function describeServer(s: ServerSummary): string {
 }
 
 export interface CatalogReport {
+  /** Tools the lock file holds back. */
+  held: HeldTool[];
+  /** What the sanitizer changed. */
+  sanitized: { server: string; kind: string; item: string; field: string; change: string; why: string }[];
+  /** Items the sanitizer hid (sanitize.action: block). */
+  blocked: { server: string; kind: string; item: string }[];
   servers: ServerSummary[];
   tools: { name: string; server: string; original: string }[];
   prompts: { name: string; server: string; original: string }[];
@@ -33,10 +42,14 @@ export interface CatalogReport {
   problems: { server: string; problem: string }[];
 }
 
-export function catalogReport(gateway: Gateway): CatalogReport {
-  const { lists } = gateway.catalog;
+export function catalogReport(gateway: Gateway, profile?: ClientProfile): CatalogReport {
+  const { lists } = viewFor(gateway.catalog, profile);
+  const { report } = gateway.catalog;
   const servers = gateway.summary();
   return {
+    held: report.held,
+    sanitized: report.findings.map((f) => ({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why })),
+    blocked: report.blocked,
     servers,
     tools: lists.tools.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
     prompts: lists.prompts.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
@@ -63,6 +76,9 @@ export function renderReport(r: CatalogReport): string {
   out += table(r.resources.map((t) => [t.uri, t.server, t.original]));
   out += `\nResource templates (${r.resourceTemplates.length})\n`;
   out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
+  if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n` + table(r.held.map((h) => [h.server, h.name, h.reason]));
+  if (r.blocked.length) out += `\nHidden by the sanitizer (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item]));
+  if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
   out += '\nProblems\n';
   out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
   return out;

@@ -8,6 +8,7 @@ import { ConfigError, type GatewayConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { describeError } from '../errors.js';
 import { Gateway } from '../gateway.js';
+import { bearerAuthenticator } from '../inbound/http-auth.js';
 import { startHttpEndpoint, type HttpEndpoint } from '../inbound/http-endpoint.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { Logger } from '../log.js';
@@ -19,6 +20,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   let http: HttpEndpoint | undefined;
   let stdio: { stop(): void; close(): void } | undefined;
   let watcher: { close(): void } | undefined;
+  let auth = bearerAuthenticator(config.clients);
 
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -56,12 +58,18 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   logger.info(`catalog: ${lists.tools.entries.length} tools, ${lists.prompts.entries.length} prompts, ${lists.resources.entries.length} resources, ${lists.resourceTemplates.entries.length} templates`);
 
   if (options.stdio) {
-    stdio = startStdioEndpoint(gateway, { maxMessageBytes: config.limits.maxMessageBytes, onEnd: () => void shutdown('stdin closed') });
+    stdio = startStdioEndpoint(gateway, { maxMessageBytes: config.limits.maxMessageBytes, principal: config.stdioClient, onEnd: () => void shutdown('stdin closed') });
     logger.info('serving one client on stdio');
   }
   if (!options.stdio || options.http) {
     const listen = { ...config.listen, ...options.http };
-    http = await startHttpEndpoint(gateway, { ...listen, maxMessageBytes: config.limits.maxMessageBytes, logger: logger.child({ inbound: 'http' }) });
+    http = await startHttpEndpoint(gateway, {
+      ...listen,
+      maxMessageBytes: config.limits.maxMessageBytes,
+      logger: logger.child({ inbound: 'http' }),
+      // Looked up per request, so a reload that adds or changes tokens applies to new requests.
+      authenticate: (header) => auth?.(header),
+    });
     logger.info(`listening on ${http.url}`);
   }
 
@@ -76,6 +84,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
       return;
     }
     if (JSON.stringify(next.listen) !== JSON.stringify(gateway.config.listen)) logger.warn('listen changed: that takes a restart; everything else is applied now');
+    auth = bearerAuthenticator(next.clients);
     const { added, removed, restarted } = await gateway.reload(next);
     const parts = [added.length && `started ${added.join(', ')}`, removed.length && `stopped ${removed.join(', ')}`, restarted.length && `restarted ${restarted.join(', ')}`].filter(Boolean);
     logger.info(`config reloaded (${why}): ${parts.length ? parts.join('; ') : 'no server changed'}`);

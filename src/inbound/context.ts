@@ -5,6 +5,9 @@
 
 import type { Catalog } from '../catalog/build.js';
 import type { CursorCodec } from '../catalog/cursor.js';
+import type { CatalogView } from '../catalog/view.js';
+import type { ClientProfile, GatewayConfig } from '../config/types.js';
+import type { AuditLog } from '../observability/audit.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
@@ -17,6 +20,8 @@ export interface SessionHandle {
   readonly clientCapabilities: Record<string, any>;
   /** The session's logging/setLevel, if it sent one. */
   readonly logLevel: string | undefined;
+  /** The client profile this session was authenticated as, if any. */
+  readonly profile?: ClientProfile;
   /** Sends a request to the client (through `via`, else the session's own channel). */
   requestClient(method: string, params: Record<string, any> | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<Record<string, any>>;
   /** A notification not tied to a request (list_changed, logging, resource updates). */
@@ -32,6 +37,8 @@ export interface GatewayCore {
   readonly logger: Logger;
   readonly subscriptions: Subscriptions;
   readonly tasks: TaskIds;
+  readonly config: GatewayConfig;
+  readonly audit: AuditLog;
   connection(name: string): ServerConnection | undefined;
   /** The connection that serves `session` for `server` (its own one under per-session isolation). */
   connectionFor(server: string, session: SessionHandle): ServerConnection | Promise<ServerConnection>;
@@ -51,6 +58,8 @@ export interface GatewayCore {
 export interface RequestContext {
   readonly gateway: GatewayCore;
   readonly session: SessionHandle;
+  /** The catalog as this session's client profile sees it (the whole catalog without one). */
+  readonly view: CatalogView;
   /** Aborted when the client cancels the request or the session ends. */
   readonly signal: AbortSignal;
   /** Set when the client asked for progress: relays a server's progress params to the client. */

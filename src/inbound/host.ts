@@ -24,8 +24,9 @@ export interface InboundSessionHost {
   /**
    * Creates a session for a new client. `push` delivers messages not tied to a request
    * (list_changed, logging, resource updates); on HTTP they go on the GET stream.
+   * `principal` names the client profile the endpoint authenticated (HTTP token, stdio default).
    */
-  openSession(push: (message: JsonRpcMessage) => void): InboundSession;
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string): InboundSession;
 }
 
 /** Revisions we accept from clients, newest first. */

@@ -11,6 +11,7 @@ import { isJsonContentType, isLoopbackAddress, loopbackHostNames } from './http-
 import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
 import type { SseStream } from './http-sse.js';
+import type { Authenticator } from './http-auth.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type InboundSessionHost } from './host.js';
 
 /** The pino subset used here; a pino Logger fits. */
@@ -32,6 +33,8 @@ export interface HttpEndpointOptions {
   /** Largest accepted POST body, in bytes. */
   maxMessageBytes: number;
   logger?: HttpEndpointLogger;
+  /** When set, every request must carry a bearer token it accepts (401 otherwise). */
+  authenticate?: Authenticator;
   /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
   onGetStreamClosed?: (sessionId: string) => void;
 }
@@ -66,6 +69,8 @@ const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSI
 /** What readBody hands back to onPostBody: one object per POST instead of a closure. */
 interface PostContext {
   res: ServerResponse;
+  /** The authenticated client profile, when clients are configured. */
+  principal?: string;
   /** Undefined when the POST carried no Mcp-Session-Id (only initialize may). */
   entry: SessionEntry | undefined;
 }
@@ -191,10 +196,19 @@ class Endpoint {
       return this.refuse(req, res, 403, Refusal.badHost);
     }
     if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
+    let principal: string | undefined;
+    if (this.options.authenticate) {
+      const who = this.options.authenticate(headers.authorization);
+      if (who === null) {
+        this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: missing or unknown bearer token');
+        return this.refuse(req, res, 401, Refusal.unauthorized, { 'WWW-Authenticate': 'Bearer realm="switchboard"' });
+      }
+      principal = who;
+    }
     const method = req.method;
-    if (method === 'POST') return this.onPost(req, res);
-    if (method === 'GET') return this.onGet(req, res);
-    if (method === 'DELETE') return this.onDelete(req, res);
+    if (method === 'POST') return this.onPost(req, res, principal);
+    if (method === 'GET') return this.onGet(req, res, principal);
+    if (method === 'DELETE') return this.onDelete(req, res, principal);
     return this.refuse(req, res, 405, Refusal.methodNotAllowed, ALLOW_HEADERS);
   }
 
@@ -210,7 +224,7 @@ class Endpoint {
   }
 
   /** The session named by Mcp-Session-Id, or undefined after answering 400/404 for it. */
-  private sessionFor(req: IncomingMessage, res: ServerResponse): SessionEntry | undefined {
+  private sessionFor(req: IncomingMessage, res: ServerResponse, principal: string | undefined): SessionEntry | undefined {
     const id = req.headers['mcp-session-id'];
     if (typeof id !== 'string') {
       this.refuse(req, res, 400, Refusal.missingSession);
@@ -219,6 +233,11 @@ class Endpoint {
     const entry = this.sessions.get(id);
     if (entry === undefined) {
       this.refuse(req, res, 404, Refusal.sessionNotFound);
+      return undefined;
+    }
+    // Another client's valid token does not open this client's session.
+    if (entry.principal !== principal) {
+      this.refuse(req, res, 403, Refusal.wrongClient);
       return undefined;
     }
     // Absent is fine: the spec says to assume 2025-03-26 then.
@@ -230,7 +249,7 @@ class Endpoint {
     return entry;
   }
 
-  private onPost(req: IncomingMessage, res: ServerResponse): void {
+  private onPost(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
     const headers = req.headers;
     if ((acceptFlags(headers.accept) & ACCEPT_BOTH) !== ACCEPT_BOTH) {
       return this.refuse(req, res, 406, Refusal.postNotAcceptable);
@@ -245,10 +264,10 @@ class Endpoint {
     let entry: SessionEntry | undefined;
     // Without a session id only initialize is valid, and that needs the body to tell.
     if (headers['mcp-session-id'] !== undefined) {
-      entry = this.sessionFor(req, res);
+      entry = this.sessionFor(req, res, principal);
       if (entry === undefined) return;
     }
-    const ctx: PostContext = { res, entry };
+    const ctx: PostContext = { res, entry, principal };
     readBody(req, this.options.maxMessageBytes, ctx, this.onPostBody);
   }
 
@@ -271,7 +290,7 @@ class Endpoint {
     const message = parsed as JsonRpcMessage;
     if (kind === 'request' && (message as JsonRpcRequest).method === 'initialize') {
       if (entry !== undefined) return replyJson(res, 400, Refusal.alreadyInitialized);
-      void this.initialize(res, message as JsonRpcRequest);
+      void this.initialize(res, message as JsonRpcRequest, ctx.principal);
       return;
     }
     if (entry === undefined) return replyJson(res, 400, Refusal.missingSession);
@@ -292,10 +311,10 @@ class Endpoint {
   }
 
   /** Opens a session for an initialize; it becomes addressable only if the session says yes. */
-  private async initialize(res: ServerResponse, request: JsonRpcRequest): Promise<void> {
+  private async initialize(res: ServerResponse, request: JsonRpcRequest, principal: string | undefined): Promise<void> {
     let entry: SessionEntry;
     try {
-      entry = new SessionEntry(this.host, this.streams, this.logger);
+      entry = new SessionEntry(this.host, this.streams, this.logger, principal);
     } catch (err) {
       this.logger.error({ err }, 'openSession threw');
       return replyJson(res, 500, Refusal.internalError);
@@ -311,11 +330,11 @@ class Endpoint {
     else this.logger.debug({ sessionId: entry.id }, 'session initialized');
   }
 
-  private onGet(req: IncomingMessage, res: ServerResponse): void {
+  private onGet(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
     if ((acceptFlags(req.headers.accept) & ACCEPT_EVENT_STREAM) === 0) {
       return this.refuse(req, res, 406, Refusal.getNotAcceptable);
     }
-    const entry = this.sessionFor(req, res);
+    const entry = this.sessionFor(req, res, principal);
     if (entry === undefined) return;
     if (entry.hasOpenGetStream()) return this.refuse(req, res, 409, Refusal.streamConflict);
     if (req.headers['last-event-id'] !== undefined) {
@@ -327,8 +346,8 @@ class Endpoint {
     if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
   }
 
-  private onDelete(req: IncomingMessage, res: ServerResponse): void {
-    const entry = this.sessionFor(req, res);
+  private onDelete(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
+    const entry = this.sessionFor(req, res, principal);
     if (entry === undefined) return;
     this.sessions.delete(entry.id);
     entry.terminate();

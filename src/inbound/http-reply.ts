@@ -37,6 +37,8 @@ export const Refusal = {
   sessionNotFound: errorBody(SESSION_NOT_FOUND, 'Session not found'),
   streamConflict: errorBody(TRANSPORT_ERROR, 'Conflict: this session already has an open GET stream'),
   internalError: errorBody(ErrorCode.InternalError, 'Internal error'),
+  unauthorized: errorBody(TRANSPORT_ERROR, 'Unauthorized: a valid bearer token is required'),
+  wrongClient: errorBody(TRANSPORT_ERROR, 'Forbidden: this session belongs to another client'),
   shuttingDown: errorBody(TRANSPORT_ERROR, 'Service Unavailable: the gateway is shutting down'),
 } as const;
 

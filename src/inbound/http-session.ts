@@ -29,8 +29,10 @@ export class SessionEntry {
     host: InboundSessionHost,
     readonly registry: Set<SseStream>,
     readonly logger: HttpEndpointLogger,
+    /** The client profile that opened the session: every later request must present the same. */
+    readonly principal?: string,
   ) {
-    this.session = host.openSession(this.push);
+    this.session = host.openSession(this.push, principal);
   }
 
   get id(): string {

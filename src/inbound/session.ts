@@ -15,7 +15,9 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../jsonrpc/types.js';
-import type { ListKind } from '../mcp/protocol.js';
+import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
+import { viewFor, type CatalogView } from '../catalog/view.js';
+import type { ClientProfile } from '../config/types.js';
 import { ClientRequests, missingCapability } from './client-requests.js';
 import type { GatewayCore, RequestContext, SessionHandle } from './context.js';
 import type { InboundSession } from './host.js';
@@ -40,11 +42,20 @@ export class ClientSession implements InboundSession, SessionHandle {
   private readonly inFlight = new Map<JsonRpcId, AbortController>();
   private readonly toClient = new ClientRequests();
 
+  /** Per kind, the hash of the list this client last saw: list_changed only when its view changed. */
+  private readonly seen = new Map<ListKind, string>();
+
   constructor(
     private readonly gateway: GatewayCore,
     private readonly push: (message: JsonRpcMessage) => void,
     private readonly onClose?: (session: ClientSession) => void,
+    readonly profile?: ClientProfile,
   ) {}
+
+  /** The catalog as this client's profile sees it. */
+  get view(): CatalogView {
+    return viewFor(this.gateway.catalog, this.profile);
+  }
 
   handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse | undefined> {
     switch (classify(message)) {
@@ -67,6 +78,16 @@ export class ClientSession implements InboundSession, SessionHandle {
   /** Tells the client which lists changed, once per notification method. */
   notifyListChanged(kinds: readonly ListKind[]): void {
     if (!this.initialized || this.closed) return;
+    if (this.profile) {
+      // A change outside this profile's view is none of this client's business.
+      const view = this.view;
+      kinds = kinds.filter((k) => {
+        const hash = view.lists[k].hash;
+        const changed = this.seen.get(k) !== hash;
+        this.seen.set(k, hash);
+        return changed;
+      });
+    }
     const methods = new Set(kinds.map((k) => LIST_CHANGED_METHOD[k]));
     for (const method of methods) this.push({ jsonrpc: '2.0', method });
   }
@@ -107,6 +128,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     const context: RequestContext = {
       gateway: this.gateway,
       session: this,
+      view: this.view,
       signal: controller.signal,
       related,
       protocolVersion: this.protocolVersion ?? '2025-03-26',
@@ -136,6 +158,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     this.protocolVersion = negotiateVersion(p.protocolVersion);
     this.clientCapabilities = p.capabilities ?? {};
     this.clientInfo = p.clientInfo;
+    if (this.profile) for (const k of LIST_KINDS) this.seen.set(k, this.view.lists[k].hash);
     return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.gateway, this.protocolVersion) };
   }
 

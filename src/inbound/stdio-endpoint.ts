@@ -10,6 +10,8 @@ export interface StdioEndpointOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   maxMessageBytes: number;
+  /** The client profile the stdio client gets (config `stdio.client`). */
+  principal?: string;
   /** Called once when the input ends. */
   onEnd?: () => void;
 }
@@ -20,7 +22,7 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
   const write = (message: JsonRpcMessage) => {
     output.write(encodeLine(message));
   };
-  const session = host.openSession(write);
+  const session = host.openSession(write, options.principal);
 
   const decoder = new LineDecoder(
     {

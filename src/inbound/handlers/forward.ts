@@ -9,6 +9,7 @@ import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { ServerConnection } from '../../outbound/server-connection.js';
 import type { Handler, RequestContext } from '../context.js';
+import { sanitizeResult } from '../../catalog/sanitize.js';
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
@@ -48,9 +49,16 @@ export function lookup(list: CatalogList, name: unknown, what: string) {
 }
 
 export const callTool: Handler = async (params, context) => {
-  const entry = lookup(context.gateway.catalog.lists.tools, params?.name, 'tool');
+  const entry = lookup(context.view.lists.tools, params?.name, 'tool');
   const connection = await connectionFor(context, entry.server);
-  const result = unwrap(await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }));
+  let result = unwrap(await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }));
+  const sanitize = context.gateway.config.sanitize;
+  if (sanitize.results) {
+    // Tool output reaches the model too: the same cleaning, when the config asks for it.
+    const cleaned = sanitizeResult(result, sanitize);
+    for (const f of cleaned.findings) context.gateway.audit.record({ server: entry.server, kind: 'result', item: entry.original, field: f.field, change: f.change, why: f.why });
+    result = cleaned.result;
+  }
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
   if (params.task !== undefined && task && typeof task.taskId === 'string') {
@@ -60,7 +68,7 @@ export const callTool: Handler = async (params, context) => {
 };
 
 export const getPrompt: Handler = (params, context) => {
-  const entry = lookup(context.gateway.catalog.lists.prompts, params?.name, 'prompt');
+  const entry = lookup(context.view.lists.prompts, params?.name, 'prompt');
   return forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
 };
 
@@ -68,7 +76,8 @@ export const getPrompt: Handler = (params, context) => {
 export function resourceTargets(context: RequestContext, uri: unknown): ResourceTarget[] {
   if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
   const catalog = context.gateway.catalog;
-  const targets = catalog.resources.route(uri).filter((t) => catalog.resourcePolicy.get(t.server)?.(t.uri) ?? false);
+  // The profile's filter applies to the URI as the client knows it; each server's to its own URI.
+  const targets = context.view.allowsUri(uri) ? catalog.resources.route(uri).filter((t) => catalog.resourcePolicy.get(t.server)?.(t.uri) ?? false) : [];
   if (targets.length === 0) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
   return targets;
 }
@@ -94,11 +103,11 @@ export const readResource: Handler = async (params, context) => {
 export const complete: Handler = (params, context) => {
   const ref = params?.ref;
   if (ref?.type === 'ref/prompt') {
-    const entry = lookup(context.gateway.catalog.lists.prompts, ref.name, 'prompt');
+    const entry = lookup(context.view.lists.prompts, ref.name, 'prompt');
     return forward(context, entry.server, 'completion/complete', { ...params, ref: { ...ref, name: entry.original } });
   }
   if (ref?.type === 'ref/resource') {
-    const templates = context.gateway.catalog.lists.resourceTemplates;
+    const templates = context.view.lists.resourceTemplates;
     const i = typeof ref.uri === 'string' ? templates.index.get(ref.uri) : undefined;
     const target = i !== undefined ? { server: templates.entries[i]!.server, uri: templates.entries[i]!.original } : resourceTargets(context, ref.uri)[0]!;
     return forward(context, target.server, 'completion/complete', { ...params, ref: { ...ref, uri: target.uri } });

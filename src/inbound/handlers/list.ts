@@ -9,8 +9,8 @@ import type { Handler } from '../context.js';
 
 export function listHandler(kind: ListKind): Handler {
   const key = LIST_METHODS[kind].key;
-  return async (params, { gateway }) => {
-    const list = gateway.catalog.lists[kind];
+  return async (params, { gateway, view }) => {
+    const list = view.lists[kind];
     let after;
     if (params?.cursor !== undefined) {
       after = typeof params.cursor === 'string' ? gateway.cursors.decode(params.cursor) : undefined;

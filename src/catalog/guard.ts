@@ -1,0 +1,60 @@
+// The catalog's trust stage, per server and list: tools whose definition differs from the lock
+// are held back (pinning), then every model-visible string is sanitized, and items the sanitizer
+// blocks are dropped. Results are cached by the list array (a refetch replaces it), so a
+// rebuild after one server's list_changed does not redo the others' work.
+
+import type { ListKind } from '../mcp/protocol.js';
+import { checkPins, type LockFile } from './pinning.js';
+import { sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
+
+export interface GuardOptions {
+  sanitize: SanitizeOptions;
+  lock?: LockFile;
+  newTools: 'allow' | 'hold';
+}
+
+export interface HeldTool {
+  server: string;
+  name: string;
+  reason: 'changed' | 'new';
+}
+
+export interface GuardReport {
+  held: HeldTool[];
+  findings: { server: string; kind: ItemKind; item: string; finding: Finding }[];
+  blocked: { server: string; kind: ItemKind; item: string }[];
+}
+
+export interface Guarded {
+  items: Record<string, any>[];
+  report: GuardReport;
+}
+
+const ITEM_KIND: Record<ListKind, ItemKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource', resourceTemplates: 'resourceTemplate' };
+const KEY: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
+
+const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; result: Guarded }>();
+
+export function guardList(server: string, kind: ListKind, list: Record<string, any>[], options: GuardOptions): Guarded {
+  const hit = cache.get(list);
+  if (hit && hit.options === options) return hit.result;
+  const report: GuardReport = { held: [], findings: [], blocked: [] };
+  let candidates = list;
+  if (kind === 'tools' && options.lock) {
+    const verdict = checkPins(server, list, options.lock, options.newTools);
+    candidates = verdict.allowed;
+    for (const h of verdict.held) report.held.push({ server, name: h.name, reason: h.reason });
+  }
+  const items: Record<string, any>[] = [];
+  const itemKind = ITEM_KIND[kind];
+  for (const raw of candidates) {
+    const { item, findings, blocked } = sanitizeItem(itemKind, raw, options.sanitize);
+    const name = String(raw?.[KEY[kind]] ?? '');
+    for (const finding of findings) report.findings.push({ server, kind: itemKind, item: name, finding });
+    if (blocked) report.blocked.push({ server, kind: itemKind, item: name });
+    else items.push(item);
+  }
+  const result = { items, report };
+  cache.set(list, { options, result });
+  return result;
+}

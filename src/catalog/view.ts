@@ -1,0 +1,66 @@
+// A client profile's view of the catalog: only what its filters allow (matched against exposed
+// names and URIs), only read-only tools if it is read-only, and names refitted when it needs
+// shorter ones (maxLength 64 also drops '.', as the big model APIs require). Computed once per
+// snapshot and profile; handlers look names up in the view, so what a profile cannot see it
+// cannot call either.
+
+import type { ClientProfile } from '../config/types.js';
+import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
+import { compileFilter } from '../policy/filter.js';
+import type { Catalog, CatalogEntry, CatalogList } from './build.js';
+import { listOf } from './build.js';
+import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRules } from './naming.js';
+
+export interface CatalogView {
+  lists: Record<ListKind, CatalogList>;
+  /** Whether this profile may read (or subscribe to) an exposed URI that was never listed. */
+  allowsUri(uri: string): boolean;
+}
+
+const RULE: Record<ListKind, 'tools' | 'prompts' | 'resources'> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
+
+const unrestricted = new WeakMap<Catalog, CatalogView>();
+const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
+
+export function viewFor(catalog: Catalog, profile: ClientProfile | undefined): CatalogView {
+  if (!profile) {
+    let v = unrestricted.get(catalog);
+    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true }));
+    return v;
+  }
+  let byProfile = cache.get(catalog);
+  if (!byProfile) cache.set(catalog, (byProfile = new WeakMap()));
+  let view = byProfile.get(profile);
+  if (!view) byProfile.set(profile, (view = buildView(catalog, profile)));
+  return view;
+}
+
+function rulesFor(maxLength: number): NameRules | undefined {
+  if (maxLength <= 64) return { ...MODEL_API_NAME_RULES, maxLength };
+  if (maxLength < SPEC_NAME_RULES.maxLength) return { ...SPEC_NAME_RULES, maxLength };
+  return undefined;
+}
+
+function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
+  const filters = { tools: compileFilter(profile.tools), prompts: compileFilter(profile.prompts), resources: compileFilter(profile.resources) };
+  const rules = rulesFor(profile.naming.maxLength);
+  const lists = {} as Record<ListKind, CatalogList>;
+  for (const kind of LIST_KINDS) {
+    const allow = filters[RULE[kind]];
+    let entries = catalog.lists[kind].entries.filter((e) => allow(e.key));
+    // Read-only: only tools the server itself marks read-only (an absent hint is not a yes).
+    if (kind === 'tools' && profile.readOnly) entries = entries.filter((e) => e.item.annotations?.readOnlyHint === true);
+    if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules);
+    lists[kind] = entries.length === catalog.lists[kind].entries.length && !rules ? catalog.lists[kind] : listOf(entries);
+  }
+  return { lists, allowsUri: filters.resources };
+}
+
+/** New names within the profile's rules; deterministic and unique, like the catalog's own. */
+function refit(entries: CatalogEntry[], rules: NameRules): CatalogEntry[] {
+  const names = assignNames(
+    entries.map((e) => ({ server: e.server, prefix: '', name: e.key })),
+    { separator: '', mode: 'always', rules },
+  );
+  return entries.map((e, i) => (names[i] === e.key ? e : { ...e, key: names[i]!, item: { ...e.item, name: names[i]! } }));
+}

@@ -1,0 +1,47 @@
+// `switchboard lock`: connect to every server and write the lock file with a digest of each
+// tool's definition as the server sends it. A server that cannot be reached keeps the pins it
+// had: a flaky server must not silently lose its protection.
+
+import { buildLock, readLock, writeLock, type LockFile } from '../catalog/pinning.js';
+import type { Gateway } from '../gateway.js';
+
+export interface LockOutcome {
+  file: string;
+  servers: { name: string; tools: number; changed: string[]; added: string[]; removed: string[]; kept?: boolean }[];
+  failed: string[];
+}
+
+export async function writeLockFile(gateway: Gateway): Promise<LockOutcome> {
+  const file = gateway.config.pinning.lockFile;
+  const previous = await readLock(file).catch(() => undefined);
+  const connections = gateway.connections().filter((c) => c.state !== 'disabled');
+  const ready = connections.filter((c) => c.state === 'ready');
+  const lock: LockFile = buildLock(ready.map((c) => ({ name: c.name, tools: c.lists.tools })));
+  const failed = connections.filter((c) => c.state !== 'ready').map((c) => c.name);
+  for (const name of failed) if (previous?.servers[name]) lock.servers[name] = previous.servers[name]!;
+  await writeLock(file, lock);
+  const servers = Object.entries(lock.servers).map(([name, entry]) => {
+    const before = previous?.servers[name]?.tools ?? {};
+    const now = entry.tools;
+    return {
+      name,
+      tools: Object.keys(now).length,
+      changed: Object.keys(now).filter((t) => t in before && before[t] !== now[t]),
+      added: Object.keys(now).filter((t) => !(t in before)),
+      removed: Object.keys(before).filter((t) => !(t in now)),
+      ...(failed.includes(name) ? { kept: true } : {}),
+    };
+  });
+  return { file, servers, failed };
+}
+
+export function renderLockOutcome(o: LockOutcome): string {
+  let out = `wrote ${o.file}\n`;
+  for (const s of o.servers) {
+    const delta = [s.added.length && `${s.added.length} new`, s.changed.length && `${s.changed.length} changed`, s.removed.length && `${s.removed.length} removed`].filter(Boolean).join(', ');
+    out += `  ${s.name}: ${s.tools} tools pinned${s.kept ? ' (unreachable: previous pins kept)' : ''}${delta ? ` — ${delta}` : ''}\n`;
+    for (const t of s.changed) out += `    changed: ${t}\n`;
+  }
+  for (const name of o.failed) if (!o.servers.some((s) => s.name === name)) out += `  ${name}: unreachable and not in the previous lock: nothing pinned\n`;
+  return out;
+}
