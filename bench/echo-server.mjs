@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// The benchmark's target server: the leanest MCP server we can write by hand, so that what the
+// harness measures is the path in front of it, not the server.
+//
+// Wire format: newline-delimited JSON-RPC 2.0 on stdin/stdout (MCP stdio transport), no SDK.
+//   tools: echo {text} -> {content:[{type:'text',text}]}; tool_0..tool_{N-1} behave the same.
+//   flags: --tools N (extra tools, default 0), --name X (serverInfo.name, default "echo").
+// Requests are answered synchronously, in order; stdin's end exits the process.
+
+const argv = process.argv.slice(2);
+let extra = 0;
+let name = 'echo';
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--tools') extra = Number(argv[++i]);
+  else if (argv[i] === '--name') name = argv[++i];
+  else {
+    process.stderr.write(`echo-server: unknown argument ${argv[i]}\n`);
+    process.exit(2);
+  }
+}
+if (!Number.isInteger(extra) || extra < 0) {
+  process.stderr.write('echo-server: --tools must be a non-negative integer\n');
+  process.exit(2);
+}
+
+const textSchema = { type: 'object', properties: { text: { type: 'string' } } };
+const tools = [{ name: 'echo', description: 'Returns its text argument.', inputSchema: textSchema }];
+for (let i = 0; i < extra; i++) tools.push({ name: `tool_${i}`, description: `Extra echo tool ${i}.`, inputSchema: textSchema });
+const toolNames = new Set(tools.map((t) => t.name));
+const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+function answer(msg) {
+  const { id, method, params } = msg;
+  switch (method) {
+    case 'tools/call': {
+      if (!toolNames.has(params?.name)) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${params?.name}` } };
+      const text = params.arguments?.text;
+      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: typeof text === 'string' ? text : '' }] } };
+    }
+    case 'tools/list':
+      return { jsonrpc: '2.0', id, result: { tools } };
+    case 'initialize': {
+      const asked = params?.protocolVersion;
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: {
+          protocolVersion: VERSIONS.includes(asked) ? asked : VERSIONS[0],
+          capabilities: { tools: {} },
+          serverInfo: { name, version: '1.0.0' },
+        },
+      };
+    }
+    case 'ping':
+      return { jsonrpc: '2.0', id, result: {} };
+    default:
+      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } };
+  }
+}
+
+function onLine(line) {
+  if (line.length === 0) return;
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    process.stdout.write('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n');
+    return;
+  }
+  if (msg === null || typeof msg !== 'object' || msg.method === undefined) return; // responses: ignored
+  if (msg.id === undefined || msg.id === null) return; // notifications: nothing to do
+  process.stdout.write(JSON.stringify(answer(msg)) + '\n');
+}
+
+// Line splitting without quadratic concatenation: keep the pieces of an unfinished line.
+let pieces = [];
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  let start = 0;
+  let nl = chunk.indexOf('\n');
+  while (nl !== -1) {
+    let line = chunk.slice(start, nl);
+    if (pieces.length > 0) {
+      pieces.push(line);
+      line = pieces.join('');
+      pieces = [];
+    }
+    onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+    start = nl + 1;
+    nl = chunk.indexOf('\n', start);
+  }
+  if (start < chunk.length) pieces.push(chunk.slice(start));
+});
+process.stdin.on('end', () => process.stdout.write('', () => process.exit(0)));
+process.stdout.on('error', () => process.exit(0));

@@ -1,0 +1,201 @@
+// The paths under test, each started in a fresh process tree in front of bench/echo-server.mjs:
+//   direct        raw stdio client -> echo server
+//   sb-stdio      raw stdio client -> Switchboard (--stdio) -> echo server(s)
+//   sb-http       raw HTTP client  -> Switchboard (--http, Streamable HTTP) -> echo server(s)
+//   mcp-proxy     raw HTTP client  -> mcp-proxy (Streamable HTTP at /mcp) -> echo server
+//   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
+// open(path, opts) returns { kind, pid, toolName(i), session (a client), newSession(), close() }.
+
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAgent, HttpSession } from './http-client.mjs';
+import { sleep, start } from './procs.mjs';
+import { StdioClient } from './stdio-client.mjs';
+
+export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+export const ROOT_DIR = dirname(BENCH_DIR);
+export const OUT_DIR = join(BENCH_DIR, '.out');
+export const ECHO = join(BENCH_DIR, 'echo-server.mjs');
+/** The gateway's CLI; `--gateway PATH` points it at another build (A/B comparisons). */
+export let GATEWAY = join(ROOT_DIR, 'dist', 'main.js');
+export function setGateway(path) {
+  GATEWAY = path;
+}
+export const MCP_PROXY_BIN = join(BENCH_DIR, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
+export const SUPERGATEWAY_BIN = join(BENCH_DIR, 'node_modules', 'supergateway', 'dist', 'index.js');
+
+export const PATHS = {
+  direct: { label: 'direct (stdio)', transport: 'stdio', peer: false },
+  'sb-stdio': { label: 'Switchboard stdio→stdio', transport: 'stdio', peer: false },
+  'sb-http': { label: 'Switchboard HTTP→stdio', transport: 'http', peer: false },
+  'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
+  supergateway: { label: 'supergateway HTTP→stdio (--stateful)', transport: 'http', peer: true },
+};
+
+let configCounter = 0;
+const configFiles = [];
+
+/** Deletes the config files this process wrote. */
+export function removeConfigs() {
+  for (const f of configFiles.splice(0)) rmSync(f, { force: true });
+}
+
+/** Writes a gateway config for `count` echo servers (each with `tools` extra tools). */
+export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100 } = {}) {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const file = join(OUT_DIR, `switchboard-${process.pid}-${++configCounter}.yaml`);
+  const lines = ['# written by bench/run.mjs', `catalog: { pageSize: ${pageSize} }`, 'servers:'];
+  for (let i = 0; i < count; i++) {
+    const name = count === 1 ? 'echo' : `echo-${i}`;
+    const args = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : []), '--name', name];
+    lines.push(`  - name: ${name}`, `    command: ${JSON.stringify(process.execPath)}`, `    args: ${JSON.stringify(args)}`, '    startupTimeout: 120s');
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
+  configFiles.push(file);
+  return file;
+}
+
+/** A free loopback port (closed again at once; the peer binds it right after). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the gateway over HTTP and resolves once it prints its URL.
+ * extraNodeArgs: e.g. ['--cpu-prof', ...]. Resolves { proc, url, readyMs }.
+ */
+export function startGatewayHttp(configFile, { extraNodeArgs = [], timeoutMs = 120_000 } = {}) {
+  const t0 = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const proc = start(process.execPath, [...extraNodeArgs, GATEWAY, 'serve', '-c', configFile, '--http', '127.0.0.1:0'], {
+      label: 'switchboard',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      onStderrLine(line) {
+        if (done) return;
+        const m = /listening on (http:\/\/[^\s"]+)/.exec(line);
+        if (m) {
+          done = true;
+          clearTimeout(timer);
+          resolve({ proc, url: m[1], readyMs: Number(process.hrtime.bigint() - t0) / 1e6 });
+        }
+      },
+    });
+    const timer = setTimeout(() => {
+      if (done) return;
+      done = true;
+      reject(new Error(`switchboard did not print "listening on" within ${timeoutMs} ms\n${proc.stderrTail().slice(-2000)}`));
+    }, timeoutMs);
+    proc.exitPromise.then(() => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      reject(new Error(`switchboard exited before listening (code ${proc.exitCode})\n${proc.spawnError ?? ''}${proc.stderrTail().slice(-2000)}`));
+    });
+  });
+}
+
+/** Opens a session with retries while the server is still binding its port. */
+async function connectHttp(url, agent, proc, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const session = new HttpSession(url, agent);
+    try {
+      await session.initialize();
+      return session;
+    } catch (err) {
+      if (proc.exited) throw new Error(`${proc.label} exited (code ${proc.exitCode})\n${proc.stderrTail().slice(-2000)}`);
+      const retriable = err?.code === 'ECONNREFUSED' || err?.code === 'UND_ERR_SOCKET' || err?.code === 'ECONNRESET';
+      if (!retriable || Date.now() > deadline) throw new Error(`${proc.label}: ${err.message}\n${proc.stderrTail().slice(-2000)}`);
+      await sleep(50);
+    }
+  }
+}
+
+/**
+ * Opens one path: its process tree and a first, initialized session.
+ * opts: { connections (HTTP sockets), servers, tools, pageSize, extraNodeArgs }.
+ */
+export async function open(path, opts = {}) {
+  const { connections = 1, servers = 1, tools = 0, pageSize = 100, extraNodeArgs = [] } = opts;
+  if (path === 'direct' || path === 'sb-stdio') {
+    const client =
+      path === 'direct'
+        ? new StdioClient(process.execPath, [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])], { label: 'echo-server' })
+        : new StdioClient(process.execPath, [...extraNodeArgs, GATEWAY, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize }), '--stdio'], {
+            label: 'switchboard',
+          });
+    await client.initialize();
+    return {
+      path,
+      pid: client.pid,
+      proc: client.proc,
+      session: client,
+      toolName: path === 'direct' ? 'echo' : servers === 1 ? 'echo__echo' : 'echo-0__echo',
+      close: () => client.close(),
+    };
+  }
+
+  const agent = createAgent(connections);
+  let proc;
+  let url;
+  let toolName = 'echo';
+  let readyMs;
+  if (path === 'sb-http') {
+    ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize }), { extraNodeArgs }));
+    toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
+  } else if (path === 'mcp-proxy') {
+    const port = await freePort();
+    const echoArgs = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])];
+    proc = start(process.execPath, [MCP_PROXY_BIN, '--port', String(port), '--host', '127.0.0.1', '--', process.execPath, ...echoArgs], {
+      label: 'mcp-proxy',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    url = `http://127.0.0.1:${port}/mcp`;
+  } else if (path === 'supergateway') {
+    const port = await freePort();
+    const cmd = [process.execPath, ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])].map((a) => `'${a}'`).join(' ');
+    proc = start(
+      process.execPath,
+      [SUPERGATEWAY_BIN, '--stdio', cmd, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'],
+      { label: 'supergateway', stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    url = `http://127.0.0.1:${port}/mcp`;
+  } else {
+    throw new Error(`unknown path ${path}`);
+  }
+  let session;
+  try {
+    session = await connectHttp(url, agent, proc);
+  } catch (err) {
+    await proc.stop();
+    await agent.close().catch(() => {});
+    throw err;
+  }
+  return {
+    path,
+    pid: proc.pid,
+    proc,
+    session,
+    url,
+    agent,
+    toolName,
+    readyMs,
+    /** Another initialized session on the same endpoint (memory per session). */
+    newSession: () => connectHttp(url, agent, proc),
+    close: async () => {
+      await session.close();
+      await agent.close().catch(() => {});
+      await proc.stop();
+    },
+  };
+}
