@@ -48,6 +48,32 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // SIGHUP's default action ends the process: the handler is in place before anything starts,
+  // and a reload asked for during start-up runs once it is done.
+  let started = false;
+  let reloadAsked: string | undefined;
+  const reload = async (why: string) => {
+    if (stopping) return;
+    if (!started) {
+      reloadAsked = why;
+      return;
+    }
+    let next: GatewayConfig;
+    try {
+      next = await loadConfigFile(configPath);
+    } catch (err) {
+      const message = err instanceof ConfigError ? err.message : describeError(err);
+      logger.error(`config not reloaded (${why}); the running config stays:\n${message}`);
+      return;
+    }
+    if (JSON.stringify(next.listen) !== JSON.stringify(gateway.config.listen)) logger.warn('listen changed: that takes a restart; everything else is applied now');
+    auth = bearerAuthenticator(next.clients);
+    const { added, removed, restarted } = await gateway.reload(next);
+    const parts = [added.length && `started ${added.join(', ')}`, removed.length && `stopped ${removed.join(', ')}`, restarted.length && `restarted ${restarted.join(', ')}`].filter(Boolean);
+    logger.info(`config reloaded (${why}): ${parts.length ? parts.join('; ') : 'no server changed'}`);
+  };
+  process.on('SIGHUP', () => void reload('SIGHUP'));
+
   logger.info(`starting ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`);
   await gateway.start();
   for (const s of gateway.summary()) {
@@ -73,22 +99,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
     logger.info(`listening on ${http.url}`);
   }
 
-  const reload = async (why: string) => {
-    if (stopping) return;
-    let next: GatewayConfig;
-    try {
-      next = await loadConfigFile(configPath);
-    } catch (err) {
-      const message = err instanceof ConfigError ? err.message : describeError(err);
-      logger.error(`config not reloaded (${why}); the running config stays:\n${message}`);
-      return;
-    }
-    if (JSON.stringify(next.listen) !== JSON.stringify(gateway.config.listen)) logger.warn('listen changed: that takes a restart; everything else is applied now');
-    auth = bearerAuthenticator(next.clients);
-    const { added, removed, restarted } = await gateway.reload(next);
-    const parts = [added.length && `started ${added.join(', ')}`, removed.length && `stopped ${removed.join(', ')}`, restarted.length && `restarted ${restarted.join(', ')}`].filter(Boolean);
-    logger.info(`config reloaded (${why}): ${parts.length ? parts.join('; ') : 'no server changed'}`);
-  };
   watcher = watchConfigFile(configPath, () => void reload('file changed'));
-  process.on('SIGHUP', () => void reload('SIGHUP'));
+  started = true;
+  if (reloadAsked) void reload(reloadAsked);
 }

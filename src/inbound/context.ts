@@ -5,6 +5,7 @@
 
 import type { Catalog } from '../catalog/build.js';
 import type { CursorCodec } from '../catalog/cursor.js';
+import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { ClientProfile, GatewayConfig } from '../config/types.js';
 import type { AuditLog } from '../observability/audit.js';
@@ -60,8 +61,8 @@ export interface RequestContext {
   readonly session: SessionHandle;
   /** The catalog as this session's client profile sees it (the whole catalog without one). */
   readonly view: CatalogView;
-  /** Aborted when the client cancels the request or the session ends. */
-  readonly signal: AbortSignal;
+  /** Cancelled when the client cancels the request or the session ends. */
+  readonly cancellation: Cancellation;
   /** Set when the client asked for progress: relays a server's progress params to the client. */
   readonly progress?: (params: Record<string, any>) => void;
   /** Messages tied to this request (on HTTP: this POST's SSE stream). */

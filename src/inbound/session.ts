@@ -19,6 +19,7 @@ import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
 import { viewFor, type CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import { ClientRequests, missingCapability } from './client-requests.js';
+import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { GatewayCore, RequestContext, SessionHandle } from './context.js';
 import type { InboundSession } from './host.js';
 import { handlers } from './handlers/index.js';
@@ -39,7 +40,7 @@ export class ClientSession implements InboundSession, SessionHandle {
   logLevel: string | undefined;
   private initialized = false;
   private closed = false;
-  private readonly inFlight = new Map<JsonRpcId, AbortController>();
+  private readonly inFlight = new Map<JsonRpcId, Cancellation>();
   private readonly toClient = new ClientRequests();
 
   /** Per kind, the hash of the list this client last saw: list_changed only when its view changed. */
@@ -109,7 +110,7 @@ export class ClientSession implements InboundSession, SessionHandle {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const controller of this.inFlight.values()) controller.abort();
+    for (const cancellation of this.inFlight.values()) cancellation.cancel();
     this.inFlight.clear();
     this.toClient.closeAll();
     this.gateway.sessionClosed(this);
@@ -121,15 +122,15 @@ export class ClientSession implements InboundSession, SessionHandle {
     if (method === 'initialize') return this.initialize(request);
     const handler = handlers[method];
     if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    const cancellation = new Cancellation();
+    this.inFlight.set(id, cancellation);
     const params = request.params ?? {};
     const token = params._meta?.progressToken;
     const context: RequestContext = {
       gateway: this.gateway,
       session: this,
       view: this.view,
-      signal: controller.signal,
+      cancellation,
       related,
       protocolVersion: this.protocolVersion ?? '2025-03-26',
       progress:
@@ -169,7 +170,7 @@ export class ClientSession implements InboundSession, SessionHandle {
         return;
       case 'notifications/cancelled': {
         const id = n.params?.requestId;
-        if (id !== undefined) this.inFlight.get(id)?.abort();
+        if (id !== undefined) this.inFlight.get(id)?.cancel();
         return;
       }
       case 'notifications/roots/list_changed':

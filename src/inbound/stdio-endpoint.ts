@@ -2,6 +2,7 @@
 // and nothing else. Bad input gets a JSON-RPC error and the session goes on; stdin ending tells
 // the owner, who lets calls in flight finish before closing (graceful shutdown).
 
+import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
 import { ErrorCode, errorResponse, type JsonRpcMessage } from '../jsonrpc/types.js';
 import type { InboundSessionHost } from './host.js';
@@ -19,9 +20,8 @@ export interface StdioEndpointOptions {
 export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpointOptions): { stop(): void; close(): void } {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const write = (message: JsonRpcMessage) => {
-    output.write(encodeLine(message));
-  };
+  const writer = new LineWriter(output);
+  const write = (message: JsonRpcMessage) => writer.write(encodeLine(message));
   const session = host.openSession(write, options.principal);
 
   const decoder = new LineDecoder(
@@ -72,6 +72,7 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
     close() {
       input.removeAllListeners('data');
       session.close();
+      writer.flush();
     },
   };
 }

@@ -4,6 +4,7 @@
 // Invariant: every pending entry ends exactly once (response, timeout, abort or close).
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
+import type { Cancellation } from './cancellation.js';
 import type { Transport } from '../transport.js';
 import {
   ErrorCode,
@@ -24,7 +25,8 @@ export interface RequestOptions {
   /** Reset the timeout when progress arrives, but never past maxTotalMs. */
   resetOnProgress?: boolean;
   maxTotalMs?: number;
-  signal?: AbortSignal;
+  /** Cancels the request: the other side is told with notifications/cancelled. */
+  cancellation?: Cancellation;
   /** Receives `notifications/progress` params for this request (token already ours). */
   onProgress?: (params: Record<string, any>) => void;
   /**
@@ -59,7 +61,7 @@ interface Pending {
   started: number;
   options?: RequestOptions;
   progressToken?: string;
-  onAbort?: () => void;
+  offCancel?: () => void;
 }
 
 export interface PeerHandlers {
@@ -106,7 +108,7 @@ export class Peer {
     if (this.closed) {
       return Promise.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} is closed`, { server: this.label }));
     }
-    if (options?.signal?.aborted) {
+    if (options?.cancellation?.aborted) {
       return Promise.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
     }
     const id = this.nextId++;
@@ -120,11 +122,7 @@ export class Peer {
       }
       this.pending.set(id, entry);
       if (options?.timeoutMs) this.arm(id, entry, options.timeoutMs);
-      if (options?.signal) {
-        const signal = options.signal;
-        entry.onAbort = () => this.cancel(id, 'cancelled by the client');
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
+      if (options?.cancellation) entry.offCancel = options.cancellation.onCancel(() => this.cancel(id, 'cancelled by the client'));
       const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
       this.transport.send(message).catch((err: unknown) => {
         if (this.pending.get(id) === entry) {
@@ -181,7 +179,7 @@ export class Peer {
     this.pending.delete(id);
     if (entry.timer) clearTimeout(entry.timer);
     if (entry.progressToken) this.progress.delete(entry.progressToken);
-    if (entry.onAbort) entry.options?.signal?.removeEventListener('abort', entry.onAbort);
+    if (entry.offCancel) entry.offCancel();
   }
 
   private receive(message: JsonRpcMessage, relatedTo?: JsonRpcId): void {

@@ -5,6 +5,7 @@
 
 import { execa, type ResultPromise } from 'execa';
 import { GatewayError } from '../errors.js';
+import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine, responseIdInHead } from '../jsonrpc/ndjson.js';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
@@ -52,6 +53,7 @@ export class StdioTransport implements Transport {
 
   private child?: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false; detached: true }>;
   private exited?: Promise<void>;
+  private writer?: LineWriter;
   private closing = false;
   private closedNotified = false;
   private readonly recentStderr: string[] = [];
@@ -81,6 +83,7 @@ export class StdioTransport implements Transport {
       windowsHide: true,
     });
     this.child = child;
+    this.writer = new LineWriter(child.stdin);
     const spawned = new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (err) => reject(err));
@@ -120,7 +123,7 @@ export class StdioTransport implements Transport {
     }
     // Back-pressure is left to the pipe buffer: a stdio server that stops reading eventually
     // stalls its own callers, never the gateway's event loop.
-    child.stdin.write(encodeLine(message));
+    this.writer!.write(encodeLine(message));
     return Promise.resolve();
   }
 
@@ -133,6 +136,7 @@ export class StdioTransport implements Transport {
     this.closing = true;
     const grace = this.options.gracePeriodMs ?? 2000;
     const pid = child.pid;
+    this.writer?.flush();
     child.stdin.end();
     if (!(await this.exitsWithin(grace)) && pid !== undefined) {
       killGroup(pid, 'SIGTERM');

@@ -29,7 +29,7 @@ export function forwardOn(connection: ServerConnection, context: RequestContext,
   const timeoutMs = connection.config.timeoutMs;
   return connection.forward(method, params, {
     timeoutMs,
-    signal: context.signal,
+    cancellation: context.cancellation,
     onProgress: context.progress,
     resetOnProgress: true,
     maxTotalMs: timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR,

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
 import { Peer, RemoteError } from '../../../src/jsonrpc/peer.js';
+import { Cancellation } from '../../../src/jsonrpc/cancellation.js';
 import type { JsonRpcMessage } from '../../../src/jsonrpc/types.js';
 import type { Transport } from '../../../src/transport.js';
 
@@ -90,9 +91,9 @@ describe('Peer', () => {
 
   it('cancels on abort: sends notifications/cancelled with its own id', async () => {
     const { t, peer } = setup();
-    const ac = new AbortController();
-    const p = peer.request('long', {}, { signal: ac.signal });
-    ac.abort();
+    const cancellation = new Cancellation();
+    const p = peer.request('long', {}, { cancellation });
+    cancellation.cancel();
     await expect(p).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(t.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: t.sent[0].id } });
   });
