@@ -1,8 +1,8 @@
 // The one home of pino. Logs go to stderr (fd 2) only: in stdio mode stdout is the protocol.
 // JSON lines when stderr is not a terminal (machines read them); pretty lines in a terminal.
 
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -22,6 +22,8 @@ export function createLogger(options: LogOptions = {}): Logger {
     redact: { paths: ['headers.authorization', 'headers.Authorization', '*.headers.authorization', 'env', '*.env', 'token'], censor: '[redacted]' },
   };
   if (format === 'pretty') {
+    // Only a terminal needs it: loading it costs ~10 MB that a daemon never uses.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
     const stream = pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' });
     return pino(base, stream);
   }

@@ -18,7 +18,6 @@ import type { Transport } from '../transport.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { fetchAll } from './list-fetch.js';
 import { StdioTransport } from './stdio-transport.js';
-import { createHttpTransport } from './http-auto.js';
 
 export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'disabled' | 'closed';
 
@@ -198,15 +197,17 @@ export class ServerConnection {
     }, graceMs);
   }
 
-  private createTransport(): Transport {
+  private async createTransport(): Promise<Transport> {
     const c = this.config;
     const maxMessageBytes = this.options.maxMessageBytes;
     if (c.kind === 'stdio') return new StdioTransport({ command: c.command, args: c.args, env: c.env, cwd: c.cwd, logger: this.logger, maxMessageBytes });
+    // Loaded on first use: undici and the SSE parser cost ~20 MB of memory a stdio-only setup never needs.
+    const { createHttpTransport } = await import('./http-auto.js');
     return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes });
   }
 
   private async open(): Promise<Peer> {
-    const transport = this.createTransport();
+    const transport = await this.createTransport();
     const peer = new Peer(
       transport,
       {
