@@ -3,7 +3,8 @@
 // (cli/serve.ts, which owns the signals) or `check`. process.exit lives here and in cli/serve.ts.
 
 import { USAGE, UsageError, parseCli, type CliOptions } from './cli/args.js';
-import { catalogReport, renderReport } from './cli/report.js';
+import { catalogReport, isDown, renderReport } from './cli/report.js';
+import { fetchStatus, renderStatus, statusUrl } from './cli/status.js';
 import { serve } from './cli/serve.js';
 import { renderLockOutcome, writeLockFile } from './cli/lock.js';
 import { DEFAULT_CONFIG_PATH, loadConfigFile } from './config/load.js';
@@ -55,6 +56,19 @@ async function lock(options: CliOptions): Promise<void> {
   process.exit(outcome.failed.length > 0 ? 1 : 0);
 }
 
+async function status(options: CliOptions): Promise<void> {
+  const config = await loadOrExit(options);
+  const url = statusUrl(config, options.http);
+  try {
+    const s = await fetchStatus(url, process.env.SWITCHBOARD_TOKEN);
+    process.stdout.write(options.json ? JSON.stringify(s, null, 2) + '\n' : renderStatus(s));
+    process.exit(s.servers.some(isDown) ? 1 : 0);
+  } catch (err) {
+    process.stderr.write(`switchboard: no gateway answered at ${url}: ${describeError(err)}\n`);
+    process.exit(3);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   let options: CliOptions;
   try {
@@ -82,6 +96,8 @@ async function main(argv: string[]): Promise<void> {
       return check(options);
     case 'lock':
       return lock(options);
+    case 'status':
+      return status(options);
   }
 }
 

@@ -10,6 +10,9 @@ export const USAGE = `Usage:
       Validate the config, connect to every server, print the merged catalog
       (as client profile NAME sees it, with --client).
       Exit 0: all servers connected; 1: some failed; 2: invalid config.
+  switchboard status [-c FILE] [--http HOST:PORT] [--json]
+      Ask the gateway running with that config (or at HOST:PORT) for each server's state.
+      A client token, if clients are configured, comes from SWITCHBOARD_TOKEN.
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
@@ -26,7 +29,7 @@ Options:
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'help' | 'version';
   client?: string;
   config?: string;
   stdio: boolean;
@@ -83,6 +86,6 @@ export function parseCli(argv: string[]): CliOptions {
   const [command, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (command === undefined) return { ...base, command: 'help' };
-  if (command !== 'serve' && command !== 'check' && command !== 'lock') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'serve' && command !== 'check' && command !== 'lock' && command !== 'status') throw new UsageError(`unknown command "${command}"`);
   return { ...base, command };
 }

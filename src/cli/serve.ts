@@ -95,6 +95,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
       logger: logger.child({ inbound: 'http' }),
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth?.(header),
+      status: () => ({ servers: gateway.summary(), sessions: gateway.sessionCount }),
     });
     logger.info(`listening on ${http.url}`);
   }

@@ -33,6 +33,8 @@ export interface HttpEndpointOptions {
   /** Largest accepted POST body, in bytes. */
   maxMessageBytes: number;
   logger?: HttpEndpointLogger;
+  /** When set, GET /status answers this as JSON (same Origin, Host and token checks as the MCP path). */
+  status?: () => unknown;
   /** When set, every request must carry a bearer token it accepts (401 otherwise). */
   authenticate?: Authenticator;
   /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
@@ -54,6 +56,9 @@ export interface HttpEndpoint {
   /** Stops listening, ends streams, closes sessions, destroys sockets. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Where a running gateway tells its servers' states (switchboard status reads it). */
+export const STATUS_PATH = '/status';
 
 export async function startHttpEndpoint(host: InboundSessionHost, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(host, options);
@@ -182,7 +187,9 @@ class Endpoint {
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '';
     const query = url.indexOf('?');
-    if ((query === -1 ? url : url.slice(0, query)) !== this.options.path) {
+    const path = query === -1 ? url : url.slice(0, query);
+    const isStatus = path === STATUS_PATH && this.options.status !== undefined && req.method === 'GET';
+    if (path !== this.options.path && !isStatus) {
       return this.refuse(req, res, 404, Refusal.pathNotFound);
     }
     const headers = req.headers;
@@ -205,6 +212,7 @@ class Endpoint {
       }
       principal = who;
     }
+    if (isStatus) return replyJson(res, 200, JSON.stringify(this.options.status!()));
     const method = req.method;
     if (method === 'POST') return this.onPost(req, res, principal);
     if (method === 'GET') return this.onGet(req, res, principal);

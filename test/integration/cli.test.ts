@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, fixtureServer, gatewayMain, nodeBin, repoRoot, yamlServers } from '../helpers/index.js';
+import { cleanup, fixtureServer, gatewayMain, nodeBin, repoRoot, startGateway, yamlServers } from '../helpers/index.js';
 
 afterAll(cleanup);
 
@@ -70,6 +70,30 @@ describe('switchboard check', () => {
       ['memory', 'ready'],
       ['files', 'ready'],
     ]);
+  });
+});
+
+describe('switchboard status', () => {
+  it('shows the state of each server of a running gateway', async () => {
+    const config = yamlServers([fixtureServer('good', 'echo'), fixtureServer('gone', 'misbehaving', ['--exit-on-start'])]);
+    const gw = await startGateway(config);
+    const port = new URL(gw.url).port;
+    const r = await run(['status', '--json', '--http', `127.0.0.1:${port}`], config);
+    expect(r.code).toBe(1); // one server is down
+    const s = JSON.parse(r.stdout);
+    const states = Object.fromEntries(s.servers.map((x: any) => [x.name, x.state]));
+    expect(states.good).toBe('ready');
+    expect(['backing-off', 'connecting']).toContain(states.gone);
+    expect(s.sessions).toBe(0);
+    const text = await run(['status', '--http', `127.0.0.1:${port}`], config);
+    expect(text.stdout).toMatch(/good: connected/);
+    expect(text.stdout).toMatch(/gone: down, reconnecting/);
+  });
+
+  it('says so when no gateway answers', async () => {
+    const r = await run(['status', '--http', '127.0.0.1:9'], yamlServers([]));
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/no gateway answered at http:\/\/127\.0\.0\.1:9\/status/);
   });
 });
 
