@@ -4,7 +4,8 @@
 // state each one ends up in.
 
 import { createCursorCodec, type CursorCodec } from './catalog/cursor.js';
-import type { GuardOptions, GuardReport } from './catalog/guard.js';
+import type { GuardOptions } from './catalog/guard.js';
+import { GuardReporter } from './observability/guard-report.js';
 import { readLock, type LockFile } from './catalog/pinning.js';
 import { createAuditLog, type AuditLog } from './observability/audit.js';
 import type { Catalog, CatalogServerInput } from './catalog/build.js';
@@ -44,8 +45,6 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   readonly audit: AuditLog;
   /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
   private lock?: LockFile;
-  /** Held tools already reported, so a rebuild does not repeat the warning. */
-  private reportedHeld = '';
   private readonly servers = new Map<string, ServerConnection>();
   private readonly sessions = new Set<ClientSession>();
   private readonly isolated: IsolatedConnections;
@@ -68,7 +67,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session));
     this.audit = createAuditLog({ file: config.sanitize.auditLog, logger });
     this.store = new CatalogStore(() => this.catalogInput(), config.naming, this.guardOptions());
-    this.store.snapshots.subscribe((catalog) => this.reportGuard(catalog.report));
+    const reporter = new GuardReporter(this.audit, logger);
+    this.store.snapshots.subscribe((catalog) => reporter.report(catalog.report));
     this.store.changed.subscribe((kinds) => {
       for (const session of this.sessions) session.notifyListChanged(kinds);
     });
@@ -101,21 +101,6 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   private guardOptions(): GuardOptions {
     const { sanitize, pinning } = this.current;
     return { sanitize: { maxDescriptionLength: sanitize.maxDescriptionLength, action: sanitize.action }, lock: this.lock, newTools: pinning.newTools };
-  }
-
-  /** Writes what the guard stage did to the audit log, and warns about held tools once per change. */
-  private reportGuard(report: GuardReport): void {
-    for (const f of report.findings) this.audit.record({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why });
-    for (const b of report.blocked) this.audit.record({ server: b.server, kind: b.kind, item: b.item, change: 'blocked', why: 'injection pattern found; sanitize.action is block' });
-    for (const h of report.held) {
-      const why = h.reason === 'changed' ? 'definition differs from the lock file' : 'not in the lock file, and pinning.newTools is hold';
-      this.audit.record({ server: h.server, kind: 'pin', item: h.name, change: 'held', why });
-    }
-    const held = report.held.map((h) => `${h.server}/${h.name} (${h.reason})`).join(', ');
-    if (held !== this.reportedHeld) {
-      this.reportedHeld = held;
-      if (held) this.logger.warn(`tools held back until the lock is updated (switchboard lock): ${held}`);
-    }
   }
 
   async start(): Promise<void> {
