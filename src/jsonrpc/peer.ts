@@ -127,10 +127,17 @@ export class Peer {
       this.transport.send(message).catch((err: unknown) => {
         if (this.pending.get(id) === entry) {
           this.finish(id, entry);
-          reject(err instanceof Error ? err : new Error(String(err)));
+          reject(this.named(err));
         }
       });
     });
+  }
+
+  /** A transport's failure as a GatewayError that names the server, as every gateway error must. */
+  private named(err: unknown): GatewayError {
+    if (err instanceof GatewayError && err.server !== undefined) return err;
+    const code = err instanceof GatewayError ? err.code : 'CONNECTION_CLOSED';
+    return new GatewayError(code, `${this.label}: ${describeError(err)}`, { server: this.label, cause: err });
   }
 
   /** Sends a request; resolves with the result, rejects with RemoteError for an error response. */

@@ -156,6 +156,7 @@ export class ServerConnection {
     this.everReady = true;
     this.backoff.up();
     clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
     this.listed = this.options.fetchLists !== false;
     for (const kind of this.refetchAgain) this.refetch(kind);
     this.refetchAgain.clear();
@@ -186,9 +187,11 @@ export class ServerConnection {
 
   /** A dropped server's items stay listed for a while, so a quick restart is invisible to clients. */
   private startGrace(): void {
-    clearTimeout(this.graceTimer);
+    // Once per drop: failed reconnect attempts must not push the end of the grace period back.
+    if (this.graceTimer) return;
     const graceMs = this.config.downtimeGraceMs ?? 30_000;
     this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
       if (this.state === 'ready') return;
       this.listed = false;
       this.lists = emptyLists();
