@@ -36,10 +36,11 @@ const USAGE = `usage: node bench/soak.mjs [options]
   --settle MS            quiet time before each memory/fd sample (default 2000; quick 1000)
   --max-fd-growth N      fail when the gateway's open fds grow by more (default 16)
   --max-rss-growth-mb N  fail when the gateway's RSS grows by more (default 50)
-  --heap-snapshots       diagnosis: also take a heap snapshot of the gateway (which collects
-                         garbage first) after each memory sample and judge the live heap's
-                         growth instead of RSS (the first snapshot's own allocations inflate
-                         the RSS at the end); writes bench/.out/SOAK-heap[-quick].md
+  --heap-snapshots       take a heap snapshot of the gateway (which collects garbage first)
+                         after each memory sample and judge the live heap's growth instead of
+                         RSS (RSS also holds V8's young-generation headroom, which grows with
+                         load and is not given back). On by default in the full run, which
+                         judges leaks; --quick judges RSS. --no-heap-snapshots turns it off.
   --max-heap-growth-mb N with --heap-snapshots: fail when the live heap grows by more (default 8)
   --gateway FILE         soak another build (its main.js); the report goes to bench/.out/
   --help`;
@@ -61,11 +62,12 @@ try {
       'max-fd-growth': { type: 'string' },
       'max-rss-growth-mb': { type: 'string' },
       gateway: { type: 'string' },
-      'heap-snapshots': { type: 'boolean', default: false },
+      'heap-snapshots': { type: 'boolean' },
       'max-heap-growth-mb': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
+    allowNegative: true,
   }).values;
 } catch (err) {
   console.error(`${err.message}\n${USAGE}`);
@@ -104,7 +106,7 @@ const cfg = {
   reconnect: { initialDelay: '50ms', maxDelay: '250ms', maxFailures: 1000 },
   serverTimeout: '10s',
   requestTimeoutMs: 30_000,
-  heapSnapshots: args['heap-snapshots'],
+  heapSnapshots: args['heap-snapshots'] ?? !quick,
   maxHeapGrowthMb: int('max-heap-growth-mb', 8),
 };
 for (const [flag, leg] of [['kill-every', 'http'], ['stdio-kill-every', 'stdio']]) {
@@ -125,7 +127,9 @@ if (args.gateway !== undefined) {
   setGateway(file);
 }
 const gatewayFile = args.gateway !== undefined ? resolve(args.gateway) : GATEWAY;
-const variant = `${args['heap-snapshots'] ? '-heap' : ''}${quick ? '-quick' : ''}`;
+// The default run of each mode writes the committed report (full) or the CI one (quick).
+const nonDefaultHeap = args['heap-snapshots'] !== undefined && args['heap-snapshots'] === quick;
+const variant = `${nonDefaultHeap ? (quick ? '-heap' : '-rss') : ''}${quick ? '-quick' : ''}`;
 const reportFile = variant === '' && args.gateway === undefined ? join(BENCH_DIR, 'SOAK.md') : join(OUT_DIR, `SOAK${variant || '-other'}.md`);
 const jsonFile = join(OUT_DIR, `soak${variant}.json`);
 
