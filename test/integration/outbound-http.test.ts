@@ -139,6 +139,9 @@ describe('StreamableHttpTransport against the SDK server', () => {
     const t = track(new StreamableHttpTransport({ url: srv.url }));
     const c = client(t);
     await c.initialize();
+    // The GET stream starts in the background: were it still on its way, its own 404 could end the
+    // session first and the POST below would meet a closed transport instead of the 404.
+    await srv.waitForGetStream();
     srv.forgetSessions();
     const err = await c.request('tools/list').catch((e) => e);
     expect(err).toBeInstanceOf(HttpStatusError);
