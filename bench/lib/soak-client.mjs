@@ -3,7 +3,7 @@
 // each response to the request it answers and counts what is missing, doubled or wrong.
 
 import { request } from 'undici';
-import { PROTOCOL_VERSION } from './stdio-client.mjs';
+import { PROTOCOL_VERSION, onLines } from './stdio-client.mjs';
 import { start } from './procs.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -279,21 +279,7 @@ export class SoakStdioSession {
     this.nextId = 1;
     this.proc = start(command, args, { label, onStderrLine, env, cwd });
     this.waiters = new Map();
-    let pieces = [];
-    const out = this.proc.child.stdout;
-    out.setEncoding('utf8');
-    out.on('data', (chunk) => {
-      let from = 0;
-      let nl;
-      while ((nl = chunk.indexOf('\n', from)) !== -1) {
-        pieces.push(chunk.slice(from, nl));
-        const line = pieces.join('');
-        pieces = [];
-        from = nl + 1;
-        if (line.length > 0) this.#onLine(line);
-      }
-      if (from < chunk.length) pieces.push(chunk.slice(from));
-    });
+    onLines(this.proc.child.stdout, (line) => this.#onLine(line));
     this.proc.exitPromise.then(() => {
       for (const w of this.waiters.values()) w(new Error(`gateway exited (code ${this.proc.exitCode}, signal ${this.proc.exitSignal})`));
       this.waiters.clear();

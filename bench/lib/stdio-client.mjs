@@ -13,6 +13,30 @@ export class RpcFailure extends Error {
   }
 }
 
+/**
+ * Calls `fn` with each non-empty line of a stream, however the chunks fall. One loop per chunk;
+ * a partial line waits in `pieces` until its newline arrives.
+ */
+export function onLines(stream, fn) {
+  stream.setEncoding('utf8');
+  let pieces = [];
+  stream.on('data', (chunk) => {
+    let from = 0;
+    let nl;
+    while ((nl = chunk.indexOf('\n', from)) !== -1) {
+      let line = chunk.slice(from, nl);
+      if (pieces.length > 0) {
+        pieces.push(line);
+        line = pieces.join('');
+        pieces = [];
+      }
+      if (line.length > 0) fn(line);
+      from = nl + 1;
+    }
+    if (from < chunk.length) pieces.push(chunk.slice(from));
+  });
+}
+
 export class StdioClient {
   /** Spawns command (tracked, own process group) and wires up line parsing. */
   constructor(command, args, { label, env, onStderrLine } = {}) {
@@ -20,25 +44,7 @@ export class StdioClient {
     this.pending = new Map();
     this.nextId = 1;
     this.closed = false;
-    const out = this.proc.child.stdout;
-    out.setEncoding('utf8');
-    let pieces = [];
-    out.on('data', (chunk) => {
-      let startAt = 0;
-      let nl = chunk.indexOf('\n');
-      while (nl !== -1) {
-        let line = chunk.slice(startAt, nl);
-        if (pieces.length > 0) {
-          pieces.push(line);
-          line = pieces.join('');
-          pieces = [];
-        }
-        if (line.length > 0) this.#onLine(line);
-        startAt = nl + 1;
-        nl = chunk.indexOf('\n', startAt);
-      }
-      if (startAt < chunk.length) pieces.push(chunk.slice(startAt));
-    });
+    onLines(this.proc.child.stdout, (line) => this.#onLine(line));
     this.proc.exitPromise.then(() => {
       this.closed = true;
       const why = new Error(`${this.proc.label} exited (code ${this.proc.exitCode}, signal ${this.proc.exitSignal})${tailOf(this.proc)}`);
