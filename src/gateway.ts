@@ -121,6 +121,10 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     const restarted: string[] = [];
     const removed = before.servers.filter((s) => !next.servers.some((n) => n.name === s.name)).map((s) => s.name);
     this.current = next;
+    for (const session of this.sessions) {
+      const renewed = session.profile && next.clients.find((c) => c.name === session.profile!.name);
+      if (renewed) session.updateProfile(renewed);
+    }
     const starting: Promise<void>[] = [];
     const stopping: Promise<void>[] = [];
     for (const name of removed) stopping.push(this.retire(name));

@@ -50,8 +50,18 @@ export class ClientSession implements InboundSession, SessionHandle {
     private readonly gateway: GatewayCore,
     private readonly push: (message: JsonRpcMessage) => void,
     private readonly onClose?: (session: ClientSession) => void,
-    readonly profile?: ClientProfile,
+    public profile?: ClientProfile,
   ) {}
+
+  /**
+   * The profile's rules changed (a config reload): this session sees the new view from now on,
+   * and hears list_changed if that view differs from what it saw. A removed token is refused by
+   * the HTTP endpoint itself.
+   */
+  updateProfile(profile: ClientProfile): void {
+    this.profile = profile;
+    this.notifyListChanged(LIST_KINDS);
+  }
 
   /** The catalog as this client's profile sees it. */
   get view(): CatalogView {

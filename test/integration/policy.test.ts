@@ -4,6 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -180,5 +181,21 @@ describe('tool pinning', () => {
     await gw.waitForStderr(/held back.*pois\/fresh \(new\)/);
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('pois__fresh');
     await client.close();
+  });
+});
+
+describe('profiles on reload', () => {
+  it('applies a profile’s new rules to its open sessions, and tells them', async () => {
+    const before = yamlServers([fixtureServer('pois', 'poisoned')], {
+      clients: [{ name: 'ci-agent', token: '${CI_TOKEN}', tools: { allow: ['pois__safe_read'], deny: [] } }],
+    });
+    const gw = await startGateway(before, { env });
+    const ci = await connectHttpClient(gw.url, { headers: { Authorization: 'Bearer ci-secret-token-1' } });
+    expect((await ci.listTools()).tools.map((t) => t.name)).toEqual(['pois__safe_read']);
+    const changed = new Promise<void>((resolve) => ci.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    await writeFile(gw.configPath, before.replace('- pois__safe_read', '- pois__safe_*'));
+    await changed;
+    expect((await ci.listTools()).tools.map((t) => t.name).sort()).toEqual(['pois__safe_read', 'pois__safe_write']);
+    await ci.close();
   });
 });
