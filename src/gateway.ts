@@ -135,13 +135,15 @@ export class Gateway implements GatewayCore, InboundSessionHost {
         servers.set(server.name, this.servers.get(server.name)!);
         continue;
       }
+      const connection = this.sharedConnection(server);
       if (was) {
         restarted.push(server.name);
+        // Sessions' subscriptions follow the server to its new connection.
+        this.subscriptions.transfer(this.servers.get(server.name)!, connection);
         stopping.push(this.retire(server.name));
       } else added.push(server.name);
-      const connection = this.sharedConnection(server);
       servers.set(server.name, connection);
-      starting.push(connection.connect());
+      starting.push(connection.connect().then(() => this.subscriptions.resubscribe(connection)));
     }
     // Config order is catalog order: rebuild the map in the new order.
     this.servers.clear();

@@ -61,6 +61,14 @@ export class Subscriptions {
     }
   }
 
+  /** The server behind `from` is now reached through `to` (a reload restarted it). */
+  transfer(from: ServerConnection, to: ServerConnection): void {
+    const uris = this.byConnection.get(from);
+    if (!uris) return;
+    this.byConnection.delete(from);
+    this.byConnection.set(to, uris);
+  }
+
   /** A connection is gone: its subscriptions went with it. */
   dropConnection(connection: ServerConnection): void {
     this.byConnection.delete(connection);

@@ -3,7 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, descendantPids, fixtureServer, gatewayMain, nodeBin, pidAlive, repoRoot, startGateway, waitFor, yamlServers } from '../helpers/index.js';
 import { LineCollector, trackProcess } from '../helpers/processes.js';
@@ -67,6 +67,20 @@ describe('hot reload', () => {
     await writeFile(gw.configPath, 'servers:\n  - name: Not Valid\n');
     await gw.waitForStderr(/config not reloaded \(file changed\); the running config stays/);
     expect((await client.callTool({ name: 'keep__echo', arguments: { text: 'still' } })).content).toEqual([{ type: 'text', text: 'still' }]);
+    await client.close();
+  });
+
+  it('keeps a session’s subscriptions when a reload restarts their server', async () => {
+    const before = yamlServers([fixtureServer('int', 'interactive')]);
+    const gw = await startGateway(before);
+    const client = await connectHttpClient(gw.url);
+    await client.subscribeResource({ uri: 'mem://counter' });
+    await writeFile(gw.configPath, yamlServers([fixtureServer('int', 'interactive', [], { timeout: '30s' })]));
+    await gw.waitForStderr(/config reloaded \(file changed\): restarted int/);
+    // The new process was told about the subscription: its updates reach the client.
+    const updated = new Promise<any>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params)));
+    await client.callTool({ name: 'int__bump', arguments: {} });
+    expect((await updated).uri).toBe('mem://counter');
     await client.close();
   });
 
