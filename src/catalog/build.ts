@@ -35,6 +35,8 @@ export interface Catalog {
   resources: ResourceRouter;
   /** server → its resource policy, for URIs that were never listed (templates, links). */
   resourcePolicy: Map<string, (uri: string) => boolean>;
+  /** server → (its URI → the namespaced URI clients see), only for URIs that collided. */
+  renamedUris: Map<string, Map<string, string>>;
 }
 
 export interface CatalogServerInput {
@@ -130,10 +132,18 @@ export function buildCatalog(servers: readonly CatalogServerInput[], naming: Gat
   const lists = {} as Record<ListKind, CatalogList>;
   lists.tools = namedList(allowed(servers, 'tools', guard, report), naming, 'name');
   lists.prompts = namedList(allowed(servers, 'prompts', guard, report), naming, 'name');
-  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', (e) => router.addResource(e.key, { server: e.server, uri: e.original }));
+  const renamedUris = new Map<string, Map<string, string>>();
+  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', (e) => {
+    router.addResource(e.key, { server: e.server, uri: e.original });
+    if (e.key !== e.original) {
+      let mine = renamedUris.get(e.server);
+      if (!mine) renamedUris.set(e.server, (mine = new Map()));
+      mine.set(e.original, e.key);
+    }
+  });
   lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, filterOf(s.config.resources)]));
-  return { lists, report, resources: router, resourcePolicy };
+  return { lists, report, resources: router, resourcePolicy, renamedUris };
 }
 
 /** The kinds whose client-visible content differs between two snapshots. */

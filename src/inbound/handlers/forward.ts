@@ -10,6 +10,7 @@ import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { ServerConnection } from '../../outbound/server-connection.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizeResult } from '../../catalog/sanitize.js';
+import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
@@ -59,6 +60,7 @@ export const callTool: Handler = async (params, context) => {
     for (const f of cleaned.findings) context.gateway.audit.record({ server: entry.server, kind: 'result', item: entry.original, field: f.field, change: f.change, why: f.why });
     result = cleaned.result;
   }
+  result = renameInToolResult(result, context.gateway.catalog.renamedUris.get(entry.server));
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
   if (params.task !== undefined && task && typeof task.taskId === 'string') {
@@ -67,9 +69,10 @@ export const callTool: Handler = async (params, context) => {
   return result;
 };
 
-export const getPrompt: Handler = (params, context) => {
+export const getPrompt: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.prompts, params?.name, 'prompt');
-  return forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
+  const result = await forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
+  return renameInPrompt(result, context.gateway.catalog.renamedUris.get(entry.server));
 };
 
 /** Servers a URI may belong to, allowed by their policy, most likely first. */
@@ -91,7 +94,8 @@ export const readResource: Handler = async (params, context) => {
   for (let i = 0; ; i++) {
     const t = targets[i]!;
     try {
-      return await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
+      const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
+      return renameInRead(result, context.gateway.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;
