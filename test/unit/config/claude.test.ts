@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASE, linesOf, parse } from './helpers.js';
+import { BASE, linesOf, parse, SERVER_DEFAULTS } from './helpers.js';
 
 describe('Claude Desktop shape (mcpServers)', () => {
   it('reads a pasted claude_desktop_config.json', () => {
@@ -17,15 +17,7 @@ describe('Claude Desktop shape (mcpServers)', () => {
         kind: 'stdio',
         name: 'github',
         prefix: 'github',
-        enabled: true,
-        timeoutMs: 60_000,
-        startupTimeoutMs: 30_000,
-        isolation: 'shared',
-        reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
-        downtimeGraceMs: 30_000,
-        tools: { allow: ['*'], deny: [] },
-        prompts: { allow: ['*'], deny: [] },
-        resources: { allow: ['*'], deny: [] },
+        ...SERVER_DEFAULTS,
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-github'],
         env: { GITHUB_TOKEN: 'gh-token' },
@@ -35,15 +27,7 @@ describe('Claude Desktop shape (mcpServers)', () => {
         kind: 'http',
         name: 'remote',
         prefix: 'remote',
-        enabled: true,
-        timeoutMs: 60_000,
-        startupTimeoutMs: 30_000,
-        isolation: 'shared',
-        reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
-        downtimeGraceMs: 30_000,
-        tools: { allow: ['*'], deny: [] },
-        prompts: { allow: ['*'], deny: [] },
-        resources: { allow: ['*'], deny: [] },
+        ...SERVER_DEFAULTS,
         url: 'https://mcp.example.com/mcp',
         transport: 'auto',
         headers: { Authorization: 'Bearer api-token' },

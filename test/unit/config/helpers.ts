@@ -6,6 +6,19 @@ import { ConfigError, type ConfigProblem, type GatewayConfig } from '../../../sr
 
 export const BASE = '/srv/switchboard/config';
 
+/** What every server gets when the file says nothing: one place to change when a key is added. */
+export const SERVER_DEFAULTS = {
+  enabled: true,
+  timeoutMs: 60_000,
+  startupTimeoutMs: 30_000,
+  isolation: 'shared',
+  reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
+  downtimeGraceMs: 30_000,
+  tools: { allow: ['*'], deny: [] },
+  prompts: { allow: ['*'], deny: [] },
+  resources: { allow: ['*'], deny: [] },
+} as const;
+
 export function parse(text: string, env: NodeJS.ProcessEnv = {}): GatewayConfig {
   return parseConfig(text, { baseDir: BASE, env });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_PATH, loadConfigFile, parseConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/config/types.js';
-import { BASE, parse } from './helpers.js';
+import { BASE, parse, SERVER_DEFAULTS } from './helpers.js';
 
 describe('defaults', () => {
   it('fills every default for a minimal stdio server', () => {
@@ -19,15 +19,7 @@ describe('defaults', () => {
           kind: 'stdio',
           name: 'a',
           prefix: 'a',
-          enabled: true,
-          timeoutMs: 60_000,
-          startupTimeoutMs: 30_000,
-          isolation: 'shared',
-          reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
-          downtimeGraceMs: 30_000,
-          tools: { allow: ['*'], deny: [] },
-          prompts: { allow: ['*'], deny: [] },
-          resources: { allow: ['*'], deny: [] },
+          ...SERVER_DEFAULTS,
           command: 'node',
           args: [],
           env: {},
@@ -46,15 +38,7 @@ describe('defaults', () => {
       kind: 'http',
       name: 'r',
       prefix: 'r',
-      enabled: true,
-      timeoutMs: 60_000,
-      startupTimeoutMs: 30_000,
-      isolation: 'shared',
-      reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
-      downtimeGraceMs: 30_000,
-      tools: { allow: ['*'], deny: [] },
-      prompts: { allow: ['*'], deny: [] },
-      resources: { allow: ['*'], deny: [] },
+      ...SERVER_DEFAULTS,
       url: 'https://example.com/mcp',
       transport: 'auto',
       headers: {},
