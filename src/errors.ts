@@ -23,6 +23,10 @@ export const GatewayErrorCode = {
   HTTP_ERROR: 'HTTP_ERROR',
   /** The request was cancelled by the client or by shutdown. */
   CANCELLED: 'CANCELLED',
+  /** A message nested deeper than limits.maxDepth was refused. */
+  MESSAGE_TOO_DEEP: 'MESSAGE_TOO_DEEP',
+  /** A limit (calls or bytes in flight, write buffer, sessions, per-session connections) was reached; try again later. */
+  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
@@ -38,22 +42,44 @@ const jsonRpcCodeOf: Record<GatewayErrorCode, number> = {
   HTTP_ERROR: ErrorCode.InternalError,
   MESSAGE_TOO_LARGE: ErrorCode.InternalError,
   CANCELLED: ErrorCode.InternalError,
+  MESSAGE_TOO_DEEP: ErrorCode.InternalError,
+  LIMIT_EXCEEDED: ErrorCode.InternalError,
 };
+
+export interface GatewayErrorData {
+  code: GatewayErrorCode;
+  server?: string;
+  /** LIMIT_EXCEEDED: when trying again makes sense. */
+  retryAfterMs?: number;
+  /** LIMIT_EXCEEDED: whose limit — this client's session, a server's, or the whole gateway's. */
+  limit?: LimitScope;
+}
+
+export type LimitScope = 'session' | 'server' | 'gateway';
 
 export class GatewayError extends Error {
   readonly code: GatewayErrorCode;
   readonly server?: string;
-  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown }) {
+  readonly retryAfterMs?: number;
+  readonly limit?: LimitScope;
+  /** For the operator only (logs, check, status): what the server printed, paths. Never sent to a client. */
+  readonly detail?: string;
+  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown; retryAfterMs?: number; limit?: LimitScope; detail?: string }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'GatewayError';
     this.code = code;
     this.server = options?.server;
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options?.detail !== undefined) this.detail = options.detail;
+    if (options?.limit !== undefined) this.limit = options.limit;
   }
 
   /** The JSON-RPC error object a client receives. `data.code` is the stable gateway code. */
-  toJsonRpc(): { code: number; message: string; data: { code: GatewayErrorCode; server?: string } } {
-    const data: { code: GatewayErrorCode; server?: string } = { code: this.code };
+  toJsonRpc(): { code: number; message: string; data: GatewayErrorData } {
+    const data: GatewayErrorData = { code: this.code };
     if (this.server !== undefined) data.server = this.server;
+    if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;
+    if (this.limit !== undefined) data.limit = this.limit;
     return { code: jsonRpcCodeOf[this.code], message: this.message, data };
   }
 }

@@ -10,6 +10,7 @@ import { readLock, type LockFile } from './catalog/pinning.js';
 import { createAuditLog, type AuditLog } from './observability/audit.js';
 import type { Catalog, CatalogServerInput } from './catalog/build.js';
 import { CatalogStore } from './catalog/store.js';
+import type { CatalogView } from './catalog/view.js';
 import type { GatewayConfig, ServerConfig } from './config/types.js';
 import type { IncomingContext } from './jsonrpc/peer.js';
 import type { JsonRpcMessage, JsonRpcRequest } from './jsonrpc/types.js';
@@ -19,6 +20,7 @@ import type { InboundSessionHost } from './inbound/host.js';
 import { IsolatedConnections } from './inbound/isolated.js';
 import { ServerRequests } from './inbound/server-requests.js';
 import { ClientSession } from './inbound/session.js';
+import { ByteBudget } from './inbound/budget.js';
 import { Subscriptions } from './inbound/subscriptions.js';
 import { TaskIds } from './inbound/task-ids.js';
 import { ServerConnection, type ServerConnectionEvents } from './outbound/server-connection.js';
@@ -34,8 +36,14 @@ export interface GatewayOptions {
   reconnect?: boolean;
 }
 
-/** What a shared connection declares: requests during a call can be told apart; roots cannot. */
-const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} } };
+/**
+ * What a shared connection declares: what the gateway can route. Sampling, elicitation and roots
+ * requests a server sends during a call go to the client that made the call (and fail with an
+ * error for a client that did not declare them, or when no call can be told). Servers register
+ * capability-gated tools from this, so the catalog connection of a per-session server declares the
+ * same: its tools are what each session's own connection will offer.
+ */
+const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
 
 export class Gateway implements GatewayCore, InboundSessionHost {
   readonly cursors: CursorCodec = createCursorCodec();
@@ -43,6 +51,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   readonly subscriptions = new Subscriptions();
   readonly tasks = new TaskIds();
   readonly audit: AuditLog;
+  /** Bytes all sessions together may hold in flight (limits.totalBytesInFlight). */
+  readonly budget: ByteBudget;
   /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
   private lock?: LockFile;
   private readonly servers = new Map<string, ServerConnection>();
@@ -61,10 +71,11 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     private readonly options: GatewayOptions = {},
   ) {
     const config = current;
+    this.budget = new ByteBudget(config.limits.totalBytesInFlight, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
     this.serverRequests = new ServerRequests(logger);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, serverRequests: this.serverRequests, logger };
     for (const server of config.servers) this.servers.set(server.name, this.sharedConnection(server));
-    this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session));
+    this.isolated = new IsolatedConnections((server, session) => this.openIsolated(server, session), () => this.current.limits.maxIsolatedConnections);
     this.audit = createAuditLog({ file: config.sanitize.auditLog, logger });
     this.store = new CatalogStore(() => this.catalogInput(), config.naming, this.guardOptions());
     const reporter = new GuardReporter(this.audit, logger);
@@ -86,7 +97,6 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return this.config.catalog.pageSize;
   }
 
-  /** Connects every enabled server in parallel; resolves when each is ready or failed. */
   /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */
   async loadLock(): Promise<void> {
     try {
@@ -103,9 +113,20 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return { sanitize: { maxDescriptionLength: sanitize.maxDescriptionLength, action: sanitize.action }, lock: this.lock, newTools: pinning.newTools };
   }
 
-  async start(): Promise<void> {
+  /**
+   * Connects every enabled server in parallel. Resolves once each is ready or failed, or after
+   * `waitMs` if given: a server still starting then joins the catalog when it is ready, and
+   * sessions hear list_changed (one hung server must not hold back everyone else).
+   */
+  async start(waitMs?: number): Promise<void> {
     await this.loadLock();
-    await Promise.all([...this.servers.values()].map((c) => c.connect()));
+    const all = Promise.all([...this.servers.values()].map((c) => c.connect()));
+    if (waitMs === undefined) await all;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
+    }
     this.store.rebuild();
   }
 
@@ -181,7 +202,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
 
   openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
-    const session = new ClientSession(this, push, (s) => this.sessions.delete(s), profile);
+    const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', this.budget);
+    const session = new ClientSession(this, push, budget, (s) => this.sessions.delete(s), profile);
     this.sessions.add(session);
     return session;
   }
@@ -190,8 +212,9 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     return this.sessions.size;
   }
 
-  instructions(): string | undefined {
-    return mergeInstructions(this.servers.values(), this.config.naming);
+  /** Merged instructions of the ready servers `view` sees (a profile hears nothing of servers it cannot use). */
+  instructions(view: CatalogView): string | undefined {
+    return mergeInstructions([...this.servers.values()].filter((c) => view.seesServer(c.name)), this.config.naming);
   }
 
   async logLevelChanged(): Promise<void> {
@@ -235,7 +258,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   rootsChanged(session: SessionHandle): void {
-    // Only per-session connections declared roots (a shared one cannot speak for every client).
+    // Shared connections declare roots without listChanged (they cannot speak for every client):
+    // only a session's own connections hear that its roots changed.
     for (const c of this.isolated.of(session)) c.notify('notifications/roots/list_changed');
   }
 
@@ -267,10 +291,15 @@ export class Gateway implements GatewayCore, InboundSessionHost {
 
   private sharedConnection(server: ServerConfig): ServerConnection {
     return new ServerConnection(server, this.logger.child({ server: server.name }), this.connectionEvents(), {
-      maxMessageBytes: this.config.limits.maxMessageBytes,
-      clientCapabilities: server.isolation === 'shared' ? SHARED_CLIENT_CAPABILITIES : {},
+      ...this.connectionLimits(),
+      clientCapabilities: SHARED_CLIENT_CAPABILITIES,
       reconnect: this.options.reconnect,
     });
+  }
+
+  private connectionLimits() {
+    const l = this.config.limits;
+    return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer };
   }
 
   /** A server came back: restore what it held for our sessions (subscriptions, log level). */
@@ -294,7 +323,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
     const declared: Record<string, any> = {};
     for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
     const connection = new ServerConnection(server, this.logger.child({ server: server.name, session: session.id }), this.connectionEvents(), {
-      maxMessageBytes: this.config.limits.maxMessageBytes,
+      ...this.connectionLimits(),
       clientCapabilities: declared,
       fetchLists: false,
       owner: session,

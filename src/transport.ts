@@ -22,6 +22,12 @@ export interface Transport {
   /** Non-fatal problems (a garbage line, an unparsable SSE event). The pipe stays open. */
   onerror?: (error: Error) => void;
   /**
+   * One of our requests cannot be answered any more though the pipe stays open (its response was
+   * over a limit, or the HTTP stream carrying it ended and cannot be resumed): fail it now,
+   * instead of leaving it to its timeout.
+   */
+  onfail?: (id: JsonRpcId, error: Error) => void;
+  /**
    * Outbound HTTP only: the revision agreed in the handshake, sent as MCP-Protocol-Version on
    * every later request. Also the cue to open the GET stream for server notifications.
    */

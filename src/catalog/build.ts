@@ -62,22 +62,22 @@ interface Candidate {
   item: Record<string, any>;
 }
 
-/** The items of one kind that policy and the guard let through, in config order then server order. */
+/**
+ * The items of one kind that policy and then the guard let through, in config order then server
+ * order. Policy runs first: an item the config denies is never sanitized, pinned, audited or
+ * reported (its text is none of our business, and its findings would be noise in the audit log).
+ */
 function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: GuardOptions, report: GuardReport): Candidate[] {
   const out: Candidate[] = [];
   const field = nameField[kind];
   for (const s of servers) {
     if (!s.ready) continue;
     const allow = filterOf(s.config[ruleField[kind]]);
-    const guarded = guardList(s.config.name, kind, s.lists[kind], guard);
+    const guarded = guardList(s.config.name, kind, s.lists[kind], guard, (item) => typeof item[field] === 'string' && allow(item[field]));
     report.held.push(...guarded.report.held);
     report.findings.push(...guarded.report.findings);
     report.blocked.push(...guarded.report.blocked);
-    for (const item of guarded.items) {
-      const original = item[field];
-      if (typeof original !== 'string') continue; // not a valid item; nothing could address it
-      if (allow(original)) out.push({ server: s.config, original, item });
-    }
+    for (const item of guarded.items) out.push({ server: s.config, original: item[field], item });
   }
   return out;
 }

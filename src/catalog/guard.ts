@@ -33,15 +33,24 @@ export interface Guarded {
 const ITEM_KIND: Record<ListKind, ItemKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource', resourceTemplates: 'resourceTemplate' };
 const KEY: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
 
-const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; result: Guarded }>();
+const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; policy: string; result: Guarded }>();
 
-export function guardList(server: string, kind: ListKind, list: Record<string, any>[], options: GuardOptions): Guarded {
+/**
+ * Pins and sanitizes the items of `list` that `allowed` (the server's policy) lets through; the
+ * others are dropped first and never examined. `allowed` is judged by item content, so a cached
+ * result is reused only for the same list, options and the same allowed set.
+ */
+export function guardList(server: string, kind: ListKind, list: Record<string, any>[], options: GuardOptions, allowed: (item: Record<string, any>) => boolean = () => true): Guarded {
+  const permitted: Record<string, any>[] = [];
+  const denied: number[] = [];
+  list.forEach((item, i) => (item !== null && typeof item === 'object' && allowed(item) ? permitted.push(item) : denied.push(i)));
+  const policy = denied.join(',');
   const hit = cache.get(list);
-  if (hit && hit.options === options) return hit.result;
+  if (hit && hit.options === options && hit.policy === policy) return hit.result;
   const report: GuardReport = { held: [], findings: [], blocked: [] };
-  let candidates = list;
+  let candidates = permitted;
   if (kind === 'tools' && options.lock) {
-    const verdict = checkPins(server, list, options.lock, options.newTools);
+    const verdict = checkPins(server, permitted, options.lock, options.newTools);
     candidates = verdict.allowed;
     for (const h of verdict.held) report.held.push({ server, name: h.name, reason: h.reason });
   }
@@ -55,6 +64,6 @@ export function guardList(server: string, kind: ListKind, list: Record<string, a
     else items.push(item);
   }
   const result = { items, report };
-  cache.set(list, { options, result });
+  cache.set(list, { options, policy, result });
   return result;
 }

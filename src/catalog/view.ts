@@ -15,6 +15,20 @@ export interface CatalogView {
   lists: Record<ListKind, CatalogList>;
   /** Whether this profile may read (or subscribe to) an exposed URI that was never listed. */
   allowsUri(uri: string): boolean;
+  /** Whether anything of this server is in the view (a profile that sees nothing of it hears nothing from it). */
+  seesServer(server: string): boolean;
+}
+
+/** A `seesServer` over the view's lists, computed once on first use. */
+function serversOf(lists: Record<ListKind, CatalogList>): (server: string) => boolean {
+  let servers: Set<string> | undefined;
+  return (server) => {
+    if (!servers) {
+      servers = new Set();
+      for (const kind of LIST_KINDS) for (const e of lists[kind].entries) servers.add(e.server);
+    }
+    return servers.has(server);
+  };
 }
 
 const RULE: Record<ListKind, 'tools' | 'prompts' | 'resources'> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
@@ -25,7 +39,7 @@ const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
 export function viewFor(catalog: Catalog, profile: ClientProfile | undefined): CatalogView {
   if (!profile) {
     let v = unrestricted.get(catalog);
-    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true }));
+    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true, seesServer: () => true }));
     return v;
   }
   let byProfile = cache.get(catalog);
@@ -53,7 +67,7 @@ function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
     if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules);
     lists[kind] = entries.length === catalog.lists[kind].entries.length && !rules ? catalog.lists[kind] : listOf(entries);
   }
-  return { lists, allowsUri: filters.resources };
+  return { lists, allowsUri: filters.resources, seesServer: serversOf(lists) };
 }
 
 /** New names within the profile's rules; deterministic and unique, like the catalog's own. */

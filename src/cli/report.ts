@@ -15,6 +15,11 @@ export function isDown(s: ServerSummary): boolean {
   return s.state === 'failed' || s.state === 'backing-off' || (s.state === 'connecting' && s.problem !== undefined);
 }
 
+/** The problem with the operator's detail (the server's own last words), when there is one. */
+function problemOf(s: ServerSummary): string | undefined {
+  return s.problem === undefined ? undefined : s.detail ? `${s.problem} (${s.detail})` : s.problem;
+}
+
 /** One line per server: what connected, what it gave, or why it failed. */
 export function describeServer(s: ServerSummary): string {
   if (s.state === 'ready') {
@@ -22,9 +27,10 @@ export function describeServer(s: ServerSummary): string {
     if (s.resourceTemplates) counts.push(plural(s.resourceTemplates, 'template'));
     return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}`;
   }
-  if (s.state === 'connecting' && s.problem) return `${s.name}: down, reconnecting — ${s.problem}`;
-  if (s.state === 'backing-off') return `${s.name}: down, reconnecting${s.retryInMs !== undefined ? ` in ${(s.retryInMs / 1000).toFixed(1)}s` : ''}${s.problem ? ` — ${s.problem}` : ''}`;
-  return `${s.name}: ${s.state}${s.problem ? ` — ${s.problem}` : ''}`;
+  const problem = problemOf(s);
+  if (s.state === 'connecting' && problem) return `${s.name}: down, reconnecting — ${problem}`;
+  if (s.state === 'backing-off') return `${s.name}: down, reconnecting${s.retryInMs !== undefined ? ` in ${(s.retryInMs / 1000).toFixed(1)}s` : ''}${problem ? ` — ${problem}` : ''}`;
+  return `${s.name}: ${s.state}${problem ? ` — ${problem}` : ''}`;
 }
 
 export interface CatalogReport {
@@ -55,7 +61,7 @@ export function catalogReport(gateway: Gateway, profile?: ClientProfile): Catalo
     prompts: lists.prompts.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
     resources: lists.resources.entries.map((e) => ({ uri: e.key, server: e.server, original: e.original })),
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
-    problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: s.problem ?? 'failed' })),
+    problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
   };
 }
 

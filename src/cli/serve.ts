@@ -75,7 +75,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   process.on('SIGHUP', () => void reload('SIGHUP'));
 
   logger.info(`starting ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`);
-  await gateway.start();
+  await gateway.start(config.limits.startupWaitMs);
   for (const s of gateway.summary()) {
     if (isDown(s)) logger.error(describeServer(s));
     else logger.info(describeServer(s));
@@ -84,17 +84,26 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   logger.info(`catalog: ${lists.tools.entries.length} tools, ${lists.prompts.entries.length} prompts, ${lists.resources.entries.length} resources, ${lists.resourceTemplates.entries.length} templates`);
 
   if (options.stdio) {
-    stdio = startStdioEndpoint(gateway, { maxMessageBytes: config.limits.maxMessageBytes, principal: config.stdioClient, onEnd: () => void shutdown('stdin closed') });
+    const l = config.limits;
+    stdio = startStdioEndpoint(gateway, { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, principal: config.stdioClient, onEnd: () => void shutdown('stdin closed') });
     logger.info('serving one client on stdio');
   }
   if (!options.stdio || options.http) {
     const listen = { ...config.listen, ...options.http };
+    const l = config.limits;
     http = await startHttpEndpoint(gateway, {
       ...listen,
-      maxMessageBytes: config.limits.maxMessageBytes,
+      maxMessageBytes: l.maxMessageBytes,
+      maxDepth: l.maxDepth,
+      maxSessions: l.maxSessions,
+      sessionIdleTimeoutMs: l.sessionIdleTimeoutMs,
+      maxConnections: l.maxConnections,
+      requestTimeoutMs: l.requestTimeoutMs,
+      writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth?.(header),
+      isOperator: (principal) => gateway.config.clients.some((c) => c.name === principal && c.operator),
       status: () => ({ servers: gateway.summary(), sessions: gateway.sessionCount }),
     });
     logger.info(`listening on ${http.url}`);

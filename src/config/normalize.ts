@@ -64,7 +64,7 @@ export function serverEntries(tree: unknown): ServerEntry[] {
 
 export const isEnabled = (raw: Record<string, unknown>): boolean => raw.enabled !== false && raw.disabled !== true;
 
-const stdioOnly = ['args', 'env', 'cwd'] as const;
+const stdioOnly = ['args', 'env', 'cwd', 'inheritEnv'] as const;
 const httpOnly = ['transport', 'headers'] as const;
 const transports: readonly HttpTransportKind[] = ['auto', 'streamable-http', 'sse'];
 const transportOfTypes: Record<string, HttpTransportKind> = { http: 'streamable-http', 'streamable-http': 'streamable-http', sse: 'sse' };
@@ -148,6 +148,25 @@ export function crossCheck(entries: readonly ServerEntry[]): Found[] {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const MiB = 1024 * 1024;
+
+/** The resource limits besides maxMessageBytes and shutdownGrace, with their defaults (docs/configuration.md). */
+function limitsOf(l: UserConfig['limits']): Omit<GatewayConfig['limits'], 'maxMessageBytes' | 'shutdownGraceMs'> {
+  return {
+    maxDepth: l?.maxDepth ?? 512,
+    maxCallsPerSession: l?.maxCallsPerSession ?? 64,
+    maxCallsPerServer: l?.maxCallsPerServer ?? 256,
+    sessionBytesInFlight: parseSize(l?.sessionBytesInFlight ?? 32 * MiB)!,
+    totalBytesInFlight: parseSize(l?.totalBytesInFlight ?? 128 * MiB)!,
+    writeBufferBytes: parseSize(l?.writeBuffer ?? 32 * MiB)!,
+    maxSessions: l?.maxSessions ?? 1000,
+    sessionIdleTimeoutMs: parseDuration(l?.sessionIdleTimeout ?? 3_600_000) ?? 3_600_000,
+    maxIsolatedConnections: l?.maxIsolatedConnections ?? 32,
+    maxConnections: l?.maxConnections ?? 512,
+    requestTimeoutMs: parseDuration(l?.requestTimeout ?? 30_000) ?? 30_000,
+    startupWaitMs: parseDuration(l?.startupWait ?? 5_000) ?? 5_000,
+  };
+}
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -181,6 +200,7 @@ export function toGatewayConfig(data: UserConfig, baseDir: string): GatewayConfi
         command: raw.command,
         args: Array.isArray(raw.args) ? [...raw.args] : [],
         env: isRecord(raw.env) ? { ...raw.env } : {},
+        inheritEnv: raw.inheritEnv ?? false,
         cwd: resolve(baseDir, raw.cwd ?? '.'),
       };
     }
@@ -194,12 +214,14 @@ export function toGatewayConfig(data: UserConfig, baseDir: string): GatewayConfi
       port: data.listen?.port ?? 8808,
       path: data.listen?.path ?? '/mcp',
       allowedOrigins: [...(data.listen?.allowedOrigins ?? [])],
+      ...(data.listen?.allowedHosts !== undefined ? { allowedHosts: [...data.listen.allowedHosts] } : {}),
     },
     naming: { separator: data.naming?.separator ?? '__', mode: data.naming?.mode ?? 'always' },
     catalog: { pageSize: data.catalog?.pageSize ?? 100 },
     limits: {
       maxMessageBytes: parseSize(data.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES)!,
       shutdownGraceMs: parseDuration(data.limits?.shutdownGrace ?? 10_000) ?? 10_000,
+      ...limitsOf(data.limits),
     },
     servers,
     ...toPolicyConfig(data, baseDir),

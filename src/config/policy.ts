@@ -114,6 +114,7 @@ export function toPolicyConfig(data: UserConfig, baseDir: string): PolicyConfig 
     prompts: filterRules(c.prompts),
     resources: filterRules(c.resources),
     readOnly: c.readOnly ?? false,
+    operator: c.operator ?? false,
     naming: { maxLength: c.naming?.maxLength ?? MAX_EXPOSED_NAME_LENGTH },
   }));
   const s = data.sanitize;

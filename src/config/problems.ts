@@ -56,7 +56,7 @@ const aliases: Record<string, string> = {
 
 /** The closest known key, if it is close enough to be a likely typo. */
 export function didYouMean(key: string, known: readonly string[]): string | undefined {
-  const alias = aliases[key];
+  const alias = Object.hasOwn(aliases, key) ? aliases[key] : undefined;
   if (alias && known.includes(alias)) return alias;
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -58,6 +58,9 @@ export function policySchemas(subst: Subst, name: z.ZodString) {
       readOnly: subst(z.boolean())
         .optional()
         .meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),
+      operator: subst(z.boolean())
+        .optional()
+        .meta({ description: "true lets this client's token read the operator views: GET /status (default false)." }),
       naming: z
         .strictObject({
           maxLength: subst(z.int().min(1).max(MAX_EXPOSED_NAME_LENGTH))

@@ -75,7 +75,14 @@ function build(editor: boolean) {
       description: 'Stdio server: the program to run, looked up on PATH. Give either command or url.',
     }),
     args: z.array(z.string()).optional().meta({ description: 'Stdio server: arguments (default []).' }),
-    env: stringMap('Stdio server: extra environment variables for the child, over the gateway\'s own.'),
+    env: stringMap('Stdio server: environment variables for the child, on top of the minimal one it gets (see inheritEnv).'),
+    inheritEnv: z
+      .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name' }))])
+      .optional()
+      .meta({
+        description:
+          "Stdio server: which of the gateway's environment variables the child sees besides HOME, LOGNAME, PATH, SHELL, TERM, USER (and the entry's env). true passes all of them; a list passes those named (default: none).",
+      }),
     cwd: z.string().min(1).optional().meta({
       description: "Stdio server: working folder; relative paths are resolved against this file's folder (the default).",
     }),
@@ -163,6 +170,13 @@ function build(editor: boolean) {
             )
             .optional()
             .meta({ description: 'Browser origins allowed besides loopback ones (default []).' }),
+          allowedHosts: z
+            .array(z.string().min(1))
+            .optional()
+            .meta({
+              description:
+                'Host header names (without port) a request may carry, against DNS rebinding (default: localhost, 127.0.0.1, [::1] and the listen host). Add the names clients use when you listen on a public address.',
+            }),
         })
         .optional()
         .meta({ description: 'Where the gateway accepts MCP clients.' }),
@@ -195,6 +209,42 @@ function build(editor: boolean) {
           shutdownGrace: subst(duration)
             .optional()
             .meta({ description: 'On SIGINT/SIGTERM, how long calls in flight may take to finish (default 10s).' }),
+          maxDepth: subst(z.int().min(16).max(2048))
+            .optional()
+            .meta({ description: 'Deepest nesting of arrays and objects accepted in a message, from a client or a server (default 512).' }),
+          maxCallsPerSession: subst(z.int().min(1).max(100_000))
+            .optional()
+            .meta({ description: 'Requests one client session may have in flight at once; more are refused at once (default 64).' }),
+          maxCallsPerServer: subst(z.int().min(1).max(100_000))
+            .optional()
+            .meta({ description: 'Requests in flight to one server connection at once; more are refused at once (default 256).' }),
+          sessionBytesInFlight: subst(size)
+            .optional()
+            .meta({ description: 'Bytes of requests and replies one session may hold in the gateway at once (default 32MiB).' }),
+          totalBytesInFlight: subst(size)
+            .optional()
+            .meta({ description: 'Bytes of requests and replies all sessions together may hold at once (default 128MiB).' }),
+          writeBuffer: subst(size)
+            .optional()
+            .meta({ description: 'Bytes queued towards one peer that is not reading (a server\'s stdin, the stdio client) before it is refused more (default 32MiB).' }),
+          maxSessions: subst(z.int().min(1).max(1_000_000))
+            .optional()
+            .meta({ description: 'HTTP sessions open at once; a new initialize beyond it gets 503 (default 1000).' }),
+          sessionIdleTimeout: subst(duration)
+            .optional()
+            .meta({ description: 'An HTTP session with no request in flight and no open stream for this long is closed (default 1h).' }),
+          maxIsolatedConnections: subst(z.int().min(1).max(100_000))
+            .optional()
+            .meta({ description: 'Per-session connections (isolation: per-session) open at once, across all servers (default 32).' }),
+          maxConnections: subst(z.int().min(1).max(1_000_000))
+            .optional()
+            .meta({ description: 'TCP connections the HTTP face accepts at once; more are closed at once (default 512).' }),
+          requestTimeout: subst(duration)
+            .optional()
+            .meta({ description: 'How long a client may take to send a whole HTTP request, headers and body (default 30s).' }),
+          startupWait: subst(duration)
+            .optional()
+            .meta({ description: 'How long serve waits for slow servers before it starts serving; late servers join with list_changed (default 5s).' }),
         })
         .optional()
         .meta({ description: 'Resource limits.' }),

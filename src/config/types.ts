@@ -42,8 +42,10 @@ export interface StdioServerConfig extends ServerConfigBase {
   kind: 'stdio';
   command: string;
   args: string[];
-  /** Extra environment for the child, `${VAR}` already substituted. Merged over the gateway's. */
+  /** Extra environment for the child, `${VAR}` already substituted, over the minimal base one. */
   env: Record<string, string>;
+  /** Which of the gateway's own variables the child also gets: none (false), all (true), or those named. */
+  inheritEnv: boolean | string[];
   /** Absolute; relative paths in the file are resolved against the config file's folder. */
   cwd: string;
 }
@@ -70,6 +72,8 @@ export interface ClientProfile {
   resources: FilterRules;
   /** Only tools annotated `readOnlyHint: true`. */
   readOnly: boolean;
+  /** May read the operator views (GET /status). */
+  operator: boolean;
   naming: {
     /** 1..128. At 64 or less names are also limited to `[A-Za-z0-9_-]` (no `.`). */
     maxLength: number;
@@ -86,6 +90,8 @@ export interface GatewayConfig {
     path: string;
     /** Origins allowed besides the loopback ones (http(s)://localhost|127.0.0.1|[::1][:port]). */
     allowedOrigins: string[];
+    /** Host header names allowed (no port); absent: loopback names plus the bound address. */
+    allowedHosts?: string[];
   };
   naming: {
     separator: string;
@@ -98,6 +104,23 @@ export interface GatewayConfig {
     maxMessageBytes: number;
     /** How long calls in flight may take to finish at shutdown. */
     shutdownGraceMs: number;
+    /** Deepest nesting of arrays/objects accepted in any message. */
+    maxDepth: number;
+    maxCallsPerSession: number;
+    maxCallsPerServer: number;
+    sessionBytesInFlight: number;
+    totalBytesInFlight: number;
+    /** Bytes queued towards one peer that does not read, before it is refused more. */
+    writeBufferBytes: number;
+    maxSessions: number;
+    sessionIdleTimeoutMs: number;
+    maxIsolatedConnections: number;
+    /** TCP connections the HTTP face accepts at once. */
+    maxConnections: number;
+    /** Time a client has to send a whole HTTP request. */
+    requestTimeoutMs: number;
+    /** How long serve waits for slow servers before serving. */
+    startupWaitMs: number;
   };
   servers: ServerConfig[];
   /** Empty: no client profiles, every HTTP request is served the whole catalog. */

@@ -44,8 +44,8 @@ export interface GatewayCore {
   /** The connection that serves `session` for `server` (its own one under per-session isolation). */
   connectionFor(server: string, session: SessionHandle): ServerConnection | Promise<ServerConnection>;
   connections(): readonly ServerConnection[];
-  /** Merged instructions of the ready servers, or undefined when none gave any. */
-  instructions(): string | undefined;
+  /** Merged instructions of the ready servers the view sees, or undefined when none gave any. */
+  instructions(view: CatalogView): string | undefined;
   /** A session set its log level: servers get the most verbose level any session wants. */
   logLevelChanged(): Promise<void>;
   /** A session said its roots changed: tell the servers that serve it under its roots. */

@@ -3,12 +3,17 @@
 // internals.
 
 import type { JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types.js';
+import type { ByteBudget } from './budget.js';
 
 export interface InboundSession {
   /** Stable id; on HTTP it is the Mcp-Session-Id. */
   readonly id: string;
   /** The revision agreed in `initialize`, undefined before it. */
   readonly protocolVersion: string | undefined;
+  /** Bytes this session's requests and answers may hold at once (limits.sessionBytesInFlight). */
+  readonly budget: ByteBudget;
+  /** Requests being handled now. */
+  readonly inFlightCount: number;
   /**
    * Handles one message from the client. For a request, resolves with its response (never
    * rejects: failures become error responses). `related` receives messages tied to this request
@@ -27,6 +32,8 @@ export interface InboundSessionHost {
    * `principal` names the client profile the endpoint authenticated (HTTP token, stdio default).
    */
   openSession(push: (message: JsonRpcMessage) => void, principal?: string): InboundSession;
+  /** The whole gateway's budget (limits.totalBytesInFlight); messages without a session yet count here. */
+  readonly budget: ByteBudget;
 }
 
 /** Revisions we accept from clients, newest first. */

@@ -76,7 +76,7 @@ export function hostName(value: string): string | undefined {
   return name === '' ? undefined : name;
 }
 
-/** The names a Host header may carry when the endpoint listens on `boundAddress` (a loopback one). */
+/** Loopback names plus `boundAddress` itself (IPv6 bracketed, as in a Host header). */
 export function loopbackHostNames(boundAddress: string): ReadonlySet<string> {
   const names = new Set(LOOPBACK_NAMES);
   names.add(boundAddress.includes(':') ? `[${boundAddress.toLowerCase()}]` : boundAddress.toLowerCase());
@@ -92,6 +92,20 @@ export function hostAllowed(value: string | undefined, names: ReadonlySet<string
   if (value === undefined) return true;
   const name = hostName(value);
   return name !== undefined && names.has(name);
+}
+
+/**
+ * The Host names a request may carry: loopback names, the bound address, the configured host
+ * name and `listen.allowedHosts`. Every bind keeps the check (a DNS-rebinding page reaches a
+ * 0.0.0.0 listener under the attacker's name just as it reaches a loopback one).
+ */
+export function allowedHostNames(boundAddress: string, configuredHost: string, extra: readonly string[]): ReadonlySet<string> {
+  const names = new Set(loopbackHostNames(boundAddress));
+  for (const h of [configuredHost, ...extra]) {
+    const name = hostName(h.includes(':') && !h.startsWith('[') ? `[${h}]` : h);
+    if (name !== undefined) names.add(name);
+  }
+  return names;
 }
 
 /** True for addresses that only this machine can reach (what server.address() reports). */

@@ -4,12 +4,16 @@
 
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/types.js';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
+import { ErrorCode, classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/types.js';
+import type { GatewayError } from '../errors.js';
+import { overBudget, type ByteBudget } from './budget.js';
 import { readBody, type BodyOutcome } from './http-body.js';
-import { ACCEPT_BOTH, ACCEPT_EVENT_STREAM, OriginPolicy, acceptFlags, hostAllowed } from './http-checks.js';
-import { isJsonContentType, isLoopbackAddress, loopbackHostNames } from './http-checks.js';
-import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
+import { ACCEPT_BOTH, ACCEPT_EVENT_STREAM, OriginPolicy, acceptFlags, allowedHostNames, hostAllowed } from './http-checks.js';
+import { isJsonContentType } from './http-checks.js';
+import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, errorBody, limitHeaders, limitStatus, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
+import { SessionTable } from './http-session-table.js';
 import type { SseStream } from './http-sse.js';
 import type { Authenticator } from './http-auth.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type InboundSessionHost } from './host.js';
@@ -32,9 +36,28 @@ export interface HttpEndpointOptions {
   allowedOrigins: string[];
   /** Largest accepted POST body, in bytes. */
   maxMessageBytes: number;
+  /** Deepest nesting accepted in a message (default 512). */
+  maxDepth?: number;
+  /** Host header names allowed besides loopback names and the bound address (no port). */
+  allowedHosts?: string[];
+  /** Sessions open at once; an initialize beyond it gets 503 (default 1000). */
+  maxSessions?: number;
+  /** A session with nothing in flight and no open stream this long is closed (default 1 h). */
+  sessionIdleTimeoutMs?: number;
+  /** TCP connections accepted at once (default 512). */
+  maxConnections?: number;
+  /** Time a client has to send its whole request, headers and body (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Bytes queued on one SSE stream of a client that does not read, before it is dropped (default 8 MiB). */
+  writeBufferBytes?: number;
   logger?: HttpEndpointLogger;
-  /** When set, GET /status answers this as JSON (same Origin, Host and token checks as the MCP path). */
+  /** When set, GET /status answers this as JSON (same Origin and Host checks as the MCP path). */
   status?: () => unknown;
+  /**
+   * Whether an authenticated principal may read /status (an operator profile). Without
+   * authentication configured, /status is as open as the MCP endpoint itself.
+   */
+  isOperator?: (principal: string) => boolean;
   /** When set, every request must carry a bearer token it accepts (401 otherwise). */
   authenticate?: Authenticator;
   /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
@@ -68,6 +91,8 @@ export async function startHttpEndpoint(host: InboundSessionHost, options: HttpE
 
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
 const PING_INTERVAL_MS = 25_000;
+/** Request headers must be complete this soon: a client trickling them holds a socket for nothing. */
+const HEADERS_TIMEOUT_MS = 10_000;
 const NO_LOG: HttpEndpointLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
@@ -78,19 +103,22 @@ interface PostContext {
   principal?: string;
   /** Undefined when the POST carried no Mcp-Session-Id (only initialize may). */
   entry: SessionEntry | undefined;
+  /** The budget the body's bytes were reserved against, and how many. */
+  budget: ByteBudget;
+  reserved: number;
 }
 
 class Endpoint {
-  readonly sessions = new Map<string, SessionEntry>();
-  /** Sessions whose initialize is still running: not addressable yet, but close() must end them. */
-  private readonly initializing = new Set<SessionEntry>();
+  readonly sessions: SessionTable;
   private readonly streams = new Set<SseStream>();
   private readonly server: Server;
   private readonly origins: OriginPolicy;
   private readonly logger: HttpEndpointLogger;
   private readonly tooLarge: string;
-  /** Set once bound to a loopback address: then Host must be a loopback name too. */
-  private hostNames: ReadonlySet<string> | undefined;
+  private readonly maxDepth: number;
+  private readonly tooDeep: string;
+  /** Host header names that may reach us (DNS-rebinding protection, on any bind address). */
+  private hostNames: ReadonlySet<string> = new Set();
   private pinger: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
   private closed = false;
@@ -107,14 +135,25 @@ class Endpoint {
     this.origins = new OriginPolicy(options.allowedOrigins);
     this.logger = options.logger ?? NO_LOG;
     this.tooLarge = tooLargeBody(options.maxMessageBytes);
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.tooDeep = errorBody(ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${this.maxDepth} levels (limits.maxDepth)`);
     this.onPostBody = this.onPostBody.bind(this);
+    this.sessions = new SessionTable(options.maxSessions ?? 1000, options.sessionIdleTimeoutMs ?? 3_600_000, (entry) => {
+      this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
+      entry.terminate();
+    });
+    const requestTimeout = options.requestTimeoutMs ?? 30_000;
     // Node 20 enables TCP_NODELAY by default; keepAlive here is TCP probes for long SSE streams.
-    this.server = createServer({ keepAlive: true, noDelay: true }, this.onRequest.bind(this));
+    // requestTimeout bounds receiving a request (headers and body), not the response: SSE replies
+    // may last for hours. The checking interval makes those deadlines bite within a second.
+    this.server = createServer(
+      { keepAlive: true, noDelay: true, requestTimeout, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout), connectionsCheckingInterval: 1000 },
+      this.onRequest.bind(this),
+    );
     // Longer than common proxy idle timeouts (60 s) so the proxy, not us, closes idle sockets.
     this.server.keepAliveTimeout = 65_000;
-    this.server.headersTimeout = 66_000;
-    // SSE responses live as long as the session; a whole-request deadline would cut them.
-    this.server.requestTimeout = 0;
+    // Beyond it, node:http closes new connections at once: the fd table stays ours.
+    this.server.maxConnections = options.maxConnections ?? 512;
   }
 
   async listen(): Promise<string> {
@@ -128,7 +167,7 @@ class Endpoint {
     });
     server.on('error', (err) => this.logger.error({ err }, 'HTTP server error'));
     const { address, port } = server.address() as AddressInfo;
-    if (isLoopbackAddress(address)) this.hostNames = loopbackHostNames(address);
+    this.hostNames = allowedHostNames(address, this.options.host, this.options.allowedHosts ?? []);
     this.pinger = setInterval(pingStreams, PING_INTERVAL_MS, this.streams);
     this.pinger.unref();
     // An unspecified bind address is not dialable; name loopback in the URL instead.
@@ -174,10 +213,7 @@ class Endpoint {
     this.closed = true;
     clearInterval(this.pinger);
     const stopped = this.stopListening();
-    for (const entry of this.sessions.values()) entry.terminate();
-    for (const entry of this.initializing) entry.terminate();
-    this.sessions.clear();
-    this.initializing.clear();
+    this.sessions.terminateAll();
     for (const stream of this.streams) stream.end();
     // Idle keep-alive sockets and anything still streaming: close() alone would wait for them.
     this.server.closeAllConnections();
@@ -198,8 +234,8 @@ class Endpoint {
       this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Origin not allowed');
       return this.refuse(req, res, 403, Refusal.badOrigin);
     }
-    if (this.hostNames !== undefined && !hostAllowed(headers.host, this.hostNames)) {
-      this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host is not a loopback name');
+    if (!hostAllowed(headers.host, this.hostNames)) {
+      this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host not allowed (listen.allowedHosts)');
       return this.refuse(req, res, 403, Refusal.badHost);
     }
     if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
@@ -208,11 +244,16 @@ class Endpoint {
       const who = this.options.authenticate(headers.authorization);
       if (who === null) {
         this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: missing or unknown bearer token');
-        return this.refuse(req, res, 401, Refusal.unauthorized, { 'WWW-Authenticate': 'Bearer realm="switchboard"' });
+        // Answered before any of the body is read, and the connection closed: a client without
+        // a valid token cannot hold a socket by trickling its body.
+        return replyJson(res, 401, Refusal.unauthorized, { 'WWW-Authenticate': 'Bearer realm="switchboard"', ...CLOSE_HEADERS });
       }
       principal = who;
     }
-    if (isStatus) return replyJson(res, 200, JSON.stringify(this.options.status!()));
+    if (isStatus) {
+      if (principal !== undefined && !this.options.isOperator?.(principal)) return this.refuse(req, res, 403, Refusal.notOperator);
+      return replyJson(res, 200, JSON.stringify(this.options.status!()));
+    }
     const method = req.method;
     if (method === 'POST') return this.onPost(req, res, principal);
     if (method === 'GET') return this.onGet(req, res, principal);
@@ -231,6 +272,13 @@ class Endpoint {
     replyJson(res, status, body, drainable ? extra : { ...extra, ...CLOSE_HEADERS });
   }
 
+  /** A limit reached: 429 when it is this client's, 503 when it is the gateway's; Retry-After either way. */
+  private refuseLimit(req: IncomingMessage, res: ServerResponse, err: GatewayError): void {
+    this.logger.warn({ method: req.method, limit: err.limit }, err.message);
+    const e = err.toJsonRpc();
+    this.refuse(req, res, limitStatus(err.limit), errorBody(e.code, e.message, e.data), limitHeaders(err.retryAfterMs));
+  }
+
   /** The session named by Mcp-Session-Id, or undefined after answering 400/404 for it. */
   private sessionFor(req: IncomingMessage, res: ServerResponse, principal: string | undefined): SessionEntry | undefined {
     const id = req.headers['mcp-session-id'];
@@ -238,7 +286,7 @@ class Endpoint {
       this.refuse(req, res, 400, Refusal.missingSession);
       return undefined;
     }
-    const entry = this.sessions.get(id);
+    const entry = this.sessions.byId.get(id);
     if (entry === undefined) {
       this.refuse(req, res, 404, Refusal.sessionNotFound);
       return undefined;
@@ -274,39 +322,61 @@ class Endpoint {
     if (headers['mcp-session-id'] !== undefined) {
       entry = this.sessionFor(req, res, principal);
       if (entry === undefined) return;
+      entry.touch();
     }
-    const ctx: PostContext = { res, entry, principal };
+    // The body's bytes are reserved before any is read (all of maxMessageBytes when the length is
+    // not declared): many large bodies at once are refused up front, not buffered.
+    const budget = entry !== undefined ? entry.session.budget : this.host.budget;
+    const reserved = length !== undefined ? Number(length) : this.options.maxMessageBytes;
+    const full = budget.take(reserved);
+    if (full) return this.refuseLimit(req, res, overBudget(full, reserved));
+    const ctx: PostContext = { res, entry, principal, budget, reserved };
     readBody(req, this.options.maxMessageBytes, ctx, this.onPostBody);
   }
 
   private onPostBody(ctx: PostContext, outcome: BodyOutcome): void {
-    const { res, entry } = ctx;
-    if (outcome === 'aborted') return;
-    if (outcome === 'too-large') {
+    const { res, entry, budget } = ctx;
+    if (outcome === 'aborted' || outcome === 'too-large') {
+      budget.give(ctx.reserved);
+      if (outcome === 'aborted') return;
       this.logger.debug({ status: 413 }, 'request refused: body over the limit');
       return replyJson(res, 413, this.tooLarge, CLOSE_HEADERS);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(outcome.toString('utf8'));
-    } catch {
-      return replyJson(res, 400, Refusal.parseError);
+    // From here the request holds what it really is; the rest of the reservation goes back.
+    const held = outcome.length;
+    budget.give(ctx.reserved - held);
+    const release = () => budget.give(held);
+    const parsed = parseJsonText(outcome.toString('utf8'), this.maxDepth);
+    if (!parsed.ok) {
+      release();
+      return replyJson(res, 400, parsed.why === 'invalid-json' ? Refusal.parseError : this.tooDeep);
     }
-    if (Array.isArray(parsed)) return replyJson(res, 400, Refusal.batch);
-    const kind = classify(parsed);
-    if (kind === 'invalid') return replyJson(res, 400, Refusal.invalidMessage);
-    const message = parsed as JsonRpcMessage;
+    if (Array.isArray(parsed.value)) {
+      release();
+      return replyJson(res, 400, Refusal.batch);
+    }
+    const kind = classify(parsed.value);
+    if (kind === 'invalid') {
+      release();
+      return replyJson(res, 400, Refusal.invalidMessage);
+    }
+    const message = parsed.value as JsonRpcMessage;
     if (kind === 'request' && (message as JsonRpcRequest).method === 'initialize') {
-      if (entry !== undefined) return replyJson(res, 400, Refusal.alreadyInitialized);
-      void this.initialize(res, message as JsonRpcRequest, ctx.principal);
+      if (entry !== undefined) {
+        release();
+        return replyJson(res, 400, Refusal.alreadyInitialized);
+      }
+      void this.initialize(res, message as JsonRpcRequest, ctx.principal).finally(release);
       return;
     }
-    if (entry === undefined) return replyJson(res, 400, Refusal.missingSession);
-    // Deleted while the body was streaming in.
-    if (entry.closed) return replyJson(res, 404, Refusal.sessionNotFound);
+    if (entry === undefined || entry.closed) {
+      release();
+      // Deleted while the body was streaming in: 404 like any later request.
+      return replyJson(res, entry === undefined ? 400 : 404, entry === undefined ? Refusal.missingSession : Refusal.sessionNotFound);
+    }
     if (kind === 'request') {
       this.track(res);
-      void new PostExchange(res, entry).run(message as JsonRpcRequest);
+      void new PostExchange(res, entry, this.options.writeBufferBytes).run(message as JsonRpcRequest).finally(release);
       return;
     }
     // Notifications and responses: accepted once handed over; the session does the rest.
@@ -315,11 +385,16 @@ class Endpoint {
     } catch (err) {
       this.logger.error({ err }, 'session.handle threw');
     }
+    release();
     replyEmpty(res, 202, entry.id);
   }
 
   /** Opens a session for an initialize; it becomes addressable only if the session says yes. */
   private async initialize(res: ServerResponse, request: JsonRpcRequest, principal: string | undefined): Promise<void> {
+    if (!this.sessions.hasRoom(Date.now())) {
+      this.logger.warn({ limit: this.sessions.max }, 'refused initialize: too many sessions (limits.maxSessions)');
+      return replyJson(res, 503, Refusal.tooManySessions, limitHeaders(1000));
+    }
     let entry: SessionEntry;
     try {
       entry = new SessionEntry(this.host, this.streams, this.logger, principal);
@@ -327,12 +402,12 @@ class Endpoint {
       this.logger.error({ err }, 'openSession threw');
       return replyJson(res, 500, Refusal.internalError);
     }
-    this.initializing.add(entry);
-    const exchange = new PostExchange(res, entry);
+    this.sessions.initializing.add(entry);
+    const exchange = new PostExchange(res, entry, this.options.writeBufferBytes);
     const response = await exchange.obtain(request);
-    this.initializing.delete(entry);
+    this.sessions.initializing.delete(entry);
     const accepted = !isErrorResponse(response) && !this.closed && !entry.closed;
-    if (accepted) this.sessions.set(entry.id, entry);
+    if (accepted) this.sessions.byId.set(entry.id, entry);
     exchange.finish(response, accepted);
     if (!accepted) entry.terminate();
     else this.logger.debug({ sessionId: entry.id }, 'session initialized');
@@ -349,7 +424,7 @@ class Endpoint {
       // No event store: nothing to replay. A fresh stream still carries every later push.
       this.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');
     }
-    entry.openGetStream(res);
+    entry.openGetStream(res, this.options.writeBufferBytes);
     const { onGetStreamClosed } = this.options;
     if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
   }
@@ -357,7 +432,7 @@ class Endpoint {
   private onDelete(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
     const entry = this.sessionFor(req, res, principal);
     if (entry === undefined) return;
-    this.sessions.delete(entry.id);
+    this.sessions.byId.delete(entry.id);
     entry.terminate();
     this.logger.debug({ sessionId: entry.id }, 'session deleted by the client');
     replyEmpty(res, 200);

@@ -3,15 +3,25 @@
 // without an id); their bodies never change, so they are serialized once at load time.
 
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { ErrorCode, errorResponse } from '../jsonrpc/types.js';
+import type { LimitScope } from '../errors.js';
+import { ErrorCode, errorResponse, type JsonRpcResponse } from '../jsonrpc/types.js';
 
 /** Server-defined JSON-RPC code for refusals at the HTTP layer (JSON-RPC reserves -32000..-32099). */
 const TRANSPORT_ERROR = -32000;
 /** Unknown or terminated session; the client must re-initialize. */
 const SESSION_NOT_FOUND = -32001;
 
-export function errorBody(code: number, message: string): string {
-  return JSON.stringify(errorResponse(null, code, message));
+export function errorBody(code: number, message: string, data?: unknown): string {
+  return JSON.stringify(errorResponse(null, code, message, data));
+}
+
+/** A limit that is this client's own is "too many requests"; the gateway's or a server's is "unavailable". */
+export function limitStatus(limit: LimitScope | undefined): 429 | 503 {
+  return limit === 'session' ? 429 : 503;
+}
+
+export function limitHeaders(retryAfterMs: number | undefined): OutgoingHttpHeaders {
+  return { 'Retry-After': String(Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000))) };
 }
 
 export const Refusal = {
@@ -40,6 +50,8 @@ export const Refusal = {
   unauthorized: errorBody(TRANSPORT_ERROR, 'Unauthorized: a valid bearer token is required'),
   wrongClient: errorBody(TRANSPORT_ERROR, 'Forbidden: this session belongs to another client'),
   shuttingDown: errorBody(TRANSPORT_ERROR, 'Service Unavailable: the gateway is shutting down'),
+  notOperator: errorBody(TRANSPORT_ERROR, 'Forbidden: /status is for operator clients (clients[].operator: true)'),
+  tooManySessions: errorBody(TRANSPORT_ERROR, 'Service Unavailable: too many sessions are open (limits.maxSessions); try again later'),
 } as const;
 
 export function tooLargeBody(limit: number): string {
@@ -62,15 +74,22 @@ export function replyJson(res: ServerResponse, status: number, body: string, ext
 }
 
 /** The hot path: a JSON-RPC response to a POSTed request, tagged with its session. */
-export function replyMessage(res: ServerResponse, body: string, sessionId: string | undefined): void {
+export function replyMessage(res: ServerResponse, body: string, sessionId: string | undefined, status = 200, extra?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(
-    200,
+  const headers: OutgoingHttpHeaders =
     sessionId === undefined
       ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }
-      : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Mcp-Session-Id': sessionId },
-  );
+      : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Mcp-Session-Id': sessionId };
+  if (extra !== undefined) Object.assign(headers, extra);
+  res.writeHead(status, headers);
   res.end(body);
+}
+
+/** The HTTP status for a response: a refusal for a limit (LIMIT_EXCEEDED) is 429/503, anything else 200. */
+export function statusOf(response: JsonRpcResponse): { status: number; headers?: OutgoingHttpHeaders } {
+  const data = (response as { error?: { data?: { code?: unknown; limit?: LimitScope; retryAfterMs?: number } } }).error?.data;
+  if (data?.code !== 'LIMIT_EXCEEDED') return { status: 200 };
+  return { status: limitStatus(data.limit), headers: limitHeaders(data.retryAfterMs) };
 }
 
 /** A reply without a body: 202 for accepted notifications and responses, 200 for DELETE. */

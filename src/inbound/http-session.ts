@@ -7,7 +7,9 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types.js';
 import { ErrorCode, errorResponse } from '../jsonrpc/types.js';
 import type { HttpEndpointLogger } from './http-endpoint.js';
-import { Refusal, replyJson, replyMessage } from './http-reply.js';
+import { serializeMessage } from '../jsonrpc/ndjson.js';
+import { overBudget } from './budget.js';
+import { Refusal, replyJson, replyMessage, statusOf } from './http-reply.js';
 import { SseStream } from './http-sse.js';
 import type { InboundSession, InboundSessionHost } from './host.js';
 
@@ -23,6 +25,8 @@ export class SessionEntry {
   private getStream: SseStream | undefined;
   private backlog: JsonRpcMessage[] = [];
   private streamCount = 0;
+  /** When the client last sent something (for the idle sweep). */
+  private lastActive = Date.now();
 
   /** Opens the session on `host`; throws what openSession throws. */
   constructor(
@@ -39,6 +43,17 @@ export class SessionEntry {
     return this.session.id;
   }
 
+  /** The client did something: the session is not idle. */
+  touch(): void {
+    this.lastActive = Date.now();
+  }
+
+  /** How long the session has been idle at `now`: 0 while a request or its GET stream is open. */
+  idleSince(now: number): number {
+    if (this.exchanges.size > 0 || this.session.inFlightCount > 0 || this.hasOpenGetStream()) return 0;
+    return now - this.lastActive;
+  }
+
   /** Stream ids are per session, so `<streamId>-<seq>` event ids never repeat within it. */
   nextStreamId(): string {
     return (this.streamCount++).toString(36);
@@ -49,8 +64,11 @@ export class SessionEntry {
   }
 
   /** Turns `res` into the session's GET stream and flushes the backlog into it. */
-  openGetStream(res: ServerResponse): void {
-    const stream = new SseStream(res, this.nextStreamId(), this.id, this.registry);
+  openGetStream(res: ServerResponse, maxBufferedBytes?: number): void {
+    this.touch();
+    const stream = new SseStream(res, this.nextStreamId(), this.id, this.registry, maxBufferedBytes);
+    // The stream's end is activity too: the idle clock starts from when the client left.
+    res.once('close', () => this.touch());
     this.getStream = stream;
     // Headers plus a first line right away, so the client knows the stream is up.
     stream.comment('stream open');
@@ -100,6 +118,7 @@ export class PostExchange {
   constructor(
     private readonly res: ServerResponse,
     private readonly entry: SessionEntry,
+    private readonly maxBufferedBytes?: number,
   ) {
     entry.exchanges.add(this);
   }
@@ -129,12 +148,28 @@ export class PostExchange {
     this.entry.exchanges.delete(this);
     if (this.done) return;
     this.done = true;
+    this.entry.touch();
     if (this.stream !== undefined) {
       this.stream.send(response);
       this.stream.end();
-    } else {
-      replyMessage(this.res, JSON.stringify(response), tagSession ? this.entry.id : undefined);
+      return;
     }
+    let body = serializeMessage(response);
+    let reply = statusOf(response);
+    // The answer holds its bytes against the session's budget until it is written out; one that
+    // does not fit is replaced by a refusal rather than queued.
+    const budget = this.entry.session.budget;
+    const full = budget.take(body.length);
+    if (full) {
+      const e = overBudget(full, body.length).toJsonRpc();
+      const refusal = { jsonrpc: '2.0' as const, id: response.id, error: { code: e.code, message: e.message, data: e.data } };
+      body = serializeMessage(refusal);
+      reply = statusOf(refusal);
+    } else {
+      const held = body.length;
+      this.res.once('close', () => budget.give(held));
+    }
+    replyMessage(this.res, body, tagSession ? this.entry.id : undefined, reply.status, reply.headers);
   }
 
   /** The session is gone before the response came: end the stream, or answer 404 like any later request. */
@@ -154,7 +189,7 @@ export class PostExchange {
     if (this.stream === undefined) {
       // Client already gone: nothing to switch. Not a cancellation (spec); the session carries on.
       if (this.res.destroyed) return;
-      this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.id, this.entry.registry);
+      this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.id, this.entry.registry, this.maxBufferedBytes);
     }
     if (!this.stream.send(message)) {
       this.entry.logger.debug({ sessionId: this.entry.id, method }, 'client left the POST stream: related message dropped');

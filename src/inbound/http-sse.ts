@@ -6,6 +6,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import { serializeMessage } from '../jsonrpc/ndjson.js';
 
 /**
  * A client this far behind is not reading; dropping its stream beats buffering without bound.
@@ -26,6 +27,7 @@ export class SseStream {
     readonly streamId: string,
     sessionId: string,
     private readonly registry: Set<SseStream>,
+    private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream',
@@ -47,7 +49,7 @@ export class SseStream {
   send(message: JsonRpcMessage): boolean {
     // JSON.stringify escapes CR and LF, so the payload is always a single `data:` line.
     this.seq++;
-    return this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    return this.write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
   }
 
   /** An SSE comment: ignored by clients, but it moves bytes (headers, keep-alive). */
@@ -64,7 +66,7 @@ export class SseStream {
 
   private write(chunk: string): boolean {
     if (this.closed || this.res.destroyed || this.res.writableEnded) return false;
-    if (this.res.writableLength > MAX_BUFFERED_BYTES) {
+    if (this.res.writableLength > this.maxBufferedBytes) {
       this.markClosed();
       this.res.destroy();
       return false;

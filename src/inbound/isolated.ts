@@ -3,6 +3,7 @@
 // opening) and closed with the session.
 
 import type { ServerConfig } from '../config/types.js';
+import { GatewayError } from '../errors.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
 import type { SessionHandle } from './context.js';
 
@@ -14,21 +15,42 @@ interface Slot {
 export class IsolatedConnections {
   private readonly bySession = new Map<SessionHandle, Map<string, Slot>>();
 
-  constructor(private readonly create: (server: ServerConfig, session: SessionHandle) => Promise<ServerConnection>) {}
+  /** Slots open or opening, across sessions and servers. */
+  private count = 0;
+
+  constructor(
+    private readonly create: (server: ServerConfig, session: SessionHandle) => Promise<ServerConnection>,
+    /** limits.maxIsolatedConnections, read at each opening (a reload may change it). */
+    private readonly max: () => number,
+  ) {}
 
   get(server: ServerConfig, session: SessionHandle): Promise<ServerConnection> {
+    const known = this.bySession.get(session)?.get(server.name);
+    if (known) return known.opening;
+    // Each one may be a process: past the cap a session's first call there is refused, not queued.
+    if (this.count >= this.max()) {
+      return Promise.reject(
+        new GatewayError('LIMIT_EXCEEDED', `${this.count} per-session connections are open already (limits.maxIsolatedConnections)`, { server: server.name, retryAfterMs: 5000, limit: 'gateway' }),
+      );
+    }
     let slots = this.bySession.get(session);
     if (!slots) this.bySession.set(session, (slots = new Map()));
-    const known = slots.get(server.name);
-    if (known) return known.opening;
     const slot: Slot = { opening: this.create(server, session) };
     slots.set(server.name, slot);
+    this.count++;
     slot.opening.then(
       (c) => (slot.connection = c),
       // A failed start is not kept: the next request tries again.
-      () => slots!.delete(server.name),
+      () => this.release(slots!, server.name, slot),
     );
     return slot.opening;
+  }
+
+  /** Forgets a slot (failed, or closed with its session or server); counted once. */
+  private release(slots: Map<string, Slot>, name: string, slot: Slot): void {
+    if (slots.get(name) !== slot) return;
+    slots.delete(name);
+    this.count--;
   }
 
   /** The session's connections that are open now. */
@@ -46,7 +68,11 @@ export class IsolatedConnections {
     const slots = this.bySession.get(session);
     if (!slots) return;
     this.bySession.delete(session);
-    await Promise.all([...slots.values()].map((slot) => slot.opening.then((c) => c.close(), () => undefined)));
+    const closing = [...slots].map(([name, slot]) => {
+      this.release(slots, name, slot);
+      return slot.opening.then((c) => c.close(), () => undefined);
+    });
+    await Promise.all(closing);
   }
 
   /** Closes every session's connection to one server (it left the config or changed). */
@@ -55,7 +81,7 @@ export class IsolatedConnections {
     for (const slots of this.bySession.values()) {
       const slot = slots.get(name);
       if (!slot) continue;
-      slots.delete(name);
+      this.release(slots, name, slot);
       closing.push(slot.opening.then((c) => c.close(), () => undefined));
     }
     await Promise.all(closing);

@@ -13,7 +13,7 @@ import type { Subscriptions } from './subscriptions.js';
 import type { TaskIds } from './task-ids.js';
 
 export interface NotificationRoutes {
-  sessions: Iterable<SessionHandle>;
+  sessions: Iterable<SessionHandle & { readonly view: { seesServer(server: string): boolean } }>;
   subscriptions: Subscriptions;
   tasks: TaskIds;
   serverRequests: ServerRequests;
@@ -32,9 +32,16 @@ export function routeServerNotification(
       const logger = n.params?.logger;
       const params: Record<string, any> = { ...n.params, logger: typeof logger === 'string' && logger ? `${connection.name}/${logger}` : connection.name };
       const message = { jsonrpc: '2.0' as const, method: n.method, params };
-      // A log line of a request goes to the client that made it; others go to every client that wants the level.
-      if (owner && 'related' in owner && owner.related) owner.related(message);
-      else for (const s of session ? [session] : routes.sessions) if (passesLevel(params.level, s.logLevel)) s.send(message);
+      // A log line of a request goes to the client that made it; one that belongs to no request
+      // only to the clients whose profile sees that server (another profile's server is not
+      // theirs to hear about), at the level each asked for.
+      if (owner && 'related' in owner && owner.related) {
+        if (passesLevel(params.level, owner.session.logLevel)) owner.related(message);
+      } else if (session) {
+        if (passesLevel(params.level, session.logLevel)) session.send(message);
+      } else {
+        for (const s of routes.sessions) if (s.view.seesServer(connection.name) && passesLevel(params.level, s.logLevel)) s.send(message);
+      }
       return;
     }
     case 'notifications/resources/updated':

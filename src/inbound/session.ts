@@ -22,6 +22,7 @@ import { ClientRequests, missingCapability } from './client-requests.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { GatewayCore, RequestContext, SessionHandle } from './context.js';
 import type { InboundSession } from './host.js';
+import type { ByteBudget } from './budget.js';
 import { handlers } from './handlers/index.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 
@@ -49,6 +50,8 @@ export class ClientSession implements InboundSession, SessionHandle {
   constructor(
     private readonly gateway: GatewayCore,
     private readonly push: (message: JsonRpcMessage) => void,
+    /** Bytes this client's requests and answers may hold in the gateway (parent: the gateway's). */
+    readonly budget: ByteBudget,
     private readonly onClose?: (session: ClientSession) => void,
     public profile?: ClientProfile,
   ) {}
@@ -130,8 +133,12 @@ export class ClientSession implements InboundSession, SessionHandle {
   private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse> {
     const { id, method } = request;
     if (method === 'initialize') return this.initialize(request);
-    const handler = handlers[method];
+    const handler = handlers.get(method);
     if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const maxCalls = this.gateway.config.limits.maxCallsPerSession;
+    if (this.inFlight.size >= maxCalls) {
+      return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
+    }
     const cancellation = new Cancellation();
     this.inFlight.set(id, cancellation);
     const params = request.params ?? {};
@@ -170,7 +177,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     this.clientCapabilities = p.capabilities ?? {};
     this.clientInfo = p.clientInfo;
     if (this.profile) for (const k of LIST_KINDS) this.seen.set(k, this.view.lists[k].hash);
-    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.gateway, this.protocolVersion) };
+    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.gateway, this.protocolVersion, this.view) };
   }
 
   private handleNotification(n: JsonRpcNotification): void {

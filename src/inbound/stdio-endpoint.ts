@@ -4,13 +4,19 @@
 
 import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
-import { ErrorCode, errorResponse, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { overBudget } from './budget.js';
 import type { InboundSessionHost } from './host.js';
 
 export interface StdioEndpointOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   maxMessageBytes: number;
+  /** limits.maxDepth (default 512). */
+  maxDepth?: number;
+  /** Bytes of answers queued for a client that does not read, before we stop reading its requests (limits.writeBuffer). */
+  writeBufferBytes?: number;
   /** The client profile the stdio client gets (config `stdio.client`). */
   principal?: string;
   /** Called once when the input ends. */
@@ -21,24 +27,51 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const writer = new LineWriter(output);
-  const write = (message: JsonRpcMessage) => writer.write(encodeLine(message));
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const writeLimit = options.writeBufferBytes ?? 32 * 1024 * 1024;
+  let paused = false;
+  // Backpressure: a client that does not read its answers stops being read from, so what we
+  // queue for it stays bounded; reading resumes when the output drains.
+  const write = (message: JsonRpcMessage) => {
+    writer.write(encodeLine(message));
+    if (!paused && writer.pendingBytes + ((output as NodeJS.WriteStream).writableLength ?? 0) > writeLimit) {
+      paused = true;
+      (input as NodeJS.ReadStream).pause?.();
+      const resume = () => {
+        paused = false;
+        if (!stopped) (input as NodeJS.ReadStream).resume?.();
+      };
+      // After the pending lines reach the stream, wait for it to drain (or resume at once if it did).
+      setImmediate(() => ((output as NodeJS.WriteStream).writableNeedDrain ? output.once('drain', resume) : resume()));
+    }
+  };
   const session = host.openSession(write, options.principal);
+  let stopped = false;
 
   const decoder = new LineDecoder(
     {
       line(text) {
-        let message: unknown;
-        try {
-          message = JSON.parse(text);
-        } catch {
-          write(errorResponse(null, ErrorCode.ParseError, 'Parse error: invalid JSON'));
+        const parsed = parseJsonText(text, maxDepth);
+        if (!parsed.ok) {
+          if (parsed.why === 'invalid-json') write(errorResponse(null, ErrorCode.ParseError, 'Parse error: invalid JSON'));
+          else write(errorResponse(parsed.id ?? null, ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${maxDepth} levels (limits.maxDepth)`));
           return;
         }
+        const message = parsed.value;
         if (Array.isArray(message)) {
           write(errorResponse(null, ErrorCode.InvalidRequest, 'JSON-RPC batches are not supported (removed in protocol revision 2025-06-18)'));
           return;
         }
+        // A request holds its bytes against the session's budget until it is answered.
+        const bytes = classify(message) === 'request' ? text.length : 0;
+        const full = bytes > 0 ? session.budget.take(bytes) : undefined;
+        if (full) {
+          const e = overBudget(full, bytes).toJsonRpc();
+          write(errorResponse((message as { id: string | number }).id, e.code, e.message, e.data));
+          return;
+        }
         session.handle(message as JsonRpcMessage, write).then((response) => {
+          if (bytes > 0) session.budget.give(bytes);
           if (response) write(response);
         });
       },
@@ -66,6 +99,7 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
   return {
     /** Reads no more requests; the ones in progress still get their answers. */
     stop() {
+      stopped = true;
       input.removeAllListeners('data');
       (input as NodeJS.ReadStream).pause?.();
     },

@@ -96,7 +96,22 @@ export function responseIdInHead(head: string): string | number | undefined {
   }
 }
 
-/** Serializes one message as a line. JSON.stringify never emits a raw newline. */
+/** Serializes one message as a line. JSON.stringify never emits a raw newline. Never throws. */
 export function encodeLine(message: unknown): string {
-  return JSON.stringify(message) + '\n';
+  return serializeMessage(message) + '\n';
+}
+
+/**
+ * JSON text of a message we send. Depth is bounded where messages enter, so this cannot
+ * overflow; should anything still make JSON.stringify throw (a cycle, a BigInt), the peer gets
+ * an error in place of that one message, and nothing throws out of a write path.
+ */
+export function serializeMessage(message: unknown): string {
+  try {
+    return JSON.stringify(message);
+  } catch (err) {
+    const id = (message as { id?: unknown } | null)?.id;
+    const safeId = typeof id === 'string' || typeof id === 'number' ? id : null;
+    return JSON.stringify({ jsonrpc: '2.0', id: safeId, error: { code: -32603, message: `Internal error: the message could not be serialised (${err instanceof Error ? err.message : String(err)})` } });
+  }
 }

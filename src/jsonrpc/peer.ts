@@ -93,6 +93,15 @@ export class Peer {
     transport.onmessage = (m, relatedTo) => this.receive(m, relatedTo);
     transport.onclose = (reason) => this.closeWith(reason);
     transport.onerror = (err) => handlers.onProtocolError?.(describeError(err));
+    transport.onfail = (id, err) => this.fail(id, err);
+  }
+
+  /** Fails one pending request at once (the transport knows it cannot be answered any more). */
+  private fail(id: JsonRpcId, err: Error): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.finish(id, entry);
+    entry.reject(this.named(err));
   }
 
   get isClosed(): boolean {
@@ -252,7 +261,7 @@ export class Peer {
         return;
       }
     }
-    this.handlers.onNotification?.(notification, relatedTo === undefined ? undefined : this.pending.get(relatedTo)?.options?.owner);
+    this.handlers.onNotification?.(notification, this.ownerOf(relatedTo));
   }
 
   private receiveRequest(request: JsonRpcRequest, relatedTo?: JsonRpcId): void {

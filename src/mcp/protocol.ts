@@ -29,11 +29,11 @@ export const KIND_CAPABILITY: Record<ListKind, 'tools' | 'prompts' | 'resources'
   resourceTemplates: 'resources',
 };
 
-/** list_changed notification → the kinds it invalidates. */
-export const LIST_CHANGED: Record<string, ListKind[]> = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/prompts/list_changed': ['prompts'],
-  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
-};
+/** list_changed notification → the kinds it invalidates. A Map: method names come from peers. */
+export const LIST_CHANGED: ReadonlyMap<string, readonly ListKind[]> = new Map([
+  ['notifications/tools/list_changed', ['tools']],
+  ['notifications/prompts/list_changed', ['prompts']],
+  ['notifications/resources/list_changed', ['resources', 'resourceTemplates']],
+]);
 
 export const LIST_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];

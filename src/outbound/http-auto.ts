@@ -39,6 +39,7 @@ export class AutoHttpTransport implements Transport {
   onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
+  onfail?: (id: JsonRpcId, error: Error) => void;
 
   private inner: HttpTransport;
   /** Settles when the first send has decided the transport; later sends wait behind it. */
@@ -116,6 +117,9 @@ export class AutoHttpTransport implements Transport {
     };
     t.onclose = (r) => {
       if (this.inner === t) this.onclose?.(r);
+    };
+    t.onfail = (id, e) => {
+      if (this.inner === t) this.onfail?.(id, e);
     };
     return t;
   }

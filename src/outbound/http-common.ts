@@ -5,7 +5,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types.js';
 
 export type HttpTransportKind = 'streamable-http' | 'sse';
 
@@ -24,6 +25,8 @@ export interface HttpTransportOptions {
   logger?: HttpLogger;
   /** Largest single message (JSON body or SSE event) accepted; bigger ones are dropped. Default 16 MiB. */
   maxMessageBytes?: number;
+  /** Deepest nesting accepted in a message (limits.maxDepth). Default 512. */
+  maxDepth?: number;
   /** Upper bound of parallel connections to the server (each open SSE stream holds one). Default 64. */
   maxConnections?: number;
   /** How long to wait for response headers of a POST. Default 300 s (JSON-mode servers answer late). */
@@ -106,18 +109,33 @@ export async function statusError(
   return new HttpStatusError(res.statusCode, `${method} ${url} → ${res.statusCode}${excerpt ? ` ${excerpt}` : ''}`);
 }
 
+/** What a transport does with a message it refuses: fail our request it answers, or refuse the server's request. */
+export interface Refusals {
+  onerror(e: Error): void;
+  /** The refused message answered our request `id`. */
+  failRequest(id: JsonRpcId, e: Error): void;
+  /** The refused message was a request of the server's. */
+  refuseRequest(id: JsonRpcId, e: Error): void;
+}
+
 /**
  * Parses one JSON text into messages: an object is one message, an array (a legacy 2025-03-26
  * batch) is several. Anything else is reported, not thrown, so one bad event never ends a stream.
  */
-export function parseMessages(text: string, onerror: (e: Error) => void): JsonRpcMessage[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    onerror(new GatewayError('PROTOCOL_ERROR', `malformed JSON from server: ${describeError(err)}`));
+export function parseMessages(text: string, maxDepth: number | undefined, refusals: Refusals): JsonRpcMessage[] {
+  const onerror = refusals.onerror;
+  const parsed = parseJsonText(text, maxDepth ?? DEFAULT_MAX_DEPTH);
+  if (!parsed.ok) {
+    if (parsed.why === 'invalid-json') {
+      onerror(new GatewayError('PROTOCOL_ERROR', 'malformed JSON from server'));
+      return [];
+    }
+    const e = new GatewayError('MESSAGE_TOO_DEEP', `the server sent a message nested deeper than ${maxDepth ?? DEFAULT_MAX_DEPTH} levels (limits.maxDepth); dropped`);
+    onerror(e);
+    if (parsed.id !== undefined) (parsed.method === undefined ? refusals.failRequest : refusals.refuseRequest)(parsed.id, e);
     return [];
   }
+  const value = parsed.value;
   const items = Array.isArray(value) ? value : [value];
   const out: JsonRpcMessage[] = [];
   for (const item of items) {
@@ -135,7 +153,7 @@ export async function readJsonBody(
   onerror: (e: Error) => void,
 ): Promise<string | undefined> {
   const tooBig = () =>
-    onerror(new GatewayError('PROTOCOL_ERROR', `server message exceeds the ${maxBytes}-byte limit; dropped`));
+    onerror(new GatewayError('MESSAGE_TOO_LARGE', `the server sent a message over the limit of ${maxBytes} bytes (limits.maxMessageBytes); dropped`));
   if (contentLength !== undefined && Number(contentLength) > maxBytes) {
     body.destroy();
     tooBig();
@@ -161,6 +179,8 @@ export interface SseHandlers {
   onEvent(event: EventSourceMessage): void;
   onRetry?(ms: number): void;
   onerror(err: Error): void;
+  /** An event over the limit was dropped (default: onerror). */
+  onTooLarge?(err: Error): void;
 }
 
 /**
@@ -174,8 +194,8 @@ export async function consumeSse(
   handlers: SseHandlers,
 ): Promise<void> {
   const tooBig = () =>
-    handlers.onerror(
-      new GatewayError('PROTOCOL_ERROR', `SSE event exceeds the ${maxChars}-byte limit; dropped`),
+    (handlers.onTooLarge ?? handlers.onerror)(
+      new GatewayError('MESSAGE_TOO_LARGE', `the server sent an SSE event over the limit of ${maxChars} bytes (limits.maxMessageBytes); dropped`),
     );
   let skipping = false;
   const parser = createParser({

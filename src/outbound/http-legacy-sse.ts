@@ -5,8 +5,9 @@
 import { setMaxListeners } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport } from '../transport.js';
+import { serializeMessage } from '../jsonrpc/ndjson.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -20,6 +21,7 @@ import {
   statusError,
   type HttpLogger,
   type HttpTransportOptions,
+  type Refusals,
 } from './http-common.js';
 
 export interface LegacySseTransportOptions extends HttpTransportOptions {
@@ -34,12 +36,15 @@ export class LegacySseTransport implements Transport {
   onmessage?: (message: JsonRpcMessage) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
+  onfail?: (id: JsonRpcId, error: Error) => void;
 
   private readonly url: URL;
   private readonly shownUrl: string;
   private readonly baseHeaders: Record<string, string>;
   private readonly log?: HttpLogger;
   private readonly maxBytes: number;
+  private readonly maxDepth: number | undefined;
+  private readonly refusals: Refusals;
   private readonly headersTimeout: number;
   private readonly endpointTimeout: number;
   private readonly agent: Agent;
@@ -55,6 +60,14 @@ export class LegacySseTransport implements Transport {
     this.baseHeaders = lowerCaseHeaders(options.headers);
     this.log = options.logger;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.maxDepth = options.maxDepth;
+    this.refusals = {
+      onerror: (e) => this.reportError(e),
+      failRequest: (id, e) => {
+        if (!this.closed) this.onfail?.(id, e);
+      },
+      refuseRequest: (id, e) => void this.send(errorResponse(id, ErrorCode.InvalidRequest, e.message)).catch(() => {}),
+    };
     this.headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
     this.endpointTimeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.agent = new Agent({
@@ -103,7 +116,7 @@ export class LegacySseTransport implements Transport {
         method: 'POST',
         dispatcher: this.agent,
         headers: { ...this.baseHeaders, 'content-type': 'application/json' },
-        body: JSON.stringify(message),
+        body: serializeMessage(message),
         signal: this.closing.signal,
         headersTimeout: this.headersTimeout,
       });
@@ -199,7 +212,7 @@ export class LegacySseTransport implements Transport {
   }
 
   private deliver(text: string): void {
-    for (const msg of parseMessages(text, (e) => this.reportError(e))) {
+    for (const msg of parseMessages(text, this.maxDepth, this.refusals)) {
       try {
         this.onmessage?.(msg);
       } catch (err) {

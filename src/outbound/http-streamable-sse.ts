@@ -30,6 +30,8 @@ export interface SseHost {
   /** Parses and hands the messages to onmessage; returns them for response matching. */
   deliver(text: string, relatedTo?: JsonRpcId): JsonRpcMessage[];
   reportError(err: Error): void;
+  /** One request can no longer be answered (its stream ended for good, or its answer was dropped). */
+  failRequest(id: JsonRpcId, err: Error): void;
 }
 
 /** Cursor of one logical SSE stream across reconnections. */
@@ -54,26 +56,38 @@ export class StreamableSseReader {
       await this.pump(res.body, cursor);
       if (awaitingId === undefined || cursor.answered) return;
       if (cursor.lastEventId === undefined) {
-        const msg = `SSE stream for request ${String(awaitingId)} ended before its response and cannot be resumed`;
-        host.reportError(new GatewayError('CONNECTION_CLOSED', msg));
+        const msg = `the server's SSE stream for this request ended before its response and cannot be resumed`;
+        this.giveUp(awaitingId, new GatewayError('CONNECTION_CLOSED', msg));
         return;
       }
       let failures = 0;
       while (!cursor.answered && !host.closed) {
         if (failures >= MAX_RESUME_ATTEMPTS) {
-          const msg = `gave up resuming the SSE stream for request ${String(awaitingId)} after ${failures} attempts`;
-          host.reportError(new GatewayError('CONNECTION_CLOSED', msg));
+          const msg = `gave up resuming the server's SSE stream for this request after ${failures} attempts`;
+          this.giveUp(awaitingId, new GatewayError('CONNECTION_CLOSED', msg));
           return;
         }
         // The spec says MUST respect `retry` before reconnecting.
         await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: host.signal });
         const outcome = await this.openGet(cursor);
-        if (outcome === 'stop') return;
+        if (outcome === 'stop') {
+          if (!cursor.answered) this.giveUp(awaitingId, new GatewayError('CONNECTION_CLOSED', "the server's SSE stream for this request cannot be resumed"));
+          return;
+        }
         failures = outcome === 'streamed' && cursor.progressed ? 0 : failures + 1;
       }
     } catch (err) {
-      if (!host.closed) host.reportError(err instanceof Error ? err : new Error(String(err)));
+      if (!host.closed) {
+        const e = err instanceof Error ? err : new Error(String(err));
+        host.reportError(e);
+        if (!cursor.answered && awaitingId !== undefined) host.failRequest(awaitingId, e);
+      }
     }
+  }
+
+  private giveUp(awaitingId: JsonRpcId, err: GatewayError): void {
+    this.host.reportError(err);
+    this.host.failRequest(awaitingId, err);
   }
 
   /** The standalone GET stream for server-initiated messages, reopened until close(). */
@@ -118,6 +132,14 @@ export class StreamableSseReader {
         },
         onRetry: (ms) => (cursor.retryMs = ms),
         onerror: (e) => host.reportError(e),
+        onTooLarge: (e) => {
+          host.reportError(e);
+          // On a request's own stream the dropped event was, all but certainly, its answer.
+          if (cursor.awaitingId !== undefined && !cursor.answered) {
+            cursor.answered = true;
+            host.failRequest(cursor.awaitingId, e);
+          }
+        },
       });
     } catch (err) {
       if (host.closed) throw err;

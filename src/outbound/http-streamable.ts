@@ -5,8 +5,9 @@
 import { setMaxListeners } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { classify, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport } from '../transport.js';
+import { serializeMessage } from '../jsonrpc/ndjson.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -21,6 +22,7 @@ import {
   statusError,
   type HttpLogger,
   type HttpTransportOptions,
+  type Refusals,
 } from './http-common.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
 
@@ -33,12 +35,15 @@ export class StreamableHttpTransport implements Transport {
   onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
+  onfail?: (id: JsonRpcId, error: Error) => void;
 
   private readonly url: string;
   private readonly shownUrl: string;
   private readonly baseHeaders: Record<string, string>;
   private readonly log?: HttpLogger;
   private readonly maxBytes: number;
+  private readonly maxDepth: number | undefined;
+  private readonly refusals: Refusals;
   private readonly headersTimeout: number;
   private readonly agent: Agent;
   /** Aborted by close(): cancels every stream, resume loop and retry wait. */
@@ -56,6 +61,12 @@ export class StreamableHttpTransport implements Transport {
     this.baseHeaders = lowerCaseHeaders(options.headers);
     this.log = options.logger;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.maxDepth = options.maxDepth;
+    this.refusals = {
+      onerror: (e) => this.reportError(e),
+      failRequest: (id, e) => this.failRequest(id, e),
+      refuseRequest: (id, e) => void this.send(errorResponse(id, ErrorCode.InvalidRequest, e.message)).catch(() => {}),
+    };
     this.headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
     // Many calls are multiplexed on one server: keep-alive, no pipelining (a slow response must
     // not hold up the ones queued behind it), and room for the long-lived SSE streams.
@@ -85,6 +96,7 @@ export class StreamableHttpTransport implements Transport {
       sessionExpired: (cause) => this.sessionExpired(cause),
       deliver: (text, relatedTo) => this.deliver(text, relatedTo),
       reportError: (err) => this.reportError(err),
+      failRequest: (id, err) => this.failRequest(id, err),
     });
   }
 
@@ -113,7 +125,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'POST',
         dispatcher: this.agent,
         headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
-        body: JSON.stringify(message),
+        body: serializeMessage(message),
         signal: this.closing.signal,
         headersTimeout: this.headersTimeout,
         // The body may be an SSE stream that idles while a tool runs; close() ends it.
@@ -130,20 +142,29 @@ export class StreamableHttpTransport implements Transport {
       throw err;
     }
     const type = mediaType(res.headers);
+    const awaitingId = classify(message) === 'request' ? (message as { id: JsonRpcId }).id : undefined;
     if (res.statusCode === 202 || res.statusCode === 204 || type === '') {
       res.body.dump().catch(() => {});
+      // A request accepted with no body will never be answered on this POST.
+      if (awaitingId !== undefined && res.statusCode !== 202) this.failRequest(awaitingId, new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl} answered a request with no body`));
       return;
     }
     // The body is read in the background: send() is settled, messages arrive via onmessage.
     if (type === 'text/event-stream') {
-      const awaitingId = classify(message) === 'request' ? (message as { id: JsonRpcId }).id : undefined;
       void this.reader.followPostStream(res, awaitingId);
     } else if (type === 'application/json') {
-      void this.readJson(res);
+      void this.readJson(res, awaitingId);
     } else {
       res.body.destroy();
-      this.reportError(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: unexpected content-type ${type}`));
+      const err = new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: unexpected content-type ${type}`);
+      this.reportError(err);
+      if (awaitingId !== undefined) this.failRequest(awaitingId, err);
     }
+  }
+
+  /** One request can no longer be answered: the layer above fails it now, with this error. */
+  private failRequest(id: JsonRpcId, err: Error): void {
+    if (!this.closed) this.onfail?.(id, err);
   }
 
   close(): Promise<void> {
@@ -201,7 +222,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private deliver(text: string, relatedTo?: JsonRpcId): JsonRpcMessage[] {
-    const messages = parseMessages(text, (e) => this.reportError(e));
+    const messages = parseMessages(text, this.maxDepth, this.refusals);
     for (const msg of messages) {
       try {
         this.onmessage?.(msg, relatedTo);
@@ -217,13 +238,18 @@ export class StreamableHttpTransport implements Transport {
     if (!this.closed) this.onerror?.(err);
   }
 
-  private async readJson(res: Dispatcher.ResponseData): Promise<void> {
+  private async readJson(res: Dispatcher.ResponseData, awaitingId: JsonRpcId | undefined): Promise<void> {
+    // The JSON body was the only place its answer could come: without it the call is over.
+    const failed = (e: Error) => {
+      this.reportError(e);
+      if (awaitingId !== undefined) this.failRequest(awaitingId, e);
+    };
     try {
       const length = headerValue(res.headers, 'content-length');
-      const text = await readJsonBody(res.body, length, this.maxBytes, (e) => this.reportError(e));
+      const text = await readJsonBody(res.body, length, this.maxBytes, failed);
       if (text !== undefined && text.trim() !== '') this.deliver(text);
     } catch (err) {
-      if (!this.closed) this.reportError(networkError('POST', this.shownUrl, err));
+      if (!this.closed) failed(networkError('POST', this.shownUrl, err));
     }
   }
 }

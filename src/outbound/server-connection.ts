@@ -36,6 +36,10 @@ export interface ServerConnectionEvents {
 
 export interface ServerConnectionOptions {
   maxMessageBytes?: number;
+  /** limits.maxDepth, limits.writeBuffer, limits.maxCallsPerServer. */
+  maxDepth?: number;
+  writeBufferBytes?: number;
+  maxCallsInFlight?: number;
   /** Client capabilities we declare to the server (default: none). */
   clientCapabilities?: Record<string, any>;
   /** Fetch the lists at connect and on list_changed (default true; per-session connections don't). */
@@ -50,8 +54,10 @@ const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], 
 
 export class ServerConnection {
   state: ServerState = 'connecting';
-  /** Why the server is not ready, for logs, `check` and error messages. */
+  /** Why the server is not ready, for logs, `check` and error messages (safe to show a client). */
   problem?: string;
+  /** More on the problem for the operator only (the server's last stderr line): logs, check, status. */
+  problemDetail?: string;
   protocolVersion?: string;
   capabilities: Record<string, any> = {};
   serverInfo?: { name?: string; version?: string };
@@ -99,6 +105,10 @@ export class ServerConnection {
   /** Forwards a request: the server's raw response (a JSON-RPC error stays a response), or a GatewayError. */
   forward(method: string, params: Record<string, any> | undefined, options: RequestOptions = {}): Promise<JsonRpcResponse> {
     if (this.state !== 'ready' || !this.peer) return Promise.reject(this.unavailable());
+    const max = this.options.maxCallsInFlight;
+    if (max !== undefined && this.peer.pendingCount >= max) {
+      return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }));
+    }
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
     return this.peer.requestRaw(method, params, options);
   }
@@ -169,16 +179,17 @@ export class ServerConnection {
   private down(err: unknown): void {
     const wasListed = this.listed;
     this.problem = describeError(err);
+    this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
     const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
     if (delay === undefined) {
       this.state = 'failed';
       const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
-      this.logger.error({ problem: this.problem }, `server failed${why}`);
+      this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
     } else {
       this.state = 'backing-off';
       this.retryAt = Date.now() + delay;
       this.retryTimer = setTimeout(() => void this.attempt(), delay);
-      this.logger.warn({ problem: this.problem, retryInMs: delay }, 'server down; reconnecting');
+      this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
     }
     if (wasListed) this.startGrace();
     else this.lists = emptyLists();
@@ -202,11 +213,13 @@ export class ServerConnection {
 
   private async createTransport(): Promise<Transport> {
     const c = this.config;
-    const maxMessageBytes = this.options.maxMessageBytes;
-    if (c.kind === 'stdio') return new StdioTransport({ command: c.command, args: c.args, env: c.env, cwd: c.cwd, logger: this.logger, maxMessageBytes });
+    const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
+    if (c.kind === 'stdio') {
+      return new StdioTransport({ command: c.command, args: c.args, env: c.env, inheritEnv: c.inheritEnv, cwd: c.cwd, logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes });
+    }
     // Loaded on first use: undici and the SSE parser cost ~20 MB of memory a stdio-only setup never needs.
     const { createHttpTransport } = await import('./http-auto.js');
-    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes });
+    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes, maxDepth });
   }
 
   private async open(): Promise<Peer> {
@@ -266,7 +279,7 @@ export class ServerConnection {
   }
 
   private receiveNotification(n: JsonRpcNotification, owner?: unknown): void {
-    const kinds = LIST_CHANGED[n.method];
+    const kinds = LIST_CHANGED.get(n.method);
     if (kinds) {
       if (this.options.fetchLists === false) return;
       for (const kind of kinds) this.refetch(kind);

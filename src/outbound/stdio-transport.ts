@@ -7,7 +7,8 @@ import { execa, type ResultPromise } from 'execa';
 import { GatewayError } from '../errors.js';
 import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine, responseIdInHead } from '../jsonrpc/ndjson.js';
-import { ErrorCode, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
+import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
 import type { Transport } from '../transport.js';
 
@@ -15,13 +16,37 @@ export interface StdioTransportOptions {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Which of the gateway's own variables the child also gets (see baseEnvironment). */
+  inheritEnv?: boolean | string[];
   cwd: string;
   logger: Logger;
   maxMessageBytes?: number;
+  /** Deepest nesting accepted in a message from the server (limits.maxDepth). */
+  maxDepth?: number;
+  /** Bytes queued on the child's stdin before sends are refused (limits.writeBuffer). */
+  writeBufferBytes?: number;
   /** How long to wait after closing stdin, then after SIGTERM, before the next step. */
   gracePeriodMs?: number;
 }
 
+/** What every child gets of the gateway's environment, as the official SDK does: enough to run, no secrets. */
+const BASE_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/**
+ * The child's environment: the base variables, those `inherit` names (or all, for true), then the
+ * entry's own env. A token the gateway holds for another server (in its environment) stays here.
+ */
+export function childEnvironment(env: Record<string, string>, inherit: boolean | string[] = false, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = inherit === true ? Object.keys(from) : [...BASE_ENV, ...(inherit === false ? [] : inherit)];
+  for (const name of names) {
+    const value = from[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return { ...out, ...env };
+}
+
+const DEFAULT_WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
@@ -50,6 +75,7 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JsonRpcMessage) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
+  onfail?: (id: JsonRpcId, error: Error) => void;
 
   private child?: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false; detached: true }>;
   private exited?: Promise<void>;
@@ -69,8 +95,8 @@ export class StdioTransport implements Transport {
     const o = this.options;
     const child = execa(o.command, o.args, {
       cwd: o.cwd,
-      env: o.env,
-      extendEnv: true,
+      env: childEnvironment(o.env, o.inheritEnv),
+      extendEnv: false,
       stdin: 'pipe',
       stdout: 'pipe',
       stderr: 'pipe',
@@ -121,8 +147,12 @@ export class StdioTransport implements Transport {
     if (!child || this.closing || child.stdin.destroyed || !child.stdin.writable) {
       return Promise.reject(new GatewayError('CONNECTION_CLOSED', 'the server process is not running'));
     }
-    // Back-pressure is left to the pipe buffer: a stdio server that stops reading eventually
-    // stalls its own callers, never the gateway's event loop.
+    // A server that stops reading must not make us queue without bound: past the limit its
+    // callers are refused at once (the queue drains when it reads again).
+    const limit = this.options.writeBufferBytes ?? DEFAULT_WRITE_BUFFER_BYTES;
+    if (child.stdin.writableLength + this.writer!.pendingBytes > limit) {
+      return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `the server is not reading its input (over ${limit} bytes queued, limits.writeBuffer)`, { retryAfterMs: 1000 }));
+    }
     this.writer!.write(encodeLine(message));
     return Promise.resolve();
   }
@@ -166,23 +196,30 @@ export class StdioTransport implements Transport {
   }
 
   private receiveLine(text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
+    const parsed = parseJsonText(text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    if (parsed.ok) {
+      this.onmessage?.(parsed.value as JsonRpcMessage);
+      return;
+    }
+    if (parsed.why === 'invalid-json') {
       this.onerror?.(new GatewayError('PROTOCOL_ERROR', `ignored a non-JSON line on stdout: ${text.slice(0, 80)}`));
       return;
     }
-    this.onmessage?.(message as JsonRpcMessage);
+    const error = new GatewayError('MESSAGE_TOO_DEEP', `the server sent a message nested deeper than ${this.options.maxDepth ?? DEFAULT_MAX_DEPTH} levels (limits.maxDepth); dropped`);
+    this.onerror?.(error);
+    if (parsed.id === undefined) return;
+    // A request of the server's gets a refusal; an answer to one of ours fails that call now.
+    if (parsed.method !== undefined) void this.send(errorResponse(parsed.id, ErrorCode.InvalidRequest, error.message)).catch(() => {});
+    else this.onfail?.(parsed.id, error);
   }
 
   /** A message over the limit was dropped; if it answered one of our requests, that request fails now. */
   private receiveOversized(bytes: number, head: string): void {
     const limit = this.options.maxMessageBytes ?? 16 * 1024 * 1024;
-    const message = `the server sent a ${bytes}-byte message, over the limit of ${limit} bytes (limits.maxMessageBytes)`;
-    this.onerror?.(new GatewayError('MESSAGE_TOO_LARGE', message));
+    const error = new GatewayError('MESSAGE_TOO_LARGE', `the server sent a ${bytes}-byte message, over the limit of ${limit} bytes (limits.maxMessageBytes)`);
+    this.onerror?.(error);
     const id = responseIdInHead(head);
-    if (id !== undefined) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { code: 'MESSAGE_TOO_LARGE' } } });
+    if (id !== undefined) this.onfail?.(id, error);
   }
 
   private receiveStderr(text: string): void {
@@ -201,7 +238,9 @@ export class StdioTransport implements Transport {
       return;
     }
     const how = failure ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`);
+    // What the server printed may hold paths and secrets: it is for the operator (logs, check,
+    // status), never part of the message a client receives.
     const last = this.recentStderr.at(-1);
-    this.onclose?.(new GatewayError('CONNECTION_CLOSED', `server process ${how}${last ? ` (last stderr: ${last.slice(0, 200)})` : ''}`));
+    this.onclose?.(new GatewayError('CONNECTION_CLOSED', `server process ${how}`, { detail: last ? `last stderr: ${last.slice(0, 200)}` : undefined }));
   }
 }

@@ -12,6 +12,8 @@ export interface ServerSummary {
   resources: number;
   resourceTemplates: number;
   problem?: string;
+  /** More on the problem, for the operator only (the server's last stderr line). */
+  detail?: string;
   /** backing-off: when the next attempt is due. */
   retryInMs?: number;
 }
@@ -29,6 +31,7 @@ export function summarize(connections: Iterable<ServerConnection>): ServerSummar
     };
     if (c.protocolVersion) s.protocolVersion = c.protocolVersion;
     if (c.problem && c.state !== 'ready') s.problem = c.problem;
+    if (c.problemDetail && c.state !== 'ready') s.detail = c.problemDetail;
     if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());
     return s;
   });

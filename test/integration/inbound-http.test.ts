@@ -15,6 +15,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundSession, InboundSessionHost } from '../../src/inbound/host.js';
+import { ByteBudget } from '../../src/inbound/budget.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/inbound/host.js';
 import { startHttpEndpoint, type HttpEndpoint } from '../../src/inbound/http-endpoint.js';
 import {
@@ -37,6 +38,8 @@ const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: ACCEPT };
 class FakeSession implements InboundSession {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
+  readonly budget = new ByteBudget(1 << 30, 'this session', 'limits.sessionBytesInFlight', 'session');
+  inFlightCount = 0;
   closed = false;
   readonly received: JsonRpcMessage[] = [];
   /**
@@ -139,6 +142,7 @@ class FakeSession implements InboundSession {
 
 class FakeHost implements InboundSessionHost {
   readonly sessions: FakeSession[] = [];
+  readonly budget = new ByteBudget(1 << 30, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
   openSession(push: (message: JsonRpcMessage) => void): InboundSession {
     const session = new FakeSession(push);
     this.sessions.push(session);
@@ -747,8 +751,9 @@ describe('close()', () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-http-'));
     try {
       // Node 20 cannot run TypeScript: transpile the endpoint and its imports into a scratch tree.
-      for (const file of ['src/jsonrpc/types.ts', 'src/inbound/host.ts', 'src/inbound/http-body.ts', 'src/inbound/http-checks.ts',
-        'src/inbound/http-endpoint.ts', 'src/inbound/http-reply.ts', 'src/inbound/http-session.ts', 'src/inbound/http-sse.ts']) {
+      for (const file of ['src/jsonrpc/types.ts', 'src/jsonrpc/parse.ts', 'src/jsonrpc/depth.ts', 'src/jsonrpc/ndjson.ts', 'src/errors.ts',
+        'src/inbound/host.ts', 'src/inbound/budget.ts', 'src/inbound/http-body.ts', 'src/inbound/http-checks.ts', 'src/inbound/http-endpoint.ts',
+        'src/inbound/http-reply.ts', 'src/inbound/http-session.ts', 'src/inbound/http-session-table.ts', 'src/inbound/http-sse.ts']) {
         const out = join(dir, file.replace(/\.ts$/, '.js'));
         mkdirSync(dirname(out), { recursive: true });
         const { outputText } = ts.transpileModule(readFileSync(join(REPO, file), 'utf8'), {
@@ -797,9 +802,11 @@ import { StreamableHTTPClientTransport } from 'SDK_TRANSPORT';
 const sessions = [];
 let callReached;
 const reached = new Promise((resolve) => (callReached = resolve));
+const budget = { take() {}, give() {} };
 const host = {
+  budget,
   openSession(push) {
-    const s = { id: 'sess-' + sessions.length, protocolVersion: undefined, closed: false, push,
+    const s = { id: 'sess-' + sessions.length, protocolVersion: undefined, closed: false, push, budget, inFlightCount: 0,
       async handle(m) {
         if (!('id' in m) || !('method' in m)) return undefined;
         if (m.method === 'initialize') return { jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion,

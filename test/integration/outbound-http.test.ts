@@ -210,7 +210,7 @@ describe('HTTP errors', () => {
     expect(err.message).not.toMatch(/secret|pw@/);
   });
 
-  it('drops oversized and malformed messages with onerror and keeps going', async () => {
+  it('drops oversized and malformed messages with onerror, fails the request they answered at once, and keeps going', async () => {
     const pad = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, result: { pad: 'x'.repeat(5000) } });
     const srv = await serve(
       startRawServer((_req, res, body) => {
@@ -226,10 +226,15 @@ describe('HTTP errors', () => {
     const t = track(new StreamableHttpTransport({ url: srv.url, maxMessageBytes: 1024 }));
     const c = client(t);
     await t.send({ jsonrpc: '2.0', id: 'j', method: 'big-json' });
-    await c.waitForError(/exceeds the 1024-byte limit/);
-    const ok = await c.request('sse');
-    expect(ok.result).toEqual({ ok: true });
-    expect(c.errors.filter((e) => /exceeds the 1024-byte limit/.test(e.message)).length).toBe(3);
+    await c.waitForError(/over the limit of 1024 bytes/);
+    // The JSON body was the answer: its request fails now, not at its timeout.
+    expect(c.failed.map((f) => f.id)).toEqual(['j']);
+    // On a request's own SSE stream an oversized event is taken as its answer: the call fails at once.
+    const sse = await c.request('sse');
+    expect(sse.failed.message).toMatch(/over the limit of 1024 bytes/);
+    // The stream is still read to its end: the next malformed event is reported, the last one delivered.
+    await c.waitFor((m) => m.result?.ok === true);
+    expect(c.errors.filter((e) => /over the limit of 1024 bytes/.test(e.message)).length).toBe(3);
     expect(c.errors.filter((e) => /malformed JSON/.test(e.message)).length).toBe(1);
     expect(c.messages).toHaveLength(1);
   });

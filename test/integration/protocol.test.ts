@@ -202,6 +202,8 @@ describe('server requests across several HTTP sessions', () => {
     expect(asked).toBe(0);
     ac.abort();
     await hold;
+    // The server has let go of the call only once it saw the cancellation.
+    await stderr(/cancelled id=/);
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -224,8 +226,19 @@ describe('server requests across several HTTP sessions', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('declares no roots on a shared connection', async () => {
-    await stderr(/roots-declared=false/);
+  it('declares roots on a shared connection, and routes roots/list during a call to the client that made it', async () => {
+    await stderr(/roots-declared=true/);
+    const withRoots = await connectHttpClient(url, {
+      capabilities: { roots: {} },
+      setup: (c: Client) => c.setRequestHandler(z.object({ method: z.literal('roots/list') }).passthrough() as any, async () => ({ roots: [{ uri: 'file:///tmp/mine', name: 'm' }] })),
+    });
+    const r = await withRoots.callTool({ name: 'int__ask_roots', arguments: {} });
+    expect((r.content as any)[0].text).toBe('[{"uri":"file:///tmp/mine","name":"m"}]');
+    // A client without the capability gets the error an MCP client would give, not someone else's roots.
+    const plain = await connectHttpClient(url);
+    const err = await plain.callTool({ name: 'int__ask_roots', arguments: {} }).catch((e) => e);
+    expect(err.message).toMatch(/did not declare the roots capability/);
+    await Promise.all([withRoots.close(), plain.close()]);
   });
 
   it('subscribes a URI once on the server however many sessions hold it, and updates only them', async () => {

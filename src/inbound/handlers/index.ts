@@ -7,7 +7,8 @@ import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
 import { cancelTask, getTask, listTasks, taskResult } from './tasks.js';
 
-export const handlers: Record<string, Handler> = {
+/** A Map, not an object literal: a method called `constructor` or `toString` must find nothing. */
+export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
   ping,
   'tools/list': listHandler('tools'),
   'tools/call': callTool,
@@ -24,4 +25,4 @@ export const handlers: Record<string, Handler> = {
   'tasks/result': taskResult,
   'tasks/cancel': cancelTask,
   'tasks/list': listTasks,
-};
+}));

@@ -4,6 +4,7 @@ import { GATEWAY_NAME, GATEWAY_VERSION, LATEST_PROTOCOL_VERSION, isSupportedVers
 import { RpcError } from '../../errors.js';
 import { ErrorCode } from '../../jsonrpc/types.js';
 import type { GatewayCore, Handler } from '../context.js';
+import type { CatalogView } from '../../catalog/view.js';
 
 /** What the merged servers offer, as one server's capabilities. */
 export function mergedCapabilities(gateway: GatewayCore): Record<string, any> {
@@ -37,13 +38,13 @@ export function negotiateVersion(requested: unknown): string {
   return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
-export function initializeResult(gateway: GatewayCore, protocolVersion: string): Record<string, any> {
+export function initializeResult(gateway: GatewayCore, protocolVersion: string, view: CatalogView): Record<string, any> {
   const result: Record<string, any> = {
     protocolVersion,
     capabilities: mergedCapabilities(gateway),
     serverInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION },
   };
-  const instructions = gateway.instructions();
+  const instructions = gateway.instructions(view);
   if (instructions) result.instructions = instructions;
   return result;
 }

@@ -21,6 +21,7 @@ describe('Claude Desktop shape (mcpServers)', () => {
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-github'],
         env: { GITHUB_TOKEN: 'gh-token' },
+        inheritEnv: false,
         cwd: BASE,
       },
       {

@@ -14,6 +14,7 @@ describe('clients', () => {
         prompts: { allow: ['*'], deny: [] },
         resources: { allow: ['*'], deny: [] },
         readOnly: false,
+        operator: false,
         naming: { maxLength: 128 },
       },
     ]);
@@ -44,6 +45,7 @@ stdio: { client: local }
       prompts: { allow: ['p__*'], deny: [] },
       resources: { allow: ['*'], deny: ['file:///secret/*'] },
       readOnly: true,
+      operator: false,
       naming: { maxLength: 64 },
     });
     expect(config.clients[1]).not.toHaveProperty('token');

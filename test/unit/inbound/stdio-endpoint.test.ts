@@ -6,13 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { classify, type JsonRpcMessage } from '../../../src/jsonrpc/types.js';
 import type { InboundSession, InboundSessionHost } from '../../../src/inbound/host.js';
 import { startStdioEndpoint } from '../../../src/inbound/stdio-endpoint.js';
+import { ByteBudget } from '../../../src/inbound/budget.js';
 
 /** A session that answers every request with an empty result, like ping. */
 const host: InboundSessionHost = {
+  budget: new ByteBudget(1 << 30, 'the gateway', 'limits.totalBytesInFlight', 'gateway'),
   openSession(): InboundSession {
     return {
       id: 's',
       protocolVersion: undefined,
+      budget: new ByteBudget(1 << 30, 'this session', 'limits.sessionBytesInFlight', 'session'),
+      inFlightCount: 0,
       async handle(m: JsonRpcMessage) {
         const kind = classify(m);
         if (kind === 'request') return { jsonrpc: '2.0', id: (m as any).id, result: {} };
