@@ -53,9 +53,20 @@ const PHRASES: { re: RegExp; why: string }[] = [
   },
 ];
 
+/**
+ * Every phrase rule needs one of these words and a blank between two words, and every tag rule
+ * a `<`: text without them skips those rules (most strings of a structured result are ids and names).
+ */
+const PHRASE_HINT = /ignore|disregard|forget|override|bypass|instruction|user|tool|you/i;
+
+/** Credential files by path or name: specific enough to flag even in names and enum values. */
+const SECRET_FILE =
+  /~\/\.ssh\b|\.ssh\/|\bid[_\s-]?(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w$])\.env\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b|~\/\.aws\b|\.aws\/credentials\b|~\/\.cursor\b|\.cursor\/|\.git-credentials\b|(?<![\w$])\.netrc\b|(?<![\w$])\.npmrc\b|(?<![\w$])\.pgpass\b|\/etc\/(?:passwd|shadow)\b|~\/\.kube\b|~\/\.docker\/config\.json\b|~\/\.gnupg\b/i;
 /** Credentials and config files; flagged when the same sentence asks to read or send something. */
-const SECRET_TERM =
-  /~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w$])\.env\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b|~\/\.aws\b|\.aws\/credentials\b|~\/\.cursor\b|\.cursor\/|\.git-credentials\b|(?<![\w$])\.netrc\b|(?<![\w$])\.npmrc\b|(?<![\w$])\.pgpass\b|\/etc\/(?:passwd|shadow)\b|~\/\.kube\b|~\/\.docker\/config\.json\b|~\/\.gnupg\b|\b(?:private|secret|api|ssh)[\s_-]*keys?\b|\baccess[\s_-]*tokens?\b|\bcredentials?\s+files?\b/i;
+const SECRET_TERM = new RegExp(
+  SECRET_FILE.source + String.raw`|\b(?:private|secret|api|ssh)[\s_-]*keys?\b|\baccess[\s_-]*tokens?\b|\bcredentials?\s+files?\b`,
+  'i',
+);
 const READ_VERB = /\b(?:read|reads|reading|cat|open|opens|opening|dump|dumps|extract|extracts|contents?\s+of)\b/i;
 const SEND_VERB =
   /\b(?:send|sends|sending|pass|passes|passing|include|includes|including|attach|attaches|attaching|upload|uploads|uploading|copy|copies|copying|share|shares|sharing|forward|forwards|forwarding|paste|pastes|pasting|append|appends|appending|exfiltrate|exfiltrating|leak|leaks|leaking|post|posts|posting|transmit|transmits|transmitting|submit|submits|submitting|embed|embeds|embedding|insert|inserts|inserting|steal|steals|stealing)\b/i;
@@ -67,12 +78,12 @@ const BOUNDARY = /[.!?]+["'’”)\]]*(?:\s+|$)|\n\s*/g;
 function sentences(text: string): { starts: number[]; ends: number[] } {
   const starts = [0];
   const ends: number[] = [];
-  for (const m of text.matchAll(BOUNDARY)) {
+  eachMatch(BOUNDARY, text, (m) => {
     const end = m.index + m[0].length;
-    if (end <= starts[starts.length - 1]!) continue;
+    if (end <= starts[starts.length - 1]!) return;
     ends.push(end);
     starts.push(end);
-  }
+  });
   if (starts[starts.length - 1]! < text.length) ends.push(text.length);
   else starts.pop();
   return { starts, ends };
@@ -115,31 +126,41 @@ export function quote(s: string, max = 60): string {
   return `"${out}"`;
 }
 
+export interface FindOptions {
+  /**
+   * The text is a name (tool, property, enum value): the credential rule needs a credential FILE,
+   * since names such as `read_private_key` or `rotate-api-key` say what a legitimate tool does.
+   */
+  identifier?: boolean;
+}
+
 /** Every injection pattern in `text`, in order of position (hits may overlap). */
-export function findInjections(text: string): InjectionHit[] {
+export function findInjections(text: string, options: FindOptions = {}): InjectionHit[] {
   const hits: InjectionHit[] = [];
 
-  // Tag blocks: from the opening tag to its closing tag, or to the end when it is never closed
-  // (everything after an unclosed <IMPORTANT> is the model-directed payload).
-  const blocks: [number, number][] = [];
-  OPEN_TAG.lastIndex = 0;
-  for (let m = OPEN_TAG.exec(text); m; m = OPEN_TAG.exec(text)) {
-    const close = new RegExp(`<\\s*/\\s*${m[1]}\\s*>`, 'gi');
-    close.lastIndex = OPEN_TAG.lastIndex;
-    const c = close.exec(text);
-    const end = c ? close.lastIndex : text.length;
-    blocks.push([m.index, end]);
-    hits.push({ start: m.index, end: withTrailingBlanks(text, end), label: `<${m[1]}> block`, excerpt: quote(text.slice(m.index, end)) });
-    if (!c) break;
-    OPEN_TAG.lastIndex = end;
-  }
-  // A closing tag without its opening one still marks model-directed text (e.g. the opening was cut).
-  let b = 0; // blocks are sorted and disjoint, closing tags come in order: one linear sweep
-  for (const m of text.matchAll(CLOSE_TAG)) {
-    while (b < blocks.length && blocks[b]![1] <= m.index) b++;
-    if (b < blocks.length && blocks[b]![0] <= m.index) continue;
-    const end = m.index + m[0].length;
-    hits.push({ start: m.index, end: withTrailingBlanks(text, end), label: `stray </${m[1]}> tag`, excerpt: quote(m[0]) });
+  if (text.includes('<')) {
+    // Tag blocks: from the opening tag to its closing tag, or to the end when it is never closed
+    // (everything after an unclosed <IMPORTANT> is the model-directed payload).
+    const blocks: [number, number][] = [];
+    OPEN_TAG.lastIndex = 0;
+    for (let m = OPEN_TAG.exec(text); m; m = OPEN_TAG.exec(text)) {
+      const close = new RegExp(`<\\s*/\\s*${m[1]}\\s*>`, 'gi');
+      close.lastIndex = OPEN_TAG.lastIndex;
+      const c = close.exec(text);
+      const end = c ? close.lastIndex : text.length;
+      blocks.push([m.index, end]);
+      hits.push({ start: m.index, end: withTrailingBlanks(text, end), label: `<${m[1]}> block`, excerpt: quote(text.slice(m.index, end)) });
+      if (!c) break;
+      OPEN_TAG.lastIndex = end;
+    }
+    // A closing tag without its opening one still marks model-directed text (e.g. the opening was cut).
+    let b = 0; // blocks are sorted and disjoint, closing tags come in order: one linear sweep
+    eachMatch(CLOSE_TAG, text, (m) => {
+      while (b < blocks.length && blocks[b]![1] <= m.index) b++;
+      if (b < blocks.length && blocks[b]![0] <= m.index) return;
+      const end = m.index + m[0].length;
+      hits.push({ start: m.index, end: withTrailingBlanks(text, end), label: `stray </${m[1]}> tag`, excerpt: quote(m[0]) });
+    });
   }
 
   let bounds: ReturnType<typeof sentences> | undefined;
@@ -150,19 +171,22 @@ export function findInjections(text: string): InjectionHit[] {
     return [bounds.starts[first]!, bounds.ends[last]!];
   };
 
-  for (const { re, why } of PHRASES) {
-    for (const m of text.matchAll(re)) {
-      const [start, end] = sentenceSpan(m.index, m.index + m[0].length);
-      hits.push({ start, end, label: why, excerpt: quote(text.slice(start, end)) });
+  if (PHRASE_HINT.test(text) && /\s/.test(text)) {
+    for (const { re, why } of PHRASES) {
+      eachMatch(re, text, (m) => {
+        const [start, end] = sentenceSpan(m.index, m.index + m[0].length);
+        hits.push({ start, end, label: why, excerpt: quote(text.slice(start, end)) });
+      });
     }
   }
 
   // Credentials: a sensitive term plus a read/send verb in the same sentence.
-  if (SECRET_TERM.test(text)) {
+  const secret = options.identifier ? SECRET_FILE : SECRET_TERM;
+  if (secret.test(text)) {
     bounds ??= sentences(text);
     bounds.starts.forEach((start, i) => {
       const sentence = text.slice(start, bounds!.ends[i]);
-      const term = SECRET_TERM.exec(sentence);
+      const term = secret.exec(sentence);
       if (!term) return;
       const verb = READ_VERB.test(sentence) ? 'read' : SEND_VERB.test(sentence) ? 'send' : undefined;
       if (!verb) return;
@@ -170,6 +194,19 @@ export function findInjections(text: string): InjectionHit[] {
     });
   }
   return hits.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * Every match of a global regex, without the copy of the regex that `matchAll` makes (this runs for
+ * every string of every cleaned result). `fn` must not use `re` itself.
+ */
+export function eachMatch(re: RegExp, text: string, fn: (m: RegExpExecArray) => void): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0] === '') re.lastIndex++;
+    fn(m);
+  }
+  re.lastIndex = 0;
 }
 
 /** Extends a span over the spaces and tabs after it, so that stripping leaves no double blank. */
