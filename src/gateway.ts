@@ -214,7 +214,8 @@ export class Gateway implements GatewayCore, InboundSessionHost {
 
   /** Merged instructions of the ready servers `view` sees (a profile hears nothing of servers it cannot use). */
   instructions(view: CatalogView): string | undefined {
-    return mergeInstructions([...this.servers.values()].filter((c) => view.seesServer(c.name)), this.config.naming);
+    const visible = [...this.catalog.instructions].filter(([name]) => view.seesServer(name));
+    return mergeInstructions(visible, this.config.naming);
   }
 
   async logLevelChanged(): Promise<void> {
@@ -286,7 +287,7 @@ export class Gateway implements GatewayCore, InboundSessionHost {
   }
 
   private catalogInput(): CatalogServerInput[] {
-    return [...this.servers.values()].map((c) => ({ config: c.config, ready: c.listed, lists: c.lists }));
+    return [...this.servers.values()].map((c) => ({ config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions }));
   }
 
   private sharedConnection(server: ServerConfig): ServerConnection {

@@ -8,7 +8,7 @@ import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
 import { compileFilter } from '../policy/filter.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
-import { guardList, type GuardOptions, type GuardReport } from './guard.js';
+import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
 
 export interface CatalogEntry {
   /** Exposed name (tools, prompts) or exposed URI / URI template (resources, templates). */
@@ -37,6 +37,8 @@ export interface Catalog {
   resourcePolicy: Map<string, (uri: string) => boolean>;
   /** server → (its URI → the namespaced URI clients see), only for URIs that collided. */
   renamedUris: Map<string, Map<string, string>>;
+  /** server → its instructions, cleaned by the guard, for servers that gave any (in config order). */
+  instructions: Map<string, string>;
 }
 
 export interface CatalogServerInput {
@@ -44,6 +46,8 @@ export interface CatalogServerInput {
   /** Only servers whose lists are known contribute items (see ServerConnection.listed). */
   ready: boolean;
   lists: Record<ListKind, Record<string, any>[]>;
+  /** The server's own instructions (initialize result), as it sent them. */
+  instructions?: string;
 }
 
 const nameField: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
@@ -143,7 +147,15 @@ export function buildCatalog(servers: readonly CatalogServerInput[], naming: Gat
   });
   lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, filterOf(s.config.resources)]));
-  return { lists, report, resources: router, resourcePolicy, renamedUris };
+  const instructions = new Map<string, string>();
+  for (const s of servers) {
+    if (!s.ready) continue;
+    const guarded = guardInstructions(s.config.name, s.instructions, guard);
+    report.findings.push(...guarded.report.findings);
+    report.blocked.push(...guarded.report.blocked);
+    if (guarded.text !== undefined) instructions.set(s.config.name, guarded.text);
+  }
+  return { lists, report, resources: router, resourcePolicy, renamedUris, instructions };
 }
 
 /** The kinds whose client-visible content differs between two snapshots. */

@@ -5,7 +5,7 @@
 
 import type { ListKind } from '../mcp/protocol.js';
 import { checkPins, type LockFile } from './pinning.js';
-import { sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
+import { sanitizeInstructions, sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
 
 export interface GuardOptions {
   sanitize: SanitizeOptions;
@@ -21,8 +21,8 @@ export interface HeldTool {
 
 export interface GuardReport {
   held: HeldTool[];
-  findings: { server: string; kind: ItemKind; item: string; finding: Finding }[];
-  blocked: { server: string; kind: ItemKind; item: string }[];
+  findings: { server: string; kind: ItemKind | 'instructions'; item: string; finding: Finding }[];
+  blocked: { server: string; kind: ItemKind | 'instructions'; item: string; why: string }[];
 }
 
 export interface Guarded {
@@ -57,13 +57,32 @@ export function guardList(server: string, kind: ListKind, list: Record<string, a
   const items: Record<string, any>[] = [];
   const itemKind = ITEM_KIND[kind];
   for (const raw of candidates) {
-    const { item, findings, blocked } = sanitizeItem(itemKind, raw, options.sanitize);
+    const { item, findings, blocked, why } = sanitizeItem(itemKind, raw, options.sanitize);
     const name = String(raw?.[KEY[kind]] ?? '');
     for (const finding of findings) report.findings.push({ server, kind: itemKind, item: name, finding });
-    if (blocked) report.blocked.push({ server, kind: itemKind, item: name });
+    if (blocked) report.blocked.push({ server, kind: itemKind, item: name, why: why ?? 'injection pattern found; sanitize.action is block' });
     else items.push(item);
   }
   const result = { items, report };
   cache.set(list, { options, policy, result });
+  return result;
+}
+
+const instructionsCache = new Map<string, { options: GuardOptions; text: string; result: { text?: string; report: GuardReport } }>();
+
+/**
+ * A server's instructions, cleaned like every other model-visible text (cached per server while
+ * text and options stay the same). Withheld (undefined) when the sanitizer blocks them.
+ */
+export function guardInstructions(server: string, text: string | undefined, options: GuardOptions): { text?: string; report: GuardReport } {
+  const report: GuardReport = { held: [], findings: [], blocked: [] };
+  if (text === undefined) return { report };
+  const hit = instructionsCache.get(server);
+  if (hit && hit.text === text && hit.options === options) return hit.result;
+  const cleaned = sanitizeInstructions(text, options.sanitize);
+  for (const finding of cleaned.findings) report.findings.push({ server, kind: 'instructions', item: server, finding });
+  if (cleaned.blocked) report.blocked.push({ server, kind: 'instructions', item: server, why: 'the instructions look like a prompt injection and sanitize.action is block' });
+  const result = { text: cleaned.blocked || cleaned.text.trim() === '' ? undefined : cleaned.text, report };
+  instructionsCache.set(server, { options, text, result });
   return result;
 }

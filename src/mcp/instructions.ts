@@ -1,14 +1,12 @@
-// The gateway's `instructions`: each ready server's own, under its name, after one line saying
-// how names are made, so a model knows which server an instruction speaks of.
+// The gateway's `instructions`: each server's own (already cleaned by the catalog's guard), under
+// its name, after one line saying how names are made, so a model knows which server an
+// instruction speaks of. Pure: the caller picks the servers a client's profile may see.
 
 import type { GatewayConfig } from '../config/types.js';
-import type { ServerConnection } from '../outbound/server-connection.js';
 
-export function mergeInstructions(connections: Iterable<ServerConnection>, naming: GatewayConfig['naming']): string | undefined {
+export function mergeInstructions(servers: Iterable<[name: string, text: string]>, naming: GatewayConfig['naming']): string | undefined {
   const parts: string[] = [];
-  for (const c of connections) {
-    if (c.state === 'ready' && c.instructions) parts.push(`## ${c.name}\n\n${c.instructions.trim()}`);
-  }
+  for (const [name, text] of servers) parts.push(`## ${name}\n\n${text.trim()}`);
   if (parts.length === 0) return undefined;
   const header =
     naming.mode === 'always'

@@ -16,7 +16,7 @@ export class GuardReporter {
 
   report(report: GuardReport): void {
     for (const f of report.findings) this.audit.record({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why });
-    for (const b of report.blocked) this.audit.record({ server: b.server, kind: b.kind, item: b.item, change: 'blocked', why: 'injection pattern found; sanitize.action is block' });
+    for (const b of report.blocked) this.audit.record({ server: b.server, kind: b.kind, item: b.item, change: 'blocked', why: b.why });
     for (const h of report.held) {
       const why = h.reason === 'changed' ? 'definition differs from the lock file' : 'not in the lock file, and pinning.newTools is hold';
       this.audit.record({ server: h.server, kind: 'pin', item: h.name, change: 'held', why });

@@ -9,7 +9,7 @@ import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { ServerConnection } from '../../outbound/server-connection.js';
 import type { Handler, RequestContext } from '../context.js';
-import { sanitizeResult } from '../../catalog/sanitize.js';
+import { sanitizePromptResult, sanitizeReadResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
@@ -53,13 +53,7 @@ export const callTool: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.tools, params?.name, 'tool');
   const connection = await connectionFor(context, entry.server);
   let result = unwrap(await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }));
-  const sanitize = context.gateway.config.sanitize;
-  if (sanitize.results) {
-    // Tool output reaches the model too: the same cleaning, when the config asks for it.
-    const cleaned = sanitizeResult(result, sanitize);
-    for (const f of cleaned.findings) context.gateway.audit.record({ server: entry.server, kind: 'result', item: entry.original, field: f.field, change: f.change, why: f.why });
-    result = cleaned.result;
-  }
+  result = cleanAnswer(context, entry.server, entry.original, result, sanitizeResult);
   result = renameInToolResult(result, context.gateway.catalog.renamedUris.get(entry.server));
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
@@ -69,10 +63,28 @@ export const callTool: Handler = async (params, context) => {
   return result;
 };
 
+/**
+ * Answers reach the model too: with sanitize.results they get the same cleaning as the catalog,
+ * and every change goes to the audit log.
+ */
+function cleanAnswer(
+  context: RequestContext,
+  server: string,
+  item: string,
+  result: Record<string, any>,
+  clean: (r: Record<string, any>, o: { action: SanitizeAction }) => { result: Record<string, any>; findings: Finding[] },
+): Record<string, any> {
+  const sanitize = context.gateway.config.sanitize;
+  if (!sanitize.results) return result;
+  const cleaned = clean(result, sanitize);
+  for (const f of cleaned.findings) context.gateway.audit.record({ server, kind: 'result', item, field: f.field, change: f.change, why: f.why });
+  return cleaned.result;
+}
+
 export const getPrompt: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.prompts, params?.name, 'prompt');
   const result = await forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
-  return renameInPrompt(result, context.gateway.catalog.renamedUris.get(entry.server));
+  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, result, sanitizePromptResult), context.gateway.catalog.renamedUris.get(entry.server));
 };
 
 /** Servers a URI may belong to, allowed by their policy, most likely first. */
@@ -95,7 +107,7 @@ export const readResource: Handler = async (params, context) => {
     const t = targets[i]!;
     try {
       const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
-      return renameInRead(result, context.gateway.catalog.renamedUris.get(t.server));
+      return renameInRead(cleanAnswer(context, t.server, t.uri, result, sanitizeReadResult), context.gateway.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;
