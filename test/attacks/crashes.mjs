@@ -1,0 +1,227 @@
+// Attacks that tried to take the gateway down or hold it up (issue "Hardening", items 1, 5, 6, 7):
+// each one ends by checking the gateway still serves a well-behaved call.
+
+import { HttpClient, breached, deepJson, held, q, startGateway, stdioServer } from './lib.mjs';
+
+const hostile = (extra = '') => `servers:\n${stdioServer('bad', 'hostile.mjs')}${extra}`;
+
+/** Runs `body` against a gateway on `yaml`; the gateway is always stopped. */
+async function withGateway(cli, yaml, body, options = {}) {
+  const gw = await startGateway({ cli, yaml, ...options });
+  try {
+    return await body(gw);
+  } finally {
+    await gw.stop();
+  }
+}
+
+/** Whether the gateway still answers a plain call through `client` (the canary). */
+async function stillServes(gw, client) {
+  if (!gw.alive) return false;
+  const r = await client.call('bad__echo', { text: 'still here' }).catch(() => undefined);
+  return r?.response?.result?.content?.[0]?.text === 'still here';
+}
+
+/** The first of `promise` or a deadline; resolves undefined at the deadline. */
+const within = (ms, promise) => Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+
+export const crashes = [
+  {
+    name: 'deeply nested tool result',
+    item: 1,
+    async run({ cli }) {
+      return withGateway(cli, hostile(), async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        const r = await c.call('bad__deep_result', { depth: 5000 }).catch((e) => ({ error: e }));
+        const code = r.response?.error?.data?.code;
+        if (!(await stillServes(gw, c))) return breached('the gateway died or stopped answering after a 5,000-level result');
+        return code === 'MESSAGE_TOO_DEEP' && r.response.error.data.server === 'bad' ? held('the call failed with MESSAGE_TOO_DEEP naming the server') : breached(`the call got ${JSON.stringify(r.response ?? r.error).slice(0, 200)}`);
+      });
+    },
+  },
+  {
+    name: 'deeply nested log notification',
+    item: 1,
+    async run({ cli }) {
+      return withGateway(cli, hostile(), async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        await c.request('logging/setLevel', { level: 'debug' });
+        await c.call('bad__deep_log', { depth: 5000 }).catch(() => undefined);
+        return (await stillServes(gw, c)) ? held('the log line was dropped; the gateway serves on') : breached('the gateway died after a 5,000-level log notification');
+      });
+    },
+  },
+  {
+    name: 'deeply nested progress notification',
+    item: 1,
+    async run({ cli }) {
+      return withGateway(cli, hostile(), async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        await c.call('bad__deep_progress', { depth: 5000 }, { progressToken: 'p1' }).catch(() => undefined);
+        return (await stillServes(gw, c)) ? held('the progress was dropped; the gateway serves on') : breached('the gateway died after a 5,000-level progress notification');
+      });
+    },
+  },
+  {
+    name: 'deeply nested tool schema at start-up',
+    item: 1,
+    async run({ cli }) {
+      const yaml = `servers:\n${stdioServer('deep', 'hostile.mjs', ['--deep-tool-schema', '5000'])}${stdioServer('bad', 'hostile.mjs')}`;
+      try {
+        return await withGateway(cli, yaml, async (gw) => {
+          const c = new HttpClient(gw.url);
+          await c.initialize();
+          const tools = (await c.request('tools/list', {})).response?.result?.tools ?? [];
+          const names = tools.map((t) => t.name);
+          if (!names.includes('bad__echo')) return breached('the other server is not served');
+          return (await stillServes(gw, c)) ? held(`started; the other server is served (${names.length} tools)`) : breached('the gateway stopped answering');
+        });
+      } catch (err) {
+        return breached(`the gateway did not start: ${String(err.message).split('\n').slice(-2).join(' ')}`);
+      }
+    },
+  },
+  {
+    name: 'deeply nested request from a client (HTTP and stdio)',
+    item: 1,
+    async run({ cli }) {
+      const viaHttp = await withGateway(cli, hostile(), async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        const res = await c.post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bad__echo","arguments":${deepJson(5000)}}}`).catch((e) => ({ status: 0, error: e }));
+        return { refused: res.status === 400 && /nested deeper/.test(res.text ?? ''), alive: await stillServes(gw, c) };
+      });
+      const viaStdio = await withGateway(
+        cli,
+        hostile(),
+        async (gw) => {
+          await gw.stdio.initialize();
+          gw.stdio.sendRaw(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"bad__echo","arguments":${deepJson(5000)}}}`);
+          const answer = await within(10_000, gw.stdio.next((m) => m.id === 'deep'));
+          const echo = await within(10_000, gw.stdio.request('tools/call', { name: 'bad__echo', arguments: { text: 'x' } }));
+          return { refused: answer?.error?.code === -32600, alive: gw.alive && echo?.result?.content?.[0]?.text === 'x' };
+        },
+        { mode: 'stdio' },
+      );
+      if (viaHttp.refused && viaHttp.alive && viaStdio.refused && viaStdio.alive) return held('refused with -32600 on both faces; the gateway serves on');
+      return breached(`http: ${JSON.stringify(viaHttp)}, stdio: ${JSON.stringify(viaStdio)}`);
+    },
+  },
+  {
+    name: 'method names looked up on a plain object',
+    item: 5,
+    async run({ cli }) {
+      return withGateway(cli, hostile(), async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        const wrong = [];
+        for (const method of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+          const r = await c.request(method, { x: 1 });
+          if (r.response?.error?.code !== -32601) wrong.push(`${method} → ${JSON.stringify(r.response).slice(0, 80)}`);
+        }
+        // The same names from a server, as notifications.
+        await c.call('bad__method_names', {}).catch(() => undefined);
+        if (!(await stillServes(gw, c))) return breached('a server notification named constructor took the gateway down');
+        return wrong.length === 0 ? held('every such method got -32601') : breached(wrong.join('; '));
+      });
+    },
+  },
+  {
+    name: 'one hung server holds back start-up',
+    item: 6,
+    async run({ cli }) {
+      // `sleep` never answers initialize; the other server is fine. Serving must not wait the
+      // hung server's 30 s start-up timeout.
+      const yaml = `servers:\n  - name: hung\n    command: sleep\n    args: ["100"]\n${stdioServer('bad', 'hostile.mjs')}`;
+      try {
+        return await withGateway(
+          cli,
+          yaml,
+          async (gw) => {
+            const c = new HttpClient(gw.url);
+            await c.initialize();
+            return (await stillServes(gw, c)) ? held('listening before the hung server timed out; the ready server is served') : breached('not serving');
+          },
+          { timeoutMs: 20_000 },
+        );
+      } catch (err) {
+        return breached(`not listening within 20 s: ${String(err.message).split('\n')[0]}`);
+      }
+    },
+  },
+  {
+    name: 'a late server never joins the catalog',
+    item: 6,
+    async run({ cli }) {
+      // Ready 7 s after start: past the start-up wait, so it must join later, with list_changed.
+      const yaml = `servers:\n${stdioServer('bad', 'hostile.mjs')}${stdioServer('late', 'hostile.mjs', ['--delay-initialize', '7000'])}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        const stream = c.openStream();
+        try {
+          const before = ((await c.request('tools/list', {})).response?.result?.tools ?? []).map((t) => t.name);
+          if (before.includes('late__echo')) return breached('serving waited for the late server');
+          const changed = await stream.next((m) => m.method === 'notifications/tools/list_changed', 20_000).catch(() => undefined);
+          const after = ((await c.request('tools/list', {})).response?.result?.tools ?? []).map((t) => t.name);
+          return changed && after.includes('late__echo') ? held('served without it, then list_changed when it joined') : breached(`list_changed: ${Boolean(changed)}, tools after: ${after.length}`);
+        } finally {
+          stream.close();
+        }
+      });
+    },
+  },
+  {
+    name: 'an HTTP server cannot fail one request (oversized answer)',
+    item: 7,
+    async run({ cli }) {
+      return withHttpServer(async (url) => {
+        const yaml = `limits:\n  maxMessageBytes: 1MiB\nservers:\n  - name: web\n    url: ${q(url)}\n    timeout: 25s\n${stdioServer('bad', 'hostile.mjs')}`;
+        return withGateway(cli, yaml, async (gw) => {
+          const c = new HttpClient(gw.url);
+          await c.initialize();
+          const r = await within(10_000, c.call('web__oversized', { bytes: 2_000_000 }));
+          const data = r?.response?.error?.data;
+          if (!r) return breached('the call was still waiting after 10 s (its timeout is 25 s)');
+          return data?.code === 'MESSAGE_TOO_LARGE' && data.server === 'web' ? held('failed at once with MESSAGE_TOO_LARGE naming the server') : breached(JSON.stringify(r.response).slice(0, 200));
+        });
+      });
+    },
+  },
+  {
+    name: 'an HTTP server cannot fail one request (stream cut before the answer)',
+    item: 7,
+    async run({ cli }) {
+      return withHttpServer(async (url) => {
+        const yaml = `servers:\n  - name: web\n    url: ${q(url)}\n    timeout: 25s\n${stdioServer('bad', 'hostile.mjs')}`;
+        return withGateway(cli, yaml, async (gw) => {
+          const c = new HttpClient(gw.url);
+          await c.initialize();
+          const r = await within(10_000, c.call('web__cut_stream', {}));
+          const data = r?.response?.error?.data;
+          if (!r) return breached('the call was still waiting after 10 s (its timeout is 25 s)');
+          return data?.code === 'CONNECTION_CLOSED' && data.server === 'web' ? held('failed at once with CONNECTION_CLOSED naming the server') : breached(JSON.stringify(r.response).slice(0, 200));
+        });
+      });
+    },
+  },
+];
+
+/** Runs the hostile HTTP fixture for the length of `body`. */
+async function withHttpServer(body) {
+  const { spawn } = await import('node:child_process');
+  const { fixture, node } = await import('./lib.mjs');
+  const child = spawn(node, [fixture('hostile-http.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.once('data', (d) => resolve(JSON.parse(String(d)).url));
+      child.once('exit', () => reject(new Error('hostile-http exited')));
+    });
+    return await body(url);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}

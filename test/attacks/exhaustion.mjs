@@ -1,0 +1,170 @@
+// Attacks that tried to exhaust the gateway's memory, sockets and sessions (issue "Hardening",
+// items 2, 3, 4): the gateway must refuse at once, stay within bounds, and keep serving others.
+
+import net from 'node:net';
+import { HttpClient, breached, held, rawHttp, startGateway, stdioServer } from './lib.mjs';
+
+async function withGateway(cli, yaml, body, options = {}) {
+  const gw = await startGateway({ cli, yaml, ...options });
+  try {
+    return await body(gw);
+  } finally {
+    await gw.stop();
+  }
+}
+
+const MiB = 1024 * 1024;
+const TOKENS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n`;
+
+export const exhaustion = [
+  {
+    name: 'memory bomb: many concurrent 15 MiB calls',
+    item: 2,
+    async run({ cli }) {
+      // 60 calls of 15 MiB from 6 sessions at once took the old gateway past 2 GB. Now each is
+      // admitted or refused at once; memory stays bounded and another client keeps being served.
+      const yaml = `${TOKENS}servers:\n${stdioServer('bad', 'hostile.mjs')}${stdioServer('calm', 'hostile.mjs')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const body = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"bad__echo","arguments":{"text":"${'x'.repeat(15 * MiB)}"}}}`;
+        const bombers = await Promise.all(Array.from({ length: 6 }, async () => {
+          const c = new HttpClient(gw.url, { token: 'alice-token' });
+          await c.initialize();
+          return c;
+        }));
+        const canary = new HttpClient(gw.url, { token: 'canary-token' });
+        await canary.initialize();
+        const payload = body(1);
+        const outcomes = { answered: 0, refused: 0, failed: 0 };
+        const bomb = Promise.all(
+          bombers.flatMap((c) =>
+            Array.from({ length: 10 }, () =>
+              c.post(payload).then(
+                (r) => (r.status === 200 ? outcomes.answered++ : r.status === 429 || r.status === 503 ? outcomes.refused++ : outcomes.failed++),
+                // A refusal answered before the body was read may reset the upload: a refusal too.
+                () => outcomes.refused++,
+              ),
+            ),
+          ),
+        );
+        // The canary is another client calling its own server while the bomb goes off.
+        let canaryOk = 0;
+        const canaryErrors = [];
+        const canaryRuns = (async () => {
+          for (let i = 0; i < 20; i++) {
+            const r = await canary.call('calm__echo', { text: `c${i}` }).catch((e) => ({ error: String(e) }));
+            if (r?.response?.result?.content?.[0]?.text === `c${i}`) canaryOk++;
+            else canaryErrors.push(JSON.stringify(r?.response ?? r).slice(0, 160));
+          }
+        })();
+        await Promise.all([bomb, canaryRuns]);
+        const peak = gw.peakRssMiB();
+        const alive = gw.alive;
+        const detail = `peak RSS ${peak.toFixed(0)} MiB; 60 bomb calls: ${outcomes.answered} answered, ${outcomes.refused} refused, ${outcomes.failed} other; canary ${canaryOk}/20${canaryErrors.length ? ` (${canaryErrors[0]})` : ''}`;
+        return alive && peak < 1024 && canaryOk === 20 && outcomes.failed === 0 && outcomes.refused > 0 ? held(detail) : breached(`${alive ? '' : 'the gateway died; '}${detail}`);
+      });
+    },
+  },
+  {
+    name: 'slow bodies hold sockets forever',
+    item: 3,
+    async run({ cli }) {
+      const yaml = `${TOKENS}limits:\n  requestTimeout: 2s\n  maxConnections: 64\nservers:\n${stdioServer('bad', 'hostile.mjs')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const { hostname, port } = new URL(gw.url);
+        // 40 with a wrong token, 20 with a valid one, each trickling its body a byte at a time.
+        const trickle = (token) =>
+          new Promise((resolve) => {
+            const s = net.connect(Number(port), hostname);
+            let timer;
+            s.on('connect', () => {
+              s.write(`POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer ${token}\r\nContent-Length: 100000\r\n\r\n{`);
+              timer = setInterval(() => s.write(' '), 100);
+            });
+            s.on('error', () => {});
+            s.on('close', () => {
+              clearInterval(timer);
+              resolve();
+            });
+          });
+        const sockets = [...Array.from({ length: 40 }, () => trickle('wrong-token')), ...Array.from({ length: 20 }, () => trickle('alice-token'))];
+        const allClosed = Promise.all(sockets).then(() => true);
+        const closed = await Promise.race([allClosed, new Promise((r) => setTimeout(() => r(false), 15_000).unref())]);
+        const c = new HttpClient(gw.url, { token: 'canary-token' });
+        await c.initialize();
+        const ok = (await c.call('bad__echo', { text: 'ok' })).response?.result?.content?.[0]?.text === 'ok';
+        return closed && ok ? held('every trickling socket was closed by the gateway (401 at once, or the 2 s request deadline)') : breached(`sockets still open after 15 s: ${!closed}; canary served: ${ok}`);
+      });
+    },
+  },
+  {
+    name: 'sessions are unbounded',
+    item: 4,
+    async run({ cli }) {
+      const yaml = `limits:\n  maxSessions: 20\nservers:\n${stdioServer('bad', 'hostile.mjs')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const clients = [];
+        let refused;
+        for (let i = 0; i < 25 && !refused; i++) {
+          const c = new HttpClient(gw.url);
+          try {
+            await c.initialize();
+            clients.push(c);
+          } catch (err) {
+            refused = String(err.message);
+          }
+        }
+        const first = await clients[0]?.call('bad__echo', { text: 'ok' });
+        const ok = first?.response?.result?.content?.[0]?.text === 'ok';
+        return clients.length === 20 && /HTTP 503/.test(refused ?? '') && ok ? held('the 21st initialize got 503; open sessions are served') : breached(`${clients.length} sessions opened; refusal: ${refused ?? 'none'}`);
+      });
+    },
+  },
+  {
+    name: 'idle sessions are kept forever',
+    item: 4,
+    async run({ cli }) {
+      const yaml = `limits:\n  sessionIdleTimeout: 1s\nservers:\n${stdioServer('bad', 'hostile.mjs')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize();
+        await gw.waitForStderr(/session closed after being idle/, 15_000).catch(() => undefined);
+        const r = await c.call('bad__echo', { text: 'late' });
+        return r.status === 404 ? held('an idle session was closed; its next request got 404') : breached(`the idle session still answered (HTTP ${r.status})`);
+      });
+    },
+  },
+  {
+    name: 'a process per session without a cap',
+    item: 4,
+    async run({ cli }) {
+      const yaml = `limits:\n  maxIsolatedConnections: 3\nservers:\n${stdioServer('own', 'hostile.mjs', [], '    isolation: per-session\n')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const answers = [];
+        for (let i = 0; i < 5; i++) {
+          const c = new HttpClient(gw.url);
+          await c.initialize();
+          answers.push((await c.call('own__echo', { text: `s${i}` })).response);
+        }
+        const served = answers.filter((a) => a?.result).length;
+        const refused = answers.filter((a) => a?.error?.data?.code === 'LIMIT_EXCEEDED').length;
+        return served === 3 && refused === 2 ? held('3 sessions got their own process; the 4th and 5th were refused with LIMIT_EXCEEDED') : breached(`${served} served, ${refused} refused`);
+      });
+    },
+  },
+  {
+    name: 'status lists every server to any valid token',
+    item: 13,
+    async run({ cli }) {
+      const yaml = `clients:\n  - name: alice\n    token: alice-token\n  - name: ops\n    token: ops-token\n    operator: true\nservers:\n${stdioServer('bad', 'hostile.mjs')}`;
+      try {
+        return await withGateway(cli, yaml, async (gw) => {
+          const status = (token) => rawHttp(gw.url, { method: 'GET', path: '/status', headers: { authorization: `Bearer ${token}` } });
+          const [alice, ops] = await Promise.all([status('alice-token'), status('ops-token')]);
+          return alice.status === 403 && ops.status === 200 ? held('403 for a client, 200 for the operator') : breached(`client got ${alice.status}, operator ${ops.status}`);
+        });
+      } catch (err) {
+        return breached(`the gateway did not start: ${String(err.message).split('\n').slice(-2).join(' ')}`);
+      }
+    },
+  },
+];

@@ -1,0 +1,7 @@
+// Every attack found so far against the gateway, each named after what it tried. `npm run attack`
+// runs them against the built CLI; test/integration/attacks.test.ts runs each as a test.
+import { crashes } from './crashes.mjs';
+import { exhaustion } from './exhaustion.mjs';
+import { leaks } from './leaks.mjs';
+
+export const attacks = [...crashes, ...exhaustion, ...leaks];
