@@ -57,7 +57,11 @@ export function canonicalRaw(codePoint: string, component: UriComponent): string
   return encodeURIComponent(codePoint); // UTF-8, upper-case hex; callers exclude lone surrogates
 }
 
+/** Text that is already canonical in any component except a host (which also lower-cases). */
+const PLAIN = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]*$/;
+
 function canonicalText(text: string, component: UriComponent): string {
+  if (PLAIN.test(text)) return component === 'host' ? text.toLowerCase() : text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '%') {
@@ -105,8 +109,8 @@ function canonicalPath(path: string): string {
   let trailingSlash = false;
   let emptySegment = false;
   const segments = path.slice(1).split('/');
-  segments.forEach((raw, i) => {
-    const segment = canonicalText(raw, 'path');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = canonicalText(segments[i]!, 'path');
     const last = i === segments.length - 1;
     if (segment === '' || segment === '.') {
       emptySegment ||= segment === '' && !last;
@@ -123,7 +127,7 @@ function canonicalPath(path: string): string {
       kept.push(segment);
       trailingSlash = false;
     }
-  });
+  }
   return '/' + kept.join('/') + (trailingSlash && kept.length > 0 ? '/' : '');
 }
 
