@@ -1,0 +1,202 @@
+// Canonical resource URIs, so that allow/deny globs judge the resource a server will read rather
+// than one spelling of it. Pure and total: never throws. Invariants: canonical of canonical is
+// itself; a refused URI (ok: false) is never judged, filters treat it as denied.
+//
+// The canonical form (RFC 3986 §6.2.2 plus what servers do):
+//   - scheme and host in lower case; userinfo kept; an empty port and a scheme's default port
+//     (http/ws 80, https/wss 443, ftp 21) dropped, leading zeros of a port dropped
+//   - `file:` with host `localhost` or no authority (`file:/x`) becomes `file:///x`
+//   - escapes in upper-case hex; an escape of an unreserved character is decoded; in a
+//     hierarchical path also escapes of sub-delims, `:` `@` `[` `]` (a path is a name to servers:
+//     only `/ ? # %` mean something there); characters outside RFC 3986 (space, `"`, `{`,
+//     non-ASCII...) are percent-encoded as UTF-8
+//   - hierarchical paths: runs of `/` merged, dot segments removed (§5.2.4), but `//` before a
+//     `..` is refused (POSIX merges first, RFC 3986 and WHATWG pop the empty segment: they read
+//     different files); the empty path of http(s)/ws(s)/ftp/file is `/`
+//   - opaque URIs (`mailto:x`, `urn:a:b`, `demo:x/y`): only the scheme and escapes change
+// The last `+`-part of a scheme picks the scheme rules: `demo+file:` is a namespaced `file:`.
+// Refused, because no glob can judge them reliably: see the reasons in canonicalUri below.
+
+export const MAX_URI_LENGTH = 8192;
+
+export type CanonicalUri = { ok: true; uri: string } | { ok: false; reason: string };
+
+/** Where a piece of text sits in a URI: it decides which escapes decode. */
+export type UriComponent = 'userinfo' | 'host' | 'path' | 'query' | 'opaque' | 'unknown';
+
+/** RFC 3986 unreserved, gen-delims and sub-delims: what a canonical URI holds unescaped. */
+const RAW = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+const PATH_DECODES = /^[A-Za-z0-9\-._~!$&'()*+,;=:@[\]]$/;
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21 };
+/** Schemes that WHATWG URL parsers (Node's `new URL`) treat specially: they need a host. */
+const NEEDS_HOST = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
+
+class Refused extends Error {}
+function refuse(reason: string): never {
+  throw new Refused(reason);
+}
+
+/** The scheme whose rules apply: `demo+file` → `file` (the gateway namespaces as `<prefix>+<uri>`). */
+export const schemeRules = (scheme: string): string => scheme.slice(scheme.lastIndexOf('+') + 1).toLowerCase();
+
+/** The canonical spelling of the escape `%<hex>` in a component: the character or `%HH`. */
+export function canonicalEscape(hex: string, component: UriComponent): string {
+  const upper = hex.toUpperCase();
+  const ch = String.fromCharCode(parseInt(upper, 16));
+  const decodes = component === 'path' ? PATH_DECODES.test(ch) : UNRESERVED.test(ch);
+  if (!decodes) return `%${upper}`;
+  return component === 'host' ? ch.toLowerCase() : ch;
+}
+
+/** The canonical spelling of one code point written raw (a surrogate pair is one code point). */
+export function canonicalRaw(codePoint: string, component: UriComponent): string {
+  if (RAW.test(codePoint)) return component === 'host' ? codePoint.toLowerCase() : codePoint;
+  return encodeURIComponent(codePoint); // UTF-8, upper-case hex; callers exclude lone surrogates
+}
+
+/** Text that is already canonical in any component except a host (which also lower-cases). */
+const PLAIN = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]*$/;
+
+function canonicalText(text: string, component: UriComponent): string {
+  if (PLAIN.test(text)) return component === 'host' ? text.toLowerCase() : text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '%') {
+      out += canonicalEscape(text.slice(i + 1, i + 3), component); // validity checked up front
+      i += 2;
+    } else {
+      const cp = String.fromCodePoint(text.codePointAt(i)!);
+      out += canonicalRaw(cp, component);
+      i += cp.length - 1;
+    }
+  }
+  return out;
+}
+
+/** A `.` or `..` segment, also Tomcat-style `..;param` (such servers drop the parameters). */
+export const isDotSegment = (segment: string): boolean => /^\.\.?(?:;|$)/.test(segment);
+
+function canonicalAuthority(authority: string, rules: string): string {
+  if (authority.includes('\\')) refuse('has a backslash in its authority');
+  const at = authority.lastIndexOf('@');
+  const userinfo = at >= 0 ? canonicalText(authority.slice(0, at), 'userinfo') : undefined;
+  const hostPort = authority.slice(at + 1);
+  const bracket = hostPort.startsWith('[') ? hostPort.indexOf(']') : -1;
+  if (hostPort.startsWith('[') && bracket < 0) refuse('has an unclosed [ in its host');
+  const colon = hostPort.indexOf(':', bracket + 1);
+  let host = canonicalText(colon < 0 ? hostPort : hostPort.slice(0, colon), 'host');
+  let port = colon < 0 ? '' : hostPort.slice(colon + 1);
+  if (!/^\d*$/.test(port)) refuse('has a port that is not a number');
+  if (port !== '') {
+    const n = Number(port);
+    if (n > 65535) refuse('has a port above 65535');
+    port = n === DEFAULT_PORTS[rules] ? '' : String(n);
+  }
+  if (rules === 'file') {
+    if (userinfo !== undefined || port !== '') refuse('is a file URI with a user or a port');
+    if (host === 'localhost') host = '';
+  }
+  if (NEEDS_HOST.has(rules) && host === '') refuse('has no host');
+  return (userinfo !== undefined ? `${userinfo}@` : '') + host + (port !== '' ? `:${port}` : '');
+}
+
+/** A path that starts with `/`: merged slashes, no dot segments, never above the root. */
+function canonicalPath(path: string): string {
+  const kept: string[] = [];
+  let trailingSlash = false;
+  let emptySegment = false;
+  const segments = path.slice(1).split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = canonicalText(segments[i]!, 'path');
+    const last = i === segments.length - 1;
+    if (segment === '' || segment === '.') {
+      emptySegment ||= segment === '' && !last;
+      trailingSlash = last;
+    } else if (segment === '..') {
+      // `a//..`: RFC 3986 and WHATWG pop the empty segment (→ `a/`), POSIX merges first (→ `/`).
+      if (emptySegment) refuse('has // before .. (servers resolve that differently)');
+      if (kept.length === 0) refuse('climbs above the root with ..');
+      kept.pop();
+      trailingSlash = last;
+    } else if (isDotSegment(segment)) {
+      refuse('has a dot segment with ;parameters');
+    } else {
+      kept.push(segment);
+      trailingSlash = false;
+    }
+  }
+  return '/' + kept.join('/') + (trailingSlash && kept.length > 0 ? '/' : '');
+}
+
+function canonical(uri: string): string {
+  if (uri.length > MAX_URI_LENGTH) refuse(`is longer than ${MAX_URI_LENGTH} characters`);
+  if (/[\u0000-\u001F\u007F-\u009F]/.test(uri)) refuse('contains a control character');
+  if (LONE_SURROGATE.test(uri)) refuse('is not well-formed Unicode (a lone surrogate)');
+  const match = SCHEME.exec(uri);
+  if (!match) return refuse('is a relative reference (no scheme)');
+  // A fragment never reaches a server that parses URIs, and is a path to one that does not.
+  if (uri.includes('#')) refuse('has a fragment');
+  if (/%(?![0-9A-Fa-f]{2})/.test(uri)) refuse('has an invalid percent-escape');
+  if (/%00/.test(uri)) refuse('has an encoded NUL');
+
+  const scheme = match[1]!.toLowerCase();
+  const rules = schemeRules(scheme);
+  let rest = uri.slice(match[0].length);
+  const q = rest.indexOf('?');
+  const query = q < 0 ? undefined : rest.slice(q + 1);
+  if (q >= 0) rest = rest.slice(0, q);
+
+  let authority: string | undefined;
+  let path = rest;
+  if (rest.startsWith('//')) {
+    const slash = rest.indexOf('/', 2);
+    authority = canonicalAuthority(slash < 0 ? rest.slice(2) : rest.slice(2, slash), rules);
+    path = slash < 0 ? '' : rest.slice(slash);
+  } else if (rules === 'file') {
+    if (!path.startsWith('/')) refuse('is a file URI without an absolute path');
+    authority = '';
+  } else if (NEEDS_HOST.has(rules)) {
+    refuse('has no host');
+  }
+
+  if (path.includes('\\')) refuse('has a backslash in its path');
+  if (/%2F|%5C/i.test(path)) refuse('has an encoded / or \\ in its path');
+  let out = `${scheme}:` + (authority !== undefined ? `//${authority}` : '');
+  if (authority !== undefined || path.startsWith('/')) {
+    out += path === '' ? (rules === 'file' || NEEDS_HOST.has(rules) ? '/' : '') : canonicalPath(path);
+  } else {
+    const opaque = canonicalText(path, 'opaque');
+    if (opaque.split('/').some(isDotSegment)) refuse('has a dot segment in a path without a root');
+    out += opaque;
+  }
+
+  if (query !== undefined) {
+    // A file server may take `?` for part of the name; `?/../x` would then climb.
+    if (rules === 'file') refuse('is a file URI with a query');
+    const canonicalQuery = canonicalText(query, 'query');
+    if (canonicalQuery.split('/').some(isDotSegment)) refuse('has a dot segment in its query');
+    out += `?${canonicalQuery}`;
+  }
+  // Still an escape after one decode (`%252e`, `%25%32%65`): a server that decodes twice reads
+  // other text than the rules judged.
+  if (/%25[0-9A-Fa-f]{2}/.test(out)) refuse('is percent-encoded twice');
+  if (out.length > MAX_URI_LENGTH) refuse(`is longer than ${MAX_URI_LENGTH} characters once canonical`);
+  return out;
+}
+
+/**
+ * The canonical form of a resource URI, or why it is refused. Reasons never quote the URI (it
+ * may carry credentials); they read after "the URI ", e.g. "the URI has a fragment".
+ */
+export function canonicalUri(uri: string): CanonicalUri {
+  if (typeof uri !== 'string') return { ok: false, reason: 'is not a string' };
+  try {
+    return { ok: true, uri: canonical(uri) };
+  } catch (err) {
+    if (err instanceof Refused) return { ok: false, reason: err.message };
+    return { ok: false, reason: 'could not be parsed' }; // never expected; totality beats a crash
+  }
+}
