@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
 import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
 import { compileFilter } from '../policy/filter.js';
+import { compileUriFilter } from '../policy/uri-filter.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
 import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
@@ -60,6 +61,14 @@ function filterOf(rules: FilterRules): (name: string) => boolean {
   return f;
 }
 
+/** Resource rules judge canonical URIs: no re-spelling of a URI gets past a deny (policy/uri-filter.ts). */
+const uriFilterCache = new WeakMap<FilterRules, (uri: string) => boolean>();
+function uriFilterOf(rules: FilterRules): (uri: string) => boolean {
+  let f = uriFilterCache.get(rules);
+  if (!f) uriFilterCache.set(rules, (f = compileUriFilter(rules)));
+  return f;
+}
+
 interface Candidate {
   server: ServerConfig;
   original: string;
@@ -76,7 +85,8 @@ function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: 
   const field = nameField[kind];
   for (const s of servers) {
     if (!s.ready) continue;
-    const allow = filterOf(s.config[ruleField[kind]]);
+    // Templates are not URIs: their rules match the template text as written.
+    const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[ruleField[kind]]);
     const guarded = guardList(s.config.name, kind, s.lists[kind], guard, (item) => typeof item[field] === 'string' && allow(item[field]));
     report.held.push(...guarded.report.held);
     report.findings.push(...guarded.report.findings);
@@ -146,7 +156,7 @@ export function buildCatalog(servers: readonly CatalogServerInput[], naming: Gat
     }
   });
   lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
-  const resourcePolicy = new Map(servers.map((s) => [s.config.name, filterOf(s.config.resources)]));
+  const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
   const instructions = new Map<string, string>();
   for (const s of servers) {
     if (!s.ready) continue;

@@ -7,6 +7,7 @@
 import type { ClientProfile } from '../config/types.js';
 import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
 import { compileFilter } from '../policy/filter.js';
+import { compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';
 import { listOf } from './build.js';
 import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRules } from './naming.js';
@@ -31,7 +32,6 @@ function serversOf(lists: Record<ListKind, CatalogList>): (server: string) => bo
   };
 }
 
-const RULE: Record<ListKind, 'tools' | 'prompts' | 'resources'> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
 
 const unrestricted = new WeakMap<Catalog, CatalogView>();
 const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
@@ -56,18 +56,25 @@ function rulesFor(maxLength: number): NameRules | undefined {
 }
 
 function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
-  const filters = { tools: compileFilter(profile.tools), prompts: compileFilter(profile.prompts), resources: compileFilter(profile.resources) };
+  // Resource URIs are judged in canonical form; templates by their text (they are not URIs).
+  const uris = compileUriFilter(profile.resources);
+  const filters: Record<ListKind, (key: string) => boolean> = {
+    tools: compileFilter(profile.tools),
+    prompts: compileFilter(profile.prompts),
+    resources: uris,
+    resourceTemplates: compileFilter(profile.resources),
+  };
   const rules = rulesFor(profile.naming.maxLength);
   const lists = {} as Record<ListKind, CatalogList>;
   for (const kind of LIST_KINDS) {
-    const allow = filters[RULE[kind]];
+    const allow = filters[kind];
     let entries = catalog.lists[kind].entries.filter((e) => allow(e.key));
     // Read-only: only tools the server itself marks read-only (an absent hint is not a yes).
     if (kind === 'tools' && profile.readOnly) entries = entries.filter((e) => e.item.annotations?.readOnlyHint === true);
     if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules);
     lists[kind] = entries.length === catalog.lists[kind].entries.length && !rules ? catalog.lists[kind] : listOf(entries);
   }
-  return { lists, allowsUri: filters.resources, seesServer: serversOf(lists) };
+  return { lists, allowsUri: uris, seesServer: serversOf(lists) };
 }
 
 /** New names within the profile's rules; deterministic and unique, like the catalog's own. */

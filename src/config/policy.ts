@@ -4,6 +4,7 @@
 
 import { resolve } from 'node:path';
 import { compileFilter } from '../policy/filter.js';
+import { compileUriFilter } from '../policy/uri-filter.js';
 import type { ServerEntry } from './normalize.js';
 import { formatPath, type Found, type Segment } from './problems.js';
 import { DEFAULT_MAX_DESCRIPTION_LENGTH, MAX_EXPOSED_NAME_LENGTH } from './schema-policy.js';
@@ -38,7 +39,7 @@ function clientEntries(tree: Record<string, unknown>): { index: number; raw: Rec
  * Every glob of a filter value, with its path. Tolerates invalid shapes (zod reports those).
  * Each glob is compiled on its own so that the problem points at the very glob that is wrong.
  */
-function globProblems(value: unknown, path: Segment[]): Found[] {
+function globProblems(value: unknown, path: Segment[], uris = false): Found[] {
   const lists: [unknown, Segment[]][] = Array.isArray(value)
     ? [[value, path]]
     : isRecord(value)
@@ -50,7 +51,8 @@ function globProblems(value: unknown, path: Segment[]): Found[] {
     list.forEach((glob, i) => {
       if (typeof glob !== 'string') return;
       try {
-        compileFilter({ allow: [glob], deny: [] });
+        // Resource globs must also be able to match a canonical URI (a dead deny rule is a trap).
+        (uris ? compileUriFilter : compileFilter)({ allow: [glob], deny: [] });
       } catch (err) {
         // compileFilter quotes the glob; the path already says which one it is.
         const message = err instanceof Error ? err.message : String(err);
@@ -69,7 +71,7 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
   if (!isRecord(tree)) return problems;
   const at = (path: Segment[], message: string) => problems.push({ path, message });
 
-  for (const s of servers) for (const kind of FILTER_KINDS) problems.push(...globProblems(s.raw[kind], [...s.path, kind]));
+  for (const s of servers) for (const kind of FILTER_KINDS) problems.push(...globProblems(s.raw[kind], [...s.path, kind], kind === 'resources'));
 
   const clients = clientEntries(tree);
   const stdioClient = isRecord(tree.stdio) && typeof tree.stdio.client === 'string' ? tree.stdio.client : undefined;
@@ -77,7 +79,7 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
   const tokenOwner = new Map<string, number>();
   for (const { index, raw } of clients) {
     const path: Segment[] = ['clients', index];
-    for (const kind of FILTER_KINDS) problems.push(...globProblems(raw[kind], [...path, kind]));
+    for (const kind of FILTER_KINDS) problems.push(...globProblems(raw[kind], [...path, kind], kind === 'resources'));
     const name = typeof raw.name === 'string' && NAME_PATTERN.test(raw.name) ? raw.name : undefined;
     if (name !== undefined) {
       const first = nameOwner.get(name);

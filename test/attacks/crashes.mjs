@@ -48,7 +48,12 @@ export const crashes = [
         const c = new HttpClient(gw.url);
         await c.initialize();
         await c.request('logging/setLevel', { level: 'debug' });
+        // With the GET stream open, a log line is serialised for the client at once.
+        const stream = c.openStream();
+        await c.call('bad__log_after', { message: 'stream up' });
+        await stream.next((m) => m.params?.data === 'stream up').catch(() => undefined);
         await c.call('bad__deep_log', { depth: 5000 }).catch(() => undefined);
+        stream.close();
         return (await stillServes(gw, c)) ? held('the log line was dropped; the gateway serves on') : breached('the gateway died after a 5,000-level log notification');
       });
     },

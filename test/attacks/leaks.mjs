@@ -219,3 +219,57 @@ async function runCheck(cli, yaml) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A root with public/ok.txt and secret.txt, for the URI-spelling attack. */
+async function fileTree() {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'switchboard-files-'));
+  mkdirSync(path.join(root, 'public'));
+  writeFileSync(path.join(root, 'public', 'ok.txt'), 'public text');
+  writeFileSync(path.join(root, 'secret.txt'), 'TOP-SECRET-CONTENT');
+  return root;
+}
+
+leaks.push({
+  name: 'resource policy bypassed by re-spelling the URI',
+  item: 8,
+  async run({ cli }) {
+    const root = await fileTree();
+    const base = `file://${root}`;
+    const entry = (name, rules) => `  - name: ${name}\n    command: ${q(node)}\n    args: [${q(fixture('files.mjs'))}, "--root", ${q(root)}]\n    resources: ${rules}\n`;
+    // An allow-list server, a deny-list server, and a client profile with its own deny rule.
+    const yaml =
+      `clients:\n  - name: c\n    token: c-token\n    resources: { deny: [${q(`${base}/secret*`)}, ${q(`guarded+${base}/secret*`)}] }\n` +
+      `servers:\n${entry('allowed', `{ allow: [${q(`${base}/public/*`)}] }`)}${entry('denied', `{ deny: [${q(`${base}/secret*`)}] }`)}`;
+    const spellings = [
+      `${base}/public/../secret.txt`,
+      `${base}/public/%2e%2e/secret.txt`,
+      `${base}/public/%2E%2E/secret.txt`,
+      `FILE://${root}/secret.txt`,
+      `${base}/%73ecret.txt`,
+      `${base}/./secret.txt`,
+      `file://localhost${root}/secret.txt`,
+      `file://LOCALHOST${root}/public/../secret.txt`,
+      `${base}//secret.txt`,
+      `${root}/secret.txt`,
+    ];
+    try {
+      return await withGateway(cli, yaml, async (gw) => {
+        const c = new HttpClient(gw.url, { token: 'c-token' });
+        await c.initialize();
+        const leaked = [];
+        for (const uri of spellings) {
+          const r = await c.request('resources/read', { uri });
+          if (JSON.stringify(r.response ?? '').includes('TOP-SECRET')) leaked.push(uri.replace(root, '<root>'));
+        }
+        const ok = await c.request('resources/read', { uri: `${base}/public/ok.txt` });
+        const served = JSON.stringify(ok.response ?? '').includes('public text');
+        return leaked.length === 0 && served ? held(`none of ${spellings.length} spellings read the secret; the public file reads`) : breached(`read the secret via: ${leaked.join(', ') || '(none)'}; public file served: ${served}`);
+      });
+    } finally {
+      const { rmSync } = await import('node:fs');
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+});

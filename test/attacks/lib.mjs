@@ -72,7 +72,11 @@ export async function startGateway({ cli, yaml, mode = 'http', env = {}, args = 
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no log line matching ${re} within ${ms} ms`)), ms);
       waiters.push({ re, resolve: (l) => (clearTimeout(timer), resolve(l)) });
-      exited.then(() => reject(new Error(`the gateway exited before logging ${re}:\n${lines.slice(-5).join('\n')}`)));
+      exited.then(() => {
+        // An older build that does not know a config key says so: that is the finding.
+        const refused = lines.find((l) => /unknown key|invalid config/.test(l));
+        reject(new Error(refused ? `the gateway refused the config (${lines.filter((l) => /unknown key/.test(l)).join('; ').trim() || refused.trim()})` : `the gateway exited before logging ${re}:\n${lines.slice(-5).join('\n')}`));
+      });
     });
   };
   let exitInfo;
