@@ -41,7 +41,15 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sb-oauth-'));
   store = new FileTokenStore(join(dir, 'state', 'switchboard', 'tokens.json'));
 });
+/** Every secret any test stored: the last test checks that none reached a log line. */
+const everySecret = new Set<string>(['m2m-secret-value']);
 afterEach(async () => {
+  const file = JSON.parse(await readFile(store.path, 'utf8').catch(() => '{"tokens":{},"clients":{}}'));
+  for (const t of Object.values(file.tokens) as { accessToken: string; refreshToken?: string }[]) {
+    everySecret.add(t.accessToken);
+    if (t.refreshToken) everySecret.add(t.refreshToken);
+  }
+  for (const c of Object.values(file.clients) as { clientSecret?: string }[]) if (c.clientSecret) everySecret.add(c.clientSecret);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -148,5 +156,67 @@ describe('outbound OAuth: refresh', () => {
     expect(daemon.state().status).toBe('ok');
     await logout(target(), { store });
     expect(await store.getTokens('notes', mcp.url)).toBeUndefined();
+  });
+});
+
+describe('outbound OAuth: step-up on 403 insufficient_scope', () => {
+  it('without a terminal: AUTH_REQUIRED naming the server and the union of scopes; the token keeps working', async () => {
+    expect((await rpc(mcp.url, interactiveAuth(), 'tools/list')).status).toBe(200);
+    const daemon = createServerAuth(target(), { store, interactive: false });
+    const err = await rpc(mcp.url, daemon, 'tools/call', { name: 'write_note', arguments: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect(err.code).toBe('AUTH_REQUIRED');
+    expect(err.scopes).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
+    expect(err.message).toMatch(/"notes".*mcp:read.*mcp:write/);
+    expect(daemon.state().status).toBe('ok');
+    expect((await rpc(mcp.url, daemon, 'tools/call', { name: 'whoami', arguments: {} })).status).toBe(200);
+  });
+
+  it('with a terminal: re-authorizes with previous ∪ challenged scopes and the retried call succeeds', async () => {
+    const auth = interactiveAuth();
+    expect((await rpc(mcp.url, auth, 'tools/list')).status).toBe(200);
+    expect(auth.state().scopes).not.toContain('mcp:write');
+    const authorizations = as.counts.authorize;
+    const res = await rpc(mcp.url, auth, 'tools/call', { name: 'write_note', arguments: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.result.content[0].text).toMatch(/mcp:read/);
+    expect(as.counts.authorize - authorizations).toBe(1);
+    expect(auth.state().scopes).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
+    // The earlier permission survived the step-up.
+    expect((await rpc(mcp.url, auth, 'tools/call', { name: 'whoami', arguments: {} })).status).toBe(200);
+  });
+});
+
+describe('outbound OAuth: client credentials', () => {
+  it('a configured client secret gets a token machine-to-machine, with no browser and no registration', async () => {
+    const before = { register: as.counts.register, authorize: as.counts.authorize, cc: as.counts.token.client_credentials ?? 0 };
+    const auth = createServerAuth(
+      { name: 'm2m', url: mcp.url, auth: { type: 'oauth', grant: 'client_credentials', clientId: 'm2m', clientSecret: 'm2m-secret-value', scopes: ['mcp:read'] } },
+      { store, interactive: false, logger },
+    );
+    const res = await rpc(mcp.url, auth, 'tools/call', { name: 'whoami', arguments: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.result.content[0].text).toBe('m2m mcp:read');
+    expect(as.counts.register).toBe(before.register);
+    expect(as.counts.authorize).toBe(before.authorize);
+    expect((as.counts.token.client_credentials ?? 0) - before.cc).toBe(1);
+    expect(auth.state().status).toBe('ok');
+  });
+});
+
+describe('outbound OAuth: secrets stay secret', () => {
+  it('no access token, refresh token or client secret appears in any log line, and the server only ever sees tokens for itself', async () => {
+    const secrets = new Set(everySecret);
+    for (const h of mcp.seen) secrets.add(h.replace(/^Bearer /, ''));
+    expect(secrets.size).toBeGreaterThan(10);
+    expect(lines.length).toBeGreaterThan(0);
+    const log = lines.join('\n');
+    for (const s of secrets) expect(log).not.toContain(s);
+    // Every token the server saw is a JWT from our AS for this very resource.
+    for (const h of mcp.seen) {
+      const payload = JSON.parse(Buffer.from(h.replace(/^Bearer /, '').split('.')[1]!, 'base64url').toString());
+      expect(payload.iss).toBe(as.issuer);
+      expect(payload.aud).toBe(mcp.url);
+    }
   });
 });
