@@ -96,22 +96,21 @@ export async function obtainClient(o: ObtainClientOptions): Promise<ClientIdenti
     token_endpoint_auth_method: requested,
     application_type: 'native',
   };
-  let registered: Awaited<ReturnType<typeof oauth.processDynamicClientRegistrationResponse>>;
+  let registered: Record<string, unknown>;
   try {
     const res = await oauth.dynamicClientRegistrationRequest(as, metadata, {
       ...(o.fetch ? { [oauth.customFetch]: o.fetch } : {}),
       ...(o.insecure ? { [oauth.allowInsecureRequests]: true } : {}),
       signal: AbortSignal.timeout(15_000),
     });
-    registered = await oauth.processDynamicClientRegistrationResponse(res);
+    registered = await readRegistration(res);
   } catch (err) {
-    const detail = err instanceof oauth.ResponseBodyError ? `${err.error}${err.error_description ? `: ${err.error_description}` : ''}` : (err as Error).message;
-    throw new RegistrationError(`dynamic client registration failed (${detail})`, { cause: err });
+    throw new RegistrationError(`dynamic client registration failed (${(err as Error).message})`, { cause: err });
   }
   const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
   const method = typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : requested;
   const stored: StoredClient = {
-    clientId: registered.client_id,
+    clientId: registered.client_id as string,
     tokenEndpointAuthMethod: method,
     redirectUris: Array.isArray(registered.redirect_uris) ? (registered.redirect_uris as string[]) : [o.redirectUri],
     issuer: as.issuer,
@@ -120,4 +119,20 @@ export async function obtainClient(o: ObtainClientOptions): Promise<ClientIdenti
   if (secret) stored.clientSecret = secret;
   await o.store.setClient(as.issuer, stored);
   return identity(stored.clientId, method, secret, 'dynamic');
+}
+
+/**
+ * RFC 7591 §3.2.1 response, read leniently: oauth4webapi insists on client_secret_expires_at
+ * beside a secret, which deployed ASes (and the MCP conformance suite's) omit.
+ */
+async function readRegistration(res: Response): Promise<Record<string, unknown>> {
+  const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (res.status !== 201 && res.status !== 200) {
+    const code = typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`;
+    const desc = typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
+    throw new Error(`${code}${desc}`);
+  }
+  if (!body || typeof body.client_id !== 'string' || body.client_id === '') throw new Error('response has no client_id');
+  if (body.client_secret !== undefined && typeof body.client_secret !== 'string') throw new Error('client_secret is not a string');
+  return body;
 }
