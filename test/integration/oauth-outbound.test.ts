@@ -27,7 +27,7 @@ beforeAll(async () => {
     resources, // filled in below: the resource URL exists once the server listens
     clients: [{ client_id: 'm2m', client_secret: 'm2m-secret-value', grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' }],
   });
-  mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'], toolScopes: { write_note: ['mcp:write'] } });
+  mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'], toolScopes: { write_note: ['mcp:write'], admin: ['mcp:admin'] } });
   resources[mcp.url] = { scopes: ['mcp:read', 'mcp:write'] };
 });
 
@@ -184,6 +184,24 @@ describe('outbound OAuth: step-up on 403 insufficient_scope', () => {
     expect(auth.state().scopes).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
     // The earlier permission survived the step-up.
     expect((await rpc(mcp.url, auth, 'tools/call', { name: 'whoami', arguments: {} })).status).toBe(200);
+  });
+});
+
+describe('outbound OAuth: step-up retry limit', () => {
+  it('a scope the AS never grants: one re-authorization, then a clear AUTH_FORBIDDEN, no loop', async () => {
+    const auth = interactiveAuth();
+    expect((await rpc(mcp.url, auth, 'tools/list')).status).toBe(200);
+    const authorizations = as.counts.authorize;
+    const forbidden = mcp.counts.forbidden;
+    const err = await rpc(mcp.url, auth, 'tools/call', { name: 'admin', arguments: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect(err.code).toBe('AUTH_FORBIDDEN');
+    expect(err.message).toMatch(/"notes".*mcp:admin/);
+    expect(as.counts.authorize - authorizations).toBeLessThanOrEqual(1);
+    expect(mcp.counts.forbidden - forbidden).toBe(2);
+    // Asking again does not start another login for the same scopes.
+    await expect(rpc(mcp.url, auth, 'tools/call', { name: 'admin', arguments: {} })).rejects.toMatchObject({ code: 'AUTH_FORBIDDEN' });
+    expect(as.counts.authorize - authorizations).toBeLessThanOrEqual(1);
   });
 });
 

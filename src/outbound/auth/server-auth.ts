@@ -10,47 +10,12 @@ import { AuthError, AuthErrorCode, authRequired } from './errors.js';
 import { clientCredentialsGrant, oauthErrorCode, refreshGrant, type GrantContext } from './grants.js';
 import { interactiveAuthorization } from './interactive.js';
 import { obtainClient } from './registration.js';
+import { SingleFlight } from './single-flight.js';
 import { scopeKey, selectInitialScopes, stepUpScopes, union, covers } from './scopes.js';
-import type { StoredTokens, TokenStore } from './token-store.js';
-import { silentAuthLogger, type AuthLogger, type AuthState, type FetchLike, type OAuthConfig, type ServerTarget } from './types.js';
+import type { StoredTokens } from './token-store.js';
+import { silentAuthLogger, type AuthLogger, type AuthState, type OAuthConfig, type ServerAuth, type ServerAuthDeps, type ServerTarget } from './types.js';
 
-export interface ServerAuth {
-  /** Headers for the next request (refreshing first when the token is near expiry). */
-  headers(): Promise<Record<string, string>>;
-  /**
-   * A 401/403 came back. Resolves 'retry' once new credentials exist; throws AuthError otherwise.
-   * `sent` (the headers the failed request carried) lets concurrent failures share one refresh.
-   */
-  challenged(status: number, wwwAuthenticate: string | undefined, sent?: Record<string, string>): Promise<'retry'>;
-  /** For `status`/`check`. */
-  state(): AuthState;
-  /**
-   * Interactive login now (switchboard login), whatever the current state. `wwwAuthenticate` is
-   * the challenge of an unauthenticated probe, when one was made (its scope and PRM URL count).
-   */
-  login(wwwAuthenticate?: string): Promise<AuthState>;
-  /** Forget this server's tokens. */
-  logout(): Promise<void>;
-  /** Settles once the stored tokens were read. */
-  readonly ready: Promise<void>;
-}
-
-export interface ServerAuthDeps {
-  store: TokenStore;
-  logger?: AuthLogger;
-  /** May a browser login run when one is needed (a terminal is attached)? */
-  interactive?: boolean;
-  /** Opens the authorization URL (a browser, or in tests an HTTP client following redirects). */
-  openUrl?: (url: string) => void | Promise<void>;
-  /** Where the authorization URL is shown to the user; default: stderr. Never stdout. */
-  print?: (line: string) => void;
-  fetch?: FetchLike;
-  now?: () => number;
-  /** Refresh this long before expiry. Default 60 s. */
-  refreshSkewMs?: number;
-  /** How long an interactive login may wait for the browser. Default 5 min. */
-  loginTimeoutMs?: number;
-}
+export type { ServerAuth, ServerAuthDeps };
 
 /** Re-authorizations allowed for one scope set before a 403 is final (spec: "a few times"). */
 const MAX_STEP_UPS_PER_SCOPE_SET = 1;
@@ -67,7 +32,7 @@ class OAuthServerAuth implements ServerAuth {
   private discovered: Discovered | undefined;
   private wantedScopes: string[] | undefined;
   private readonly stepUps = new Map<string, number>();
-  private flight: { key: string; promise: Promise<void> } | undefined;
+  private readonly flight = new SingleFlight();
   /** Bumps on every new token: names the refresh of "this" token for the single flight. */
   private generation = 0;
   private readonly log: AuthLogger;
@@ -99,13 +64,13 @@ class OAuthServerAuth implements ServerAuth {
 
   async headers(): Promise<Record<string, string>> {
     await this.ready;
-    if (this.flight) await this.flight.promise.catch(() => {});
+    await this.flight.settled();
     if (!this.tokens && this.status === 'needs-login') await this.reload(); // a `login` elsewhere?
     if (!this.tokens && this.grant() === 'client_credentials') {
-      await this.once('cc', () => this.clientCredentials(this.config.scopes)).catch((err) => this.warn(err, 'client credentials grant failed'));
+      await this.flight.run('cc', () => this.clientCredentials(this.config.scopes)).catch((err) => this.warn(err, 'client credentials grant failed'));
     }
     if (this.tokens && this.expiring(this.tokens)) {
-      await this.once(`refresh:${this.generation}`, () => this.renew()).catch((err) => this.warn(err, 'token refresh failed; sending the current token'));
+      await this.flight.run(`refresh:${this.generation}`, () => this.renew()).catch((err) => this.warn(err, 'token refresh failed; sending the current token'));
     }
     return this.tokens ? { authorization: `Bearer ${this.tokens.accessToken}` } : {};
   }
@@ -119,18 +84,18 @@ class OAuthServerAuth implements ServerAuth {
       throw new AuthError(AuthErrorCode.AUTH_FAILED, this.server.name, `Server "${this.server.name}" answered 401 without a Bearer challenge; configure its credentials`);
     }
     for (let round = 0; round < 3; round++) {
-      if (this.flight) {
-        await this.flight.promise.catch(() => {});
+      if (this.flight.busy) {
+        await this.flight.settled();
         continue;
       }
       if (this.newerThan(sent)) return 'retry'; // another caller already got a new token
       const used = this.tokens;
       if (used?.refreshToken && (!sent || sent.authorization === `Bearer ${used.accessToken}`)) {
-        const ok = await this.once(`refresh:${this.generation}`, () => this.renew()).then(() => true, () => false);
+        const ok = await this.flight.run(`refresh:${this.generation}`, () => this.renew()).then(() => true, () => false);
         if (ok && this.tokens && this.tokens !== used) return 'retry';
       }
       if (this.grant() === 'client_credentials') {
-        await this.once('cc', () => this.clientCredentials(union(this.config.scopes, bc?.scope)));
+        await this.flight.run('cc', () => this.clientCredentials(union(this.config.scopes, bc?.scope)));
         return 'retry';
       }
       const scopes = this.config.scopes ?? bc?.scope;
@@ -144,12 +109,12 @@ class OAuthServerAuth implements ServerAuth {
     await this.ready;
     const bc = bearerChallenge(wwwAuthenticate);
     if (this.grant() === 'client_credentials') {
-      await this.once('cc', () => this.clientCredentials(this.config.scopes));
+      await this.flight.run('cc', () => this.clientCredentials(this.config.scopes));
       return this.state();
     }
     const wanted = union(this.config.scopes, this.tokens?.requestedScopes, this.wantedScopes);
     this.stepUps.clear();
-    await this.once('login', () => this.runInteractive(bc, wanted.length > 0 ? wanted : undefined, true));
+    await this.flight.run('login', () => this.runInteractive(bc, wanted.length > 0 ? wanted : undefined, true));
     return this.state();
   }
 
@@ -169,7 +134,7 @@ class OAuthServerAuth implements ServerAuth {
     if (bc?.error !== 'insufficient_scope') {
       throw new AuthError(AuthErrorCode.AUTH_FORBIDDEN, this.server.name, `Server "${this.server.name}" refused the request (403${bc?.error ? ` ${bc.error}` : ''})`);
     }
-    if (this.flight) await this.flight.promise.catch(() => {});
+    await this.flight.settled();
     const target = stepUpScopes(this.tokens?.requestedScopes ?? this.tokens?.scopes ?? this.config.scopes, bc.scope);
     if (this.newerThan(sent) && covers(this.tokens?.requestedScopes, target)) return 'retry';
     const key = scopeKey(target);
@@ -180,7 +145,7 @@ class OAuthServerAuth implements ServerAuth {
     this.stepUps.set(key, tries + 1);
     this.wantedScopes = target;
     if (this.grant() === 'client_credentials') {
-      await this.once(`cc:${key}`, () => this.clientCredentials(target));
+      await this.flight.run(`cc:${key}`, () => this.clientCredentials(target));
       return 'retry';
     }
     await this.authorize(`step-up:${key}`, bc, target, false);
@@ -194,10 +159,18 @@ class OAuthServerAuth implements ServerAuth {
       const why = initial ? (this.tokens ? 'its token was rejected' : 'it requires authorization') : 'the operation needs more scopes';
       throw authRequired(this.server.name, why, scopes);
     }
-    await this.once(key, () => this.runInteractive(bc, scopes, initial));
+    await this.flight.run(key, () => this.runInteractive(bc, scopes, initial));
   }
 
   private async runInteractive(bc: BearerChallenge | undefined, scopes: string[] | undefined, initial: boolean): Promise<void> {
+    try {
+      await this.interactiveOnce(bc, scopes, initial);
+    } catch (err) {
+      throw this.failure(err, 'OAuth login');
+    }
+  }
+
+  private async interactiveOnce(bc: BearerChallenge | undefined, scopes: string[] | undefined, initial: boolean): Promise<void> {
     const d = await this.discoverFresh(bc);
     const chosen = initial ? selectInitialScopes({ configured: scopes, challenged: bc?.scope, prmSupported: d.scopesSupported, asSupported: d.as.scopes_supported }) : scopes;
     const tokens = await interactiveAuthorization({
@@ -238,9 +211,21 @@ class OAuthServerAuth implements ServerAuth {
   }
 
   private async clientCredentials(scopes: string[] | undefined): Promise<void> {
-    const d = this.discovered ?? (await this.discoverFresh(undefined));
-    const c = await this.grantContext(d.as.issuer, d.resource, d);
-    await this.keep(await clientCredentialsGrant(c, scopes && scopes.length > 0 ? scopes : undefined));
+    try {
+      const d = this.discovered ?? (await this.discoverFresh(undefined));
+      const c = await this.grantContext(d.as.issuer, d.resource, d);
+      await this.keep(await clientCredentialsGrant(c, scopes && scopes.length > 0 ? scopes : undefined));
+    } catch (err) {
+      throw this.failure(err, 'Client credentials grant');
+    }
+  }
+
+  /** Any failure as an AuthError naming the server; the AS's error code, never its payload. */
+  private failure(err: unknown, what: string): AuthError {
+    if (err instanceof AuthError) return err;
+    const code = oauthErrorCode(err);
+    const detail = code ?? (err instanceof Error ? err.message : String(err));
+    return new AuthError(AuthErrorCode.AUTH_FAILED, this.server.name, `${what} for "${this.server.name}" failed: ${detail}`, { cause: err });
   }
 
   // ── helpers ─────────────────────────────────────────────────────────────────
@@ -302,19 +287,6 @@ class OAuthServerAuth implements ServerAuth {
     const c: GrantContext = { as, id, resource, insecure, now: this.now };
     if (this.deps.fetch) c.fetch = this.deps.fetch;
     return c;
-  }
-
-  /** Single flight: a caller asking for the same acquisition joins the one running. */
-  private once(key: string, fn: () => Promise<void>): Promise<void> {
-    if (this.flight?.key === key) return this.flight.promise;
-    const run = (this.flight ? this.flight.promise.catch(() => {}) : Promise.resolve()).then(fn);
-    const entry = { key, promise: run };
-    this.flight = entry;
-    const clear = () => {
-      if (this.flight === entry) this.flight = undefined;
-    };
-    run.then(clear, clear);
-    return run;
   }
 
   private warn(err: unknown, msg: string) {

@@ -1,6 +1,8 @@
 // The shapes the outbound OAuth modules share: a server's auth config as the integrator hands it
 // over (already validated by the config schema), the observable auth state, and the logger subset.
-// Invariant: nothing here ever holds a token value except TokenSet, which only the store persists.
+// Invariant: no type here holds a token value; only the store's StoredTokens does.
+
+import type { TokenStore } from './token-store.js';
 
 export type GrantKind = 'authorization_code' | 'client_credentials';
 
@@ -24,7 +26,11 @@ export interface OAuthConfig {
    */
   grant?: GrantKind;
   /** Force the token endpoint auth method of a pre-registered client. */
-  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
+  /** PKCS#8 PEM of a pre-registered client's key: private_key_jwt client authentication (RFC 7523). */
+  clientPrivateKey?: string;
+  /** JWS algorithm of that key; default from the key type (RS256, ES256/384/512, EdDSA). */
+  clientPrivateKeyAlg?: string;
 }
 
 /** What createServerAuth needs to know about the server. */
@@ -67,4 +73,42 @@ export function normalizeOAuthConfig(raw: 'oauth' | Partial<OAuthConfig> | undef
   if (raw === undefined) return undefined;
   if (raw === 'oauth') return { type: 'oauth' };
   return { ...raw, type: 'oauth' };
+}
+
+export interface ServerAuth {
+  /** Headers for the next request (refreshing first when the token is near expiry). */
+  headers(): Promise<Record<string, string>>;
+  /**
+   * A 401/403 came back. Resolves 'retry' once new credentials exist; throws AuthError otherwise.
+   * `sent` (the headers the failed request carried) lets concurrent failures share one refresh.
+   */
+  challenged(status: number, wwwAuthenticate: string | undefined, sent?: Record<string, string>): Promise<'retry'>;
+  /** For `status`/`check`. */
+  state(): AuthState;
+  /**
+   * Interactive login now (switchboard login), whatever the current state. `wwwAuthenticate` is
+   * the challenge of an unauthenticated probe, when one was made (its scope and PRM URL count).
+   */
+  login(wwwAuthenticate?: string): Promise<AuthState>;
+  /** Forget this server's tokens. */
+  logout(): Promise<void>;
+  /** Settles once the stored tokens were read. */
+  readonly ready: Promise<void>;
+}
+
+export interface ServerAuthDeps {
+  store: TokenStore;
+  logger?: AuthLogger;
+  /** May a browser login run when one is needed (a terminal is attached)? */
+  interactive?: boolean;
+  /** Opens the authorization URL (a browser, or in tests an HTTP client following redirects). */
+  openUrl?: (url: string) => void | Promise<void>;
+  /** Where the authorization URL is shown to the user; default: stderr. Never stdout. */
+  print?: (line: string) => void;
+  fetch?: FetchLike;
+  now?: () => number;
+  /** Refresh this long before expiry. Default 60 s. */
+  refreshSkewMs?: number;
+  /** How long an interactive login may wait for the browser. Default 5 min. */
+  loginTimeoutMs?: number;
 }

@@ -59,3 +59,28 @@ describe('client registration priority (MCP client registration)', () => {
     await expect(obtainClient({ config: { type: 'oauth' }, as: base, store: new MemoryTokenStore(), redirectUri: 'http://127.0.0.1:5/callback', insecure: true })).rejects.toThrow(/clientId/);
   });
 });
+
+describe('client_secret_basic', () => {
+  it('form-urlencodes id and secret the WHATWG way: `-._*` and alphanumerics stay as they are', async () => {
+    const { clientAuthFor } = await import('../../../src/outbound/auth/registration.js');
+    const headers = new Headers();
+    await clientAuthFor('client_secret_basic', 'se cr:et-1')(base, { client_id: 'pre-registered-client' }, new URLSearchParams(), headers);
+    const decoded = Buffer.from(headers.get('authorization')!.replace(/^Basic /, ''), 'base64').toString();
+    expect(decoded).toBe('pre-registered-client:se+cr%3Aet-1');
+  });
+});
+
+describe('private_key_jwt (RFC 7523) for a pre-registered client', () => {
+  it('signs a client assertion for the AS with the configured key, its algorithm taken from the key', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { decodeJwt, decodeProtectedHeader } = await import('jose');
+    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const id = await obtainClient({ config: { type: 'oauth', clientId: 'svc', clientPrivateKey: pem, grant: 'client_credentials' }, as: base, store: new MemoryTokenStore(), insecure: true });
+    const body = new URLSearchParams();
+    await id.auth(base, id.client, body, new Headers());
+    expect(body.get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    const assertion = body.get('client_assertion')!;
+    expect(decodeProtectedHeader(assertion).alg).toBe('ES256');
+    expect(decodeJwt(assertion)).toMatchObject({ iss: 'svc', sub: 'svc', aud: base.issuer });
+  });
+});
