@@ -5,4 +5,5 @@ export { createOAuthAuthenticator, insufficientScope, type AuthenticatorDeps } f
 export { protectedResourceMetadata, prmPaths, resourceMetadataUrl, type ProtectedResourceMetadata } from './prm.js';
 export { matchProfile, profileMatches, scopesOf, type ClaimProfile, type ProfileMatch } from './profiles.js';
 export { bearerChallengeHeader } from './challenge.js';
+export { combineAuthenticators, type Identified, type StaticAuthenticator } from './combined.js';
 export type { InboundAuthConfig, AuthResult, Claims, InboundAuthenticator } from './types.js';

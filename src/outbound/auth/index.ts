@@ -4,6 +4,7 @@
 
 export { createServerAuth, type ServerAuth, type ServerAuthDeps } from './server-auth.js';
 export { sendWithAuth, type AuthOutcome } from './send.js';
+export { browserOpener } from './browser.js';
 export { login, logout, probeChallenge, tokenStoreFor, type LoginDeps } from './login.js';
 export { FileTokenStore, MemoryTokenStore, defaultTokenFile, type TokenStore, type StoredTokens, type StoredClient } from './token-store.js';
 export { AuthError, AuthErrorCode } from './errors.js';

@@ -3,6 +3,7 @@
 // and store the tokens. The token file is the one the gateway reads, so a running gateway picks
 // the new tokens up on its next request.
 
+import { browserOpener } from './browser.js';
 import { createServerAuth, type ServerAuthDeps } from './server-auth.js';
 import { FileTokenStore, defaultTokenFile, type TokenStore } from './token-store.js';
 import type { AuthState, FetchLike, ServerTarget } from './types.js';
@@ -42,7 +43,8 @@ export async function probeChallenge(url: string, fetchFn: FetchLike = fetch): P
 
 export async function login(server: ServerTarget, deps: LoginDeps = {}): Promise<AuthState> {
   const store = deps.store ?? tokenStoreFor(server);
-  const auth = createServerAuth(server, { ...deps, store, interactive: true });
+  const openUrl = 'openUrl' in deps ? deps.openUrl : browserOpener();
+  const auth = createServerAuth(server, { ...deps, ...(openUrl ? { openUrl } : {}), store, interactive: true });
   const challenge = await probeChallenge(server.url, deps.fetch);
   return auth.login(challenge);
 }

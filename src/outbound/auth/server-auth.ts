@@ -35,6 +35,8 @@ class OAuthServerAuth implements ServerAuth {
   private readonly flight = new SingleFlight();
   /** Bumps on every new token: names the refresh of "this" token for the single flight. */
   private generation = 0;
+  /** The access token the server refused and no refresh could replace. */
+  private rejected: string | undefined;
   private readonly log: AuthLogger;
   private readonly now: () => number;
   private readonly config: OAuthConfig;
@@ -65,7 +67,7 @@ class OAuthServerAuth implements ServerAuth {
   async headers(): Promise<Record<string, string>> {
     await this.ready;
     await this.flight.settled();
-    if (!this.tokens && this.status === 'needs-login') await this.reload(); // a `login` elsewhere?
+    if (this.status === 'needs-login') await this.reload(); // did `switchboard login` run elsewhere?
     if (!this.tokens && this.grant() === 'client_credentials') {
       await this.flight.run('cc', () => this.clientCredentials(this.config.scopes)).catch((err) => this.warn(err, 'client credentials grant failed'));
     }
@@ -155,7 +157,11 @@ class OAuthServerAuth implements ServerAuth {
   /** Full authorization when interactive, else the clear AUTH_REQUIRED error. */
   private async authorize(key: string, bc: BearerChallenge | undefined, scopes: string[] | undefined, initial: boolean): Promise<void> {
     if (!this.deps.interactive) {
-      if (initial) this.setNeedsLogin(this.tokens ? 'the server rejected the token and it could not be refreshed' : 'no token yet');
+      if (initial) {
+        this.setNeedsLogin(this.tokens ? 'the server rejected the token and it could not be refreshed' : 'no token yet');
+        if (this.tokens) this.rejected = this.tokens.accessToken; // useless now; never reload it
+        this.tokens = undefined;
+      }
       const why = initial ? (this.tokens ? 'its token was rejected' : 'it requires authorization') : 'the operation needs more scopes';
       throw authRequired(this.server.name, why, scopes);
     }
@@ -257,7 +263,7 @@ class OAuthServerAuth implements ServerAuth {
 
   private async reload(): Promise<void> {
     const t = await this.deps.store.getTokens(this.server.name, this.url);
-    if (t && t.accessToken !== this.tokens?.accessToken) {
+    if (t && t.accessToken !== this.tokens?.accessToken && t.accessToken !== this.rejected) {
       this.tokens = t;
       this.generation++;
       this.status = 'ok';

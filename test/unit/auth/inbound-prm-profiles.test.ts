@@ -49,3 +49,23 @@ describe('client profiles matched by claims', () => {
     expect(globMatch('user(1)*', 'user(1)-x')).toBe(true);
   });
 });
+
+describe('static bearer tokens beside OAuth', () => {
+  it('a static token names its profile without asking the AS; anything else goes to OAuth and its claims pick the profile', async () => {
+    const { combineAuthenticators } = await import('../../../src/inbound/auth/index.js');
+    const { bearerAuthenticator } = await import('../../../src/inbound/http-auth.js');
+    const oauthCalls: (string | undefined)[] = [];
+    const oauth = async (h: string | undefined) => {
+      oauthCalls.push(h);
+      return h === 'Bearer jwt-for-alice'
+        ? { ok: true as const, claims: { sub: 'alice', groups: ['ops'] }, principal: 'alice', scopes: [] }
+        : { ok: false as const, status: 401 as const, wwwAuthenticate: 'Bearer resource_metadata="x"', error: 'bad' };
+    };
+    const identify = combineAuthenticators(bearerAuthenticator([{ name: 'ci', token: 'static-ci-token' }]), oauth, [{ name: 'ops', match: { group: 'ops' } }]);
+    expect(await identify('Bearer static-ci-token')).toMatchObject({ ok: true, via: 'static', profile: 'ci' });
+    expect(oauthCalls).toEqual([]);
+    expect(await identify('Bearer jwt-for-alice')).toMatchObject({ ok: true, via: 'oauth', profile: 'ops', principal: 'alice' });
+    expect(await identify('Bearer nope')).toMatchObject({ ok: false, status: 401 });
+    expect(await identify(undefined)).toMatchObject({ ok: false, status: 401 });
+  });
+});

@@ -107,3 +107,29 @@ describe('SingleFlight', () => {
     expect(f.busy).toBe(false);
   });
 });
+
+describe('needs-login and a login done elsewhere', () => {
+  it('a refused token that cannot be refreshed is dropped; the token a later login stores is picked up', async () => {
+    const store = new MemoryTokenStore();
+    await store.setTokens('files', server.url, stored());
+    const auth = createServerAuth(server, { store, interactive: false });
+    expect(await auth.headers()).toEqual({ authorization: 'Bearer at-1' });
+    await expect(auth.challenged(401, 'Bearer error="invalid_token"', { authorization: 'Bearer at-1' })).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
+    expect(auth.state().status).toBe('needs-login');
+    expect(await auth.headers()).toEqual({}); // the refused token is not sent again
+    await store.setTokens('files', server.url, stored({ accessToken: 'at-2' }));
+    expect(await auth.headers()).toEqual({ authorization: 'Bearer at-2' });
+    expect(auth.state().status).toBe('ok');
+  });
+});
+
+describe('browserOpener', () => {
+  it('opens only where a browser can exist', async () => {
+    const { browserOpener } = await import('../../../src/outbound/auth/browser.js');
+    expect(browserOpener({}, 'linux')).toBeUndefined();
+    expect(browserOpener({ DISPLAY: ':0', SSH_CONNECTION: '1 2 3 4' }, 'linux')).toBeUndefined();
+    expect(browserOpener({ DISPLAY: ':0', CI: 'true' }, 'linux')).toBeUndefined();
+    expect(typeof browserOpener({ DISPLAY: ':0' }, 'linux')).toBe('function');
+    expect(typeof browserOpener({}, 'darwin')).toBe('function');
+  });
+});
