@@ -2,7 +2,7 @@
 // tool failure is a result with isError: these are for what goes wrong in the gateway itself.
 // Every code is listed in docs/errors.md; test/unit/errors.test.ts keeps that list complete.
 
-import { ErrorCode } from './jsonrpc/types.js';
+import { ErrorCode, type JsonRpcErrorObject } from './protocol/jsonrpc.js';
 
 export const GatewayErrorCode = {
   /** The configuration file is missing, unparsable or invalid. */
@@ -62,9 +62,11 @@ export class GatewayError extends Error {
   readonly server?: string;
   readonly retryAfterMs?: number;
   readonly limit?: LimitScope;
+  /** HTTP_ERROR: the status the server answered (the auto transport falls back on 400/404/405). */
+  readonly status?: number;
   /** For the operator only (logs, check, status): what the server printed, paths. Never sent to a client. */
   readonly detail?: string;
-  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown; retryAfterMs?: number; limit?: LimitScope; detail?: string }) {
+  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown; retryAfterMs?: number; limit?: LimitScope; detail?: string; status?: number }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'GatewayError';
     this.code = code;
@@ -72,6 +74,7 @@ export class GatewayError extends Error {
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options?.detail !== undefined) this.detail = options.detail;
     if (options?.limit !== undefined) this.limit = options.limit;
+    if (options?.status !== undefined) this.status = options.status;
   }
 
   /** The JSON-RPC error object a client receives. `data.code` is the stable gateway code. */
@@ -91,8 +94,9 @@ export function describeError(err: unknown): string {
 }
 
 /**
- * A protocol-level error the gateway answers itself (unknown tool, bad cursor, bad params), or a
- * server's JSON-RPC error relayed as it is. Crosses the inbound boundary unchanged.
+ * A JSON-RPC error: one the gateway answers itself (unknown tool, bad cursor, bad params), or the
+ * other side's, relayed as it is (a server's to a client, a client's to a server). Crosses every
+ * boundary unchanged.
  */
 export class RpcError extends Error {
   constructor(
@@ -103,4 +107,21 @@ export class RpcError extends Error {
     super(message);
     this.name = 'RpcError';
   }
+
+  static of(error: JsonRpcErrorObject): RpcError {
+    return new RpcError(error.code, error.message, error.data);
+  }
+
+  toJsonRpc(): JsonRpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/**
+ * Any failure as the JSON-RPC error object it becomes at a boundary: RpcError and GatewayError as
+ * themselves, anything else (a bug) as -32603 with its message.
+ */
+export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
+  if (err instanceof RpcError || err instanceof GatewayError) return err.toJsonRpc();
+  return { code: ErrorCode.InternalError, message: `Internal error: ${describeError(err)}` };
 }

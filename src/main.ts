@@ -10,9 +10,9 @@ import { renderLockOutcome, writeLockFile } from './cli/lock.js';
 import { DEFAULT_CONFIG_PATH, loadConfigFile } from './config/load.js';
 import { ConfigError, type GatewayConfig } from './config/types.js';
 import { describeError } from './errors.js';
-import { Gateway } from './gateway.js';
+import { App } from './app/app.js';
 import { createLogger } from './log.js';
-import { GATEWAY_VERSION } from './mcp/protocol.js';
+import { GATEWAY_VERSION } from './protocol/mcp.js';
 
 async function loadOrExit(options: CliOptions): Promise<GatewayConfig> {
   try {
@@ -29,7 +29,7 @@ async function loadOrExit(options: CliOptions): Promise<GatewayConfig> {
 async function check(options: CliOptions): Promise<void> {
   const config = await loadOrExit(options);
   const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
-  const gateway = new Gateway(config, logger, { reconnect: false });
+  const app = new App(config, logger, { reconnect: false });
   let profile;
   if (options.client !== undefined) {
     profile = config.clients.find((c) => c.name === options.client);
@@ -38,9 +38,9 @@ async function check(options: CliOptions): Promise<void> {
       process.exit(2);
     }
   }
-  await gateway.start();
-  const report = catalogReport(gateway, profile);
-  await gateway.close();
+  await app.start();
+  const report = catalogReport(app, profile);
+  await app.close();
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report));
   process.exit(report.problems.length > 0 ? 1 : 0);
 }
@@ -48,10 +48,10 @@ async function check(options: CliOptions): Promise<void> {
 async function lock(options: CliOptions): Promise<void> {
   const config = await loadOrExit(options);
   const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
-  const gateway = new Gateway(config, logger, { reconnect: false });
-  await gateway.start();
-  const outcome = await writeLockFile(gateway);
-  await gateway.close();
+  const app = new App(config, logger, { reconnect: false });
+  await app.start();
+  const outcome = await writeLockFile(app);
+  await app.close();
   process.stdout.write(renderLockOutcome(outcome));
   process.exit(outcome.failed.length > 0 ? 1 : 0);
 }

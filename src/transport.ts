@@ -2,7 +2,7 @@
 // and three callbacks. A transport frames and delivers messages; it never interprets them
 // (ids, methods and capabilities belong to the Peer and the session above it).
 
-import type { JsonRpcId, JsonRpcMessage } from './jsonrpc/types.js';
+import type { JsonRpcId, JsonRpcMessage } from './protocol/jsonrpc.js';
 
 export interface Transport {
   /** Opens the pipe (spawns the child, checks the URL is reachable lazily, ...). */

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
-import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
+import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
 import { assignNames, type NameRequest } from './naming.js';
@@ -51,8 +51,6 @@ export interface CatalogServerInput {
   instructions?: string;
 }
 
-const nameField: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
-const ruleField: Record<ListKind, 'tools' | 'prompts' | 'resources'> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
 
 const filterCache = new WeakMap<FilterRules, (name: string) => boolean>();
 function filterOf(rules: FilterRules): (name: string) => boolean {
@@ -82,11 +80,11 @@ interface Candidate {
  */
 function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: GuardOptions, report: GuardReport): Candidate[] {
   const out: Candidate[] = [];
-  const field = nameField[kind];
+  const field = KINDS[kind].nameField;
   for (const s of servers) {
     if (!s.ready) continue;
     // Templates are not URIs: their rules match the template text as written.
-    const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[ruleField[kind]]);
+    const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[KINDS[kind].rule]);
     const guarded = guardList(s.config.name, kind, s.lists[kind], guard, (item) => typeof item[field] === 'string' && allow(item[field]));
     report.held.push(...guarded.report.held);
     report.findings.push(...guarded.report.findings);

@@ -4,7 +4,9 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type ListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
+
+export type { ListKind };
 
 export interface CursorState {
   kind: ListKind;
@@ -32,7 +34,8 @@ export interface CursorCodec {
  * mac = HMAC-SHA256(secret, LABEL || everything before the mac), first 16 bytes.
  */
 const VERSION = 1;
-const KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+/** The kind byte of the wire format is the position in this list: never reorder it. */
+const KINDS: readonly ListKind[] = LIST_KINDS;
 const FLAG_UTF16 = 1;
 const FLAG_NO_KEY = 2;
 const HEADER_BYTES = 7;

@@ -3,7 +3,7 @@
 // blocks are dropped. Results are cached by the list array (a refetch replaces it), so a
 // rebuild after one server's list_changed does not redo the others' work.
 
-import type { ListKind } from '../mcp/protocol.js';
+import { KINDS, type ListKind } from '../protocol/mcp.js';
 import { checkPins, type LockFile } from './pinning.js';
 import { sanitizeInstructions, sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
 
@@ -30,8 +30,6 @@ export interface Guarded {
   report: GuardReport;
 }
 
-const ITEM_KIND: Record<ListKind, ItemKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource', resourceTemplates: 'resourceTemplate' };
-const KEY: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
 
 const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; policy: string; result: Guarded }>();
 
@@ -55,10 +53,10 @@ export function guardList(server: string, kind: ListKind, list: Record<string, a
     for (const h of verdict.held) report.held.push({ server, name: h.name, reason: h.reason });
   }
   const items: Record<string, any>[] = [];
-  const itemKind = ITEM_KIND[kind];
+  const itemKind: ItemKind = KINDS[kind].item;
   for (const raw of candidates) {
     const { item, findings, blocked, why } = sanitizeItem(itemKind, raw, options.sanitize);
-    const name = String(raw?.[KEY[kind]] ?? '');
+    const name = String(raw?.[KINDS[kind].nameField] ?? '');
     for (const finding of findings) report.findings.push({ server, kind: itemKind, item: name, finding });
     if (blocked) report.blocked.push({ server, kind: itemKind, item: name, why: why ?? 'injection pattern found; sanitize.action is block' });
     else items.push(item);

@@ -2,8 +2,7 @@
 // lock file of them per server, and the split of a server's tools into allowed and held back.
 // Digests are canonical (key order never matters); lock files are written atomically, sorted.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 
 /** The parts of a tool that tell a model what it is and does: a change to any of them is a new tool. */
 const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
@@ -99,16 +98,11 @@ function lockProblem(data: unknown): string | undefined {
   return undefined;
 }
 
-/** undefined when the file does not exist; throws a clear Error on a malformed file (path in the message). */
-export async function readLock(path: string): Promise<LockFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new Error(`cannot read lock file ${path}: ${code ?? String(err)}`, { cause: err });
-  }
+/**
+ * The LockFile a lock file's text holds; throws a clear Error (the file named by `path`) when it
+ * is malformed. Pure: reading the file is the caller's (app/lock-file.ts).
+ */
+export function parseLock(text: string, path: string): LockFile {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -120,18 +114,9 @@ export async function readLock(path: string): Promise<LockFile | undefined> {
   return data as LockFile;
 }
 
-/** Pretty JSON with a trailing newline, sorted, written atomically (temp file in the same folder, then rename). */
-export async function writeLock(path: string, lock: LockFile): Promise<void> {
-  const text = JSON.stringify(sortedLock(lock), null, 2) + '\n';
-  // Same folder, so the rename never crosses file systems; readers see the old or the new file.
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, { flag: 'wx' });
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
+/** The text of a lock file: pretty JSON with a trailing newline, sorted (diffs stay small). */
+export function renderLock(lock: LockFile): string {
+  return JSON.stringify(sortedLock(lock), null, 2) + '\n';
 }
 
 export interface PinVerdict {

@@ -5,7 +5,7 @@
 
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { GatewayConfig } from '../config/types.js';
-import type { ListKind } from '../mcp/protocol.js';
+import type { ListKind } from '../protocol/mcp.js';
 import { DEFAULT_GUARD, buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogServerInput } from './build.js';
 import type { GuardOptions } from './guard.js';
 

@@ -5,7 +5,7 @@
 // cannot call either.
 
 import type { ClientProfile } from '../config/types.js';
-import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
+import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';

@@ -2,8 +2,9 @@
 // tool's definition as the server sends it. A server that cannot be reached keeps the pins it
 // had: a flaky server must not silently lose its protection.
 
-import { buildLock, readLock, writeLock, type LockFile } from '../catalog/pinning.js';
-import type { Gateway } from '../gateway.js';
+import { buildLock, type LockFile } from '../catalog/pinning.js';
+import type { App } from '../app/app.js';
+import { readLock, writeLock } from '../app/lock-file.js';
 
 export interface LockOutcome {
   file: string;
@@ -11,10 +12,10 @@ export interface LockOutcome {
   failed: string[];
 }
 
-export async function writeLockFile(gateway: Gateway): Promise<LockOutcome> {
-  const file = gateway.config.pinning.lockFile;
+export async function writeLockFile(app: App): Promise<LockOutcome> {
+  const file = app.config.pinning.lockFile;
   const previous = await readLock(file).catch(() => undefined);
-  const connections = gateway.connections().filter((c) => c.state !== 'disabled');
+  const connections = app.router.connections().filter((c) => c.state !== 'disabled');
   const ready = connections.filter((c) => c.state === 'ready');
   const lock: LockFile = buildLock(ready.map((c) => ({ name: c.name, tools: c.lists.tools })));
   const failed = connections.filter((c) => c.state !== 'ready').map((c) => c.name);

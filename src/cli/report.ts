@@ -4,7 +4,7 @@
 import type { HeldTool } from '../catalog/guard.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
-import type { Gateway, ServerSummary } from '../gateway.js';
+import type { App, ServerSummary } from '../app/app.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -48,10 +48,10 @@ export interface CatalogReport {
   problems: { server: string; problem: string }[];
 }
 
-export function catalogReport(gateway: Gateway, profile?: ClientProfile): CatalogReport {
-  const { lists } = viewFor(gateway.catalog, profile);
-  const { report } = gateway.catalog;
-  const servers = gateway.summary();
+export function catalogReport(app: App, profile?: ClientProfile): CatalogReport {
+  const { lists } = viewFor(app.catalog, profile);
+  const { report } = app.catalog;
+  const servers = app.summary();
   return {
     held: report.held,
     sanitized: report.findings.map((f) => ({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why })),

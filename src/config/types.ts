@@ -1,6 +1,8 @@
 // The normalized, validated configuration every other module reads. The loader turns YAML (our
 // shape or the Claude Desktop `mcpServers` shape) into this; nothing else parses config files.
 
+import { GatewayError } from '../errors.js';
+
 export interface FilterRules {
   /**
    * Globs matched against the name (tools, prompts) or URI (resources): for a server, its own
@@ -149,12 +151,13 @@ export interface ConfigProblem {
   message: string;
 }
 
-/** Thrown by the loader: one entry per problem, all of them, not just the first. */
-export class ConfigError extends Error {
+/** Thrown by the loader: CONFIG_INVALID, with one entry per problem, all of them, not just the first. */
+export class ConfigError extends GatewayError {
   readonly problems: ConfigProblem[];
   readonly file?: string;
   constructor(problems: ConfigProblem[], file?: string) {
     super(
+      'CONFIG_INVALID',
       (file ? `invalid config ${file}:\n` : 'invalid config:\n') +
         problems.map((p) => `  ${p.path ? p.path + ': ' : ''}${p.message}`).join('\n'),
     );

@@ -1,11 +1,11 @@
 // The inbound Streamable HTTP endpoint (MCP 2025-03-26 … 2025-11-25) on node:http: one path,
 // POST/GET/DELETE, Origin/Host checks, sessions keyed by Mcp-Session-Id. It owns bytes and HTTP
-// semantics only; MCP semantics live in the InboundSession behind `host`.
+// semantics only; MCP semantics live in the sessions the SessionOpener opens.
 
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { ErrorCode, classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/types.js';
+import { ErrorCode, classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { GatewayError } from '../errors.js';
 import { overBudget, type ByteBudget } from './budget.js';
 import { readBody, type BodyOutcome } from './http-body.js';
@@ -16,7 +16,8 @@ import { PostExchange, SessionEntry } from './http-session.js';
 import { SessionTable } from './http-session-table.js';
 import type { SseStream } from './http-sse.js';
 import type { Authenticator } from './http-auth.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type InboundSessionHost } from './host.js';
+import type { SessionOpener } from './session-opener.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/mcp.js';
 
 /** The pino subset used here; a pino Logger fits. */
 export interface HttpEndpointLogger {
@@ -83,8 +84,8 @@ export interface HttpEndpoint {
 /** Where a running gateway tells its servers' states (switchboard status reads it). */
 export const STATUS_PATH = '/status';
 
-export async function startHttpEndpoint(host: InboundSessionHost, options: HttpEndpointOptions): Promise<HttpEndpoint> {
-  const endpoint = new Endpoint(host, options);
+export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
+  const endpoint = new Endpoint(opener, options);
   const url = await endpoint.listen();
   return { url, sessionCount: () => endpoint.sessions.size, stopAccepting: () => endpoint.stopAccepting(), drain: () => endpoint.drain(), close: () => endpoint.close() };
 }
@@ -129,7 +130,7 @@ class Endpoint {
   private readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
 
   constructor(
-    private readonly host: InboundSessionHost,
+    private readonly opener: SessionOpener,
     private readonly options: HttpEndpointOptions,
   ) {
     this.origins = new OriginPolicy(options.allowedOrigins);
@@ -326,7 +327,7 @@ class Endpoint {
     }
     // The body's bytes are reserved before any is read (all of maxMessageBytes when the length is
     // not declared): many large bodies at once are refused up front, not buffered.
-    const budget = entry !== undefined ? entry.session.budget : this.host.budget;
+    const budget = entry !== undefined ? entry.session.budget : this.opener.budget;
     const reserved = length !== undefined ? Number(length) : this.options.maxMessageBytes;
     const full = budget.take(reserved);
     if (full) return this.refuseLimit(req, res, overBudget(full, reserved));
@@ -397,7 +398,7 @@ class Endpoint {
     }
     let entry: SessionEntry;
     try {
-      entry = new SessionEntry(this.host, this.streams, this.logger, principal);
+      entry = new SessionEntry(this.opener, this.streams, this.logger, principal);
     } catch (err) {
       this.logger.error({ err }, 'openSession threw');
       return replyJson(res, 500, Refusal.internalError);

@@ -4,12 +4,10 @@
 
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { LimitScope } from '../errors.js';
-import { ErrorCode, errorResponse, type JsonRpcResponse } from '../jsonrpc/types.js';
+import { ErrorCode, errorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 
-/** Server-defined JSON-RPC code for refusals at the HTTP layer (JSON-RPC reserves -32000..-32099). */
-const TRANSPORT_ERROR = -32000;
-/** Unknown or terminated session; the client must re-initialize. */
-const SESSION_NOT_FOUND = -32001;
+const TRANSPORT_ERROR = ErrorCode.TransportRefused;
+const SESSION_NOT_FOUND = ErrorCode.SessionNotFound;
 
 export function errorBody(code: number, message: string, data?: unknown): string {
   return JSON.stringify(errorResponse(null, code, message, data));

@@ -1,25 +1,25 @@
-// What the HTTP endpoint keeps per MCP session: the InboundSession, its single GET stream, a
+// What the HTTP endpoint keeps per MCP session: the EndpointSession, its single GET stream, a
 // bounded backlog of pushes made while no GET stream is open, and the POST exchanges still in
 // flight (so DELETE and close() can finish them). PostExchange is the reply to one POSTed request:
 // plain JSON unless a related message arrives before the response, then SSE.
 
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types.js';
-import { ErrorCode, errorResponse } from '../jsonrpc/types.js';
+import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
 import { Refusal, replyJson, replyMessage, statusOf } from './http-reply.js';
 import { SseStream } from './http-sse.js';
-import type { InboundSession, InboundSessionHost } from './host.js';
+import type { EndpointSession, SessionOpener } from './session-opener.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
 export const MAX_BACKLOG = 100;
 
 export class SessionEntry {
-  /** Given to the host as the session's `push`; bound once per session. */
+  /** Given to the opener as the session's `push`; bound once per session. */
   readonly push = (message: JsonRpcMessage): void => this.deliver(message);
-  readonly session: InboundSession;
+  readonly session: EndpointSession;
   readonly exchanges = new Set<PostExchange>();
   closed = false;
   private getStream: SseStream | undefined;
@@ -28,15 +28,15 @@ export class SessionEntry {
   /** When the client last sent something (for the idle sweep). */
   private lastActive = Date.now();
 
-  /** Opens the session on `host`; throws what openSession throws. */
+  /** Opens the session; throws what openSession throws. */
   constructor(
-    host: InboundSessionHost,
+    opener: SessionOpener,
     readonly registry: Set<SseStream>,
     readonly logger: HttpEndpointLogger,
     /** The client profile that opened the session: every later request must present the same. */
     readonly principal?: string,
   ) {
-    this.session = host.openSession(this.push, principal);
+    this.session = opener.openSession(this.push, principal);
   }
 
   get id(): string {

@@ -5,7 +5,7 @@
 // normal on long-lived streams.
 
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 
 /**

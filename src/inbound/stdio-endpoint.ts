@@ -5,9 +5,9 @@
 import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { overBudget } from './budget.js';
-import type { InboundSessionHost } from './host.js';
+import type { SessionOpener } from './session-opener.js';
 
 export interface StdioEndpointOptions {
   input?: NodeJS.ReadableStream;
@@ -23,7 +23,7 @@ export interface StdioEndpointOptions {
   onEnd?: () => void;
 }
 
-export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpointOptions): { stop(): void; close(): void } {
+export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpointOptions): { stop(): void; close(): void } {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const writer = new LineWriter(output);
@@ -45,7 +45,7 @@ export function startStdioEndpoint(host: InboundSessionHost, options: StdioEndpo
       setImmediate(() => ((output as NodeJS.WriteStream).writableNeedDrain ? output.once('drain', resume) : resume()));
     }
   };
-  const session = host.openSession(write, options.principal);
+  const session = opener.openSession(write, options.principal);
   let stopped = false;
 
   const decoder = new LineDecoder(

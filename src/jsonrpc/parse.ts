@@ -3,7 +3,7 @@
 // needed to answer or fail it: its top-level id and method, read without walking the deep part.
 
 import { exceedsDepth } from './depth.js';
-import type { JsonRpcId } from './types.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 
 export type ParsedText =
   | { ok: true; value: unknown }

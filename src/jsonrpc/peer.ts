@@ -3,7 +3,7 @@
 // requests and notifications to the owner. Plain Maps and Promises: this is the hot path.
 // Invariant: every pending entry ends exactly once (response, timeout, abort or close).
 
-import { GatewayError, RpcError, describeError } from '../errors.js';
+import { GatewayError, RpcError, describeError, toJsonRpcError } from '../errors.js';
 import type { Cancellation } from './cancellation.js';
 import type { Transport } from '../transport.js';
 import {
@@ -17,9 +17,9 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from './types.js';
+} from '../protocol/jsonrpc.js';
 
-export interface RequestOptions {
+export interface RequestOptions<O = never> {
   /** Milliseconds without an answer (or progress, when resetOnProgress) before we give up. */
   timeoutMs?: number;
   /** Reset the timeout when progress arrives, but never past maxTotalMs. */
@@ -30,54 +30,48 @@ export interface RequestOptions {
   /** Receives `notifications/progress` params for this request (token already ours). */
   onProgress?: (params: Record<string, any>) => void;
   /**
-   * Who this request is for (an inbound request context). Requests and notifications the
-   * other side sends while this one is pending can be attributed to it.
+   * Who this request is for (the router's RequestOwner: a session and its request's channel).
+   * Requests and notifications the other side sends while this one is pending can be attributed
+   * to it. The Peer never looks inside.
    */
-  owner?: unknown;
+  owner?: O;
 }
 
 /** What the owner of an incoming request learns besides the request. */
-export interface IncomingContext {
+export interface IncomingContext<O = never> {
   /** The owner of our request the message was related to, when that can be told. */
-  owner?: unknown;
+  owner?: O;
   /** Aborted when the other side cancels its request. */
   signal: AbortSignal;
 }
 
-/** A JSON-RPC error answered by the other side, relayed as it is. */
-export class RemoteError extends Error {
-  constructor(readonly error: JsonRpcErrorObject) {
-    super(error.message);
-    this.name = 'RemoteError';
-  }
-}
 
-interface Pending {
+interface Pending<O> {
   id: JsonRpcId;
   resolve(response: JsonRpcResponse): void;
   reject(error: Error): void;
   method: string;
   timer?: NodeJS.Timeout;
   started: number;
-  options?: RequestOptions;
+  options?: RequestOptions<O>;
   progressToken?: string;
   offCancel?: () => void;
 }
 
-export interface PeerHandlers {
-  /** An incoming request. Resolve with a result; throw RemoteError/GatewayError/RpcError for an error. */
-  onRequest?: (request: JsonRpcRequest, context: IncomingContext) => Promise<Record<string, any>>;
+export interface PeerHandlers<O = never> {
+  /** An incoming request. Resolve with a result; throw RpcError (relayed as it is) or GatewayError for an error. */
+  onRequest?: (request: JsonRpcRequest, context: IncomingContext<O>) => Promise<Record<string, any>>;
   /** `owner` is set only when the transport said which of our requests the message belongs to. */
-  onNotification?: (notification: JsonRpcNotification, owner?: unknown) => void;
+  onNotification?: (notification: JsonRpcNotification, owner?: O) => void;
   /** A message that made no sense (unknown response id, invalid envelope). */
   onProtocolError?: (problem: string) => void;
   onClose?: (reason?: Error) => void;
 }
 
-export class Peer {
+export class Peer<O = never> {
   private nextId = 1;
-  private readonly pending = new Map<JsonRpcId, Pending>();
-  private readonly progress = new Map<string, Pending>();
+  private readonly pending = new Map<JsonRpcId, Pending<O>>();
+  private readonly progress = new Map<string, Pending<O>>();
   /** Requests the other side sent us that are still being handled, for its cancellations. */
   private readonly incoming = new Map<JsonRpcId, AbortController>();
   private closed = false;
@@ -86,7 +80,7 @@ export class Peer {
 
   constructor(
     private readonly transport: Transport,
-    private readonly handlers: PeerHandlers,
+    private readonly handlers: PeerHandlers<O>,
     label: string,
   ) {
     this.label = label;
@@ -113,7 +107,7 @@ export class Peer {
   }
 
   /** Sends a request; resolves with the raw response (result or error), rejects on gateway failure. */
-  requestRaw(method: string, params: Record<string, any> | undefined, options?: RequestOptions): Promise<JsonRpcResponse> {
+  requestRaw(method: string, params: Record<string, any> | undefined, options?: RequestOptions<O>): Promise<JsonRpcResponse> {
     if (this.closed) {
       return Promise.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} is closed`, { server: this.label }));
     }
@@ -122,7 +116,7 @@ export class Peer {
     }
     const id = this.nextId++;
     return new Promise<JsonRpcResponse>((resolve, reject) => {
-      const entry: Pending = { id, resolve, reject, method, started: Date.now(), options };
+      const entry: Pending<O> = { id, resolve, reject, method, started: Date.now(), options };
       if (options?.onProgress) {
         const token = `${this.label}-p${id}`;
         entry.progressToken = token;
@@ -149,10 +143,10 @@ export class Peer {
     return new GatewayError(code, `${this.label}: ${describeError(err)}`, { server: this.label, cause: err });
   }
 
-  /** Sends a request; resolves with the result, rejects with RemoteError for an error response. */
-  async request(method: string, params?: Record<string, any>, options?: RequestOptions): Promise<Record<string, any>> {
+  /** Sends a request; resolves with the result, rejects with RpcError (the other side's error, as it is) for an error response. */
+  async request(method: string, params?: Record<string, any>, options?: RequestOptions<O>): Promise<Record<string, any>> {
     const response = await this.requestRaw(method, params, options);
-    if (isErrorResponse(response)) throw new RemoteError(response.error);
+    if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
   }
 
@@ -168,13 +162,13 @@ export class Peer {
     await this.transport.close();
   }
 
-  private arm(id: JsonRpcId, entry: Pending, ms: number): void {
+  private arm(id: JsonRpcId, entry: Pending<O>, ms: number): void {
     const max = entry.options?.maxTotalMs;
     if (max !== undefined) ms = Math.min(ms, Math.max(0, entry.started + max - Date.now()));
     entry.timer = setTimeout(() => this.timeout(id, entry), ms);
   }
 
-  private timeout(id: JsonRpcId, entry: Pending): void {
+  private timeout(id: JsonRpcId, entry: Pending<O>): void {
     if (this.pending.get(id) !== entry) return;
     this.finish(id, entry);
     const seconds = ((Date.now() - entry.started) / 1000).toFixed(1);
@@ -191,7 +185,7 @@ export class Peer {
     entry.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
   }
 
-  private finish(id: JsonRpcId, entry: Pending): void {
+  private finish(id: JsonRpcId, entry: Pending<O>): void {
     this.pending.delete(id);
     if (entry.timer) clearTimeout(entry.timer);
     if (entry.progressToken) this.progress.delete(entry.progressToken);
@@ -227,9 +221,9 @@ export class Peer {
    * The owner of the request a message belongs to: told by the transport (HTTP response streams),
    * else the one owner of everything in flight. Undefined when several owners could be meant.
    */
-  private ownerOf(relatedTo: JsonRpcId | undefined): unknown {
+  private ownerOf(relatedTo: JsonRpcId | undefined): O | undefined {
     if (relatedTo !== undefined) return this.pending.get(relatedTo)?.options?.owner;
-    let owner: unknown;
+    let owner: O | undefined;
     for (const entry of this.pending.values()) {
       const o = entry.options?.owner;
       if (o === undefined) continue;
@@ -284,15 +278,8 @@ export class Peer {
         },
         (err: unknown) => {
           if (controller.signal.aborted) return;
-          const error =
-            err instanceof RemoteError
-              ? err.error
-              : err instanceof GatewayError
-                ? err.toJsonRpc()
-                : err instanceof RpcError
-                  ? { code: err.code, message: err.message, data: err.data }
-                  : { code: ErrorCode.InternalError, message: describeError(err) };
-          return this.transport.send(errorResponse(request.id, error.code, error.message, (error as JsonRpcErrorObject).data));
+          const error = toJsonRpcError(err);
+          return this.transport.send(errorResponse(request.id, error.code, error.message, error.data));
         },
       )
       .catch(() => {})

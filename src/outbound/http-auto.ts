@@ -3,13 +3,13 @@
 // backwards-compatibility rule). Invariant: once a choice is made it never changes.
 
 import { GatewayError, describeError } from '../errors.js';
-import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
-import { HttpStatusError, type HttpTransportKind, type HttpTransportOptions } from './http-common.js';
+import { httpStatusError, type HttpTransportKind, type HttpTransportOptions } from './http-common.js';
 import { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
 import { StreamableHttpTransport } from './http-streamable.js';
 
-export { HttpStatusError, redactUrl } from './http-common.js';
+export { redactUrl } from './http-common.js';
 export type { HttpLogger, HttpTransportKind, HttpTransportOptions } from './http-common.js';
 export { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
 export { StreamableHttpTransport } from './http-streamable.js';
@@ -86,7 +86,7 @@ export class AutoHttpTransport implements Transport {
       await this.inner.send(message);
       return;
     } catch (err) {
-      if (!(err instanceof HttpStatusError) || !FALLBACK_STATUSES.has(err.status) || this.closed) throw err;
+      if (!(err instanceof GatewayError) || err.status === undefined || !FALLBACK_STATUSES.has(err.status) || this.closed) throw err;
       const streamable = this.inner;
       // Detach first: closing the probe must not look like the connection closing.
       streamable.onclose = undefined;
@@ -97,7 +97,7 @@ export class AutoHttpTransport implements Transport {
         await legacy.start();
       } catch (legacyErr) {
         // Neither worked: report both, keeping the POST's status for the caller.
-        throw new HttpStatusError(err.status, `${err.message}; legacy SSE fallback failed: ${describeError(legacyErr)}`);
+        throw httpStatusError(err.status, `${err.message}; legacy SSE fallback failed: ${describeError(legacyErr)}`);
       }
       if (this.closed) {
         await legacy.close();

@@ -6,7 +6,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/types.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 export type HttpTransportKind = 'streamable-http' | 'sse';
 
@@ -39,14 +39,9 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
 /** Response headers of a GET (SSE) stream must come quickly; the body may then idle forever. */
 export const SSE_HEADERS_TIMEOUT_MS = 30_000;
 
-/** An HTTP error status from the server; `status` lets callers (auto fallback, reconnect) branch on it. */
-export class HttpStatusError extends GatewayError {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super('HTTP_ERROR', message);
-    this.name = 'HttpStatusError';
-    this.status = status;
-  }
+/** An HTTP error status from the server: HTTP_ERROR with `status`, which callers (auto fallback) branch on. */
+export function httpStatusError(status: number, message: string): GatewayError {
+  return new GatewayError('HTTP_ERROR', message, { status });
 }
 
 /** scheme://host/path: drops userinfo, query and fragment, which may hold tokens. */
@@ -104,9 +99,9 @@ export async function statusError(
   method: string,
   url: string,
   res: Dispatcher.ResponseData,
-): Promise<HttpStatusError> {
+): Promise<GatewayError> {
   const excerpt = await bodyExcerpt(res.body);
-  return new HttpStatusError(res.statusCode, `${method} ${url} → ${res.statusCode}${excerpt ? ` ${excerpt}` : ''}`);
+  return httpStatusError(res.statusCode, `${method} ${url} → ${res.statusCode}${excerpt ? ` ${excerpt}` : ''}`);
 }
 
 /** What a transport does with a message it refuses: fail our request it answers, or refuse the server's request. */

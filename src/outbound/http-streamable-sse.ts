@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { classify, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { classify, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { SSE_HEADERS_TIMEOUT_MS, consumeSse, mediaType, statusError, type HttpLogger } from './http-common.js';
 
 /** Resuming a POST's stream: reconnections in a row that bring nothing before giving up. */

@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import {

@@ -1,16 +1,16 @@
 // Fetches every page of one list from a server. A server whose cursors never end, or repeat, is
 // stopped rather than followed forever.
 
-import { GatewayError, describeError } from '../errors.js';
-import { RemoteError, type Peer } from '../jsonrpc/peer.js';
+import { GatewayError, RpcError, describeError } from '../errors.js';
+import type { Peer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
-import { LIST_METHODS, type ListKind } from '../mcp/protocol.js';
+import { KINDS, type ListKind } from '../protocol/mcp.js';
 
 /** Pages fetched per list at most. */
 const MAX_PAGES = 10_000;
 
-export async function fetchAll(peer: Peer, kind: ListKind, timeoutMs: number, server: string, logger: Logger): Promise<Record<string, any>[]> {
-  const { method, key } = LIST_METHODS[kind];
+export async function fetchAll<O>(peer: Peer<O>, kind: ListKind, timeoutMs: number, server: string, logger: Logger): Promise<Record<string, any>[]> {
+  const { method, key } = KINDS[kind];
   const items: Record<string, any>[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -20,7 +20,7 @@ export async function fetchAll(peer: Peer, kind: ListKind, timeoutMs: number, se
       result = await peer.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs });
     } catch (err) {
       // Templates are optional even for servers with resources; older servers answer -32601.
-      if (kind === 'resourceTemplates' && err instanceof RemoteError) return items;
+      if (kind === 'resourceTemplates' && err instanceof RpcError) return items;
       throw new GatewayError('PROTOCOL_ERROR', `${method} failed: ${describeError(err)}`, { server, cause: err });
     }
     const batch = result[key];

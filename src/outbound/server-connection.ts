@@ -9,10 +9,10 @@
 //                          └──fail──▶ backing-off / failed ◀────┘ (crash-loop limit reached)
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
-import { Peer, RemoteError, type IncomingContext, type RequestOptions } from '../jsonrpc/peer.js';
-import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/types.js';
+import { Peer, type IncomingContext, type RequestOptions } from '../jsonrpc/peer.js';
+import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
-import { GATEWAY_NAME, GATEWAY_VERSION, KIND_CAPABILITY, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../mcp/protocol.js';
+import { GATEWAY_NAME, GATEWAY_VERSION, KINDS, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
@@ -23,18 +23,19 @@ export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'd
 
 export type ServerLists = Record<ListKind, Record<string, any>[]>;
 
-export interface ServerConnectionEvents {
+/** `O` is the owner type the layer above attributes requests to (the router's RequestOwner). */
+export interface ServerConnectionEvents<O = never> {
   /** State or lists changed; `kinds` lists the lists that were (re)fetched. */
-  onChange?: (connection: ServerConnection, kinds: readonly ListKind[]) => void;
+  onChange?: (connection: ServerConnection<O>, kinds: readonly ListKind[]) => void;
   /** A notification the catalog does not consume; `owner` is the request context it belongs to, when known. */
-  onNotification?: (connection: ServerConnection, notification: JsonRpcNotification, owner?: unknown) => void;
+  onNotification?: (connection: ServerConnection<O>, notification: JsonRpcNotification, owner?: O) => void;
   /** A request from the server (sampling, elicitation, roots). */
-  onRequest?: (connection: ServerConnection, request: JsonRpcRequest, context: IncomingContext) => Promise<Record<string, any>>;
+  onRequest?: (connection: ServerConnection<O>, request: JsonRpcRequest, context: IncomingContext<O>) => Promise<Record<string, any>>;
   /** Connected again after a drop: server-side state (subscriptions, log level) needs restoring. */
-  onReconnect?: (connection: ServerConnection) => void;
+  onReconnect?: (connection: ServerConnection<O>) => void;
 }
 
-export interface ServerConnectionOptions {
+export interface ServerConnectionOptions<O = never> {
   maxMessageBytes?: number;
   /** limits.maxDepth, limits.writeBuffer, limits.maxCallsPerServer. */
   maxDepth?: number;
@@ -45,14 +46,14 @@ export interface ServerConnectionOptions {
   /** Fetch the lists at connect and on list_changed (default true; per-session connections don't). */
   fetchLists?: boolean;
   /** Owner of every server request on this connection (a per-session connection's session). */
-  owner?: unknown;
+  owner?: O;
   /** Reconnect after failures (default: on, with the server's policy). `check` turns it off. */
   reconnect?: boolean;
 }
 
 const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
-export class ServerConnection {
+export class ServerConnection<O = never> {
   state: ServerState = 'connecting';
   /** Why the server is not ready, for logs, `check` and error messages (safe to show a client). */
   problem?: string;
@@ -70,7 +71,7 @@ export class ServerConnection {
   /** When the next attempt is due (backing-off). */
   retryAt?: number;
 
-  private peer?: Peer;
+  private peer?: Peer<O>;
   private readonly backoff: Backoff;
   private retryTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
@@ -81,8 +82,8 @@ export class ServerConnection {
   constructor(
     readonly config: ServerConfig,
     private readonly logger: Logger,
-    private readonly events: ServerConnectionEvents = {},
-    private readonly options: ServerConnectionOptions = {},
+    private readonly events: ServerConnectionEvents<O> = {},
+    private readonly options: ServerConnectionOptions<O> = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...config.reconnect });
@@ -103,7 +104,7 @@ export class ServerConnection {
   }
 
   /** Forwards a request: the server's raw response (a JSON-RPC error stays a response), or a GatewayError. */
-  forward(method: string, params: Record<string, any> | undefined, options: RequestOptions = {}): Promise<JsonRpcResponse> {
+  forward(method: string, params: Record<string, any> | undefined, options: RequestOptions<O> = {}): Promise<JsonRpcResponse> {
     if (this.state !== 'ready' || !this.peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
     if (max !== undefined && this.peer.pendingCount >= max) {
@@ -114,9 +115,9 @@ export class ServerConnection {
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
-  async request(method: string, params?: Record<string, any>, options: RequestOptions = {}): Promise<Record<string, any>> {
+  async request(method: string, params?: Record<string, any>, options: RequestOptions<O> = {}): Promise<Record<string, any>> {
     const response = await this.forward(method, params, options);
-    if (isErrorResponse(response)) throw new RpcError(response.error.code, response.error.message, response.error.data);
+    if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
   }
 
@@ -222,9 +223,9 @@ export class ServerConnection {
     return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes, maxDepth });
   }
 
-  private async open(): Promise<Peer> {
+  private async open(): Promise<Peer<O>> {
     const transport = await this.createTransport();
-    const peer = new Peer(
+    const peer = new Peer<O>(
       transport,
       {
         onNotification: (n, owner) => this.receiveNotification(n, owner),
@@ -253,7 +254,7 @@ export class ServerConnection {
         { timeoutMs },
       );
     } catch (err) {
-      if (err instanceof RemoteError) throw new GatewayError('PROTOCOL_ERROR', `initialize failed: ${err.message}`, { server: this.name });
+      if (err instanceof RpcError) throw new GatewayError('PROTOCOL_ERROR', `initialize failed: ${err.message}`, { server: this.name });
       throw err;
     }
     if (!isSupportedVersion(init.protocolVersion)) {
@@ -271,14 +272,14 @@ export class ServerConnection {
   }
 
   /** Fetches every page of the given lists that the server's capabilities offer. */
-  private async fetchLists(peer: Peer, kinds: readonly ListKind[]): Promise<void> {
+  private async fetchLists(peer: Peer<O>, kinds: readonly ListKind[]): Promise<void> {
     // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
     const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
-    const fetched = await Promise.all(kinds.map((kind) => (this.capabilities[KIND_CAPABILITY[kind]] ? fetchAll(peer, kind, timeoutMs, this.name, this.logger) : [])));
+    const fetched = await Promise.all(kinds.map((kind) => (this.capabilities[KINDS[kind].capability] ? fetchAll(peer, kind, timeoutMs, this.name, this.logger) : [])));
     kinds.forEach((kind, i) => (this.lists[kind] = fetched[i]!));
   }
 
-  private receiveNotification(n: JsonRpcNotification, owner?: unknown): void {
+  private receiveNotification(n: JsonRpcNotification, owner?: O): void {
     const kinds = LIST_CHANGED.get(n.method);
     if (kinds) {
       if (this.options.fetchLists === false) return;

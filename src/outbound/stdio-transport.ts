@@ -8,7 +8,7 @@ import { GatewayError } from '../errors.js';
 import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine, responseIdInHead } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/types.js';
+import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
 import type { Transport } from '../transport.js';
 

@@ -18,7 +18,8 @@ export interface ServerSummary {
   retryInMs?: number;
 }
 
-export function summarize(connections: Iterable<ServerConnection>): ServerSummary[] {
+// (any: a summary reads state only, whoever the connection attributes its requests to.)
+export function summarize(connections: Iterable<ServerConnection<any>>): ServerSummary[] {
   return [...connections].map((c) => {
     const s: ServerSummary = {
       name: c.name,

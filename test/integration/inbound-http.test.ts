@@ -14,9 +14,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { InboundSession, InboundSessionHost } from '../../src/inbound/host.js';
+import type { EndpointSession, SessionOpener } from '../../src/inbound/session-opener.js';
 import { ByteBudget } from '../../src/inbound/budget.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/inbound/host.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/mcp.js';
 import { startHttpEndpoint, type HttpEndpoint } from '../../src/inbound/http-endpoint.js';
 import {
   ErrorCode,
@@ -25,7 +25,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from '../../src/jsonrpc/types.js';
+} from '../../src/protocol/jsonrpc.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LIMIT = 64 * 1024;
@@ -35,7 +35,7 @@ const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: ACCEPT };
 // ---------------------------------------------------------------------------------------------
 // A fake session host: just enough MCP to exercise the transport.
 
-class FakeSession implements InboundSession {
+class FakeSession implements EndpointSession {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
   readonly budget = new ByteBudget(1 << 30, 'this session', 'limits.sessionBytesInFlight', 'session');
@@ -140,10 +140,10 @@ class FakeSession implements InboundSession {
   }
 }
 
-class FakeHost implements InboundSessionHost {
+class FakeHost implements SessionOpener {
   readonly sessions: FakeSession[] = [];
   readonly budget = new ByteBudget(1 << 30, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
-  openSession(push: (message: JsonRpcMessage) => void): InboundSession {
+  openSession(push: (message: JsonRpcMessage) => void): EndpointSession {
     const session = new FakeSession(push);
     this.sessions.push(session);
     return session;
@@ -751,8 +751,8 @@ describe('close()', () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-http-'));
     try {
       // Node 20 cannot run TypeScript: transpile the endpoint and its imports into a scratch tree.
-      for (const file of ['src/jsonrpc/types.ts', 'src/jsonrpc/parse.ts', 'src/jsonrpc/depth.ts', 'src/jsonrpc/ndjson.ts', 'src/errors.ts',
-        'src/inbound/host.ts', 'src/inbound/budget.ts', 'src/inbound/http-body.ts', 'src/inbound/http-checks.ts', 'src/inbound/http-endpoint.ts',
+      for (const file of ['src/protocol/jsonrpc.ts', 'src/protocol/mcp.ts', 'src/jsonrpc/parse.ts', 'src/jsonrpc/depth.ts', 'src/jsonrpc/ndjson.ts', 'src/errors.ts',
+        'src/inbound/session-opener.ts', 'src/inbound/budget.ts', 'src/inbound/http-body.ts', 'src/inbound/http-checks.ts', 'src/inbound/http-endpoint.ts',
         'src/inbound/http-reply.ts', 'src/inbound/http-session.ts', 'src/inbound/http-session-table.ts', 'src/inbound/http-sse.ts']) {
         const out = join(dir, file.replace(/\.ts$/, '.js'));
         mkdirSync(dirname(out), { recursive: true });

@@ -9,7 +9,6 @@ import { GatewayError } from '../../src/errors.js';
 import type { Transport } from '../../src/transport.js';
 import {
   AutoHttpTransport,
-  HttpStatusError,
   LegacySseTransport,
   StreamableHttpTransport,
   createHttpTransport,
@@ -144,7 +143,7 @@ describe('StreamableHttpTransport against the SDK server', () => {
     await srv.waitForGetStream();
     srv.forgetSessions();
     const err = await c.request('tools/list').catch((e) => e);
-    expect(err).toBeInstanceOf(HttpStatusError);
+    expect(err).toMatchObject({ code: 'HTTP_ERROR', status: expect.any(Number) });
     expect(err.status).toBe(404);
     const reason = await c.closed;
     expect(reason).toBeInstanceOf(GatewayError);
@@ -186,7 +185,7 @@ describe('HTTP errors', () => {
     const t = track(new StreamableHttpTransport({ url: `${srv.url}/mcp?token=hunter2` }));
     const c = client(t);
     const e500 = await c.initialize().catch((e) => e);
-    expect(e500).toBeInstanceOf(HttpStatusError);
+    expect(e500).toMatchObject({ code: 'HTTP_ERROR', status: 500 });
     expect(e500.code).toBe('HTTP_ERROR');
     expect(e500.status).toBe(500);
     expect(e500.message).toBe(`POST ${srv.url}/mcp → 500 nope broken`);
@@ -284,7 +283,7 @@ describe('LegacySseTransport and auto', () => {
     const srv = await serve(startRawServer((_req, res) => void res.writeHead(404).end('no such thing')));
     const t = track(createHttpTransport({ url: `${srv.url}/mcp`, transport: 'auto' }));
     const err = await client(t).initialize().catch((e) => e);
-    expect(err).toBeInstanceOf(HttpStatusError);
+    expect(err).toMatchObject({ code: 'HTTP_ERROR', status: expect.any(Number) });
     expect(err.status).toBe(404);
     expect(err.message).toBe(
       `POST ${srv.url}/mcp → 404 no such thing; legacy SSE fallback failed: GET ${srv.url}/mcp → 404 no such thing`,

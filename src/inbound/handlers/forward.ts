@@ -4,10 +4,10 @@
 // policy-denied names get the same error, so a denied item is invisible.
 
 import { GatewayError, RpcError } from '../../errors.js';
-import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../jsonrpc/types.js';
+import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
-import type { ServerConnection } from '../../outbound/server-connection.js';
+import type { Connection } from '../../router/session.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeReadResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
@@ -16,17 +16,17 @@ import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
 
 export function unwrap(response: JsonRpcResponse): Record<string, any> {
-  if (isErrorResponse(response)) throw new RpcError(response.error.code, response.error.message, response.error.data);
+  if (isErrorResponse(response)) throw RpcError.of(response.error);
   return response.result;
 }
 
 /** The connection serving this session for `server` (its own one under per-session isolation). */
-export async function connectionFor(context: RequestContext, server: string): Promise<ServerConnection> {
-  return context.gateway.connectionFor(server, context.session);
+export async function connectionFor(context: RequestContext, server: string): Promise<Connection> {
+  return context.router.connectionFor(server, context.session);
 }
 
 /** Forwards with the server's timeout, the client's cancellation and progress, and the caller as owner. */
-export function forwardOn(connection: ServerConnection, context: RequestContext, method: string, params: Record<string, any>): Promise<JsonRpcResponse> {
+export function forwardOn(connection: Connection, context: RequestContext, method: string, params: Record<string, any>): Promise<JsonRpcResponse> {
   const timeoutMs = connection.config.timeoutMs;
   return connection.forward(method, params, {
     timeoutMs,
@@ -54,11 +54,11 @@ export const callTool: Handler = async (params, context) => {
   const connection = await connectionFor(context, entry.server);
   let result = unwrap(await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }));
   result = cleanAnswer(context, entry.server, entry.original, result, sanitizeResult);
-  result = renameInToolResult(result, context.gateway.catalog.renamedUris.get(entry.server));
+  result = renameInToolResult(result, context.router.catalog.renamedUris.get(entry.server));
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
   if (params.task !== undefined && task && typeof task.taskId === 'string') {
-    return { ...result, task: { ...task, taskId: context.gateway.tasks.expose(connection, task.taskId, context.session) } };
+    return { ...result, task: { ...task, taskId: context.router.tasks.expose(connection, task.taskId, context.session) } };
   }
   return result;
 };
@@ -74,23 +74,23 @@ function cleanAnswer(
   result: Record<string, any>,
   clean: (r: Record<string, any>, o: { action: SanitizeAction }) => { result: Record<string, any>; findings: Finding[] },
 ): Record<string, any> {
-  const sanitize = context.gateway.config.sanitize;
+  const sanitize = context.router.config.sanitize;
   if (!sanitize.results) return result;
   const cleaned = clean(result, sanitize);
-  for (const f of cleaned.findings) context.gateway.audit.record({ server, kind: 'result', item, field: f.field, change: f.change, why: f.why });
+  for (const f of cleaned.findings) context.router.audit.record({ server, kind: 'result', item, field: f.field, change: f.change, why: f.why });
   return cleaned.result;
 }
 
 export const getPrompt: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.prompts, params?.name, 'prompt');
   const result = await forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
-  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, result, sanitizePromptResult), context.gateway.catalog.renamedUris.get(entry.server));
+  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, result, sanitizePromptResult), context.router.catalog.renamedUris.get(entry.server));
 };
 
 /** Servers a URI may belong to, allowed by their policy, most likely first. */
 export function resourceTargets(context: RequestContext, uri: unknown): ResourceTarget[] {
   if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
-  const catalog = context.gateway.catalog;
+  const catalog = context.router.catalog;
   // The profile's filter applies to the URI as the client knows it; each server's to its own URI.
   const targets = context.view.allowsUri(uri) ? catalog.resources.route(uri).filter((t) => catalog.resourcePolicy.get(t.server)?.(t.uri) ?? false) : [];
   if (targets.length === 0) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
@@ -107,7 +107,7 @@ export const readResource: Handler = async (params, context) => {
     const t = targets[i]!;
     try {
       const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
-      return renameInRead(cleanAnswer(context, t.server, t.uri, result, sanitizeReadResult), context.gateway.catalog.renamedUris.get(t.server));
+      return renameInRead(cleanAnswer(context, t.server, t.uri, result, sanitizeReadResult), context.router.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;

@@ -1,15 +1,16 @@
 // initialize, ping and logging/setLevel: the requests the gateway answers as itself.
 
-import { GATEWAY_NAME, GATEWAY_VERSION, LATEST_PROTOCOL_VERSION, isSupportedVersion } from '../../mcp/protocol.js';
+import { GATEWAY_NAME, GATEWAY_VERSION, LATEST_PROTOCOL_VERSION, LOG_LEVELS, isSupportedVersion } from '../../protocol/mcp.js';
 import { RpcError } from '../../errors.js';
-import { ErrorCode } from '../../jsonrpc/types.js';
-import type { GatewayCore, Handler } from '../context.js';
+import { ErrorCode } from '../../protocol/jsonrpc.js';
+import type { Handler } from '../context.js';
+import type { Router } from '../../router/router.js';
 import type { CatalogView } from '../../catalog/view.js';
 
 /** What the merged servers offer, as one server's capabilities. */
-export function mergedCapabilities(gateway: GatewayCore): Record<string, any> {
+export function mergedCapabilities(router: Router): Record<string, any> {
   const caps: Record<string, any> = {};
-  for (const c of gateway.connections()) {
+  for (const c of router.connections()) {
     if (c.state !== 'ready') continue;
     const s = c.capabilities;
     // The gateway emits list_changed itself whenever the merged catalog changes.
@@ -38,26 +39,25 @@ export function negotiateVersion(requested: unknown): string {
   return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
-export function initializeResult(gateway: GatewayCore, protocolVersion: string, view: CatalogView): Record<string, any> {
+export function initializeResult(router: Router, protocolVersion: string, view: CatalogView): Record<string, any> {
   const result: Record<string, any> = {
     protocolVersion,
-    capabilities: mergedCapabilities(gateway),
+    capabilities: mergedCapabilities(router),
     serverInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION },
   };
-  const instructions = gateway.instructions(view);
+  const instructions = router.instructions(view);
   if (instructions) result.instructions = instructions;
   return result;
 }
 
 export const ping: Handler = async () => ({});
 
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
 /** Sets this session's level; the gateway filters per session and tells servers the most verbose level wanted. */
-export const setLogLevel: Handler = async (params, { gateway, session }) => {
+export const setLogLevel: Handler = async (params, { router, session }) => {
   const level = params?.level;
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
   session.setLogLevel(level);
-  await gateway.logLevelChanged();
+  await router.logLevelChanged();
   return {};
 };

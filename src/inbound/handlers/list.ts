@@ -2,27 +2,27 @@
 // snapshot with the gateway's own cursors. Never fans out to servers.
 
 import { pageBounds } from '../../catalog/cursor.js';
-import { ErrorCode } from '../../jsonrpc/types.js';
+import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { RpcError } from '../../errors.js';
-import { LIST_METHODS, type ListKind } from '../../mcp/protocol.js';
+import { KINDS, type ListKind } from '../../protocol/mcp.js';
 import type { Handler } from '../context.js';
 
 export function listHandler(kind: ListKind): Handler {
-  const key = LIST_METHODS[kind].key;
-  return async (params, { gateway, view }) => {
+  const key = KINDS[kind].key;
+  return async (params, { router, view }) => {
     const list = view.lists[kind];
     let after;
     if (params?.cursor !== undefined) {
-      after = typeof params.cursor === 'string' ? gateway.cursors.decode(params.cursor) : undefined;
+      after = typeof params.cursor === 'string' ? router.cursors.decode(params.cursor) : undefined;
       if (!after || after.kind !== kind) throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
     }
     const entries = list.entries;
     const keys = { length: entries.length, indexOf: (k: string) => list.index.get(k) ?? -1, at: (i: number) => entries[i]?.key };
-    const { start, end, next } = pageBounds(keys, gateway.pageSize, after, kind);
+    const { start, end, next } = pageBounds(keys, router.pageSize, after, kind);
     const items = new Array(end - start);
     for (let i = start; i < end; i++) items[i - start] = entries[i]!.item;
     const result: Record<string, any> = { [key]: items };
-    if (next) result.nextCursor = gateway.cursors.encode(next);
+    if (next) result.nextCursor = router.cursors.encode(next);
     return result;
   };
 }

@@ -7,13 +7,13 @@ import { connectionFor, resourceTargets } from './forward.js';
 export const subscribe: Handler = async (params, context) => {
   const target = resourceTargets(context, params?.uri)[0]!;
   const connection = await connectionFor(context, target.server);
-  await context.gateway.subscriptions.subscribe(connection, target.uri, context.session, params.uri);
+  await context.router.subscriptions.subscribe(connection, target.uri, context.session, params.uri);
   return {};
 };
 
 export const unsubscribe: Handler = async (params, context) => {
   const target = resourceTargets(context, params?.uri)[0]!;
   const connection = await connectionFor(context, target.server);
-  await context.gateway.subscriptions.unsubscribe(connection, target.uri, context.session);
+  await context.router.subscriptions.unsubscribe(connection, target.uri, context.session);
   return {};
 };

@@ -3,14 +3,14 @@
 // back with our id in place of the server's.
 
 import { RpcError } from '../../errors.js';
-import { ErrorCode } from '../../jsonrpc/types.js';
+import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { Handler, RequestContext } from '../context.js';
-import type { TaskEntry } from '../task-ids.js';
-import { withRelatedTask } from '../task-ids.js';
+import type { TaskEntry } from '../../router/task-ids.js';
+import { withRelatedTask } from '../../router/task-ids.js';
 import { forwardOn, unwrap } from './forward.js';
 
 function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
-  const entry = context.gateway.tasks.lookup(params?.taskId, context.session);
+  const entry = context.router.tasks.lookup(params?.taskId, context.session);
   // An unknown task and another session's task look the same.
   if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown task: ${String(params?.taskId)}`);
   return entry;
@@ -31,7 +31,7 @@ export const cancelTask = onTask('tasks/cancel');
 
 /** This session's tasks, as each server currently reports them. */
 export const listTasks: Handler = async (_params, context) => {
-  const entries = context.gateway.tasks.ofSession(context.session);
+  const entries = context.router.tasks.ofSession(context.session);
   const tasks = await Promise.all(
     entries.map(async (entry) => {
       try {

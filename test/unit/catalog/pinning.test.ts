@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLock, checkPins, readLock, toolDigest, writeLock, type LockFile } from '../../../src/catalog/pinning.js';
+import { buildLock, checkPins, toolDigest, type LockFile } from '../../../src/catalog/pinning.js';
+import { readLock, writeLock } from '../../../src/app/lock-file.js';
 
 const add = {
   name: 'add',

@@ -3,15 +3,15 @@
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { classify, type JsonRpcMessage } from '../../../src/jsonrpc/types.js';
-import type { InboundSession, InboundSessionHost } from '../../../src/inbound/host.js';
+import { classify, type JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
+import type { EndpointSession, SessionOpener } from '../../../src/inbound/session-opener.js';
 import { startStdioEndpoint } from '../../../src/inbound/stdio-endpoint.js';
 import { ByteBudget } from '../../../src/inbound/budget.js';
 
 /** A session that answers every request with an empty result, like ping. */
-const host: InboundSessionHost = {
+const host: SessionOpener = {
   budget: new ByteBudget(1 << 30, 'the gateway', 'limits.totalBytesInFlight', 'gateway'),
-  openSession(): InboundSession {
+  openSession(): EndpointSession {
     return {
       id: 's',
       protocolVersion: undefined,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../../src/jsonrpc/types.js';
+import { classify } from '../../../src/protocol/jsonrpc.js';
 
 describe('classify', () => {
   it('tells the four kinds apart', () => {

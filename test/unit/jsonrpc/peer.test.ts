@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { Peer, RemoteError } from '../../../src/jsonrpc/peer.js';
+import { Peer } from '../../../src/jsonrpc/peer.js';
+import { RpcError } from '../../../src/errors.js';
 import { Cancellation } from '../../../src/jsonrpc/cancellation.js';
-import type { JsonRpcMessage } from '../../../src/jsonrpc/types.js';
+import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
 import type { Transport } from '../../../src/transport.js';
 
 /** An in-memory transport whose far side is the test. */
@@ -50,11 +51,11 @@ describe('Peer', () => {
     expect(peer.pendingCount).toBe(0);
   });
 
-  it('relays an error response as a RemoteError and keeps it raw in requestRaw', async () => {
+  it('relays an error response as an RpcError and keeps it raw in requestRaw', async () => {
     const { t, peer } = setup();
     const p = peer.request('x');
     t.deliver({ jsonrpc: '2.0', id: t.sent[0].id, error: { code: -32602, message: 'bad', data: { k: 1 } } });
-    await expect(p).rejects.toBeInstanceOf(RemoteError);
+    await expect(p).rejects.toBeInstanceOf(RpcError);
     const raw = peer.requestRaw('y', {});
     t.deliver({ jsonrpc: '2.0', id: t.sent[1].id, error: { code: -1, message: 'm' } });
     expect(await raw).toMatchObject({ error: { code: -1, message: 'm' } });

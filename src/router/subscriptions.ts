@@ -3,16 +3,16 @@
 // notifications/resources/updated goes only to the sessions that subscribed, carrying the URI as
 // that session knows it. Keyed by connection, so per-session connections stay apart.
 
-import type { ServerConnection } from '../outbound/server-connection.js';
-import type { SessionHandle } from './context.js';
+import type { Connection, Session } from './session.js';
 
-type Holders = Map<SessionHandle, string>;
+
+type Holders = Map<Session, string>;
 
 export class Subscriptions {
-  private readonly byConnection = new Map<ServerConnection, Map<string, Holders>>();
+  private readonly byConnection = new Map<Connection, Map<string, Holders>>();
 
   /** Adds `session` as a holder of `uri` on `connection`; tells the server on the first one. */
-  async subscribe(connection: ServerConnection, uri: string, session: SessionHandle, exposedUri: string): Promise<void> {
+  async subscribe(connection: Connection, uri: string, session: Session, exposedUri: string): Promise<void> {
     let uris = this.byConnection.get(connection);
     const holders = uris?.get(uri);
     if (holders && holders.size > 0) {
@@ -27,7 +27,7 @@ export class Subscriptions {
   }
 
   /** Removes `session` as a holder; tells the server after the last one. */
-  async unsubscribe(connection: ServerConnection, uri: string, session: SessionHandle): Promise<void> {
+  async unsubscribe(connection: Connection, uri: string, session: Session): Promise<void> {
     const uris = this.byConnection.get(connection);
     const holders = uris?.get(uri);
     if (!holders?.delete(session) || holders.size > 0) return;
@@ -37,7 +37,7 @@ export class Subscriptions {
   }
 
   /** Delivers a server's resources/updated to the sessions holding that URI. */
-  updated(connection: ServerConnection, params: Record<string, any>): void {
+  updated(connection: Connection, params: Record<string, any>): void {
     const holders = this.byConnection.get(connection)?.get(params.uri);
     if (!holders) return;
     for (const [session, exposedUri] of holders) {
@@ -46,14 +46,14 @@ export class Subscriptions {
   }
 
   /** The server lost its subscriptions with its connection: make them again. */
-  async resubscribe(connection: ServerConnection): Promise<void> {
+  async resubscribe(connection: Connection): Promise<void> {
     const uris = this.byConnection.get(connection);
     if (!uris) return;
     await Promise.all([...uris.keys()].map((uri) => connection.request('resources/subscribe', { uri }).catch(() => undefined)));
   }
 
   /** A session ended: release everything it held. */
-  dropSession(session: SessionHandle): void {
+  dropSession(session: Session): void {
     for (const [connection, uris] of this.byConnection) {
       for (const [uri, holders] of uris) {
         if (holders.has(session)) void this.unsubscribe(connection, uri, session).catch(() => {});
@@ -62,7 +62,7 @@ export class Subscriptions {
   }
 
   /** The server behind `from` is now reached through `to` (a reload restarted it). */
-  transfer(from: ServerConnection, to: ServerConnection): void {
+  transfer(from: Connection, to: Connection): void {
     const uris = this.byConnection.get(from);
     if (!uris) return;
     this.byConnection.delete(from);
@@ -70,7 +70,7 @@ export class Subscriptions {
   }
 
   /** A connection is gone: its subscriptions went with it. */
-  dropConnection(connection: ServerConnection): void {
+  dropConnection(connection: Connection): void {
     this.byConnection.delete(connection);
   }
 }

@@ -4,27 +4,27 @@
 
 import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
-import type { ServerConnection } from '../outbound/server-connection.js';
-import type { SessionHandle } from './context.js';
+import type { Connection, Session } from './session.js';
+
 
 interface Slot {
-  opening: Promise<ServerConnection>;
-  connection?: ServerConnection;
+  opening: Promise<Connection>;
+  connection?: Connection;
 }
 
 export class IsolatedConnections {
-  private readonly bySession = new Map<SessionHandle, Map<string, Slot>>();
+  private readonly bySession = new Map<Session, Map<string, Slot>>();
 
   /** Slots open or opening, across sessions and servers. */
   private count = 0;
 
   constructor(
-    private readonly create: (server: ServerConfig, session: SessionHandle) => Promise<ServerConnection>,
+    private readonly create: (server: ServerConfig, session: Session) => Promise<Connection>,
     /** limits.maxIsolatedConnections, read at each opening (a reload may change it). */
     private readonly max: () => number,
   ) {}
 
-  get(server: ServerConfig, session: SessionHandle): Promise<ServerConnection> {
+  get(server: ServerConfig, session: Session): Promise<Connection> {
     const known = this.bySession.get(session)?.get(server.name);
     if (known) return known.opening;
     // Each one may be a process: past the cap a session's first call there is refused, not queued.
@@ -54,17 +54,17 @@ export class IsolatedConnections {
   }
 
   /** The session's connections that are open now. */
-  of(session: SessionHandle): ServerConnection[] {
-    const out: ServerConnection[] = [];
+  of(session: Session): Connection[] {
+    const out: Connection[] = [];
     for (const slot of this.bySession.get(session)?.values() ?? []) if (slot.connection) out.push(slot.connection);
     return out;
   }
 
-  all(): ServerConnection[] {
+  all(): Connection[] {
     return [...this.bySession.keys()].flatMap((s) => this.of(s));
   }
 
-  async closeSession(session: SessionHandle): Promise<void> {
+  async closeSession(session: Session): Promise<void> {
     const slots = this.bySession.get(session);
     if (!slots) return;
     this.bySession.delete(session);

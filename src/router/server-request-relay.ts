@@ -4,21 +4,20 @@
 // it, never a guess: sending one client's sampling request to another client would be a leak.
 
 import { RpcError } from '../errors.js';
-import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/types.js';
 import type { Logger } from '../log.js';
-import type { ServerConnection } from '../outbound/server-connection.js';
-import { CLIENT_METHODS } from './client-requests.js';
-import type { RequestContext, SessionHandle } from './context.js';
+import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { REQUESTS_TO_CLIENTS } from '../protocol/mcp.js';
+import type { Connection, RequestOwner, Session } from './session.js';
 
-export class ServerRequests {
+export class ServerRequestRelay {
   /** URL-mode elicitations in progress: their completion goes only to the client that got them. */
-  private readonly elicitations = new Map<string, SessionHandle>();
+  private readonly elicitations = new Map<string, Session>();
 
   constructor(private readonly logger: Logger) {}
 
-  async relay(connection: ServerConnection, request: JsonRpcRequest, owner: RequestContext | SessionHandle | undefined, signal: AbortSignal): Promise<Record<string, any>> {
+  async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<Record<string, any>> {
     const { method, params } = request;
-    if (!CLIENT_METHODS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (!REQUESTS_TO_CLIENTS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     if (!owner) {
       this.logger.warn({ server: connection.name, method }, 'server request with no way to tell which client it is for');
       throw new RpcError(
@@ -26,16 +25,14 @@ export class ServerRequests {
         `Switchboard cannot tell which client ${method} is for: several clients are using server "${connection.name}" at once. Set isolation: per-session on that server.`,
       );
     }
-    const session = 'session' in owner ? owner.session : owner;
-    const via = 'session' in owner ? owner.related : undefined;
-    const result = await session.requestClient(method, params, via, signal);
+    const result = await owner.session.requestClient(method, params, owner.related, signal);
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
-      this.elicitations.set(params.elicitationId, session);
+      this.elicitations.set(params.elicitationId, owner.session);
     }
     return result;
   }
 
-  dropSession(session: SessionHandle): void {
+  dropSession(session: Session): void {
     for (const [id, s] of this.elicitations) if (s === session) this.elicitations.delete(id);
   }
 

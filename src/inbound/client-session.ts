@@ -14,26 +14,22 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from '../jsonrpc/types.js';
-import { LIST_KINDS, type ListKind } from '../mcp/protocol.js';
+} from '../protocol/jsonrpc.js';
+import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { viewFor, type CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
-import { ClientRequests, missingCapability } from './client-requests.js';
+import { RequestsToClient, missingCapability } from './requests-to-client.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
-import type { GatewayCore, RequestContext, SessionHandle } from './context.js';
-import type { InboundSession } from './host.js';
+import type { RequestContext } from './context.js';
+import type { Router } from '../router/router.js';
+import type { Session } from '../router/session.js';
+import type { EndpointSession } from './session-opener.js';
 import type { ByteBudget } from './budget.js';
 import { handlers } from './handlers/index.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 
-const LIST_CHANGED_METHOD: Record<ListKind, string> = {
-  tools: 'notifications/tools/list_changed',
-  prompts: 'notifications/prompts/list_changed',
-  resources: 'notifications/resources/list_changed',
-  resourceTemplates: 'notifications/resources/list_changed',
-};
 
-export class ClientSession implements InboundSession, SessionHandle {
+export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
   clientCapabilities: Record<string, any> = {};
@@ -42,18 +38,19 @@ export class ClientSession implements InboundSession, SessionHandle {
   private initialized = false;
   private closed = false;
   private readonly inFlight = new Map<JsonRpcId, Cancellation>();
-  private readonly toClient = new ClientRequests();
+  private readonly toClient = new RequestsToClient();
 
   /** Per kind, the hash of the list this client last saw: list_changed only when its view changed. */
   private readonly seen = new Map<ListKind, string>();
 
   constructor(
-    private readonly gateway: GatewayCore,
+    private readonly router: Router,
     private readonly push: (message: JsonRpcMessage) => void,
     /** Bytes this client's requests and answers may hold in the gateway (parent: the gateway's). */
     readonly budget: ByteBudget,
-    private readonly onClose?: (session: ClientSession) => void,
     public profile?: ClientProfile,
+    /** Called after each request finishes (a graceful shutdown waits for the last one). */
+    private readonly onSettled?: () => void,
   ) {}
 
   /**
@@ -68,7 +65,7 @@ export class ClientSession implements InboundSession, SessionHandle {
 
   /** The catalog as this client's profile sees it. */
   get view(): CatalogView {
-    return viewFor(this.gateway.catalog, this.profile);
+    return viewFor(this.router.catalog, this.profile);
   }
 
   handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse | undefined> {
@@ -79,7 +76,7 @@ export class ClientSession implements InboundSession, SessionHandle {
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
       case 'response':
-        if (!this.toClient.settle(message as JsonRpcResponse)) this.gateway.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
+        if (!this.toClient.settle(message as JsonRpcResponse)) this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
         return Promise.resolve(undefined);
       default: {
         const id = (message as any)?.id;
@@ -102,7 +99,7 @@ export class ClientSession implements InboundSession, SessionHandle {
         return changed;
       });
     }
-    const methods = new Set(kinds.map((k) => LIST_CHANGED_METHOD[k]));
+    const methods = new Set(kinds.map((k) => KINDS[k].listChanged));
     for (const method of methods) this.push({ jsonrpc: '2.0', method });
   }
 
@@ -126,8 +123,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     for (const cancellation of this.inFlight.values()) cancellation.cancel();
     this.inFlight.clear();
     this.toClient.closeAll();
-    this.gateway.sessionClosed(this);
-    this.onClose?.(this);
+    this.router.release(this);
   }
 
   private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse> {
@@ -135,7 +131,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     if (method === 'initialize') return this.initialize(request);
     const handler = handlers.get(method);
     if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const maxCalls = this.gateway.config.limits.maxCallsPerSession;
+    const maxCalls = this.router.config.limits.maxCallsPerSession;
     if (this.inFlight.size >= maxCalls) {
       return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
     }
@@ -144,7 +140,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     const params = request.params ?? {};
     const token = params._meta?.progressToken;
     const context: RequestContext = {
-      gateway: this.gateway,
+      router: this.router,
       session: this,
       view: this.view,
       cancellation,
@@ -162,7 +158,7 @@ export class ClientSession implements InboundSession, SessionHandle {
       return this.errorFor(id, method, err);
     } finally {
       this.inFlight.delete(id);
-      this.gateway.requestSettled();
+      this.onSettled?.();
     }
   }
 
@@ -177,7 +173,7 @@ export class ClientSession implements InboundSession, SessionHandle {
     this.clientCapabilities = p.capabilities ?? {};
     this.clientInfo = p.clientInfo;
     if (this.profile) for (const k of LIST_KINDS) this.seen.set(k, this.view.lists[k].hash);
-    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.gateway, this.protocolVersion, this.view) };
+    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.protocolVersion, this.view) };
   }
 
   private handleNotification(n: JsonRpcNotification): void {
@@ -191,7 +187,7 @@ export class ClientSession implements InboundSession, SessionHandle {
         return;
       }
       case 'notifications/roots/list_changed':
-        this.gateway.rootsChanged(this);
+        this.router.rootsChanged(this);
         return;
       default:
         // Unknown notifications are ignored, as JSON-RPC requires.
@@ -208,10 +204,10 @@ export class ClientSession implements InboundSession, SessionHandle {
     if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
     if (err instanceof GatewayError) {
       const e = err.toJsonRpc();
-      this.gateway.logger.warn({ method, code: err.code, server: err.server }, err.message);
+      this.router.logger.warn({ method, code: err.code, server: err.server }, err.message);
       return errorResponse(id, e.code, e.message, e.data);
     }
-    this.gateway.logger.error({ method, err: describeError(err) }, 'handler failed');
+    this.router.logger.error({ method, err: describeError(err) }, 'handler failed');
     return errorResponse(id, ErrorCode.InternalError, `Internal error: ${describeError(err)}`);
   }
 }

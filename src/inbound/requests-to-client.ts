@@ -4,10 +4,8 @@
 // server gets an error instead).
 
 import { GatewayError, RpcError } from '../errors.js';
-import { ErrorCode, isErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/types.js';
+import { ErrorCode, isErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 
-/** Server→client requests a gateway relays. ping is answered by the gateway itself. */
-export const CLIENT_METHODS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
 
 /** Why this client cannot take this request, or undefined if it can. */
 export function missingCapability(capabilities: Record<string, any>, method: string, params: Record<string, any> | undefined): string | undefined {
@@ -38,7 +36,8 @@ interface Waiting {
   reject(error: Error): void;
 }
 
-export class ClientRequests {
+/** The requests this session sends its client, on servers' behalf: our ids, the pending map. */
+export class RequestsToClient {
   private next = 1;
   private readonly waiting = new Map<JsonRpcId, Waiting>();
 
@@ -73,7 +72,7 @@ export class ClientRequests {
     const w = id === null ? undefined : this.waiting.get(id);
     if (!w) return false;
     this.waiting.delete(id!);
-    if (isErrorResponse(response)) w.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+    if (isErrorResponse(response)) w.reject(RpcError.of(response.error));
     else w.resolve(response.result);
     return true;
   }

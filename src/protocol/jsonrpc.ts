@@ -40,7 +40,10 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 
 export type MessageKind = 'request' | 'notification' | 'response' | 'invalid';
 
-/** Standard JSON-RPC and MCP error codes. */
+/**
+ * Every JSON-RPC error code the gateway sends: the standard ones, the MCP ones, and two in the
+ * server-defined range for refusals at the HTTP layer. docs/errors.md lists each (a test checks).
+ */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -49,6 +52,10 @@ export const ErrorCode = {
   InternalError: -32603,
   /** MCP: resource not found (2025-11-25). */
   ResourceNotFound: -32002,
+  /** HTTP face: a request refused before it reached a session (Origin, Host, token, method, media type). */
+  TransportRefused: -32000,
+  /** HTTP face: unknown or ended Mcp-Session-Id; the client starts a new session. */
+  SessionNotFound: -32001,
 } as const;
 
 function isId(v: unknown): v is JsonRpcId {

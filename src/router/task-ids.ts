@@ -3,22 +3,22 @@
 // to bind tasks to their requester), and mapped back on tasks/* requests and status notifications.
 
 import { randomUUID } from 'node:crypto';
-import type { ServerConnection } from '../outbound/server-connection.js';
-import type { SessionHandle } from './context.js';
+import type { Connection, Session } from './session.js';
+
 
 export interface TaskEntry {
-  connection: ServerConnection;
+  connection: Connection;
   taskId: string;
-  session: SessionHandle;
+  session: Session;
   exposed: string;
 }
 
 export class TaskIds {
   private readonly byExposed = new Map<string, TaskEntry>();
-  private readonly byServer = new Map<ServerConnection, Map<string, TaskEntry>>();
+  private readonly byServer = new Map<Connection, Map<string, TaskEntry>>();
 
   /** The exposed id for a server's task, creating it on first sight. */
-  expose(connection: ServerConnection, taskId: string, session: SessionHandle): string {
+  expose(connection: Connection, taskId: string, session: Session): string {
     const known = this.byServer.get(connection)?.get(taskId);
     if (known) return known.exposed;
     const entry: TaskEntry = { connection, taskId, session, exposed: `task-${randomUUID()}` };
@@ -30,22 +30,22 @@ export class TaskIds {
   }
 
   /** The task behind an exposed id, only for the session that owns it. */
-  lookup(exposed: unknown, session: SessionHandle): TaskEntry | undefined {
+  lookup(exposed: unknown, session: Session): TaskEntry | undefined {
     const entry = typeof exposed === 'string' ? this.byExposed.get(exposed) : undefined;
     return entry && entry.session === session ? entry : undefined;
   }
 
   /** The entry for a server's own task id (for notifications), if we exposed it. */
-  fromServer(connection: ServerConnection, taskId: unknown): TaskEntry | undefined {
+  fromServer(connection: Connection, taskId: unknown): TaskEntry | undefined {
     return typeof taskId === 'string' ? this.byServer.get(connection)?.get(taskId) : undefined;
   }
 
   /** Every task a session owns. */
-  ofSession(session: SessionHandle): TaskEntry[] {
+  ofSession(session: Session): TaskEntry[] {
     return [...this.byExposed.values()].filter((e) => e.session === session);
   }
 
-  dropSession(session: SessionHandle): void {
+  dropSession(session: Session): void {
     for (const entry of this.ofSession(session)) {
       this.byExposed.delete(entry.exposed);
       this.byServer.get(entry.connection)?.delete(entry.taskId);

@@ -1,11 +1,12 @@
-// The contract between an inbound endpoint (stdio, HTTP) and the sessions behind it. Endpoints
-// own bytes, framing and HTTP semantics; sessions own MCP semantics. Neither knows the other's
-// internals.
+// The contract between an inbound endpoint (stdio, HTTP) and the client sessions behind it.
+// Endpoints own bytes, framing and HTTP semantics; sessions own MCP semantics. EndpointSession is
+// the part of a ClientSession an endpoint uses (tests give endpoints fakes of it); SessionOpener
+// is what opens them (the app).
 
-import type { JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/types.js';
+import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { ByteBudget } from './budget.js';
 
-export interface InboundSession {
+export interface EndpointSession {
   /** Stable id; on HTTP it is the Mcp-Session-Id. */
   readonly id: string;
   /** The revision agreed in `initialize`, undefined before it. */
@@ -25,17 +26,13 @@ export interface InboundSession {
   close(): void;
 }
 
-export interface InboundSessionHost {
+export interface SessionOpener {
   /**
    * Creates a session for a new client. `push` delivers messages not tied to a request
    * (list_changed, logging, resource updates); on HTTP they go on the GET stream.
    * `principal` names the client profile the endpoint authenticated (HTTP token, stdio default).
    */
-  openSession(push: (message: JsonRpcMessage) => void, principal?: string): InboundSession;
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string): EndpointSession;
   /** The whole gateway's budget (limits.totalBytesInFlight); messages without a session yet count here. */
   readonly budget: ByteBudget;
 }
-
-/** Revisions we accept from clients, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];

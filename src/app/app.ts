@@ -1,0 +1,254 @@
+// The composition root: config → one ServerConnection per server → catalog store → router →
+// sessions on the stdio and HTTP faces. start / listen / reload(plan) / drain / close, and
+// nothing else: signals, files and process.exit belong to the CLI. Every server connects in
+// parallel; none waits for another.
+//
+//   new App(config) ─start()─▶ servers connecting ─listen()─▶ serving ─drain(ms)─▶ draining ─close()─▶ closed
+//                                      ▲ reload(next): plan applied, sessions told list_changed
+
+import type { Catalog, CatalogServerInput } from '../catalog/build.js';
+import type { GuardOptions } from '../catalog/guard.js';
+import { CatalogStore } from '../catalog/store.js';
+import type { GatewayConfig, ServerConfig } from '../config/types.js';
+import { ByteBudget } from '../inbound/budget.js';
+import { ClientSession } from '../inbound/client-session.js';
+import type { SessionOpener } from '../inbound/session-opener.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { Logger } from '../log.js';
+import { createAuditLog, type AuditLog } from '../observability/audit.js';
+import { GuardReporter } from '../observability/guard-report.js';
+import type { LockFile } from '../catalog/pinning.js';
+import { readLock } from './lock-file.js';
+import { ServerConnection } from '../outbound/server-connection.js';
+import { summarize, type ServerSummary } from '../outbound/summary.js';
+import { Router } from '../router/router.js';
+import type { Connection, RequestOwner, Session } from '../router/session.js';
+import { openFaces, type FaceOptions, type Faces } from './faces.js';
+import { planReload, type ReloadPlan } from './reload-plan.js';
+
+export type { ServerSummary };
+
+export interface AppOptions {
+  /** Reconnect servers that fail or drop (default true; `check` makes one attempt). */
+  reconnect?: boolean;
+}
+
+/**
+ * What a shared connection declares: what the gateway can route. Sampling, elicitation and roots
+ * requests a server sends during a call go to the client that made the call (and fail with an
+ * error for a client that did not declare them, or when no call can be told). Servers register
+ * capability-gated tools from this, so the catalog connection of a per-session server declares the
+ * same: its tools are what each session's own connection will offer.
+ */
+const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
+
+export class App implements SessionOpener {
+  readonly store: CatalogStore;
+  readonly router: Router;
+  readonly audit: AuditLog;
+  /** Bytes all sessions together may hold in flight (limits.totalBytesInFlight). */
+  readonly budget: ByteBudget;
+  /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
+  private lock?: LockFile;
+  private settledWaiters: (() => void)[] = [];
+  private faces?: Faces;
+
+  constructor(
+    private current: GatewayConfig,
+    readonly logger: Logger,
+    private readonly options: AppOptions = {},
+  ) {
+    this.budget = new ByteBudget(current.limits.totalBytesInFlight, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
+    this.audit = createAuditLog({ file: current.sanitize.auditLog, logger });
+    this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions());
+    this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session) });
+    this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
+    const reporter = new GuardReporter(this.audit, logger);
+    this.store.snapshots.subscribe((catalog) => reporter.report(catalog.report));
+    this.store.changed.subscribe((kinds) => {
+      for (const session of this.router.allSessions()) (session as ClientSession).notifyListChanged(kinds);
+    });
+  }
+
+  get config(): GatewayConfig {
+    return this.current;
+  }
+
+  get catalog(): Catalog {
+    return this.store.current;
+  }
+
+  /**
+   * Connects every enabled server in parallel. Resolves once each is ready or failed, or after
+   * `waitMs` if given: a server still starting then joins the catalog when it is ready, and
+   * sessions hear list_changed (one hung server must not hold back everyone else).
+   */
+  async start(waitMs?: number): Promise<void> {
+    await this.loadLock();
+    const all = Promise.all(this.router.connections().map((c) => c.connect()));
+    if (waitMs === undefined) await all;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
+    }
+    this.store.rebuild();
+  }
+
+  /**
+   * Applies a new config without a restart (see planReload): added servers start, removed ones
+   * stop, changed ones restart, unchanged ones are not touched (their in-flight calls finish).
+   * Sessions hear list_changed for whatever that changes. Resolves when the new servers are up or
+   * failed.
+   */
+  async reload(next: GatewayConfig): Promise<ReloadPlan> {
+    const plan = planReload(this.current, next);
+    this.current = next;
+    for (const session of this.router.allSessions() as Iterable<ClientSession>) {
+      const renewed = session.profile && plan.profiles.get(session.profile.name);
+      if (renewed) session.updateProfile(renewed);
+    }
+    const starting: Promise<void>[] = [];
+    const stopping: Promise<void>[] = [];
+    for (const name of plan.removed) stopping.push(this.router.retire(this.router.connection(name)!));
+    const servers = new Map<string, Connection>();
+    const fresh = new Map([...plan.added, ...plan.restarted].map((s) => [s.name, s]));
+    for (const name of plan.order) {
+      const entry = fresh.get(name);
+      const old = this.router.connection(name);
+      if (!entry) {
+        servers.set(name, old!);
+        continue;
+      }
+      const connection = this.sharedConnection(entry);
+      if (old) {
+        this.router.transfer(old, connection);
+        stopping.push(this.router.retire(old));
+      }
+      servers.set(name, connection);
+      starting.push(connection.connect().then(() => this.router.restore(connection)));
+    }
+    this.router.setConnections(servers);
+    this.faces?.reloaded();
+    if (plan.namingChanged) this.store.setNaming(next.naming);
+    // Sanitizer settings, pinning policy or the lock file itself may have changed.
+    await this.loadLock();
+    this.store.invalidate();
+    await Promise.all([...starting, ...stopping]);
+    this.store.invalidate();
+    return plan;
+  }
+
+  /** Opens the client faces (stdio, HTTP); resolves with the HTTP URL when there is one. */
+  async listen(options: FaceOptions): Promise<string | undefined> {
+    this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status: () => ({ servers: this.summary(), sessions: this.sessionCount }) }, options);
+    return this.faces.url;
+  }
+
+  /**
+   * Graceful shutdown, first step: stops accepting, then waits until every request in progress
+   * has been answered and its answer written, for at most `ms`. Resolves true if all finished.
+   */
+  async drain(ms: number): Promise<boolean> {
+    this.faces?.stopAccepting();
+    let timer: NodeJS.Timeout | undefined;
+    const finished = Promise.all([this.requestsDone(), this.faces?.repliesWritten()]).then(() => true);
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const outcome = await Promise.race([finished, late]);
+    clearTimeout(timer);
+    return outcome;
+  }
+
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {
+    const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
+    const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', this.budget);
+    const session = new ClientSession(this.router, push, budget, profile, () => this.settled());
+    this.router.attach(session);
+    return session;
+  }
+
+  get sessionCount(): number {
+    return this.router.sessionCount;
+  }
+
+  summary(): ServerSummary[] {
+    return summarize(this.router.connections());
+  }
+
+  /** Requests in progress across every session. */
+  private busy(): number {
+    let n = 0;
+    for (const s of this.router.allSessions() as Iterable<ClientSession>) n += s.inFlightCount;
+    return n;
+  }
+
+  private settled(): void {
+    if (this.busy() === 0) for (const done of this.settledWaiters.splice(0)) done();
+  }
+
+  /** Resolves once no request is in progress in any session. */
+  private requestsDone(): Promise<void> {
+    if (this.busy() === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** Ends everything: faces, sessions, servers (and their processes), the audit log. Idempotent enough to call once. */
+  async close(): Promise<void> {
+    await this.faces?.close();
+    for (const session of [...this.router.allSessions()] as ClientSession[]) session.close();
+    await this.router.close();
+    await Promise.all(this.router.connections().map((c) => c.close()));
+    this.store.close();
+    await this.audit.close();
+  }
+
+  /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */
+  private async loadLock(): Promise<void> {
+    try {
+      this.lock = await readLock(this.current.pinning.lockFile);
+    } catch (err) {
+      this.lock = undefined;
+      this.logger.error({ err: String(err) }, 'lock file unreadable: no tool is pinned');
+    }
+    this.store.setGuard(this.guardOptions());
+  }
+
+  private guardOptions(): GuardOptions {
+    const { sanitize, pinning } = this.current;
+    return { sanitize: { maxDescriptionLength: sanitize.maxDescriptionLength, action: sanitize.action }, lock: this.lock, newTools: pinning.newTools };
+  }
+
+  private catalogInput(): CatalogServerInput[] {
+    return this.router.connections().map((c) => ({ config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions }));
+  }
+
+  private connectionLimits() {
+    const l = this.current.limits;
+    return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer };
+  }
+
+  private sharedConnection(server: ServerConfig): Connection {
+    return new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
+      ...this.connectionLimits(),
+      clientCapabilities: SHARED_CLIENT_CAPABILITIES,
+      reconnect: this.options.reconnect,
+    });
+  }
+
+  private async openIsolated(server: ServerConfig, session: Session): Promise<Connection> {
+    const caps = session.clientCapabilities;
+    const declared: Record<string, any> = {};
+    for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
+    const connection = new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name, session: session.id }), this.router.connectionEvents(), {
+      ...this.connectionLimits(),
+      clientCapabilities: declared,
+      fetchLists: false,
+      owner: { session },
+      reconnect: this.options.reconnect,
+    });
+    await connection.connect();
+    if (connection.state !== 'ready') throw connection.unavailable();
+    if (session.logLevel && connection.capabilities.logging) await connection.request('logging/setLevel', { level: session.logLevel }).catch(() => undefined);
+    return connection;
+  }
+}

@@ -1,0 +1,79 @@
+// The gateway's two faces towards clients, opened on an app: stdio (one client on our
+// stdin/stdout) and Streamable HTTP. Everything they take from the config is read here, and the
+// HTTP face looks the config up per request, so a reload's new tokens apply at once.
+
+import type { GatewayConfig } from '../config/types.js';
+import { bearerAuthenticator, type Authenticator } from '../inbound/http-auth.js';
+import { startHttpEndpoint, type HttpEndpoint } from '../inbound/http-endpoint.js';
+import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
+import type { SessionOpener } from '../inbound/session-opener.js';
+import type { Logger } from '../log.js';
+
+export interface FaceOptions {
+  /** Serve one client on stdin/stdout; `onEnd` is called when stdin ends. */
+  stdio?: { onEnd: () => void };
+  /** Serve Streamable HTTP here (host/port override the config's listen). */
+  http?: { host?: string; port?: number };
+}
+
+export interface FaceDeps {
+  opener: SessionOpener;
+  config: () => GatewayConfig;
+  logger: Logger;
+  /** What GET /status answers. */
+  status: () => unknown;
+}
+
+export interface Faces {
+  /** The HTTP face's MCP URL, when it listens. */
+  readonly url?: string;
+  /** New requests are refused (HTTP 503) or no longer read (stdio); those in flight go on. */
+  stopAccepting(): void;
+  /** Resolves once every HTTP reply in progress has been written. */
+  repliesWritten(): Promise<void>;
+  /** The config changed: new tokens and profiles apply to the next request. */
+  reloaded(): void;
+  close(): Promise<void>;
+}
+
+export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<Faces> {
+  const { opener, config, logger } = deps;
+  const l = config().limits;
+  let auth: Authenticator | undefined = bearerAuthenticator(config().clients);
+  const stdio = options.stdio
+    ? startStdioEndpoint(opener, { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, principal: config().stdioClient, onEnd: options.stdio.onEnd })
+    : undefined;
+  let http: HttpEndpoint | undefined;
+  if (options.http) {
+    http = await startHttpEndpoint(opener, {
+      ...config().listen,
+      ...options.http,
+      maxMessageBytes: l.maxMessageBytes,
+      maxDepth: l.maxDepth,
+      maxSessions: l.maxSessions,
+      sessionIdleTimeoutMs: l.sessionIdleTimeoutMs,
+      maxConnections: l.maxConnections,
+      requestTimeoutMs: l.requestTimeoutMs,
+      writeBufferBytes: l.writeBufferBytes,
+      logger: logger.child({ inbound: 'http' }),
+      // Looked up per request, so a reload that adds or changes tokens applies to new requests.
+      authenticate: (header) => auth?.(header),
+      isOperator: (principal) => config().clients.some((c) => c.name === principal && c.operator),
+      status: deps.status,
+    });
+  }
+  return {
+    url: http?.url,
+    stopAccepting() {
+      http?.stopAccepting();
+      stdio?.stop();
+    },
+    repliesWritten: () => http?.drain() ?? Promise.resolve(),
+    reloaded() {
+      auth = bearerAuthenticator(config().clients);
+    },
+    async close() {
+      await Promise.allSettled([http?.close(), stdio?.close()]);
+    },
+  };
+}
