@@ -1,9 +1,9 @@
 // The catalog as state: the one place rxjs lives. Servers report changes; the store rebuilds the
-// snapshot once per burst (a microtask later), publishes it on a BehaviorSubject, and tells
+// snapshot once per burst (debounced on the microtask queue), publishes it on a BehaviorSubject, and tells
 // subscribers which kinds really changed (by content hash), so sessions only hear list_changed
 // for what a client could notice. Handlers read `current` synchronously.
 
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, Subject, asapScheduler, debounceTime, type Observable, type Subscription } from 'rxjs';
 import type { GatewayConfig } from '../config/types.js';
 import type { ListKind } from '../protocol/mcp.js';
 import { DEFAULT_GUARD, buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogServerInput } from './build.js';
@@ -12,13 +12,17 @@ import type { GuardOptions } from './guard.js';
 export class CatalogStore {
   private readonly snapshot$ = new BehaviorSubject<Catalog>(emptyCatalog);
   private readonly changes = new Subject<readonly ListKind[]>();
-  private scheduled = false;
+  /** Requests for a rebuild; a burst within one turn of the microtask queue makes one rebuild. */
+  private readonly invalidations = new Subject<void>();
+  private readonly rebuilds: Subscription;
 
   constructor(
     private readonly sources: () => readonly CatalogServerInput[],
     private naming: GatewayConfig['naming'],
     private guard: GuardOptions = DEFAULT_GUARD,
-  ) {}
+  ) {
+    this.rebuilds = this.invalidations.pipe(debounceTime(0, asapScheduler)).subscribe(() => this.rebuild());
+  }
 
   get current(): Catalog {
     return this.snapshot$.value;
@@ -36,12 +40,7 @@ export class CatalogStore {
 
   /** Asks for a rebuild; bursts (50 servers becoming ready) coalesce into one. */
   invalidate(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      this.rebuild();
-    });
+    this.invalidations.next();
   }
 
   /** Rebuilds now; returns the kinds that changed. */
@@ -67,6 +66,7 @@ export class CatalogStore {
   }
 
   close(): void {
+    this.rebuilds.unsubscribe();
     this.changes.complete();
     this.snapshot$.complete();
   }

@@ -14,7 +14,7 @@ const DEFAULT_RETRY_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 
 /** What the transport lends the reader; the reader owns no resources of its own. */
-export interface SseHost {
+export interface SseReaderContext {
   readonly url: string;
   readonly shownUrl: string;
   readonly agent: Dispatcher;
@@ -45,8 +45,11 @@ interface StreamCursor {
   progressed: boolean;
 }
 
+// The resume and reconnect loops are async loops over plain awaits, not rxjs retry pipelines:
+// their state (last event id, the server's retry, failures reset by progress) is read and written
+// between attempts, which a loop shows in order and an operator chain would hide in closures.
 export class StreamableSseReader {
-  constructor(private readonly host: SseHost) {}
+  constructor(private readonly host: SseReaderContext) {}
 
   /** Consumes a POST's SSE response in the background until its request is answered. */
   async followPostStream(res: Dispatcher.ResponseData, awaitingId: JsonRpcId | undefined): Promise<void> {

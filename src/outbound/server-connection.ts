@@ -73,6 +73,9 @@ export class ServerConnection<O = never> {
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
+  // Plain timers, not rxjs: this is a state machine with at most one retry and one grace timer
+  // pending, each cancelled by a state change; an Observable per state would be more to manage
+  // for the same two setTimeouts. (The catalog store and the config watcher are streams: rxjs.)
   private retryTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;

@@ -103,7 +103,10 @@ export class StdioTransport implements Transport {
       buffer: false,
       reject: false,
       detached: true,
-      // We run our own shutdown sequence (stdin → SIGTERM → SIGKILL on the whole group).
+      // Not execa's forceKillAfterDelay, cleanup or cancelSignal: each of them signals the child's
+      // own pid, and an `npx` wrapper's real server is a grandchild that would outlive it. We run
+      // our own sequence on the whole process group (stdin end → SIGTERM → SIGKILL) in close(),
+      // and the exit hook above is the group-wide equivalent of execa's cleanup.
       forceKillAfterDelay: false,
       cleanup: false,
       windowsHide: true,

@@ -12,7 +12,7 @@
 // stray `]`, a reversed range (`[z-a]`) or more than 1024 brace alternatives make compileFilter
 // throw (config errors beat silently literal globs). Compiled by glob.ts: linear-time matching.
 
-import type { FilterRules } from '../config/types.js';
+import type { FilterRules } from './rules.js';
 import { compileGlobList } from './glob.js';
 
 /** True for globs that match every string: one or more stars and nothing else. */

@@ -18,7 +18,7 @@
 // `\` outside a query, `%2F` `%5C` in a path, `%00`, `%25` before an escape, a query on `file:`,
 // a default port after a wildcard host, or a wildcard-free glob that canonicalUri refuses.
 
-import type { FilterRules } from '../config/types.js';
+import type { FilterRules } from './rules.js';
 import { matchesAll } from './filter.js';
 import { char, type Atom } from './glob-parse.js';
 import { compileGlobList } from './glob.js';
