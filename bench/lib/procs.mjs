@@ -69,6 +69,39 @@ export function cpuMicros(pid) {
   }
 }
 
+/**
+ * CPU time (user + system, every thread) a process has used so far, in nanoseconds, from
+ * /proc/PID/task/* /schedstat: nanosecond resolution, where /proc/PID/stat counts in clock ticks
+ * (10 ms), too coarse for short windows. Threads that already ended are not counted; Node's
+ * threads live as long as the process. Falls back to the ticks (0 if the process is gone).
+ */
+export function cpuNs(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let ns = 0;
+  for (const t of tasks) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'latin1').split(' ')[0]);
+    } catch {
+      return cpuMicros(pid) * 1000; // no schedstat (kernel without CONFIG_SCHED_INFO), or a race
+    }
+  }
+  return ns;
+}
+
+/** The command line of a process, arguments joined by spaces ('' if it is gone). */
+export function cmdlineOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
 /** Sum of VmRSS over a process and its descendants, and how many processes that is. */
 export function treeRss(pid) {
   const pids = processTree(pid);
@@ -179,9 +212,9 @@ export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Stops every tracked child (used between scenarios and at exit). */
-export async function stopAll() {
-  await Promise.all([...live.values()].map((h) => h.stop(500)));
+/** Stops every tracked child but those in `except` (used between scenarios and at exit). */
+export async function stopAll(except = new Set()) {
+  await Promise.all([...live.values()].filter((h) => !except.has(h.pid)).map((h) => h.stop(500)));
 }
 
 /** Synchronous last resort: SIGKILL every tracked tree. */
