@@ -189,10 +189,11 @@ for (let run = 1; run <= s.runs; run++) {
     await attempt('startup: CLI check vs node -e 0', run, () => cliStartRun(ctx));
     await attempt('startup: one server', run, () => oneServerRun(ctx));
     await attempt('startup: 50 servers', run, () => fiftyServersRun(ctx));
-    await attempt('startup: first answer vs peers', run, () => firstAnswerRun(ctx));
+    if (s.peersElsewhere && peers.length > 0) await attempt('startup: first answer vs peers', run, () => firstAnswerRun(ctx));
   }
-  if (only.includes('list') && run <= s.listRuns) await attempt('list', run, () => listScenario(s, recorder('list', run, true), { peers }));
-  if (only.includes('memory') && run <= s.memoryRuns) await attempt('memory', run, () => memoryScenario(s, recorder('memory', run, true), { peers }));
+  const others = { peers: s.peersElsewhere ? peers : [] };
+  if (only.includes('list') && run <= s.listRuns) await attempt('list', run, () => listScenario(s, recorder('list', run, true), others));
+  if (only.includes('memory') && run <= s.memoryRuns) await attempt('memory', run, () => memoryScenario(s, recorder('memory', run, true), others));
 }
 await stopBurners(burners);
 
@@ -215,6 +216,7 @@ const meta = {
   runs: s.runs,
   listRuns: Math.min(s.runs, s.listRuns),
   memoryRuns: Math.min(s.runs, s.memoryRuns),
+  mirror: s.mirror,
   warmupMs: s.warmupMs,
   rewarmMs: s.rewarmMs,
   durationMs: s.durationMs,

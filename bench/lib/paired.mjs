@@ -1,22 +1,24 @@
 // tools/call, paired: every path's process tree is open at once, and at each point the paths are
 // measured back to back in two slices, in the order A B C … C B A (rotated by one each run), so a
-// load that rises or falls during the point weighs on every path alike. Each run records one value
+// load that rises or falls during the point weighs on every path alike (quick: A B C, rotated). Each run records one value
 // per path per figure; ratios are then formed within a run (results.mjs), never across runs.
 
 import { runLoad } from './load.mjs';
-import { ECHO, open } from './paths.mjs';
-import { cmdlineOf, cpuNs, processTree } from './procs.mjs';
+import { ECHO, PATHS, open } from './paths.mjs';
+import { cmdlineOf, contextSwitches, cpuNs, processTree } from './procs.mjs';
 import { POINTS, pointCall } from './settings.mjs';
 import { machineWindow } from './sysload.mjs';
 
 /**
  * The slots of one point in run `run` (1-based): the paths rotated by run − 1, then mirrored.
- * Every path gets two slices, at positions that add up to the same total for every path.
+ * Every path gets two slices, at positions that add up to the same total for every path. Without
+ * mirror (quick runs: half the warm-ups), one slice each, rotation only.
  */
-export function slotOrder(paths, run) {
+export function slotOrder(paths, run, mirror = true) {
   const k = (((run - 1) % paths.length) + paths.length) % paths.length;
   const rotated = [...paths.slice(k), ...paths.slice(0, k)];
-  return [...rotated.map((path) => ({ path, slice: 0 })), ...[...rotated].reverse().map((path) => ({ path, slice: 1 }))];
+  const first = rotated.map((path) => ({ path, slice: 0 }));
+  return mirror ? [...first, ...[...rotated].reverse().map((path) => ({ path, slice: 1 }))] : first;
 }
 
 /** The echo servers in a path's tree (for direct, the process itself). */
@@ -29,9 +31,11 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** One slice: closed-loop load on one path, with the CPU of every process involved. */
 async function slice(handle, point, s, first) {
+  const durationMs = s.mirror ? s.durationMs / 2 : s.durationMs;
   const { params, check } = pointCall(point, handle.tool(point.tool));
   const servers = serverPids(handle);
   const machine = machineWindow();
+  const cs0 = contextSwitches(handle.pid);
   const mid0 = cpuNs(handle.pid);
   const srv0 = sum(servers.map(cpuNs));
   const cli0 = process.cpuUsage();
@@ -40,11 +44,14 @@ async function slice(handle, point, s, first) {
     check,
     concurrency: point.concurrency,
     warmupMs: first ? s.warmupMs : s.rewarmMs,
-    durationMs: s.durationMs / 2,
+    durationMs,
     minCalls: point.concurrency, // at least one full round of the loop, however slow the path
   });
   const cli = process.cpuUsage(cli0);
+  const cs = contextSwitches(handle.pid);
   return {
+    wakeups: cs.voluntary - cs0.voluntary,
+    preemptions: cs.involuntary - cs0.involuntary,
     calls: r.calls,
     totalCalls: r.totalCalls,
     durationMs: r.windowMs,
@@ -73,6 +80,8 @@ export function combine(slices) {
     'cpu µs/call': sum(slices.map((x) => x.midNs)) / 1000 / total,
     'server cpu µs/call': sum(slices.map((x) => x.srvNs)) / 1000 / total,
     'client cpu µs/call': sum(slices.map((x) => x.cliUs)) / total,
+    'wake-ups/call': sum(slices.map((x) => x.wakeups ?? NaN)) / total,
+    'preemptions/call': sum(slices.map((x) => x.preemptions ?? NaN)) / total,
     load: mean((x) => x.machine.load1),
   };
   if (slices.every((x) => Number.isFinite(x.machine.busyPct))) {
@@ -93,9 +102,27 @@ export async function pairedCallRun({ run, paths, points = POINTS, s, rec, fail,
     // Opened together (start-up is not measured here); kept in the order given.
     const opened = await Promise.allSettled(paths.map((path) => open(path, { connections: Math.max(...points.map((p) => p.concurrency)) })));
     opened.forEach((o, i) => (o.status === 'fulfilled' ? handles.set(paths[i], o.value) : fail(paths[i], o.reason)));
+    // Warm every path before the first point (V8 optimizes the HTTP path only after seconds of
+    // load; the first point measured would otherwise pay for it), unmeasured.
+    if (s.openWarmMs > 0) {
+      for (const [path, handle] of handles) {
+        for (const point of [points.find((p) => p.concurrency > 1), points.find((p) => p.tool !== 'echo')].filter(Boolean)) {
+          const { params, check } = pointCall(point, handle.tool(point.tool));
+          try {
+            await bounded(s.sliceTimeoutMs + s.openWarmMs, handle, runLoad({ call: () => handle.session.requestRaw('tools/call', params), check, concurrency: point.concurrency, warmupMs: 0, durationMs: s.openWarmMs / 2 }));
+          } catch (err) {
+            fail(path, err);
+            handles.delete(path);
+            await handle.close().catch(() => {});
+            break;
+          }
+        }
+      }
+    }
     for (const point of points) {
       const slices = new Map();
-      for (const { path, slice: n } of slotOrder([...handles.keys()], run)) {
+      const here = [...handles.keys()].filter((p) => !PATHS[p].peer || !s.peerPoints || s.peerPoints.includes(point.key));
+      for (const { path, slice: n } of slotOrder(here, run, s.mirror)) {
         const handle = handles.get(path);
         if (!handle) continue; // failed earlier in this point
         try {
@@ -108,7 +135,7 @@ export async function pairedCallRun({ run, paths, points = POINTS, s, rec, fail,
           await handle.close().catch(() => {});
         }
       }
-      const figures = new Map([...slices].filter(([, xs]) => xs.length === 2).map(([path, xs]) => [path, combine(xs)]));
+      const figures = new Map([...slices].filter(([, xs]) => xs.length === (s.mirror ? 2 : 1)).map(([path, xs]) => [path, combine(xs)]));
       for (const [path, f] of figures) for (const [name, v] of Object.entries(f)) rec(path, `${point.key}|${name}`, v);
       log(progressLine(point, figures));
     }

@@ -80,6 +80,7 @@ export function categorize(frame) {
   if (/\/node$/.test(dso) || /bin\/node/.test(dso)) {
     if (/^Builtins_/.test(sym)) return 'V8 builtins and stubs';
     if (/Heap::|Scavenge|MarkCompact|Sweeper|ConcurrentMarking|MinorMC|GCTracer|MemoryAllocator|Evacuat/.test(sym)) return 'V8 garbage collector';
+    if (COMPILER.test(sym)) return 'V8 JIT compilers';
     if (/^v8::|^Builtin_/.test(sym)) return 'V8 runtime (C++)';
     if (/^uv_|^uv__/.test(sym)) return 'libuv';
     if (/^node::/.test(sym)) return 'Node.js (C++)';
@@ -88,8 +89,12 @@ export function categorize(frame) {
   return `other (${dso})`;
 }
 
+const COMPILER = /v8::internal::(compiler|maglev|baseline)::|v8::internal::Compiler::|OptimizingCompileDispatcher|BaselineBatchCompiler/;
+
 /** Frames that mark a cost wherever they are in a stack (inclusive time). */
 export const LANDMARKS = [
+  ['JIT compilers (warm-up not over)', COMPILER],
+  ['HTTP parsing (llhttp)', /llhttp_|http_parser|node::http_parser::/],
   ['write/writev system calls', /^(ksys_write|do_writev|__x64_sys_write|__x64_sys_writev|__do_sys_writev)$/],
   ['read system calls', /^(ksys_read|__x64_sys_read|do_iter_readv_writev|__x64_sys_readv)$/],
   ['epoll_wait (event loop poll)', /^(do_epoll_wait|__x64_sys_epoll_wait|__x64_sys_epoll_pwait)$/],

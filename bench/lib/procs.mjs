@@ -93,6 +93,22 @@ export function cpuNs(pid) {
   return ns;
 }
 
+/**
+ * Context switches of a process's main thread so far: voluntary (it slept: waited for input)
+ * and involuntary (preempted). Voluntary switches per call tell how many messages each wake-up
+ * handled, which is what CPU per call mostly depends on. Zeros if the process is gone.
+ */
+export function contextSwitches(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'latin1');
+    const v = /voluntary_ctxt_switches:\s+(\d+)/.exec(text);
+    const n = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(text);
+    return { voluntary: Number(v?.[1] ?? 0), involuntary: Number(n?.[1] ?? 0) };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
+}
+
 /** The command line of a process, arguments joined by spaces ('' if it is gone). */
 export function cmdlineOf(pid) {
   try {

@@ -13,7 +13,7 @@ import { load1 } from './sysload.mjs';
 
 const pct = (rows, unit) => rows.map((f) => `${f.pct.toFixed(1).padStart(5)}%  ${unit(f.amount).padStart(8)}  ${f.name}`);
 
-export async function profileGateway({ path = 'sb-stdio', durationMs = 3000, warmupMs = 500, concurrency = 32, top = 30, profiler = 'auto' } = {}) {
+export async function profileGateway({ path = 'sb-stdio', durationMs = 3000, warmupMs = 3000, concurrency = 32, top = 30, profiler = 'auto' } = {}) {
   const dir = join(OUT_DIR, 'prof');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -67,7 +67,7 @@ export function renderReport(R, meta) {
   L.push(`- Machine: ${meta.cpu}, ${meta.cores} cores, ${meta.memGiB} GiB RAM, ${meta.os}. 1-minute load average ${meta.loadBefore} before the run, ${meta.loadAfter} after, ${meta.loadDuring} while figures were taken${meta.burners ? `, with ${meta.burners} busy-loop processes started by the harness (--burn)` : ''}; other jobs share this machine.`);
   L.push(`- Node ${meta.node}. Switchboard ${meta.gateway}. Peers: ${meta.peerVersions}.`);
   L.push(
-    `- ${meta.runs} runs. In each run every tools/call path is open at once and measured back to back at each point, in two slices ordered A B … B A and rotated by one path per run (${meta.warmupMs} ms warm-up before the first slice, ${meta.rewarmMs} ms before the second, ${meta.durationMs} ms measured in all, closed loop). Start-up comparisons alternate their two sides within a run. **Every ratio is formed inside one run; the figure shown is the median of the per-run ratios, with their range in parentheses; targets are judged on that median.** Absolute figures: median (range) over runs. Total wall time ${meta.wallSeconds} s.`,
+    `- ${meta.runs} runs. In each run every tools/call path is open at once and measured back to back at each point, ${meta.mirror ? `in two slices ordered A B … B A and rotated by one path per run (${meta.warmupMs} ms warm-up before the first slice, ${meta.rewarmMs} ms before the second, ${meta.durationMs} ms measured in all` : `one slice each, the order rotated by one path per run (${meta.warmupMs} ms warm-up, ${meta.durationMs} ms measured`}, closed loop; a window stays open until one round of calls completed).${meta.quick ? ' Quick run: the peers only at 100 B c=32.' : ''} Start-up comparisons alternate their two sides within a run. **Every ratio is formed inside one run; the figure shown is the median of the per-run ratios, with their range in parentheses; targets are judged on that median.** Absolute figures: median (range) over runs. Total wall time ${meta.wallSeconds} s.`,
   );
   L.push('- CPU per call: CPU time (user + system, all threads, from /proc/PID/task/*/schedstat) of a process over a slice ÷ the calls of that slice (warm-up and drain included). "load" is the 1-minute load average while the figure was taken: CPU per call rises with it (see NOTES.md).');
   L.push('');
@@ -86,15 +86,18 @@ export function renderReport(R, meta) {
 
   if (R.data.call) {
     L.push('## tools/call round trips', '');
-    L.push('Per path: median over runs (range). "CPU µs/call": the process in the middle (the gateway; for direct, the echo server). "echo CPU": the echo server(s) behind it. "client": the harness process (both clients). Ratio columns are per-run ratios: throughput ÷ the column\'s path, p50 − direct\'s p50, CPU ÷ the echo server\'s.', '');
+    L.push('Per path: median over runs (range). "CPU µs/call": the process in the middle (the gateway; for direct, the echo server). "wake-ups/call": its main thread\'s voluntary context switches per call — below 1 when one wake-up handles several messages; CPU per call rises with it. "echo CPU": the echo server(s) behind it. "client": the harness process (both clients). Ratio columns are per-run ratios: throughput ÷ the column\'s path, p50 − direct\'s p50, CPU ÷ the echo server\'s.', '');
     const ratios = callRatios(R, paths);
     const find = (point, name) => ratios.find((r) => r.point === point && r.name === name);
     for (const point of POINTS) {
-      L.push(`### ${point.label}`, '');
-      const head = ['path', 'calls/s', 'p50 µs', 'p99 µs', 'CPU µs/call', 'echo CPU µs/call', 'client µs/call', 'load', '÷ direct', 'p50 − direct µs', 'CPU ÷ echo', ...peers.map((p) => `÷ ${p}`)];
-      L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
       const f = (p, name) => R.stats('call', p, `${point.key}|${name}`);
-      for (const p of paths) {
+      const here = paths.filter((p) => f(p, 'calls/s').n > 0); // a quick run measures the peers at one point only
+      if (here.length === 0) continue;
+      const herePeers = peers.filter((p) => here.includes(p));
+      L.push(`### ${point.label}`, '');
+      const head = ['path', 'calls/s', 'p50 µs', 'p99 µs', 'CPU µs/call', 'wake-ups/call', 'echo CPU µs/call', 'client µs/call', 'load', '÷ direct', 'p50 − direct µs', 'CPU ÷ echo', ...herePeers.map((p) => `÷ ${p}`)];
+      L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+      for (const p of here) {
         const r = (name) => {
           const x = find(point, name);
           return x ? cell(x.stats, x.f) : '—';
@@ -106,13 +109,14 @@ export function renderReport(R, meta) {
             cell(f(p, 'p50 µs')),
             fmt(f(p, 'p99 µs').median),
             cell(f(p, 'cpu µs/call')),
+            fmt(f(p, 'wake-ups/call').median, 2),
             cell(f(p, 'server cpu µs/call')),
             fmt(f(p, 'client cpu µs/call').median),
             loadText(R.values('call', p, `${point.key}|load`)).replace('load ', '') || '—',
             p === 'direct' ? '1×' : r(`${p} ÷ direct, calls/s`),
             p === 'direct' ? '—' : r(`${p} − direct, p50 µs`),
             p === 'direct' ? '—' : r(`${p} CPU ÷ its echo server's`),
-            ...peers.map((q) => (q === p ? '—' : r(`${p} ÷ ${q}, calls/s`))),
+            ...herePeers.map((q) => (q === p ? '—' : r(`${p} ÷ ${q}, calls/s`))),
           ].join(' | ')} |`,
         );
       }
@@ -124,20 +128,21 @@ export function renderReport(R, meta) {
     L.push('## Start-up', '');
     L.push('Wall times spawn → exit (CLI) or spawn → ready, medians within each run of alternated repetitions (hyperfine-style: one warm-up of each side first). Peak RSS from GNU time (`%M`). "ready": the gateway printed `listening on` (it connects every server — handshake and lists — first); the server alone: our raw client got its initialize answer; 50 direct: the harness started 50 servers at once and got initialize + tools/list from all.', '');
     L.push('| comparison | row ÷ column per run: median (range) | row | column | load |', '|---|---|---|---|---|');
-    for (const p of startupPairs(R, paths)) {
+    for (const p of startupPairs(R, paths).filter((x) => x.stats.n > 0)) {
       const u = (v) => `${fmt(v)} ${p.unit}`;
       L.push(`| ${p.name} | ${cell(p.stats, times)} | ${cell(R.stats(...p.a), u)} | ${cell(R.stats(...p.b), u)} | ${loadText(R.values('startup', p.a[1], 'load')).replace('load ', '') || '—'} |`);
     }
     L.push('');
   }
 
-  const generic = (scenario, title, intro, skip = () => false) => {
+  const generic = (scenario, title, intro) => {
     if (!R.data[scenario]) return;
     L.push(`## ${title}`, '');
     if (intro) L.push(intro, '');
-    L.push('| setup | figure | median (range) |', '|---|---|---|');
+    L.push('| setup | figure | median (range) | load |', '|---|---|---|---|');
     for (const [row, figures] of Object.entries(R.data[scenario])) {
-      for (const figure of Object.keys(figures)) if (!skip(row, figure)) L.push(`| ${label(row)} | ${figure} | ${cell(R.stats(scenario, row, figure))} |`);
+      const load = loadText(R.values(scenario, row, 'load')).replace('load ', '') || '—';
+      for (const figure of Object.keys(figures)) if (figure !== 'load') L.push(`| ${label(row)} | ${figure} | ${cell(R.stats(scenario, row, figure))} | ${load} |`);
     }
     L.push('');
   };
@@ -147,7 +152,7 @@ export function renderReport(R, meta) {
     'tools/list over 10 servers × 1,000 tools',
     `Switchboard in front of 10 echo servers started with \`--tools 1000\` (10,020 tools, \`catalog.pageSize: 100\`). "first" is the first tools/list after the gateway is ready; "warm page" repeats one page from the middle of the catalog (its cursor) sequentially. The peers neither merge servers nor page: their row is one 1,000-tool server's whole list (1,002 tools, ~0.1 MB), like direct's, for scale only. ${meta.listRuns} run(s).`,
   );
-  if (R.data.list) {
+  if (R.data.list?.['direct 1×1000']) {
     const page = ['list', 'sb-http 10×1000', 'warm page p50 ms'];
     const parts = [`warm 100-tool page over HTTP ÷ one server's whole list direct: ${cell(R.ratio(page, ['list', 'direct 1×1000', 'warm full list p50 ms']), times)}`];
     for (const p of peers) parts.push(`÷ the same whole list through ${p}: ${cell(R.ratio(page, ['list', `${p} 1×1000`, 'warm full list p50 ms']), times)}`);
@@ -168,7 +173,7 @@ export function renderReport(R, meta) {
     }
     if (parts.length) L.push(`Per-run ratios: ${parts.join('; ')}.`, '');
   }
-  generic('startup', 'Start-up and memory, every figure', '', (row, figure) => figure === 'load');
+  generic('startup', 'Start-up and memory, every figure', '');
   if (R.data.startup) {
     const m1 = summary(R.values('startup', 'Switchboard, 1 server', 'gateway RSS MB'));
     const m50 = summary(R.values('startup', 'Switchboard, 50 servers', 'gateway RSS MB'));

@@ -50,7 +50,7 @@ export async function listScenario(s, rec, { peers }) {
       await handle.close();
     }
   }
-  for (const path of ['direct', ...peers]) {
+  for (const path of s.peersElsewhere ? ['direct', ...peers] : []) {
     const handle = await open(path, { tools: TOOLS });
     try {
       const first = await handle.session.request('tools/list', {});

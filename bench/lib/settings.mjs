@@ -1,6 +1,7 @@
 // How much of everything a full run and a quick (CI) run measure. The quick run keeps every paired
-// figure of the full one (so every ratio is still printed, over ≥ 2 runs) with shorter windows
-// and fewer repetitions; it must finish in under a minute on the 2-core machines, install included.
+// figure a target is judged on (each still printed, over ≥ 2 runs) with shorter windows
+// and fewer repetitions, and the peers only where a target names them; it must finish in under a
+// minute on the 2-core machines, install included.
 
 /** The tools/call points: every path is measured at each, in the same run. */
 export const POINTS = [
@@ -23,9 +24,11 @@ export function settings(quick) {
   return quick
     ? {
         runs: 2,
-        warmupMs: 100, // first slice of a path at a point (JIT, connections)
-        rewarmMs: 30, // its second slice (pipeline refill only)
-        durationMs: 300, // measured per path per point, split over its two slices
+        mirror: false, // one slice per path per point, rotated per run (full runs: A B … B A)
+        openWarmMs: 0, // unmeasured load on each path once opened
+        warmupMs: 80, // before a path's slice at a point (JIT, connections)
+        rewarmMs: 0,
+        durationMs: 250, // measured per path per point
         listRuns: 1,
         memoryRuns: 1,
         listWarm: 50,
@@ -34,13 +37,18 @@ export function settings(quick) {
         sessionsSpawning: 3,
         settleMs: 200, // before reading RSS
         cliReps: 3, // `check` vs `node -e 0` pairs per run
+        cliWarmEveryRun: false, // one untimed warm-up of each side: first run only
         rssReps: 1, // peak-RSS pairs per run (under /usr/bin/time)
         oneReps: 2, // one server ready vs alone, pairs per run
         fiftyReps: 1, // 50 servers vs 50 in parallel, pairs per run
         sliceTimeoutMs: 30_000,
+        peerPoints: ['100B c=32'], // the peers' tools/call points; the rest of peer figures: full runs only
+        peersElsewhere: false, // peers in start-up, tools/list and memory
       }
     : {
         runs: 3,
+        mirror: true,
+        openWarmMs: 4000, // V8 needs seconds to optimize the HTTP path, longer on a loaded machine (NOTES.md)
         warmupMs: 500,
         rewarmMs: 150,
         durationMs: 3000,
@@ -52,9 +60,12 @@ export function settings(quick) {
         settleMs: 500,
         sessionsSpawning: 16,
         cliReps: 10,
+        cliWarmEveryRun: true,
         rssReps: 3,
         oneReps: 5,
         fiftyReps: 1,
         sliceTimeoutMs: 120_000,
+        peerPoints: undefined, // all
+        peersElsewhere: true,
       };
 }

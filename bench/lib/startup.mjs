@@ -51,7 +51,7 @@ export async function cliStartRun({ run, s, rec }) {
   };
   const names = Object.keys(sides);
   try {
-    for (const n of names) await timed(...sides[n], n); // warm-up: file cache, not counted
+    if (run === 1 || s.cliWarmEveryRun) for (const n of names) await timed(...sides[n], n); // warm-up: file cache, not counted
     const wall = { [names[0]]: [], [names[1]]: [] };
     for (let i = 0; i < s.cliReps; i++) for (const n of alternate(i, run, ...names)) wall[n].push(await timed(...sides[n], n));
     const rss = { [names[0]]: [], [names[1]]: [] };

@@ -96,6 +96,14 @@ describe('slot order of a point', () => {
     );
   });
 
+  it('without mirror (quick runs) gives one slice per path, still rotated', () => {
+    expect(slotOrder(['a', 'b', 'c'], 2, false)).toEqual([
+      { path: 'b', slice: 0 },
+      { path: 'c', slice: 0 },
+      { path: 'a', slice: 0 },
+    ]);
+  });
+
   it('puts each path first exactly once over as many runs as there are paths', () => {
     const paths = ['direct', 'sb-stdio', 'sb-http', 'mcp-proxy', 'supergateway'];
     const firsts = paths.map((_, i) => slotOrder(paths, i + 1)[0].path);
