@@ -139,17 +139,17 @@ const keep = new Set(burners.map((b) => b.pid));
 const SCENARIO_TIMEOUT_MS = args.quick ? 60_000 : 300_000;
 
 /** Runs one scenario of one run; a failure (or a hang, ended by a watchdog) is recorded, not thrown. */
-async function attempt(name, run, fn) {
+async function attempt(name, run, fn, timeoutMs = SCENARIO_TIMEOUT_MS) {
   const t0 = Date.now();
   let timedOut = false;
   const watchdog = setTimeout(() => {
     timedOut = true;
-    log(`  ${name}: no progress after ${SCENARIO_TIMEOUT_MS / 1000} s, stopping its processes`);
+    log(`  ${name}: no progress after ${timeoutMs / 1000} s, stopping its processes`);
     void stopAll(keep);
-  }, SCENARIO_TIMEOUT_MS);
+  }, timeoutMs);
   try {
     await fn();
-    if (timedOut) throw new Error(`timed out after ${SCENARIO_TIMEOUT_MS / 1000} s`);
+    if (timedOut) throw new Error(`timed out after ${timeoutMs / 1000} s`);
     log(`  ${name}: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } catch (err) {
     log(`  ${name}: FAILED — ${String(err?.message ?? err).split('\n')[0]}`);
@@ -181,6 +181,7 @@ for (let run = 1; run <= s.runs; run++) {
         },
         log,
       }),
+      3 * SCENARIO_TIMEOUT_MS, // every path at every point; each slice has its own bound
     );
   }
   if (only.includes('startup')) {

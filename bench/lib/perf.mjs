@@ -83,6 +83,7 @@ export function categorize(frame) {
     if (COMPILER.test(sym)) return 'V8 JIT compilers';
     if (/^v8::|^Builtin_/.test(sym)) return 'V8 runtime (C++)';
     if (/^uv_|^uv__/.test(sym)) return 'libuv';
+    if (/^llhttp/.test(sym)) return 'Node.js HTTP parser (llhttp)';
     if (/^node::/.test(sym)) return 'Node.js (C++)';
     return 'node binary, other';
   }
@@ -94,7 +95,6 @@ const COMPILER = /v8::internal::(compiler|maglev|baseline)::|v8::internal::Compi
 /** Frames that mark a cost wherever they are in a stack (inclusive time). */
 export const LANDMARKS = [
   ['JIT compilers (warm-up not over)', COMPILER],
-  ['HTTP parsing (llhttp)', /llhttp_|http_parser|node::http_parser::/],
   ['write/writev system calls', /^(ksys_write|do_writev|__x64_sys_write|__x64_sys_writev|__do_sys_writev)$/],
   ['read system calls', /^(ksys_read|__x64_sys_read|do_iter_readv_writev|__x64_sys_readv)$/],
   ['epoll_wait (event loop poll)', /^(do_epoll_wait|__x64_sys_epoll_wait|__x64_sys_epoll_pwait)$/],
