@@ -35,7 +35,7 @@ export function ensureBuilt(log) {
 export function ensurePeers(log) {
   if (existsSync(MCP_PROXY_BIN) && existsSync(SUPERGATEWAY_BIN)) return undefined;
   log('bench: installing the pinned peer gateways (npm ci --prefix bench)');
-  const r = spawnSync('npm', ['ci', '--prefix', BENCH_DIR, '--no-audit', '--no-fund', '--loglevel=error'], {
+  const r = spawnSync('npm', ['ci', '--prefix', BENCH_DIR, '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'], {
     cwd: ROOT_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',

@@ -26,9 +26,9 @@ export function settings(quick) {
         runs: 2,
         mirror: false, // one slice per path per point, rotated per run (full runs: A B … B A)
         openWarmMs: 0, // unmeasured load on each path once opened
-        warmupMs: 80, // before a path's slice at a point (JIT, connections)
+        warmupMs: 60, // before a path's slice at a point (JIT, connections)
         rewarmMs: 0,
-        durationMs: 250, // measured per path per point
+        durationMs: 200, // measured per path per point
         listRuns: 1,
         memoryRuns: 1,
         listWarm: 50,

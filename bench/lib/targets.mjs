@@ -4,8 +4,9 @@
 
 import { summary } from './results.mjs';
 
-const X = (v) => (Number.isFinite(v) ? `${v >= 10 ? v.toFixed(0) : v >= 0.1 ? v.toFixed(2) : v.toPrecision(2)}×` : '—');
-const US = (v) => (Number.isFinite(v) ? `${v >= 100 ? Math.round(v) : Number(v.toPrecision(3))} µs` : '—');
+// One digit more than the tables: a median just over its goal must not print as the goal itself.
+const X = (v) => (Number.isFinite(v) ? `${v >= 100 ? v.toFixed(0) : v.toPrecision(3)}×` : '—');
+const US = (v) => (Number.isFinite(v) ? `${v >= 1000 ? Math.round(v) : v.toPrecision(4)} µs` : '—');
 const MS = (v) => (Number.isFinite(v) ? `${v >= 100 ? Math.round(v) : Number(v.toPrecision(3))} ms` : '—');
 const MB = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} MB` : '—');
 

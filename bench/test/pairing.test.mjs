@@ -33,7 +33,7 @@ describe('paired ratios', () => {
     const R = withThroughput([100, 20, 150], [40, 30, 51]);
     const t = evaluateTargets(R).find((x) => x.name.startsWith('stdio→stdio throughput'));
     expect(t.ok).toBe(false);
-    expect(t.measured).toBe('0.40× (0.34×–1.50×, 3 runs)');
+    expect(t.measured).toBe('0.400× (0.340×–1.50×, 3 runs)');
     const pass = evaluateTargets(withThroughput([100, 100, 100], [70, 65, 10])).find((x) => x.name.startsWith('stdio→stdio throughput'));
     expect(pass.ok).toBe(true); // median 0.65 although one run is at 0.1
   });

@@ -35,20 +35,28 @@ describe('renderReport', () => {
 
   it('judges the throughput target on the median of per-run ratios, with range and load', () => {
     const line = md.split('\n').find((l) => l.startsWith('| stdio→stdio throughput'));
-    expect(line).toContain('0.40× (0.34×–1.50×, 3 runs)');
+    expect(line).toContain('0.400× (0.340×–1.50×, 3 runs)');
     expect(line).toContain('load 1.2–3.4');
     expect(line).toContain('❌');
   });
 
   it('shows CPU per call with the load it was measured at', () => {
     const line = md.split('\n').find((l) => l.startsWith('| gateway CPU per call, stdio→stdio'));
-    expect(line).toContain('19 µs (18 µs–21 µs, 3 runs)');
+    expect(line).toContain('19.00 µs (18.00 µs–21.00 µs, 3 runs)');
     expect(line).toContain('load 1.2–3.4');
+  });
+
+  it('never prints a missed goal as the goal itself', () => {
+    const R = new Results();
+    [38.65, 46.04, 45.01].forEach((v, i) => R.add('call', 'sb-http', '100B c=32|cpu µs/call', v, i + 1));
+    const line = renderReport(R, meta).split('\n').find((l) => l.startsWith('| gateway CPU per call, HTTP→stdio'));
+    expect(line).toContain('45.01 µs');
+    expect(line).toContain('❌');
   });
 
   it('forms the added p50 within each run', () => {
     const line = md.split('\n').find((l) => l.startsWith('| added p50 latency'));
-    expect(line).toContain('+50 µs (+35 µs–+70 µs, 3 runs)'); // 50, 35, 70 per run
+    expect(line).toContain('+50.00 µs (+35.00 µs–+70.00 µs, 3 runs)'); // 50, 35, 70 per run
   });
 
   it('names the command, the load and marks unmeasured targets as such', () => {
