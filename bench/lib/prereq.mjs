@@ -58,7 +58,9 @@ export function gitDescribe() {
   const r = spawnSync('git', ['-C', ROOT_DIR, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
   if (r.status !== 0) return 'no git';
   const dirty = spawnSync('git', ['-C', ROOT_DIR, 'status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
-  return `commit ${r.stdout.trim()}${dirty ? ' + uncommitted changes in src/' : ''}`;
+  // The branch may be ahead with bench-only commits: name the commit that last changed src/ too.
+  const src = spawnSync('git', ['-C', ROOT_DIR, 'log', '-1', '--format=%h', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
+  return `commit ${r.stdout.trim()}${src ? `, src/ as of ${src}` : ''}${dirty ? ' + uncommitted changes in src/' : ''}`;
 }
 
 export function cpuModel() {
