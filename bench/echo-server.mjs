@@ -3,7 +3,8 @@
 // harness measures is the path in front of it, not the server.
 //
 // Wire format: newline-delimited JSON-RPC 2.0 on stdin/stdout (MCP stdio transport), no SDK.
-//   tools: echo {text} -> {content:[{type:'text',text}]}; tool_0..tool_{N-1} behave the same.
+//   tools: echo {text} -> {content:[{type:'text',text}]}; tool_0..tool_{N-1} behave the same;
+//   blob {bytes} -> a text of that many "x" (a large result for a small request; cached per size).
 //   flags: --tools N (extra tools, default 0), --name X (serverInfo.name, default "echo").
 // Requests are answered synchronously, in order; stdin's end exits the process.
 
@@ -24,7 +25,12 @@ if (!Number.isInteger(extra) || extra < 0) {
 }
 
 const textSchema = { type: 'object', properties: { text: { type: 'string' } } };
-const tools = [{ name: 'echo', description: 'Returns its text argument.', inputSchema: textSchema }];
+const tools = [
+  { name: 'echo', description: 'Returns its text argument.', inputSchema: textSchema },
+  { name: 'blob', description: 'Returns a text of the given size.', inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } } } },
+];
+const blobs = new Map();
+const MAX_BLOB = 64 * 2 ** 20;
 for (let i = 0; i < extra; i++) tools.push({ name: `tool_${i}`, description: `Extra echo tool ${i}.`, inputSchema: textSchema });
 const toolNames = new Set(tools.map((t) => t.name));
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -34,6 +40,13 @@ function answer(msg) {
   switch (method) {
     case 'tools/call': {
       if (!toolNames.has(params?.name)) return { jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${params?.name}` } };
+      if (params.name === 'blob') {
+        const bytes = params.arguments?.bytes;
+        if (!Number.isInteger(bytes) || bytes < 0 || bytes > MAX_BLOB) return { jsonrpc: '2.0', id, error: { code: -32602, message: 'bytes: 0 to 64 MiB' } };
+        let text = blobs.get(bytes);
+        if (text === undefined) blobs.set(bytes, (text = 'x'.repeat(bytes)));
+        return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } };
+      }
       const text = params.arguments?.text;
       return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: typeof text === 'string' ? text : '' }] } };
     }

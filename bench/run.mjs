@@ -1,36 +1,40 @@
 #!/usr/bin/env node
 // Switchboard's benchmark harness: `npm run bench` (full, writes bench/RESULTS.md) and
-// `npm run bench -- --quick` (CI smoke run, writes bench/.out/RESULTS-quick.md).
+// `npm run bench -- --quick` (CI smoke run, < 1 min, writes bench/.out/RESULTS-quick.md).
 //
-// One process tree per scenario, all on loopback: direct (raw client → echo server), Switchboard
-// stdio→stdio and HTTP→stdio, mcp-proxy and supergateway HTTP→stdio, in front of
-// bench/echo-server.mjs. Exits non-zero only when a scenario failed to run, never because a
-// target was missed (timings on a shared machine are noisy).
+// Paths in front of bench/echo-server.mjs: direct, Switchboard stdio→stdio and HTTP→stdio,
+// mcp-proxy and supergateway. Every comparison is paired inside a run (lib/paired.mjs,
+// lib/startup.mjs) and judged on the median of per-run ratios. Exits non-zero only when a
+// scenario failed to run, never because a target was missed.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, GATEWAY, MCP_PROXY_BIN, OUT_DIR, PATHS, ROOT_DIR, SUPERGATEWAY_BIN, removeConfigs, setGateway } from './lib/paths.mjs';
+import { pairedCallRun } from './lib/paired.mjs';
+import { BENCH_DIR, GATEWAY, OUT_DIR, PATHS, removeConfigs, setGateway } from './lib/paths.mjs';
+import { buildIsStale, ensureBuilt, ensurePeers, gitDescribe, loadavgText, machineMeta, versionOf } from './lib/prereq.mjs';
 import { installCleanupHooks, stopAll } from './lib/procs.mjs';
-import { Results } from './lib/results.mjs';
-import { evaluateTargets, renderReport } from './lib/report.mjs';
-import { callScenario, listScenario, memoryScenario, settings, startupScenario } from './lib/scenarios.mjs';
+import { consoleSummary, renderReport } from './lib/report.mjs';
+import { Results, summary } from './lib/results.mjs';
+import { listScenario, memoryScenario } from './lib/scenarios.mjs';
+import { settings } from './lib/settings.mjs';
+import { cliStartRun, fiftyServersRun, firstAnswerRun, oneServerRun } from './lib/startup.mjs';
+import { load1, startBurners, stopBurners } from './lib/sysload.mjs';
 
-const SCENARIOS = ['call', 'list', 'startup', 'memory'];
+const SCENARIOS = ['call', 'startup', 'list', 'memory'];
 const USAGE = `usage: node bench/run.mjs [options]
-  --quick            short smoke run (1 run, 0.5 s per point); writes bench/.out/RESULTS-quick.md
-  --only LIST        scenarios to run, comma-separated: ${SCENARIOS.join(', ')}
+  --quick            CI smoke run (2 runs, short windows, < 1 min); writes bench/.out/RESULTS-quick.md
+  --only LIST        scenarios, comma-separated: ${SCENARIOS.join(', ')}
                      (a partial run writes bench/.out/RESULTS-partial.md, not bench/RESULTS.md)
   --paths LIST       tools/call paths: ${Object.keys(PATHS).join(', ')} (default: all)
-  --runs N           runs per scenario (default 3, quick 1)
-  --duration MS      measured milliseconds per tools/call point (default 3000, quick 500)
-  --profile          instead: run the gateway under --cpu-prof (stdio→stdio, c=32, 100 B; with
-                     --paths sb-http: HTTP→stdio) and print its top self-time functions
-                     (bench/.out/prof/summary.txt)
-  --gateway FILE     measure another build of the gateway (its main.js) instead of dist/main.js;
-                     the report is then written to bench/.out/, never to bench/RESULTS.md
+  --runs N           paired runs (default 3, quick 2)
+  --duration MS      measured ms per path per tools/call point (default 3000, quick 400)
+  --burn N           start N busy-loop processes for the whole run (how figures move with load);
+                     the report goes to bench/.out/
+  --profile          instead: profile the gateway (stdio→stdio, c=32, 100 B; --paths sb-http for
+                     HTTP→stdio) with Linux perf where it works, else V8 --cpu-prof
+  --profiler NAME    with --profile: auto (default), perf or cpu-prof
+  --gateway FILE     measure another build's main.js instead of dist/main.js (report to bench/.out/)
   --help`;
 
 let args;
@@ -42,7 +46,9 @@ try {
       paths: { type: 'string' },
       runs: { type: 'string' },
       duration: { type: 'string' },
+      burn: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      profiler: { type: 'string', default: 'auto' },
       gateway: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -56,15 +62,13 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
-
 const list = (v, allowed, what) => {
   if (v === undefined) return allowed;
   const out = v.split(',').map((x) => x.trim()).filter(Boolean);
-  for (const x of out) {
-    if (!allowed.includes(x)) {
-      console.error(`unknown ${what} "${x}" (one of: ${allowed.join(', ')})`);
-      process.exit(2);
-    }
+  const bad = out.find((x) => !allowed.includes(x));
+  if (bad !== undefined) {
+    console.error(`unknown ${what} "${bad}" (one of: ${allowed.join(', ')})`);
+    process.exit(2);
   }
   return out;
 };
@@ -73,7 +77,11 @@ let paths = list(args.paths, Object.keys(PATHS), 'path');
 const s = settings(args.quick);
 if (args.runs !== undefined) s.runs = Math.max(1, Number(args.runs) | 0);
 if (args.duration !== undefined) s.durationMs = Math.max(100, Number(args.duration) | 0);
-
+const burn = Math.max(0, Number(args.burn ?? 0) | 0);
+if (!['auto', 'perf', 'cpu-prof'].includes(args.profiler)) {
+  console.error(`--profiler: auto, perf or cpu-prof\n${USAGE}`);
+  process.exit(2);
+}
 if (args.gateway !== undefined) {
   const file = resolve(args.gateway);
   if (!existsSync(file)) {
@@ -88,176 +96,143 @@ mkdirSync(OUT_DIR, { recursive: true });
 const log = (...a) => console.log(...a);
 const wallStart = Date.now();
 const results = new Results();
+const command = `${process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'node bench/run.mjs'}${process.argv.length > 2 ? `${process.env.npm_lifecycle_event === 'bench' ? ' --' : ''} ${process.argv.slice(2).join(' ')}` : ''}`;
 
-// --- prerequisites: the built gateway and the pinned peers -----------------------------------
-
-function ensureBuilt() {
-  if (existsSync(GATEWAY) || args.gateway !== undefined) return;
-  log('bench: dist/main.js missing, running npm run build');
-  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  if (r.status !== 0 || !existsSync(GATEWAY)) {
-    console.error(`${r.stdout}\n${r.stderr}\nbench: npm run build failed`);
+if (args.gateway === undefined) {
+  const err = ensureBuilt(log);
+  if (err) {
+    console.error(err);
     process.exit(1);
   }
 }
-
-function ensurePeers() {
-  if (existsSync(MCP_PROXY_BIN) && existsSync(SUPERGATEWAY_BIN)) return true;
-  log('bench: installing the pinned peer gateways (npm ci --prefix bench)');
-  const r = spawnSync('npm', ['ci', '--prefix', BENCH_DIR, '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: ROOT_DIR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-  });
-  if (r.status !== 0 || !existsSync(MCP_PROXY_BIN) || !existsSync(SUPERGATEWAY_BIN)) {
-    const why = `npm ci --prefix bench failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-1500)}`;
-    console.error(`bench: ${why}`);
-    results.fail('install peers', why);
-    return false;
-  }
-  return true;
-}
-
-/** A dist/ older than src/ measures yesterday's gateway: say so (the report says it too). */
-function staleBuild() {
-  try {
-    const built = statSync(GATEWAY).mtimeMs;
-    const src = join(ROOT_DIR, 'src');
-    return readdirSync(src, { recursive: true }).some((f) => String(f).endsWith('.ts') && statSync(join(src, String(f))).mtimeMs > built);
-  } catch {
-    return false;
+if (!args.profile && paths.some((p) => PATHS[p].peer)) {
+  const err = ensurePeers(log);
+  if (err) {
+    console.error(`bench: ${err}`);
+    results.fail('install peers', err);
+    paths = paths.filter((p) => !PATHS[p].peer);
   }
 }
-
-ensureBuilt();
-const stale = args.gateway === undefined && staleBuild();
-if (stale) log('bench: warning: some src/ files are newer than dist/main.js — run `npm run build` first to measure them');
-const needPeers = paths.some((p) => PATHS[p].peer) && (args.profile ? false : true);
-if (needPeers && !ensurePeers()) paths = paths.filter((p) => !PATHS[p].peer);
 const peers = paths.filter((p) => PATHS[p].peer);
 
 if (args.profile) {
   const { profileGateway } = await import('./lib/profile.mjs');
+  let code = 0;
   try {
     const path = args.paths === 'sb-http' ? 'sb-http' : 'sb-stdio';
-    log(await profileGateway({ path, durationMs: args.duration ? s.durationMs : 3000 }));
+    log(await profileGateway({ path, durationMs: args.duration ? s.durationMs : 3000, profiler: args.profiler }));
   } catch (err) {
     console.error(err);
-    await stopAll();
-    process.exit(1);
+    code = 1;
   }
   await stopAll();
   removeConfigs();
-  process.exit(0);
+  process.exit(code);
 }
 
 // --- the runs ------------------------------------------------------------------------------------
 
-const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(' / ');
-log(`bench: ${args.quick ? 'quick' : 'full'} run — ${s.runs} run(s), scenarios ${only.join(', ')}, paths ${paths.join(', ')}; load average ${loadBefore}`);
-
-// A scenario that hangs (a gateway that stops answering) is ended: killing its processes makes
-// every pending request fail, so the scenario throws instead of waiting forever.
+const loadBefore = loadavgText();
+log(`bench: ${args.quick ? 'quick' : 'full'} run — ${s.runs} runs, scenarios ${only.join(', ')}, paths ${paths.join(', ')}; load average ${loadBefore}${burn ? `; ${burn} burners` : ''}`);
+const burners = startBurners(burn);
+const keep = new Set(burners.map((b) => b.pid));
 const SCENARIO_TIMEOUT_MS = args.quick ? 60_000 : 300_000;
 
-async function attempt(name, fn) {
+/** Runs one scenario of one run; a failure (or a hang, ended by a watchdog) is recorded, not thrown. */
+async function attempt(name, run, fn, timeoutMs = SCENARIO_TIMEOUT_MS) {
   const t0 = Date.now();
   let timedOut = false;
   const watchdog = setTimeout(() => {
     timedOut = true;
-    log(`  ${name}: no progress after ${SCENARIO_TIMEOUT_MS / 1000} s, stopping its processes`);
-    void stopAll();
-  }, SCENARIO_TIMEOUT_MS);
+    log(`  ${name}: no progress after ${timeoutMs / 1000} s, stopping its processes`);
+    void stopAll(keep);
+  }, timeoutMs);
   try {
     await fn();
-    if (timedOut) throw new Error(`timed out after ${SCENARIO_TIMEOUT_MS / 1000} s`);
+    if (timedOut) throw new Error(`timed out after ${timeoutMs / 1000} s`);
     log(`  ${name}: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } catch (err) {
     log(`  ${name}: FAILED — ${String(err?.message ?? err).split('\n')[0]}`);
-    results.fail(name, err);
+    results.fail(name, err, run);
   } finally {
     clearTimeout(watchdog);
-    await stopAll(); // anything a failing scenario left behind
+    await stopAll(keep); // anything a failing scenario left behind
   }
 }
 
-const show = (scenario, key) => (row, figure, value) => {
-  results.add(scenario, key ?? row, key ? `${row}|${figure}` : figure, value);
+/** rec(row, figure, value) for one scenario and run; withLoad also notes the load average per row. */
+const recorder = (scenario, run, withLoad) => (row, figure, value) => {
+  results.add(scenario, row, figure, value, run);
+  if (withLoad) results.add(scenario, row, 'load', load1(), run);
 };
 
 for (let run = 1; run <= s.runs; run++) {
-  log(`run ${run}/${s.runs}`);
+  log(`run ${run}/${s.runs} (load ${load1().toFixed(2)})`);
   if (only.includes('call')) {
-    for (const path of paths) {
-      await attempt(`call ${path}`, async () => {
-        await callScenario(path, s, show('call', path));
-        const f = (row) => `${Math.round(results.values('call', path, `${row}|calls/s`).at(-1))}/s p50 ${Math.round(results.values('call', path, `${row}|p50 µs`).at(-1))} µs`;
-        log(`    ${PATHS[path].label}: 100B c=1 ${f('100B c=1')}; c=32 ${f('100B c=32')}; 64KiB c=32 ${f('64KiB c=32')}`);
-      });
-    }
+    await attempt('call', run, () =>
+      pairedCallRun({
+        run,
+        paths,
+        s,
+        rec: (path, figure, value) => results.add('call', path, figure, value, run),
+        fail: (path, err) => {
+          log(`    ${path}: FAILED — ${String(err?.message ?? err).split('\n')[0]}`);
+          results.fail(`call ${path}`, err, run);
+        },
+        log,
+      }),
+      3 * SCENARIO_TIMEOUT_MS, // every path at every point; each slice has its own bound
+    );
   }
-  if (only.includes('list')) await attempt('list', () => listScenario(s, show('list'), { peers }));
-  if (only.includes('startup')) await attempt('startup', () => startupScenario(s, show('startup'), { peers }));
-  if (only.includes('memory')) await attempt('memory', () => memoryScenario(s, show('memory'), { peers }));
+  if (only.includes('startup')) {
+    const rec = recorder('startup', run, true);
+    const ctx = { run, s, rec, recMemory: rec, paths: ['sb-http', ...peers] };
+    await attempt('startup: CLI check vs node -e 0', run, () => cliStartRun(ctx));
+    await attempt('startup: one server', run, () => oneServerRun(ctx));
+    await attempt('startup: 50 servers', run, () => fiftyServersRun(ctx));
+    if (s.peersElsewhere && peers.length > 0) await attempt('startup: first answer vs peers', run, () => firstAnswerRun(ctx));
+  }
+  const others = { peers: s.peersElsewhere ? peers : [] };
+  if (only.includes('list') && run <= s.listRuns) await attempt('list', run, () => listScenario(s, recorder('list', run, true), others));
+  if (only.includes('memory') && run <= s.memoryRuns) await attempt('memory', run, () => memoryScenario(s, recorder('memory', run, true), others));
 }
+await stopBurners(burners);
 
 // --- the report ----------------------------------------------------------------------------------
 
-function versionOf(pkgJson) {
-  try {
-    return JSON.parse(readFileSync(pkgJson, 'utf8')).version;
-  } catch {
-    return '?';
-  }
-}
-function gitDescribe() {
-  const r = spawnSync('git', ['-C', ROOT_DIR, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
-  if (r.status !== 0) return 'no git';
-  const dirty = spawnSync('git', ['-C', ROOT_DIR, 'status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
-  return `commit ${r.stdout.trim()}${dirty ? ' + uncommitted changes in src/' : ''}`;
-}
-function cpuModel() {
-  try {
-    const m = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-    if (m) return m[1].trim();
-  } catch {
-    /* not Linux */
-  }
-  return os.cpus()[0]?.model ?? 'unknown CPU';
-}
-
+const during = summary(['call', 'startup', 'list', 'memory'].flatMap((sc) => Object.entries(results.data[sc] ?? {}).flatMap(([, figs]) => Object.entries(figs).filter(([f]) => f.endsWith('load')).flatMap(([, byRun]) => Object.values(byRun)))));
 const meta = {
+  ...machineMeta(),
   quick: args.quick,
+  command,
   date: new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
-  cpu: cpuModel(),
-  cores: os.availableParallelism?.() ?? os.cpus().length,
-  memGiB: (os.totalmem() / 2 ** 30).toFixed(0),
-  os: `${os.type()} ${os.release()}`,
   loadBefore,
-  loadAfter: os.loadavg().map((x) => x.toFixed(2)).join(' / '),
-  node: process.version,
+  loadAfter: loadavgText(),
+  loadDuring: during.n ? `${during.min.toFixed(2)}–${during.max.toFixed(2)}` : '—',
+  burners: burn,
   gateway:
     args.gateway !== undefined
       ? `from ${GATEWAY} (--gateway)`
-      : `${versionOf(join(ROOT_DIR, 'package.json'))} (${gitDescribe()}${stale ? '; WARNING: dist/ older than src/' : ''})`,
-  peerVersions: `mcp-proxy ${versionOf(join(BENCH_DIR, 'node_modules', 'mcp-proxy', 'package.json'))}, supergateway ${versionOf(join(BENCH_DIR, 'node_modules', 'supergateway', 'package.json'))}`,
+      : `${versionOf(join(BENCH_DIR, '..', 'package.json'))} (${gitDescribe()}${buildIsStale() ? '; WARNING: dist/ older than src/' : ''})`,
   runs: s.runs,
+  listRuns: Math.min(s.runs, s.listRuns),
+  memoryRuns: Math.min(s.runs, s.memoryRuns),
+  mirror: s.mirror,
   warmupMs: s.warmupMs,
+  rewarmMs: s.rewarmMs,
   durationMs: s.durationMs,
   wallSeconds: Math.round((Date.now() - wallStart) / 1000),
   paths,
 };
 
-const partial = !args.quick && (only.length !== SCENARIOS.length || paths.length !== Object.keys(PATHS).length || args.gateway !== undefined);
-const mdFile = args.quick ? join(OUT_DIR, 'RESULTS-quick.md') : partial ? join(OUT_DIR, 'RESULTS-partial.md') : join(BENCH_DIR, 'RESULTS.md');
-const jsonFile = join(OUT_DIR, args.quick ? 'results-quick.json' : partial ? 'results-partial.json' : 'results.json');
+const partial = !args.quick && (only.length !== SCENARIOS.length || paths.length !== Object.keys(PATHS).length || args.gateway !== undefined || burn > 0);
+const name = args.quick ? 'quick' : partial ? 'partial' : '';
+const mdFile = name ? join(OUT_DIR, `RESULTS-${name}.md`) : join(BENCH_DIR, 'RESULTS.md');
+const jsonFile = join(OUT_DIR, name ? `results-${name}.json` : 'results.json');
 writeFileSync(mdFile, renderReport(results, meta));
 writeFileSync(jsonFile, JSON.stringify({ meta, settings: s, ...results.toJSON() }, null, 2) + '\n');
 
-log('');
-for (const t of evaluateTargets(results)) {
-  if (t.ok !== undefined) log(`${t.ok ? 'ok  ' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
-}
+log(consoleSummary(results, paths));
 log(`\nbench: wrote ${relative(process.cwd(), mdFile)} and ${relative(process.cwd(), jsonFile)} in ${meta.wallSeconds} s`);
 await stopAll();
 removeConfigs();

@@ -1,21 +1,28 @@
-// Closed-loop load: `concurrency` requests kept in flight; a warm-up, then a fixed measuring
-// window. Throughput counts the calls completed inside the window; latencies are those of the
-// calls that started and finished inside it (process.hrtime.bigint).
+// Closed-loop load: `concurrency` requests kept in flight; a warm-up, then a measuring window.
+// Throughput counts the calls completed inside the window; latencies are those of the calls that
+// started and finished inside it (process.hrtime.bigint). With minCalls, a window in which fewer
+// calls completed (a slow path, a short quick-run window) stays open until that many have, up to
+// maxDurationMs, so no ratio rests on one or two calls. CPU per call is counted by the caller over
+// every call (warm-up and drain included), hence totalCalls.
 
-export async function runLoad({ call, check, concurrency, warmupMs, durationMs }) {
+export async function runLoad({ call, check, concurrency, warmupMs, durationMs, minCalls = 0, maxDurationMs = Math.max(10 * durationMs, 60_000) }) {
   const now = () => process.hrtime.bigint();
   const t0 = now();
   const measureFrom = t0 + BigInt(Math.round(warmupMs * 1e6));
-  const measureTo = measureFrom + BigInt(Math.round(durationMs * 1e6));
+  const nominalEnd = measureFrom + BigInt(Math.round(durationMs * 1e6));
+  const hardEnd = measureFrom + BigInt(Math.round(Math.max(durationMs, maxDurationMs) * 1e6));
+  let windowEnd = nominalEnd; // moves later only while fewer than minCalls completed
   const latencies = [];
   let completed = 0;
   let total = 0;
   let failure;
 
+  const open = (t) => t < nominalEnd || (completed < minCalls && t < hardEnd);
+
   async function worker() {
     for (;;) {
       const started = now();
-      if (started >= measureTo || failure) return;
+      if (!open(started) || failure) return;
       let result;
       try {
         result = await call();
@@ -29,20 +36,25 @@ export async function runLoad({ call, check, concurrency, warmupMs, durationMs }
         failure ??= new Error(`unexpected result: ${JSON.stringify(result).slice(0, 200)}`);
         return;
       }
-      if (ended > measureFrom && ended <= measureTo) {
-        completed++;
-        if (started >= measureFrom) latencies.push(Number(ended - started));
-      }
+      if (ended <= measureFrom) continue;
+      const inWindow = ended <= nominalEnd || (completed < minCalls && ended <= hardEnd);
+      if (!inWindow) continue;
+      completed++;
+      if (ended > windowEnd) windowEnd = ended;
+      if (started >= measureFrom) latencies.push(Number(ended - started));
     }
   }
 
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (failure) throw failure;
   latencies.sort((a, b) => a - b);
+  const windowMs = Number(windowEnd - measureFrom) / 1e6;
   return {
-    callsPerSec: completed / (durationMs / 1000),
+    callsPerSec: completed / (windowMs / 1000),
     calls: completed,
+    windowMs,
     totalCalls: total,
+    latenciesNs: latencies,
     p50us: percentile(latencies, 0.5) / 1000,
     p99us: percentile(latencies, 0.99) / 1000,
   };

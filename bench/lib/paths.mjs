@@ -4,7 +4,8 @@
 //   sb-http       raw HTTP client  -> Switchboard (--http, Streamable HTTP) -> echo server(s)
 //   mcp-proxy     raw HTTP client  -> mcp-proxy (Streamable HTTP at /mcp) -> echo server
 //   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
-// open(path, opts) returns { kind, pid, toolName(i), session (a client), newSession(), close() }.
+// open(path, opts) returns { path, pid, proc, toolName, tool(base), session (a client),
+// newSession() (HTTP only), close() }.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -135,12 +136,14 @@ export async function open(path, opts = {}) {
             label: 'switchboard',
           });
     await client.initialize();
+    const tool = (base) => (path === 'direct' ? base : `${servers === 1 ? 'echo' : 'echo-0'}__${base}`);
     return {
       path,
       pid: client.pid,
       proc: client.proc,
       session: client,
-      toolName: path === 'direct' ? 'echo' : servers === 1 ? 'echo__echo' : 'echo-0__echo',
+      toolName: tool('echo'),
+      tool,
       close: () => client.close(),
     };
   }
@@ -189,6 +192,7 @@ export async function open(path, opts = {}) {
     url,
     agent,
     toolName,
+    tool: (base) => (path === 'sb-http' ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
     readyMs,
     /** Another initialized session on the same endpoint (memory per session). */
     newSession: () => connectHttp(url, agent, proc),

@@ -69,6 +69,55 @@ export function cpuMicros(pid) {
   }
 }
 
+/**
+ * CPU time (user + system, every thread) a process has used so far, in nanoseconds, from
+ * /proc/PID/task/* /schedstat: nanosecond resolution, where /proc/PID/stat counts in clock ticks
+ * (10 ms), too coarse for short windows. Threads that already ended are not counted; Node's
+ * threads live as long as the process. Falls back to the ticks (0 if the process is gone).
+ */
+export function cpuNs(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let ns = 0;
+  for (const t of tasks) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'latin1').split(' ')[0]);
+    } catch {
+      return cpuMicros(pid) * 1000; // no schedstat (kernel without CONFIG_SCHED_INFO), or a race
+    }
+  }
+  return ns;
+}
+
+/**
+ * Context switches of a process's main thread so far: voluntary (it slept: waited for input)
+ * and involuntary (preempted). Voluntary switches per call tell how many messages each wake-up
+ * handled, which is what CPU per call mostly depends on. Zeros if the process is gone.
+ */
+export function contextSwitches(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'latin1');
+    const v = /voluntary_ctxt_switches:\s+(\d+)/.exec(text);
+    const n = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(text);
+    return { voluntary: Number(v?.[1] ?? 0), involuntary: Number(n?.[1] ?? 0) };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
+}
+
+/** The command line of a process, arguments joined by spaces ('' if it is gone). */
+export function cmdlineOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
 /** Sum of VmRSS over a process and its descendants, and how many processes that is. */
 export function treeRss(pid) {
   const pids = processTree(pid);
@@ -77,10 +126,25 @@ export function treeRss(pid) {
   return { bytes, processes: pids.length };
 }
 
-function signalTree(pid, signal) {
+/**
+ * True while some process is still in the process group `pgid`. Once a group is empty its number
+ * may be handed to a new process (pid_max is 32768 here, and the machine is busy), so an exited
+ * child whose group is empty must never be signalled again.
+ */
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Signals a tracked child's group and, while its leader lives, each of its descendants. */
+function signalTree(pid, signal, leaderExited = false) {
   let pids = [];
   try {
-    pids = processTree(pid);
+    if (!leaderExited) pids = processTree(pid);
   } catch {
     /* /proc unreadable: fall back to the group */
   }
@@ -131,6 +195,7 @@ export function start(command, args, { label = command, stdio = ['pipe', 'pipe',
       handle.exited = true;
       handle.exitCode = code;
       handle.exitSignal = signal;
+      if (!groupAlive(child.pid)) live.delete(child.pid); // nothing left to stop; its number may be reused
       resolve();
     });
     child.on('error', (err) => {
@@ -144,12 +209,16 @@ export function start(command, args, { label = command, stdio = ['pipe', 'pipe',
   /** Ends the child and its whole tree: SIGTERM, then SIGKILL after graceMs. */
   handle.stop = async (graceMs = 1500) => {
     if (child.pid === undefined) return;
-    const pids = processTree(child.pid);
-    signalTree(child.pid, 'SIGTERM');
+    if (handle.exited && !groupAlive(child.pid)) {
+      live.delete(child.pid);
+      return;
+    }
+    const pids = handle.exited ? [] : processTree(child.pid);
+    signalTree(child.pid, 'SIGTERM', handle.exited);
     const deadline = Date.now() + graceMs;
-    while (Date.now() < deadline && pids.some(alive)) await sleep(25);
+    while (Date.now() < deadline && (pids.some(alive) || (handle.exited && groupAlive(child.pid)))) await sleep(25);
     for (const p of pids) if (alive(p)) kill(p, 'SIGKILL');
-    signalTree(child.pid, 'SIGKILL');
+    if (!handle.exited || groupAlive(child.pid)) signalTree(child.pid, 'SIGKILL', handle.exited);
     live.delete(child.pid);
     await Promise.race([handle.exitPromise, sleep(500)]);
   };
@@ -179,14 +248,19 @@ export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Stops every tracked child (used between scenarios and at exit). */
-export async function stopAll() {
-  await Promise.all([...live.values()].map((h) => h.stop(500)));
+/** How many children are still tracked (exited ones with an empty group are not). */
+export function trackedCount() {
+  return live.size;
+}
+
+/** Stops every tracked child but those in `except` (used between scenarios and at exit). */
+export async function stopAll(except = new Set()) {
+  await Promise.all([...live.values()].filter((h) => !except.has(h.pid)).map((h) => h.stop(500)));
 }
 
 /** Synchronous last resort: SIGKILL every tracked tree. */
 export function killAllNow() {
-  for (const pid of live.keys()) signalTree(pid, 'SIGKILL');
+  for (const [pid, h] of live) if (!h.exited || groupAlive(pid)) signalTree(pid, 'SIGKILL', h.exited);
   live.clear();
 }
 

@@ -1,8 +1,11 @@
-// Writes RESULTS.md from the medians: a header with the machine and versions, the targets with
-// ✅/❌, then one table per workload with ratios against direct and against each peer.
+// Writes RESULTS.md: the machine, versions, load and command; the targets with ✅/❌ judged on the
+// median of per-run figures; then one table per workload. Every ratio printed here is formed
+// inside one run (results.mjs) and shown as its median over runs with the range beside it.
 
-import { CONCURRENCY, PAYLOADS } from './scenarios.mjs';
 import { PATHS } from './paths.mjs';
+import { POINTS } from './settings.mjs';
+import { evaluateTargets, loadText, withRange } from './targets.mjs';
+import { summary } from './results.mjs';
 
 export function fmt(v, digits = 3) {
   if (!Number.isFinite(v)) return '—';
@@ -12,147 +15,134 @@ export function fmt(v, digits = 3) {
   if (a >= 1000) return String(Math.round(v));
   return Number(v.toPrecision(digits)).toString();
 }
-const ratio = (v) => (Number.isFinite(v) ? `${v >= 10 ? v.toFixed(0) : v >= 0.1 ? v.toFixed(2) : v.toPrecision(2)}×` : '—');
-const pct = (v) => (Number.isFinite(v) ? `±${Math.round((v * 100) / 2)}%` : '—');
+export const times = (v) => (Number.isFinite(v) ? `${v >= 10 ? v.toFixed(0) : v >= 0.1 ? v.toFixed(2) : v.toPrecision(2)}×` : '—');
+const plus = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${fmt(Math.abs(v))}` : '—');
 const mark = (ok) => (ok === undefined ? '—' : ok ? '✅' : '❌');
 
-/** The targets of the Benchmarks issue, evaluated on the medians. */
-export function evaluateTargets(R) {
-  const c32 = '100B c=32';
-  const c1 = '100B c=1';
-  const thr = (p, row) => R.median('call', p, `${row}|calls/s`);
-  const p50 = (p, row) => R.median('call', p, `${row}|p50 µs`);
-  const out = [];
+/** "68.2k (55.0k–70.1k)": median and range over runs. */
+function cell(st, f = fmt) {
+  if (st.n === 0) return '—';
+  return st.n === 1 ? f(st.median) : `${f(st.median)} (${f(st.min)}–${f(st.max)})`;
+}
 
-  const stdioRatio = thr('sb-stdio', c32) / thr('direct', c32);
-  out.push({
-    name: 'stdio→stdio throughput, c=32, 100 B',
-    measured: `${ratio(stdioRatio)} direct (${fmt(thr('sb-stdio', c32))} vs ${fmt(thr('direct', c32))} calls/s)`,
-    goal: '≥ 0.5× direct',
-    ok: Number.isFinite(stdioRatio) ? stdioRatio >= 0.5 : undefined,
-    value: stdioRatio,
-  });
-  const added = p50('sb-stdio', c1) - p50('direct', c1);
-  out.push({
-    name: 'added p50 latency, stdio→stdio, c=1, 100 B',
-    measured: `+${fmt(added)} µs (${fmt(p50('sb-stdio', c1))} vs ${fmt(p50('direct', c1))} µs)`,
-    goal: '≤ 100 µs',
-    ok: Number.isFinite(added) ? added <= 100 : undefined,
-    value: added,
-  });
-  const httpRatio = thr('sb-http', c32) / thr('mcp-proxy', c32);
-  out.push({
-    name: 'HTTP→stdio throughput, c=32, 100 B',
-    measured: `${ratio(httpRatio)} mcp-proxy (${fmt(thr('sb-http', c32))} vs ${fmt(thr('mcp-proxy', c32))} calls/s)`,
-    goal: '≥ 3× mcp-proxy',
-    ok: Number.isFinite(httpRatio) ? httpRatio >= 3 : undefined,
-    value: httpRatio,
-  });
-  const page = R.median('list', 'sb-http 10×1000', 'warm page p50 ms');
-  out.push({
-    name: 'warm tools/list page (HTTP), 10,010 tools in the catalog',
-    measured: `${fmt(page)} ms p50`,
-    goal: '≤ 2 ms',
-    ok: Number.isFinite(page) ? page <= 2 : undefined,
-    value: page,
-  });
-  const sb50 = R.median('startup', 'Switchboard, 50 servers', 'spawn → listening ms');
-  const slowest = R.median('startup', 'one echo server alone', 'slowest ms');
-  const par = R.median('startup', '50 servers, direct (all in parallel)', 'all ready ms');
-  out.push({
-    name: '50 stdio servers ready',
-    measured: `${ratio(sb50 / slowest)} the slowest alone (${fmt(sb50)} vs ${fmt(slowest)} ms); ${ratio(sb50 / par)} 50 started directly in parallel (${fmt(par)} ms)`,
-    goal: '≤ 1.2×',
-    ok: Number.isFinite(sb50 / slowest) ? sb50 / slowest <= 1.2 : undefined,
-    value: sb50 / slowest,
-  });
-  const mem50 = R.median('memory', 'Switchboard, 50 servers', 'gateway RSS MB');
-  const budget = 80 + 0.5 * 50;
-  out.push({
-    name: 'gateway RSS with 50 servers',
-    measured: `${fmt(mem50)} MB`,
-    goal: `≤ 80 MB + 0.5 MB × 50 = ${budget} MB`,
-    ok: Number.isFinite(mem50) ? mem50 <= budget : undefined,
-    value: mem50,
-  });
+/** Every paired ratio of the tools/call scenario: [{ point, name, stats, f }]. */
+export function callRatios(R, paths) {
+  const peers = paths.filter((p) => PATHS[p].peer);
+  const out = [];
+  const fig = (p, point, f) => ['call', p, `${point.key}|${f}`];
+  for (const point of POINTS) {
+    for (const p of paths) {
+      if (p !== 'direct') {
+        out.push({ point, name: `${p} ÷ direct, calls/s`, stats: R.ratio(fig(p, point, 'calls/s'), fig('direct', point, 'calls/s')), f: times });
+        out.push({ point, name: `${p} − direct, p50 µs`, stats: R.difference(fig(p, point, 'p50 µs'), fig('direct', point, 'p50 µs')), f: plus });
+        out.push({ point, name: `${p} CPU ÷ its echo server's`, stats: R.ratio(fig(p, point, 'cpu µs/call'), fig(p, point, 'server cpu µs/call')), f: times });
+      }
+      for (const q of peers) if (q !== p) out.push({ point, name: `${p} ÷ ${q}, calls/s`, stats: R.ratio(fig(p, point, 'calls/s'), fig(q, point, 'calls/s')), f: times });
+    }
+  }
   return out;
+}
+
+/** The start-up comparisons, each a ratio of two sides measured alternately in one run. */
+export function startupPairs(R, paths) {
+  const S = (row, f) => ['startup', row, f];
+  const pairs = [
+    ['CLI start, wall: `switchboard check` (no servers) ÷ `node -e 0`', S('switchboard check (no servers)', 'wall ms'), S('node -e 0', 'wall ms'), 'ms'],
+    ['CLI start, peak RSS: `switchboard check` ÷ `node -e 0`', S('switchboard check (no servers)', 'peak RSS MB'), S('node -e 0', 'peak RSS MB'), 'MB'],
+    ['one server: Switchboard spawn → listening ÷ the server alone spawn → initialize answered', S('Switchboard, 1 server', 'spawn → listening ms'), S('one echo server alone', 'spawn → initialize answered ms'), 'ms'],
+    ['50 servers: Switchboard spawn → listening ÷ the harness starting the 50 in parallel', S('Switchboard, 50 servers', 'spawn → listening ms'), S('50 servers, direct (all in parallel)', 'all ready ms'), 'ms'],
+  ];
+  for (const q of paths.filter((p) => PATHS[p].peer)) {
+    pairs.push([`one server, spawn → first initialize + tools/list over HTTP: Switchboard ÷ ${q}`, S('sb-http 1 server', 'spawn → initialize + tools/list ms'), S(`${q} 1 server`, 'spawn → initialize + tools/list ms'), 'ms']);
+  }
+  return pairs.map(([name, a, b, unit]) => ({ name, a, b, unit, stats: R.ratio(a, b) }));
 }
 
 export function renderReport(R, meta) {
   const L = [];
   const paths = meta.paths;
   const peers = paths.filter((p) => PATHS[p].peer);
-  L.push(`# Benchmark results${meta.quick ? ' (quick smoke run — not for quoting)' : ''}`);
-  L.push('');
-  L.push(`Written by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` (bench/run.mjs) on ${meta.date}. Do not edit by hand.`);
-  L.push('');
-  L.push(`- Machine: ${meta.cpu}, ${meta.cores} cores, ${meta.memGiB} GiB RAM, ${meta.os}; load average ${meta.loadBefore} before, ${meta.loadAfter} after (other jobs share this machine).`);
+  L.push(`# Benchmark results${meta.quick ? ' (quick smoke run — not for quoting)' : ''}`, '');
+  L.push(`Written by \`${meta.command}\` on ${meta.date}. Do not edit by hand.`, '');
+  L.push(`- Machine: ${meta.cpu}, ${meta.cores} cores, ${meta.memGiB} GiB RAM, ${meta.os}. 1-minute load average ${meta.loadBefore} before the run, ${meta.loadAfter} after, ${meta.loadDuring} while figures were taken${meta.burners ? `, with ${meta.burners} busy-loop processes started by the harness (--burn)` : ''}; other jobs share this machine.`);
   L.push(`- Node ${meta.node}. Switchboard ${meta.gateway}. Peers: ${meta.peerVersions}.`);
-  L.push(`- ${meta.runs} run${meta.runs > 1 ? 's' : ''} of each scenario, each in a fresh process tree; every figure is the median over runs, "spread" is ±half the range of runs around it. tools/call: ${meta.warmupMs} ms warm-up, then ${meta.durationMs} ms measured per point, closed loop (N requests kept in flight). Total wall time ${meta.wallSeconds} s.`);
-  L.push(`- Target server: \`bench/echo-server.mjs\` (raw newline JSON-RPC, no SDK). Clients: raw stdio JSON-RPC and raw Streamable HTTP on undici (keep-alive, one session), in the harness process — they share the 2 cores with everything else.`);
+  L.push(
+    `- ${meta.runs} runs. In each run every tools/call path is open at once and measured back to back at each point, ${meta.mirror ? `in two slices ordered A B … B A and rotated by one path per run (${meta.warmupMs} ms warm-up before the first slice, ${meta.rewarmMs} ms before the second, ${meta.durationMs} ms measured in all` : `one slice each, the order rotated by one path per run (${meta.warmupMs} ms warm-up, ${meta.durationMs} ms measured`}, closed loop; a window stays open until one round of calls completed).${meta.quick ? ' Quick run: the peers only at 100 B c=32.' : ''} Start-up comparisons alternate their two sides within a run. **Every ratio is formed inside one run; the figure shown is the median of the per-run ratios, with their range in parentheses; targets are judged on that median.** Absolute figures: median (range) over runs. Total wall time ${meta.wallSeconds} s.`,
+  );
+  L.push('- CPU per call: CPU time (user + system, all threads, from /proc/PID/task/*/schedstat) of a process over a slice ÷ the calls of that slice (warm-up and drain included). "load" is the 1-minute load average while the figure was taken: CPU per call rises with it (see NOTES.md).');
   L.push('');
 
   if (R.failures.length > 0) {
-    L.push('## Scenarios that failed to run');
-    L.push('');
-    for (const f of R.failures) L.push(`- **${f.scenario}**: \`${f.error.split('\n')[0]}\``);
+    L.push('## Scenarios that failed to run', '');
+    for (const f of R.failures) L.push(`- **${f.scenario}**${f.run ? ` (run ${f.run})` : ''}: \`${f.error.split('\n')[0]}\``);
     L.push('');
   }
 
-  L.push('## Targets');
-  L.push('');
-  L.push('| target | measured (median) | goal | |');
-  L.push('|---|---|---|---|');
-  for (const t of evaluateTargets(R)) L.push(`| ${t.name} | ${t.measured} | ${t.goal} | ${mark(t.ok)} |`);
+  L.push('## Targets', '');
+  L.push('| target | measured: median over runs (range, runs) | load | goal | |');
+  L.push('|---|---|---|---|---|');
+  for (const t of evaluateTargets(R)) L.push(`| ${t.name} | ${t.measured} | ${t.load || '—'} | ${t.goal} | ${mark(t.ok)} |`);
   L.push('');
 
-  // tools/call
   if (R.data.call) {
-    L.push('## tools/call round trips');
-    L.push('');
-    L.push('Ratios: throughput of the row ÷ throughput of the column\'s path (higher is better); "+p50" is the row\'s p50 latency minus direct\'s. "CPU µs/call" is the CPU time (user + system) of the process in the middle — the gateway; for direct, the echo server — divided by the calls it served: it is much less disturbed by other jobs on the machine than the wall-clock figures.');
-    L.push('');
-    for (const payload of PAYLOADS) {
-      for (const c of CONCURRENCY) {
-        const row = `${payload.key} c=${c}`;
-        L.push(`### ${payload.label} payload, concurrency ${c}`);
-        L.push('');
-        const head = ['path', 'calls/s', 'spread', 'p50 µs', 'p99 µs', 'CPU µs/call', 'vs direct', ...peers.map((p) => `vs ${p}`)];
-        L.push(`| ${head.join(' | ')} |`);
-        L.push(`|${head.map(() => '---').join('|')}|`);
-        const d = R.median('call', 'direct', `${row}|calls/s`);
-        const dp50 = R.median('call', 'direct', `${row}|p50 µs`);
-        for (const p of paths) {
-          const t = R.median('call', p, `${row}|calls/s`);
-          const p50 = R.median('call', p, `${row}|p50 µs`);
-          const cells = [
+    L.push('## tools/call round trips', '');
+    L.push('Per path: median over runs (range). "CPU µs/call": the process in the middle (the gateway; for direct, the echo server). "wake-ups/call": its main thread\'s voluntary context switches per call — below 1 when one wake-up handles several messages; CPU per call rises with it. "echo CPU": the echo server(s) behind it. "client": the harness process (both clients). Ratio columns are per-run ratios: throughput ÷ the column\'s path, p50 − direct\'s p50, CPU ÷ the echo server\'s.', '');
+    const ratios = callRatios(R, paths);
+    const find = (point, name) => ratios.find((r) => r.point === point && r.name === name);
+    for (const point of POINTS) {
+      const f = (p, name) => R.stats('call', p, `${point.key}|${name}`);
+      const here = paths.filter((p) => f(p, 'calls/s').n > 0); // a quick run measures the peers at one point only
+      if (here.length === 0) continue;
+      const herePeers = peers.filter((p) => here.includes(p));
+      L.push(`### ${point.label}`, '');
+      const head = ['path', 'calls/s', 'p50 µs', 'p99 µs', 'CPU µs/call', 'wake-ups/call', 'echo CPU µs/call', 'client µs/call', 'load', '÷ direct', 'p50 − direct µs', 'CPU ÷ echo', ...herePeers.map((p) => `÷ ${p}`)];
+      L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+      for (const p of here) {
+        const r = (name) => {
+          const x = find(point, name);
+          return x ? cell(x.stats, x.f) : '—';
+        };
+        L.push(
+          `| ${[
             PATHS[p].label,
-            fmt(t),
-            pct(R.spread('call', p, `${row}|calls/s`)),
-            fmt(p50),
-            fmt(R.median('call', p, `${row}|p99 µs`)),
-            fmt(R.median('call', p, `${row}|cpu µs/call`)),
-            p === 'direct' ? '1×' : `${ratio(t / d)} (+${fmt(p50 - dp50)} µs p50)`,
-            ...peers.map((q) => (q === p ? '—' : ratio(t / R.median('call', q, `${row}|calls/s`)))),
-          ];
-          L.push(`| ${cells.join(' | ')} |`);
-        }
-        L.push('');
+            cell(f(p, 'calls/s')),
+            cell(f(p, 'p50 µs')),
+            fmt(f(p, 'p99 µs').median),
+            cell(f(p, 'cpu µs/call')),
+            fmt(f(p, 'wake-ups/call').median, 2),
+            cell(f(p, 'server cpu µs/call')),
+            fmt(f(p, 'client cpu µs/call').median),
+            loadText(R.values('call', p, `${point.key}|load`)).replace('load ', '') || '—',
+            p === 'direct' ? '1×' : r(`${p} ÷ direct, calls/s`),
+            p === 'direct' ? '—' : r(`${p} − direct, p50 µs`),
+            p === 'direct' ? '—' : r(`${p} CPU ÷ its echo server's`),
+            ...herePeers.map((q) => (q === p ? '—' : r(`${p} ÷ ${q}, calls/s`))),
+          ].join(' | ')} |`,
+        );
       }
+      L.push('');
     }
+  }
+
+  if (R.data.startup) {
+    L.push('## Start-up', '');
+    L.push('Wall times spawn → exit (CLI) or spawn → ready, medians within each run of alternated repetitions (hyperfine-style: one warm-up of each side first). Peak RSS from GNU time (`%M`). "ready": the gateway printed `listening on` (it connects every server — handshake and lists — first); the server alone: our raw client got its initialize answer; 50 direct: the harness started 50 servers at once and got initialize + tools/list from all.', '');
+    L.push('| comparison | row ÷ column per run: median (range) | row | column | load |', '|---|---|---|---|---|');
+    for (const p of startupPairs(R, paths).filter((x) => x.stats.n > 0)) {
+      const u = (v) => `${fmt(v)} ${p.unit}`;
+      L.push(`| ${p.name} | ${cell(p.stats, times)} | ${cell(R.stats(...p.a), u)} | ${cell(R.stats(...p.b), u)} | ${loadText(R.values('startup', p.a[1], 'load')).replace('load ', '') || '—'} |`);
+    }
+    L.push('');
   }
 
   const generic = (scenario, title, intro) => {
     if (!R.data[scenario]) return;
-    L.push(`## ${title}`);
-    L.push('');
+    L.push(`## ${title}`, '');
     if (intro) L.push(intro, '');
-    L.push('| setup | figure | median | spread |');
-    L.push('|---|---|---|---|');
+    L.push('| setup | figure | median (range) | load |', '|---|---|---|---|');
     for (const [row, figures] of Object.entries(R.data[scenario])) {
-      for (const figure of Object.keys(figures)) {
-        L.push(`| ${label(row)} | ${figure} | ${fmt(R.median(scenario, row, figure))} | ${pct(R.spread(scenario, row, figure))} |`);
-      }
+      const load = loadText(R.values(scenario, row, 'load')).replace('load ', '') || '—';
+      for (const figure of Object.keys(figures)) if (figure !== 'load') L.push(`| ${label(row)} | ${figure} | ${cell(R.stats(scenario, row, figure))} | ${load} |`);
     }
     L.push('');
   };
@@ -160,63 +150,57 @@ export function renderReport(R, meta) {
   generic(
     'list',
     'tools/list over 10 servers × 1,000 tools',
-    'Switchboard in front of 10 echo servers started with `--tools 1000` (10,010 tools, `catalog.pageSize: 100`). "first" is the first tools/list after the gateway is ready; "warm page" repeats one page from the middle of the catalog (its cursor) sequentially. The peers neither merge servers nor page: their row is one 1,000-tool server\'s whole list (1,001 tools, ~0.1 MB), like direct\'s, for scale only.',
+    `Switchboard in front of 10 echo servers started with \`--tools 1000\` (10,020 tools, \`catalog.pageSize: 100\`). "first" is the first tools/list after the gateway is ready; "warm page" repeats one page from the middle of the catalog (its cursor) sequentially. The peers neither merge servers nor page: their row is one 1,000-tool server's whole list (1,002 tools, ~0.1 MB), like direct's, for scale only. ${meta.listRuns} run(s).`,
   );
-  if (R.data.list) {
-    const page = R.median('list', 'sb-http 10×1000', 'warm page p50 ms');
-    const direct = R.median('list', 'direct 1×1000', 'warm full list p50 ms');
-    const parts = [`warm 100-tool page over HTTP from the 10,010-tool catalog ÷ one server's whole 1,001-tool list direct: ${ratio(page / direct)}`];
-    for (const p of peers) parts.push(`÷ the same whole list through ${p}: ${ratio(page / R.median('list', `${p} 1×1000`, 'warm full list p50 ms'))}`);
-    L.push(`Ratios (lower is better): ${parts.join('; ')}.`, '');
-  }
-
-  generic(
-    'startup',
-    'Start-up',
-    '"one echo server alone": spawn → initialize and tools/list answered, our raw client, servers started one after another. "direct (all in parallel)": the harness starts 50 of them at once the same way. Switchboard: spawn → its "listening on" line (it connects every server, handshake and lists, before listening). Last rows: spawn → first initialize + tools/list answered over HTTP with one server, Switchboard vs peers.',
-  );
-  if (R.data.startup) {
-    const sb50 = R.median('startup', 'Switchboard, 50 servers', 'spawn → listening ms');
-    const slowest = R.median('startup', 'one echo server alone', 'slowest ms');
-    const par = R.median('startup', '50 servers, direct (all in parallel)', 'all ready ms');
-    const sb1 = R.median('startup', 'sb-http 1 server', 'spawn → initialize + tools/list ms');
-    const parts = [`50 servers through Switchboard ÷ the slowest one alone: ${ratio(sb50 / slowest)}`, `÷ 50 started directly in parallel: ${ratio(sb50 / par)}`];
-    for (const p of peers) parts.push(`one server, first answer, Switchboard ÷ ${p}: ${ratio(sb1 / R.median('startup', `${p} 1 server`, 'spawn → initialize + tools/list ms'))}`);
-    L.push(`Ratios (lower is better): ${parts.join('; ')}.`, '');
+  if (R.data.list?.['direct 1×1000']) {
+    const page = ['list', 'sb-http 10×1000', 'warm page p50 ms'];
+    const parts = [`warm 100-tool page over HTTP ÷ one server's whole list direct: ${cell(R.ratio(page, ['list', 'direct 1×1000', 'warm full list p50 ms']), times)}`];
+    for (const p of peers) parts.push(`÷ the same whole list through ${p}: ${cell(R.ratio(page, ['list', `${p} 1×1000`, 'warm full list p50 ms']), times)}`);
+    L.push(`Per-run ratios (lower is better): ${parts.join('; ')}.`, '');
   }
 
   generic(
     'memory',
-    'Resident memory',
-    'VmRSS from /proc after a short settle (no forced GC). "gateway" is the gateway process alone; "tree" adds every process under it (servers, shells). Per-session figures: RSS growth after N more initialized Streamable HTTP sessions (each also made one call), divided by N; supergateway `--stateful` spawns a server per session, so it gets fewer sessions.',
+    'Resident memory per session',
+    `VmRSS from /proc after a short settle (no forced GC): growth after N more initialized Streamable HTTP sessions (each also made one call), ÷ N. "tree" adds every process under the gateway; supergateway \`--stateful\` spawns a server per session, so it gets fewer sessions. The gateway's RSS with 1 and 50 servers is in the start-up scenario's table below. ${meta.memoryRuns} run(s).`,
   );
   if (R.data.memory) {
-    const m1 = R.median('memory', 'Switchboard, 1 server', 'gateway RSS MB');
-    const m50 = R.median('memory', 'Switchboard, 50 servers', 'gateway RSS MB');
     const sessRow = Object.keys(R.data.memory).find((r) => r.startsWith('sb-http ('));
-    const sbSess = sessRow ? R.median('memory', sessRow, 'tree KB/session') : NaN;
-    const parts = [`gateway RSS per additional server ((50 − 1 servers) ÷ 49): ${fmt((m50 - m1) / 49)} MB (goal ≤ 0.5 MB)`];
+    const parts = [];
     for (const p of peers) {
       const pr = Object.keys(R.data.memory).find((r) => r.startsWith(`${p} (`));
-      if (pr) parts.push(`tree memory per session, Switchboard ÷ ${p}: ${ratio(sbSess / R.median('memory', pr, 'tree KB/session'))}`);
+      if (pr && sessRow) parts.push(`tree KB per session, Switchboard ÷ ${p}: ${cell(R.ratio(['memory', sessRow, 'tree KB/session'], ['memory', pr, 'tree KB/session']), times)}`);
     }
-    L.push(`Ratios: ${parts.join('; ')}.`, '');
+    if (parts.length) L.push(`Per-run ratios: ${parts.join('; ')}.`, '');
+  }
+  generic('startup', 'Start-up and memory, every figure', '');
+  if (R.data.startup) {
+    const m1 = summary(R.values('startup', 'Switchboard, 1 server', 'gateway RSS MB'));
+    const m50 = summary(R.values('startup', 'Switchboard, 50 servers', 'gateway RSS MB'));
+    L.push(`Gateway RSS per additional server ((50 − 1 servers) ÷ 49, medians): ${fmt((m50.median - m1.median) / 49)} MB (goal ≤ 0.5 MB).`, '');
   }
 
-  L.push('## How to reproduce');
-  L.push('');
-  L.push('```sh');
-  L.push('npm ci && npm run build');
-  L.push('npm run bench              # full run (several minutes), writes bench/RESULTS.md');
-  L.push('npm run bench -- --quick   # smoke run (< 2 min), writes bench/.out/RESULTS-quick.md');
-  L.push('```');
-  L.push('');
+  L.push('## How to reproduce', '', '```sh', 'npm ci && npm run build', 'npm run bench              # full run (~7 min), writes bench/RESULTS.md', 'npm run bench -- --quick   # CI smoke run (< 1 min), writes bench/.out/RESULTS-quick.md', '```', '');
+  return L.join('\n');
+}
+
+/** Console lines for every paired ratio and the targets (the quick run's whole output). */
+export function consoleSummary(R, paths) {
+  const L = ['', 'paired ratios (median of per-run ratios, range over runs):'];
+  let last;
+  for (const r of callRatios(R, paths)) {
+    if (r.stats.n === 0) continue;
+    if (r.point !== last) L.push(`  ${r.point.key}`);
+    last = r.point;
+    L.push(`    ${r.name}: ${withRange(r.stats, r.f)}`);
+  }
+  for (const p of startupPairs(R, paths)) if (p.stats.n > 0) L.push(`  ${p.name}: ${withRange(p.stats, times)}`);
+  L.push('', 'targets (judged on the median):');
+  for (const t of evaluateTargets(R)) if (t.ok !== undefined) L.push(`${t.ok ? '  ok  ' : '  MISS'}  ${t.name}: ${t.measured}${t.load ? `, ${t.load}` : ''} (goal ${t.goal})`);
   return L.join('\n');
 }
 
 function label(row) {
-  for (const [key, p] of Object.entries(PATHS)) {
-    if (row.startsWith(`${key} `)) return `${p.label}${row.slice(key.length)}`;
-  }
+  for (const [key, p] of Object.entries(PATHS)) if (row.startsWith(`${key} `)) return `${p.label}${row.slice(key.length)}`;
   return row;
 }

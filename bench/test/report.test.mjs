@@ -1,0 +1,73 @@
+// RESULTS.md as a reader sees it: each target with its per-run median, range and load, and the
+// tables' ratio cells formed inside runs.
+
+import { describe, expect, it } from 'vitest';
+import { consoleSummary, renderReport } from '../lib/report.mjs';
+import { Results } from '../lib/results.mjs';
+
+const meta = {
+  quick: false, command: 'npm run bench', date: '2026-11-22 12:00:00 UTC', cpu: 'cpu', cores: 2, memGiB: '24', os: 'Linux',
+  loadBefore: '1 / 1 / 1', loadAfter: '2 / 2 / 2', loadDuring: '1.00–3.00', burners: 0, node: 'v20', gateway: '0.1.0', peerVersions: 'x',
+  runs: 3, listRuns: 3, memoryRuns: 3, warmupMs: 500, rewarmMs: 150, durationMs: 3000, wallSeconds: 1, paths: ['direct', 'sb-stdio'],
+};
+
+function sample() {
+  const R = new Results();
+  const runs = [
+    { d: 100, g: 40, dl: 20, gl: 70, cpu: 18, load: 1.2 },
+    { d: 20, g: 30, dl: 25, gl: 60, cpu: 21, load: 3.4 },
+    { d: 150, g: 51, dl: 30, gl: 100, cpu: 19, load: 2.0 },
+  ];
+  runs.forEach((r, i) => {
+    const run = i + 1;
+    R.add('call', 'direct', '100B c=32|calls/s', r.d, run);
+    R.add('call', 'sb-stdio', '100B c=32|calls/s', r.g, run);
+    R.add('call', 'direct', '100B c=1|p50 µs', r.dl, run);
+    R.add('call', 'sb-stdio', '100B c=1|p50 µs', r.gl, run);
+    R.add('call', 'sb-stdio', '100B c=32|cpu µs/call', r.cpu, run);
+    for (const p of ['direct', 'sb-stdio']) for (const k of ['100B c=32', '100B c=1']) R.add('call', p, `${k}|load`, r.load, run);
+  });
+  return R;
+}
+
+describe('renderReport', () => {
+  const md = renderReport(sample(), meta);
+
+  it('judges the throughput target on the median of per-run ratios, with range and load', () => {
+    const line = md.split('\n').find((l) => l.startsWith('| stdio→stdio throughput'));
+    expect(line).toContain('0.400× (0.340×–1.50×, 3 runs)');
+    expect(line).toContain('load 1.2–3.4');
+    expect(line).toContain('❌');
+  });
+
+  it('shows CPU per call with the load it was measured at', () => {
+    const line = md.split('\n').find((l) => l.startsWith('| gateway CPU per call, stdio→stdio'));
+    expect(line).toContain('19.00 µs (18.00 µs–21.00 µs, 3 runs)');
+    expect(line).toContain('load 1.2–3.4');
+  });
+
+  it('never prints a missed goal as the goal itself', () => {
+    const R = new Results();
+    [38.65, 46.04, 45.01].forEach((v, i) => R.add('call', 'sb-http', '100B c=32|cpu µs/call', v, i + 1));
+    const line = renderReport(R, meta).split('\n').find((l) => l.startsWith('| gateway CPU per call, HTTP→stdio'));
+    expect(line).toContain('45.01 µs');
+    expect(line).toContain('❌');
+  });
+
+  it('forms the added p50 within each run', () => {
+    const line = md.split('\n').find((l) => l.startsWith('| added p50 latency'));
+    expect(line).toContain('+50.00 µs (+35.00 µs–+70.00 µs, 3 runs)'); // 50, 35, 70 per run
+  });
+
+  it('names the command, the load and marks unmeasured targets as such', () => {
+    expect(md).toContain('Written by `npm run bench`');
+    expect(md).toContain('1.00–3.00 while figures were taken');
+    expect(md.split('\n').find((l) => l.startsWith('| 50 servers ready'))).toContain('not measured');
+  });
+
+  it('prints every paired ratio on the console', () => {
+    const text = consoleSummary(sample(), ['direct', 'sb-stdio']);
+    expect(text).toContain('sb-stdio ÷ direct, calls/s: 0.40× (0.34×–1.50×, 3 runs)');
+    expect(text).toContain('MISS  stdio→stdio throughput');
+  });
+});
