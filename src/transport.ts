@@ -22,6 +22,12 @@ export interface Transport {
   /** Non-fatal problems (a garbage line, an unparsable SSE event). The pipe stays open. */
   onerror?: (error: Error) => void;
   /**
+   * Offered each incoming text before it is parsed (set by the Peer). When it takes the text as
+   * it is (a response passed on without parsing, see jsonrpc/raw.ts) it returns that response's
+   * id; otherwise undefined, and the transport parses and delivers the text as usual.
+   */
+  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  /**
    * One of our requests cannot be answered any more though the pipe stays open (its response was
    * over a limit, or the HTTP stream carrying it ended and cannot be resumed): fail it now,
    * instead of leaving it to its timeout.

@@ -25,6 +25,8 @@ import type { Router } from '../router/router.js';
 import type { Session } from '../router/session.js';
 import type { EndpointSession } from './session-opener.js';
 import type { ByteBudget } from './budget.js';
+import { isRawResponse, spliceId } from '../jsonrpc/raw.js';
+import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 
@@ -68,7 +70,7 @@ export class ClientSession implements EndpointSession, Session {
     return viewFor(this.router.catalog, this.profile);
   }
 
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse | undefined> {
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
         return this.handleRequest(message as JsonRpcRequest, related);
@@ -126,7 +128,7 @@ export class ClientSession implements EndpointSession, Session {
     this.router.release(this);
   }
 
-  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse> {
+  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<Reply> {
     const { id, method } = request;
     if (method === 'initialize') return this.initialize(request);
     const handler = handlers.get(method);
@@ -153,6 +155,8 @@ export class ClientSession implements EndpointSession, Session {
     };
     try {
       const result = await handler(params, context);
+      // The server's own answer as text: the client's id spliced in, nothing else touched.
+      if (isRawResponse(result)) return { text: spliceId(result, id), id };
       return { jsonrpc: '2.0', id, result };
     } catch (err) {
       return this.errorFor(id, method, err);

@@ -6,6 +6,7 @@
 
 import type { CatalogView } from '../catalog/view.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
+import type { RawResponse } from '../jsonrpc/raw.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Router } from '../router/router.js';
 import type { RequestOwner } from '../router/session.js';
@@ -26,4 +27,5 @@ export interface RequestContext extends RequestOwner {
   readonly protocolVersion: string;
 }
 
-export type Handler = (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any>>;
+/** A handler answers a result, or (tools/call's pass-through) the server's own answer as text. */
+export type Handler = (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any> | RawResponse>;

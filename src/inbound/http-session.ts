@@ -9,9 +9,12 @@ import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
+import { isTextResponse } from '../jsonrpc/raw.js';
+
+const OK: { status: number; headers?: undefined } = { status: 200 };
 import { Refusal, replyJson, replyMessage, statusOf } from './http-reply.js';
 import { SseStream } from './http-sse.js';
-import type { EndpointSession, SessionOpener } from './session-opener.js';
+import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
 export const MAX_BACKLOG = 100;
@@ -129,7 +132,7 @@ export class PostExchange {
   }
 
   /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
-  async obtain(request: JsonRpcRequest): Promise<JsonRpcResponse> {
+  async obtain(request: JsonRpcRequest): Promise<Reply> {
     try {
       const response = await this.entry.session.handle(request, this.related);
       if (response !== undefined) return response;
@@ -144,18 +147,21 @@ export class PostExchange {
    * Sends the response: last event of the SSE stream if one was opened, else a JSON body.
    * `tagSession` false leaves out Mcp-Session-Id (a failed initialize gets no session).
    */
-  finish(response: JsonRpcResponse, tagSession = true): void {
+  finish(response: Reply, tagSession = true): void {
     this.entry.exchanges.delete(this);
     if (this.done) return;
     this.done = true;
     this.entry.touch();
+    const text = isTextResponse(response);
     if (this.stream !== undefined) {
-      this.stream.send(response);
+      if (text) this.stream.sendText(response.text);
+      else this.stream.send(response);
       this.stream.end();
       return;
     }
-    let body = serializeMessage(response);
-    let reply = statusOf(response);
+    let body = text ? response.text : serializeMessage(response);
+    // A server's answer passed through is never one of our refusals: 200.
+    let reply = text ? OK : statusOf(response);
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
     const budget = this.entry.session.budget;

@@ -52,6 +52,12 @@ export class SseStream {
     return this.write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
   }
 
+  /** Sends one message already serialised (a server's answer passed through). */
+  sendText(json: string): boolean {
+    this.seq++;
+    return this.write(`event: message\ndata: ${json}\n\n`);
+  }
+
   /** An SSE comment: ignored by clients, but it moves bytes (headers, keep-alive). */
   comment(text: string): boolean {
     return this.write(`: ${text}\n\n`);

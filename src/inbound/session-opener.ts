@@ -3,7 +3,11 @@
 // the part of a ClientSession an endpoint uses (tests give endpoints fakes of it); SessionOpener
 // is what opens them (the app).
 
+import type { TextResponse } from '../jsonrpc/raw.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
+
+/** What a session answers a request with: a response, or one already serialised (passed through). */
+export type Reply = JsonRpcResponse | TextResponse;
 import type { ByteBudget } from './budget.js';
 
 export interface EndpointSession {
@@ -21,7 +25,7 @@ export interface EndpointSession {
    * (progress, server-to-client requests) before the response; on HTTP they go on the POST's SSE
    * stream. Notifications and responses resolve undefined.
    */
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse | undefined>;
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
 }

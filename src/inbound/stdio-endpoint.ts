@@ -7,6 +7,7 @@ import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { overBudget } from './budget.js';
+import { isTextResponse, type TextResponse } from '../jsonrpc/raw.js';
 import type { SessionOpener } from './session-opener.js';
 
 export interface StdioEndpointOptions {
@@ -32,8 +33,9 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
   let paused = false;
   // Backpressure: a client that does not read its answers stops being read from, so what we
   // queue for it stays bounded; reading resumes when the output drains.
-  const write = (message: JsonRpcMessage) => {
-    writer.write(encodeLine(message));
+  const write = (message: JsonRpcMessage | TextResponse) => writeLine(isTextResponse(message) ? message.text + '\n' : encodeLine(message));
+  const writeLine = (line: string) => {
+    writer.write(line);
     if (!paused && writer.pendingBytes + ((output as NodeJS.WriteStream).writableLength ?? 0) > writeLimit) {
       paused = true;
       (input as NodeJS.ReadStream).pause?.();

@@ -5,6 +5,9 @@
 
 import { GatewayError, RpcError, describeError, toJsonRpcError } from '../errors.js';
 import type { Cancellation } from './cancellation.js';
+import { deadlines, type Deadline } from './deadlines.js';
+import { DEFAULT_MAX_DEPTH } from './parse.js';
+import { scanResponse, type RawResponse } from './raw.js';
 import type { Transport } from '../transport.js';
 import {
   ErrorCode,
@@ -27,6 +30,11 @@ export interface RequestOptions<O = never> {
   maxTotalMs?: number;
   /** Cancels the request: the other side is told with notifications/cancelled. */
   cancellation?: Cancellation;
+  /**
+   * Accept the answer as the text the other side sent (a RawResponse), when it is a plain response
+   * the scan can vouch for: the caller passes it on with its own id spliced in, never parsing it.
+   */
+  raw?: boolean;
   /** Receives `notifications/progress` params for this request (token already ours). */
   onProgress?: (params: Record<string, any>) => void;
   /**
@@ -48,10 +56,10 @@ export interface IncomingContext<O = never> {
 
 interface Pending<O> {
   id: JsonRpcId;
-  resolve(response: JsonRpcResponse): void;
+  resolve(response: PeerAnswer): void;
   reject(error: Error): void;
   method: string;
-  timer?: NodeJS.Timeout;
+  deadline?: Deadline;
   started: number;
   options?: RequestOptions<O>;
   progressToken?: string;
@@ -68,8 +76,13 @@ export interface PeerHandlers<O = never> {
   onClose?: (reason?: Error) => void;
 }
 
+/** What a request resolves with: the response, or (with `raw`) its text and where its id is. */
+export type PeerAnswer = JsonRpcResponse | RawResponse;
+
 export class Peer<O = never> {
   private nextId = 1;
+  /** Pending requests that accept a raw answer: while none does, texts are not even scanned. */
+  private rawWanted = 0;
   private readonly pending = new Map<JsonRpcId, Pending<O>>();
   private readonly progress = new Map<string, Pending<O>>();
   /** Requests the other side sent us that are still being handled, for its cancellations. */
@@ -82,8 +95,11 @@ export class Peer<O = never> {
     private readonly transport: Transport,
     private readonly handlers: PeerHandlers<O>,
     label: string,
+    /** limits.maxDepth, for raw answers (parsed messages were bounded by the transport). */
+    private readonly maxDepth = DEFAULT_MAX_DEPTH,
   ) {
     this.label = label;
+    transport.ontext = (text, relatedTo) => this.receiveText(text, relatedTo);
     transport.onmessage = (m, relatedTo) => this.receive(m, relatedTo);
     transport.onclose = (reason) => this.closeWith(reason);
     transport.onerror = (err) => handlers.onProtocolError?.(describeError(err));
@@ -106,8 +122,11 @@ export class Peer<O = never> {
     return this.pending.size;
   }
 
-  /** Sends a request; resolves with the raw response (result or error), rejects on gateway failure. */
-  requestRaw(method: string, params: Record<string, any> | undefined, options?: RequestOptions<O>): Promise<JsonRpcResponse> {
+  /**
+   * Sends a request; resolves with the other side's response (result or error) — as text when
+   * `options.raw` and the text allows — and rejects on a gateway failure.
+   */
+  requestRaw(method: string, params: Record<string, any> | undefined, options?: RequestOptions<O>): Promise<PeerAnswer> {
     if (this.closed) {
       return Promise.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} is closed`, { server: this.label }));
     }
@@ -115,8 +134,9 @@ export class Peer<O = never> {
       return Promise.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
     }
     const id = this.nextId++;
-    return new Promise<JsonRpcResponse>((resolve, reject) => {
-      const entry: Pending<O> = { id, resolve, reject, method, started: Date.now(), options };
+    return new Promise<PeerAnswer>((resolve, reject) => {
+      const entry: Pending<O> = { id, resolve, reject, method, started: deadlines.now(), options };
+      if (options?.raw) this.rawWanted++;
       if (options?.onProgress) {
         const token = `${this.label}-p${id}`;
         entry.progressToken = token;
@@ -145,7 +165,7 @@ export class Peer<O = never> {
 
   /** Sends a request; resolves with the result, rejects with RpcError (the other side's error, as it is) for an error response. */
   async request(method: string, params?: Record<string, any>, options?: RequestOptions<O>): Promise<Record<string, any>> {
-    const response = await this.requestRaw(method, params, options);
+    const response = (await this.requestRaw(method, params, options?.raw ? { ...options, raw: false } : options)) as JsonRpcResponse;
     if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
   }
@@ -163,15 +183,18 @@ export class Peer<O = never> {
   }
 
   private arm(id: JsonRpcId, entry: Pending<O>, ms: number): void {
+    const now = deadlines.now();
     const max = entry.options?.maxTotalMs;
-    if (max !== undefined) ms = Math.min(ms, Math.max(0, entry.started + max - Date.now()));
-    entry.timer = setTimeout(() => this.timeout(id, entry), ms);
+    if (max !== undefined) ms = Math.min(ms, Math.max(0, entry.started + max - now));
+    if (entry.deadline) deadlines.remove(entry.deadline);
+    entry.deadline = { at: now + ms, fire: () => this.timeout(id, entry) };
+    deadlines.add(entry.deadline);
   }
 
   private timeout(id: JsonRpcId, entry: Pending<O>): void {
     if (this.pending.get(id) !== entry) return;
     this.finish(id, entry);
-    const seconds = ((Date.now() - entry.started) / 1000).toFixed(1);
+    const seconds = ((deadlines.now() - entry.started) / 1000).toFixed(1);
     // The spec asks the requester to tell the receiver to stop working on it.
     this.notify('notifications/cancelled', { requestId: id, reason: `timed out after ${seconds}s` }).catch(() => {});
     entry.reject(new GatewayError('SERVER_TIMEOUT', `${this.label} did not answer ${entry.method} within ${seconds}s`, { server: this.label }));
@@ -187,7 +210,8 @@ export class Peer<O = never> {
 
   private finish(id: JsonRpcId, entry: Pending<O>): void {
     this.pending.delete(id);
-    if (entry.timer) clearTimeout(entry.timer);
+    if (entry.deadline) deadlines.remove(entry.deadline);
+    if (entry.options?.raw) this.rawWanted--;
     if (entry.progressToken) this.progress.delete(entry.progressToken);
     if (entry.offCancel) entry.offCancel();
   }
@@ -203,6 +227,21 @@ export class Peer<O = never> {
       default:
         this.handlers.onProtocolError?.('invalid JSON-RPC message');
     }
+  }
+
+  /**
+   * A text the transport offers before parsing it: taken as it is when it answers a request that
+   * accepts a raw answer (see jsonrpc/raw.ts); anything else is left to the transport to parse.
+   */
+  private receiveText(text: string, _relatedTo?: JsonRpcId): JsonRpcId | undefined {
+    if (this.rawWanted === 0) return undefined;
+    const r = scanResponse(text, this.maxDepth);
+    if (r === undefined || r === 'too-deep') return undefined;
+    const entry = this.pending.get(r.id);
+    if (!entry?.options?.raw) return undefined;
+    this.finish(r.id, entry);
+    entry.resolve(r);
+    return r.id;
   }
 
   private receiveResponse(response: JsonRpcResponse): void {
@@ -247,10 +286,7 @@ export class Peer<O = never> {
       const entry = typeof token === 'string' ? this.progress.get(token) : undefined;
       if (entry) {
         const o = entry.options!;
-        if (o.resetOnProgress && entry.timer && o.timeoutMs) {
-          clearTimeout(entry.timer);
-          this.arm(entry.id, entry, o.timeoutMs);
-        }
+        if (o.resetOnProgress && entry.deadline && o.timeoutMs) this.arm(entry.id, entry, o.timeoutMs);
         o.onProgress!(notification.params!);
         return;
       }

@@ -40,6 +40,7 @@ export class AutoHttpTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
+  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
 
   private inner: HttpTransport;
   /** Settles when the first send has decided the transport; later sends wait behind it. */
@@ -121,6 +122,7 @@ export class AutoHttpTransport implements Transport {
     t.onfail = (id, e) => {
       if (this.inner === t) this.onfail?.(id, e);
     };
+    t.ontext = (text, relatedTo) => (this.inner === t ? this.ontext?.(text, relatedTo) : undefined);
     return t;
   }
 }

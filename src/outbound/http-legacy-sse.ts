@@ -37,6 +37,7 @@ export class LegacySseTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
+  ontext?: (text: string) => JsonRpcId | undefined;
 
   private readonly url: URL;
   private readonly shownUrl: string;
@@ -212,6 +213,7 @@ export class LegacySseTransport implements Transport {
   }
 
   private deliver(text: string): void {
+    if (this.ontext?.(text) !== undefined) return;
     for (const msg of parseMessages(text, this.maxDepth, this.refusals)) {
       try {
         this.onmessage?.(msg);

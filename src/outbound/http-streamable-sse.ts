@@ -27,8 +27,8 @@ export interface SseReaderContext {
   headers(extra: Record<string, string>): Record<string, string>;
   captureSession(res: Dispatcher.ResponseData): void;
   sessionExpired(cause: Error): void;
-  /** Parses and hands the messages to onmessage; returns them for response matching. */
-  deliver(text: string, relatedTo?: JsonRpcId): JsonRpcMessage[];
+  /** Hands the text's messages up; returns the ids of the responses among them, for response matching. */
+  deliver(text: string, relatedTo?: JsonRpcId): JsonRpcId[];
   reportError(err: Error): void;
   /** One request can no longer be answered (its stream ended for good, or its answer was dropped). */
   failRequest(id: JsonRpcId, err: Error): void;
@@ -127,11 +127,7 @@ export class StreamableSseReader {
           if (ev.id !== undefined) cursor.lastEventId = ev.id;
           // Empty data: a 2025-11-25 priming event, only there to hand us an id.
           if (ev.data === '' || (ev.event !== undefined && ev.event !== 'message')) return;
-          for (const msg of host.deliver(ev.data, cursor.awaitingId)) {
-            if (cursor.awaitingId !== undefined && classify(msg) === 'response' && (msg as { id: unknown }).id === cursor.awaitingId) {
-              cursor.answered = true;
-            }
-          }
+          for (const id of host.deliver(ev.data, cursor.awaitingId)) if (id === cursor.awaitingId) cursor.answered = true;
         },
         onRetry: (ms) => (cursor.retryMs = ms),
         onerror: (e) => host.reportError(e),

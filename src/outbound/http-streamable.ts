@@ -36,6 +36,7 @@ export class StreamableHttpTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
+  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
 
   private readonly url: string;
   private readonly shownUrl: string;
@@ -221,9 +222,13 @@ export class StreamableHttpTransport implements Transport {
     this.sessionId = id;
   }
 
-  private deliver(text: string, relatedTo?: JsonRpcId): JsonRpcMessage[] {
-    const messages = parseMessages(text, this.maxDepth, this.refusals);
-    for (const msg of messages) {
+  /** Hands one text's messages up (as text first: see Transport.ontext); returns the ids of the responses among them. */
+  private deliver(text: string, relatedTo?: JsonRpcId): JsonRpcId[] {
+    const taken = this.ontext?.(text, relatedTo);
+    if (taken !== undefined) return [taken];
+    const answered: JsonRpcId[] = [];
+    for (const msg of parseMessages(text, this.maxDepth, this.refusals)) {
+      if (classify(msg) === 'response') answered.push((msg as { id: JsonRpcId }).id);
       try {
         this.onmessage?.(msg, relatedTo);
       } catch (err) {
@@ -231,7 +236,7 @@ export class StreamableHttpTransport implements Transport {
         this.reportError(err instanceof Error ? err : new Error(String(err)));
       }
     }
-    return messages;
+    return answered;
   }
 
   private reportError(err: Error): void {

@@ -9,7 +9,7 @@
 //                          └──fail──▶ backing-off / failed ◀────┘ (crash-loop limit reached)
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
-import { Peer, type IncomingContext, type RequestOptions } from '../jsonrpc/peer.js';
+import { Peer, type IncomingContext, type PeerAnswer, type RequestOptions } from '../jsonrpc/peer.js';
 import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
 import { GATEWAY_NAME, GATEWAY_VERSION, KINDS, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../protocol/mcp.js';
@@ -107,7 +107,7 @@ export class ServerConnection<O = never> {
   }
 
   /** Forwards a request: the server's raw response (a JSON-RPC error stays a response), or a GatewayError. */
-  forward(method: string, params: Record<string, any> | undefined, options: RequestOptions<O> = {}): Promise<JsonRpcResponse> {
+  forward(method: string, params: Record<string, any> | undefined, options: RequestOptions<O> = {}): Promise<PeerAnswer> {
     if (this.state !== 'ready' || !this.peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
     if (max !== undefined && this.peer.pendingCount >= max) {
@@ -119,7 +119,7 @@ export class ServerConnection<O = never> {
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
   async request(method: string, params?: Record<string, any>, options: RequestOptions<O> = {}): Promise<Record<string, any>> {
-    const response = await this.forward(method, params, options);
+    const response = (await this.forward(method, params, { ...options, raw: false })) as JsonRpcResponse;
     if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
   }
@@ -245,6 +245,7 @@ export class ServerConnection<O = never> {
         },
       },
       this.name,
+      this.options.maxDepth,
     );
     this.peer = peer;
     await transport.start();

@@ -76,6 +76,7 @@ export class StdioTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
+  ontext?: (text: string) => JsonRpcId | undefined;
 
   private child?: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false; detached: true }>;
   private exited?: Promise<void>;
@@ -199,6 +200,8 @@ export class StdioTransport implements Transport {
   }
 
   private receiveLine(text: string): void {
+    // A response someone takes as text is passed on without being parsed (jsonrpc/raw.ts).
+    if (this.ontext?.(text) !== undefined) return;
     const parsed = parseJsonText(text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
     if (parsed.ok) {
       this.onmessage?.(parsed.value as JsonRpcMessage);

@@ -5,6 +5,8 @@
 
 import { GatewayError, RpcError } from '../../errors.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import type { PeerAnswer } from '../../jsonrpc/peer.js';
+import { isRawResponse } from '../../jsonrpc/raw.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
@@ -15,7 +17,9 @@ import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
 
-export function unwrap(response: JsonRpcResponse): Record<string, any> {
+/** The result of a parsed answer (callers that did not ask for `raw` never get text). */
+export function unwrap(answer: PeerAnswer): Record<string, any> {
+  const response = answer as JsonRpcResponse;
   if (isErrorResponse(response)) throw RpcError.of(response.error);
   return response.result;
 }
@@ -25,8 +29,11 @@ export async function connectionFor(context: RequestContext, server: string): Pr
   return context.router.connectionFor(server, context.session);
 }
 
-/** Forwards with the server's timeout, the client's cancellation and progress, and the caller as owner. */
-export function forwardOn(connection: Connection, context: RequestContext, method: string, params: Record<string, any>): Promise<JsonRpcResponse> {
+/**
+ * Forwards with the server's timeout, the client's cancellation and progress, and the caller as
+ * owner. With `raw`, the answer may come back as text (RawResponse) to be passed on unparsed.
+ */
+export function forwardOn(connection: Connection, context: RequestContext, method: string, params: Record<string, any>, raw = false): Promise<PeerAnswer> {
   const timeoutMs = connection.config.timeoutMs;
   return connection.forward(method, params, {
     timeoutMs,
@@ -35,6 +42,7 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     resetOnProgress: true,
     maxTotalMs: timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR,
     owner: context,
+    raw,
   });
 }
 
@@ -51,10 +59,18 @@ export function lookup(list: CatalogList, name: unknown, what: string) {
 
 export const callTool: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.tools, params?.name, 'tool');
-  const connection = await connectionFor(context, entry.server);
-  let result = unwrap(await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }));
+  const ready = context.router.connectionFor(entry.server, context.session);
+  // A shared connection is there already: no await, no extra turn of the microtask queue.
+  const connection = ready instanceof Promise ? await ready : ready;
+  // The common call needs nothing of its answer rewritten but the id: it is passed on as the
+  // server's text, the client's id spliced in (no parse, no stringify of a large result).
+  const renamed = context.router.catalog.renamedUris.get(entry.server);
+  const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined;
+  const answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
+  if (isRawResponse(answer)) return answer;
+  let result = unwrap(answer);
   result = cleanAnswer(context, entry.server, entry.original, result, sanitizeResult);
-  result = renameInToolResult(result, context.router.catalog.renamedUris.get(entry.server));
+  result = renameInToolResult(result, renamed);
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
   if (params.task !== undefined && task && typeof task.taskId === 'string') {

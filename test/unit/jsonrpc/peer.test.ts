@@ -131,7 +131,8 @@ describe('Peer', () => {
       expect(peer.pendingCount).toBe(1); // 240 ms in: alive thanks to progress
       await vi.advanceTimersByTimeAsync(80);
       t.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 4 } });
-      await vi.advanceTimersByTimeAsync(40); // 360 ms: past the 350 ms maximum despite progress
+      // 380 ms: past the 350 ms maximum despite progress (deadlines run on a 10 ms wheel).
+      await vi.advanceTimersByTimeAsync(60);
       expect((await p).code).toBe('SERVER_TIMEOUT');
     } finally {
       vi.useRealTimers();
