@@ -4,6 +4,12 @@
 
 import type { JsonRpcId, JsonRpcMessage } from './protocol/jsonrpc.js';
 
+/**
+ * What a transport's send() returns when the message is queued synchronously (stdio): one shared
+ * settled promise, so the caller can tell there is nothing to wait for or catch.
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
 export interface Transport {
   /** Opens the pipe (spawns the child, checks the URL is reachable lazily, ...). */
   start(): Promise<void>;

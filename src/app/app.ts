@@ -183,7 +183,8 @@ export class App implements SessionOpener {
   }
 
   private settled(): void {
-    if (this.busy() === 0) for (const done of this.settledWaiters.splice(0)) done();
+    // Counted only while a drain waits: on every request it would cost a walk over all sessions.
+    if (this.settledWaiters.length > 0 && this.busy() === 0) for (const done of this.settledWaiters.splice(0)) done();
   }
 
   /** Resolves once no request is in progress in any session. */

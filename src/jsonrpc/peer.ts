@@ -8,7 +8,7 @@ import type { Cancellation } from './cancellation.js';
 import { deadlines, type Deadline } from './deadlines.js';
 import { DEFAULT_MAX_DEPTH } from './parse.js';
 import { scanResponse, type RawResponse } from './raw.js';
-import type { Transport } from '../transport.js';
+import { SENT, type Transport } from '../transport.js';
 import {
   ErrorCode,
   classify,
@@ -147,12 +147,16 @@ export class Peer<O = never> {
       if (options?.timeoutMs) this.arm(id, entry, options.timeoutMs);
       if (options?.cancellation) entry.offCancel = options.cancellation.onCancel(() => this.cancel(id, 'cancelled by the client'));
       const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      this.transport.send(message).catch((err: unknown) => {
-        if (this.pending.get(id) === entry) {
-          this.finish(id, entry);
-          reject(this.named(err));
-        }
-      });
+      const sent = this.transport.send(message);
+      // Queued at once (stdio): nothing can fail later, no handler to attach per request.
+      if (sent !== SENT) {
+        sent.catch((err: unknown) => {
+          if (this.pending.get(id) === entry) {
+            this.finish(id, entry);
+            reject(this.named(err));
+          }
+        });
+      }
     });
   }
 

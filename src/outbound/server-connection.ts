@@ -17,7 +17,6 @@ import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { fetchAll } from './list-fetch.js';
-import { StdioTransport } from './stdio-transport.js';
 
 export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'disabled' | 'closed';
 
@@ -219,6 +218,8 @@ export class ServerConnection<O = never> {
     const c = this.config;
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
     if (c.kind === 'stdio') {
+      // Loaded on first use too: execa costs start-up time a config without stdio servers never needs.
+      const { StdioTransport } = await import('./stdio-transport.js');
       return new StdioTransport({ command: c.command, args: c.args, env: c.env, inheritEnv: c.inheritEnv, cwd: c.cwd, logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes });
     }
     // Loaded on first use: undici and the SSE parser cost ~20 MB of memory a stdio-only setup never needs.

@@ -10,7 +10,7 @@ import { LineDecoder, encodeLine, responseIdInHead } from '../jsonrpc/ndjson.js'
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
-import type { Transport } from '../transport.js';
+import { SENT, type Transport } from '../transport.js';
 
 export interface StdioTransportOptions {
   command: string;
@@ -158,7 +158,7 @@ export class StdioTransport implements Transport {
       return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `the server is not reading its input (over ${limit} bytes queued, limits.writeBuffer)`, { retryAfterMs: 1000 }));
     }
     this.writer!.write(encodeLine(message));
-    return Promise.resolve();
+    return SENT;
   }
 
   async close(): Promise<void> {
