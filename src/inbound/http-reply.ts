@@ -74,12 +74,15 @@ export function replyJson(res: ServerResponse, status: number, body: string, ext
 /** The hot path: a JSON-RPC response to a POSTed request, tagged with its session. */
 export function replyMessage(res: ServerResponse, body: string, sessionId: string | undefined, status = 200, extra?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: OutgoingHttpHeaders =
-    sessionId === undefined
-      ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }
-      : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Mcp-Session-Id': sessionId };
-  if (extra !== undefined) Object.assign(headers, extra);
-  res.writeHead(status, headers);
+  if (extra !== undefined) {
+    const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...extra };
+    if (sessionId !== undefined) headers['Mcp-Session-Id'] = sessionId;
+    res.writeHead(status, headers);
+  } else {
+    // The common reply: headers as a flat list, which node:http takes without walking an object.
+    const length = String(Buffer.byteLength(body));
+    res.writeHead(status, sessionId === undefined ? ['Content-Type', 'application/json', 'Content-Length', length] : ['Content-Type', 'application/json', 'Content-Length', length, 'Mcp-Session-Id', sessionId]);
+  }
   res.end(body);
 }
 
