@@ -53,7 +53,7 @@ export function term(word: string): string {
 const runTerms = new Map<string, string[]>();
 const RUN_CACHE_LIMIT = 200_000;
 
-/** Index terms of free text, in order, repeats kept (term frequency matters). */
+/** Index terms of free text, in order, repeats kept (term frequency matters). A new array. */
 export function analyzeText(text: string): string[] {
   const out: string[] = [];
   for (const run of runs(text)) {
@@ -70,9 +70,22 @@ export function analyzeText(text: string): string[] {
   return out;
 }
 
+const nameTerms = new Map<string, string[]>();
+
 /** Index terms of an identifier (tool, server or parameter name). */
 export function analyzeName(name: string): string[] {
-  return toTerms(splitName(name));
+  return nameTermsShared(name).slice();
+}
+
+/** Same as analyzeName, without the copy: the array is shared, callers must not modify it. */
+export function nameTermsShared(name: string): readonly string[] {
+  let terms = nameTerms.get(name);
+  if (terms === undefined) {
+    terms = toTerms(splitName(name));
+    if (nameTerms.size >= RUN_CACHE_LIMIT) nameTerms.clear();
+    nameTerms.set(name, terms);
+  }
+  return terms;
 }
 
 function toTerms(words: string[]): string[] {

@@ -2,10 +2,13 @@
 // names and descriptions and its server's name, with query words expanded through the synonym
 // groups at a lower weight. Incremental: upsert/remove cost the document's own terms only.
 
-import { analyzeName, analyzeText } from './analyze.js';
+import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
 import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
 import { queryShape } from './hints.js';
+import { actionsOf } from './actions.js';
+import { ServerContext } from './servers.js';
+import { takeTop } from './top.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 
@@ -23,6 +26,10 @@ export interface RankingParams {
   nameCoverage: number;
   /** Tools of a server the query names ("... in hubspot") score × (1 + serverMention). */
   serverMention: number;
+  /** A tool whose name's action family differs from every one the query names scores × (1 − actionMismatch). */
+  actionMismatch: number;
+  /** Tools score × (1 + serverContext × their server's relevance to the query, best = 1). */
+  serverContext: number;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -41,17 +48,22 @@ export const DEFAULT_RANKING: RankingParams = {
   synonymWeight: SYNONYM_WEIGHT,
   nameCoverage: 0.5,
   serverMention: 0.5,
+  serverContext: 0.5,
+  actionMismatch: 0.3,
 };
 
 export const DEFAULT_LIMIT = 10;
+/** How many lexical hits the name, server and context boosts re-rank. */
+export const RERANK_DEPTH = 100;
 
 export class ToolSearchIndex implements Searcher {
   private readonly index: InvertedIndex;
   /** Words of each tool's name that its server's name does not already say. */
   private readonly nameWords = new Map<string, string[]>();
   private readonly serverOf = new Map<string, string>();
-  /** Name words of each server, with how many indexed tools it has (dropped at zero). */
-  private readonly servers = new Map<string, { words: string[]; tools: number }>();
+  /** Action families each tool's name says (see actions.ts). */
+  private readonly actionOf = new Map<string, number>();
+  private readonly servers = new ServerContext();
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {
     this.index = new InvertedIndex(FIELD_NAMES.map((f) => params.fields[f]), params.k1);
@@ -70,23 +82,23 @@ export class ToolSearchIndex implements Searcher {
     this.remove(doc.key);
     const terms = fieldTerms(doc);
     this.index.set(doc.key, terms);
-    let server = this.servers.get(doc.server);
-    if (server === undefined) this.servers.set(doc.server, (server = { words: [...new Set(analyzeName(doc.server))], tools: 0 }));
-    server.tools++;
+    // The server's document: what its tools are (names, titles, first sentences), not how to call them.
+    this.servers.add(doc.server, doc.key, [...terms[0]!, ...terms[1]!, ...terms[2]!]);
     this.serverOf.set(doc.key, doc.server);
-    const own = new Set(server.words);
+    const own = new Set(this.servers.words(doc.server));
     this.nameWords.set(doc.key, [...new Set(terms[0])].filter((t) => !own.has(t)));
+    this.actionOf.set(doc.key, actionsOf(terms[0]!));
   }
 
   /** Removes a tool; false when the key was not indexed. */
   remove(key: string): boolean {
     const server = this.serverOf.get(key);
     if (server !== undefined) {
-      const s = this.servers.get(server)!;
-      if (--s.tools === 0) this.servers.delete(server);
+      this.servers.delete(server, key);
       this.serverOf.delete(key);
     }
     this.nameWords.delete(key);
+    this.actionOf.delete(key);
     return this.index.delete(key);
   }
 
@@ -95,19 +107,28 @@ export class ToolSearchIndex implements Searcher {
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
     for (const c of concepts) for (const [t, w] of c) if (w > (weights.get(t) ?? 0)) weights.set(t, w);
-    const named = new Set<string>();
-    if (this.params.serverMention > 0) {
-      for (const [server, { words }] of this.servers) if (words.some((w) => weights.get(w) === 1)) named.add(server);
-    }
+    const named = this.params.serverMention > 0 ? this.servers.named(weights) : new Set<string>();
     const mention = 1 + this.params.serverMention;
+    const gamma = this.params.serverContext;
+    const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
+    // Only the query's own words say what it wants done; synonyms would say everything.
+    const asked = actionsOf(concepts.map((c) => c[0]![0]));
+    const mismatch = 1 - this.params.actionMismatch;
     const boost = (key: string, score: number): number => {
       const words = this.nameWords.get(key)!;
       let covered = 0;
       for (const w of words) covered += weights.get(w) ?? 0;
-      const s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
-      return named.size > 0 && named.has(this.serverOf.get(key)!) ? s * mention : s;
+      let s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
+      const server = this.serverOf.get(key)!;
+      if (named.has(server)) s *= mention;
+      const does = this.actionOf.get(key)!;
+      if (asked !== 0 && does !== 0 && (asked & does) === 0) s *= mismatch;
+      return gamma > 0 ? s * (1 + gamma * (context.get(server) ?? 0)) : s;
     };
-    return this.index.search(concepts, options.limit ?? DEFAULT_LIMIT, options.accept, boost);
+    const limit = options.limit ?? DEFAULT_LIMIT;
+    // The boosts are bounded factors: re-ranking the lexical top RERANK_DEPTH is enough.
+    const pool = this.index.search(concepts, Math.max(limit, RERANK_DEPTH), options.accept);
+    return takeTop(pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) })), limit);
   }
 
   /** The query as the index sees it: one concept per distinct word, with its expansions. */

@@ -2,7 +2,7 @@
 // parameter names and parameter descriptions (nested schemas included, bounded), server name.
 // Pure: it reads only the document, and bounds work on hostile schemas (depth, count, length).
 
-import { analyzeName, analyzeText } from './analyze.js';
+import { analyzeText, nameTermsShared } from './analyze.js';
 import type { ToolDoc } from './types.js';
 
 export const FIELD_NAMES = ['name', 'title', 'summary', 'description', 'params', 'paramText', 'server'] as const;
@@ -76,17 +76,17 @@ export function splitSummary(description: string): [string, string] {
 }
 
 /** Index terms per field, in FIELD_NAMES order. */
-export function fieldTerms(doc: ToolDoc): string[][] {
+export function fieldTerms(doc: ToolDoc): (readonly string[])[] {
   const t = fieldTexts(doc);
   const [summary, rest] = splitSummary(t.description);
   return [
-    analyzeName(t.name),
+    nameTermsShared(t.name),
     analyzeText(t.title),
     analyzeText(summary),
     analyzeText(rest),
-    t.params.flatMap((p) => analyzeName(p)),
+    t.params.flatMap((p) => nameTermsShared(p)),
     t.paramText.flatMap((p) => analyzeText(p)),
-    analyzeName(t.server),
+    nameTermsShared(t.server),
   ];
 }
 

@@ -21,7 +21,7 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
   [/\b(?:which|any)\b|\bwhat(?:'s| is| are)? (?:in|on)\b|\b(?:is|are) there\b|\bshow me (?:all|the|my|every)\b/i, { words: 'list all', weight: 0.4 }],
-  [/\blet \w+ know\b|\bheads up\b/i, { words: 'send message notify', weight: 0.5 }],
+  [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
 ];
 
 /** Phrasal verbs and set phrases, rewritten to the word tools use for them. */

@@ -3,7 +3,7 @@
 // are visited in a fixed order, integer sums are exact), so an index built by any sequence of
 // updates ranks exactly like a fresh build of the same documents.
 
-import { takeTop, type Candidate } from './top.js';
+import { before } from './top.js';
 import type { SearchHit } from './types.js';
 
 export interface FieldParams {
@@ -64,19 +64,26 @@ export class InvertedIndex {
     const slot = this.free.length > 0 ? this.free.pop()! : this.grow();
     this.slotOf.set(key, slot);
     this.keys[slot] = key;
-    const counts = new Map<string, Float32Array>();
-    for (let f = 0; f < this.fields; f++) {
+    // Counts per distinct term, flat (term i, field f at i*F+f): no small typed arrays per term.
+    const F = this.fields;
+    const index = new Map<string, number>();
+    const counts: number[] = [];
+    for (let f = 0; f < F; f++) {
       const list = terms[f] ?? [];
       this.lens[f]![slot] = list.length;
       this.totals[f]! += list.length;
       for (const t of list) {
-        let c = counts.get(t);
-        if (c === undefined) counts.set(t, (c = new Float32Array(this.fields)));
-        c[f]! += 1;
+        let i = index.get(t);
+        if (i === undefined) {
+          i = index.size;
+          index.set(t, i);
+          for (let k = 0; k < F; k++) counts.push(0);
+        }
+        counts[i * F + f]! += 1;
       }
     }
-    for (const [t, c] of counts) this.post(t, slot, c);
-    this.docTerms[slot] = [...counts.keys()];
+    for (const [t, i] of index) this.post(t, slot, counts, i * F);
+    this.docTerms[slot] = [...index.keys()];
     this.normsDirty = true;
   }
 
@@ -103,10 +110,12 @@ export class InvertedIndex {
 
   /**
    * BM25F: per concept, the best of its terms' `weight × idf × tf'/(k1 + tf')`, summed over
-   * concepts; tf' is the field-weighted, length-normalised term frequency. Best first, ties by key.
+   * concepts; tf' is the field-weighted, length-normalised term frequency. Returns the `depth`
+   * best accepted documents, best first, ties by key. Work past scoring is per kept document,
+   * not per matching one: at 50,000 tools a common word matches thousands.
    */
-  search(concepts: readonly Concept[], limit: number, accept?: (key: string) => boolean, boost?: (key: string, score: number) => number): SearchHit[] {
-    if (limit <= 0 || this.slotOf.size === 0) return [];
+  search(concepts: readonly Concept[], depth: number, accept?: (key: string) => boolean): SearchHit[] {
+    if (depth <= 0 || this.slotOf.size === 0) return [];
     if (this.normsDirty) this.computeNorms();
     const touched: number[] = [];
     const n = this.slotOf.size;
@@ -129,12 +138,33 @@ export class InvertedIndex {
         this.acc[slot]! += this.best[slot]!;
       }
     }
-    const candidates: Candidate[] = [];
-    for (const slot of touched) {
-      const key = this.keys[slot]!;
-      candidates.push({ key, score: boost === undefined ? this.acc[slot]! : boost(key, this.acc[slot]!) });
+    return this.top(touched, depth, accept);
+  }
+
+  /** Bounded insertion into a sorted window: most documents fail the threshold test at once. */
+  private top(slots: readonly number[], depth: number, accept?: (key: string) => boolean): SearchHit[] {
+    const keys = this.keys;
+    const acc = this.acc;
+    const win: number[] = [];
+    let floorScore = -Infinity;
+    let floorKey = '';
+    for (const slot of slots) {
+      const score = acc[slot]!;
+      if (!(score > 0)) continue;
+      if (win.length === depth && (score < floorScore || (score === floorScore && keys[slot]! >= floorKey))) continue;
+      const key = keys[slot]!;
+      if (accept !== undefined && !accept(key)) continue;
+      let i = win.length;
+      while (i > 0 && before(score, key, acc[win[i - 1]!]!, keys[win[i - 1]!]!)) i--;
+      win.splice(i, 0, slot);
+      if (win.length > depth) win.pop();
+      if (win.length === depth) {
+        const last = win[depth - 1]!;
+        floorScore = acc[last]!;
+        floorKey = keys[last]!;
+      }
     }
-    return takeTop(candidates, limit, accept);
+    return win.map((slot) => ({ key: keys[slot]!, score: acc[slot]! }));
   }
 
   private scorePosting(p: Posting, factor: number, conceptEpoch: number, members: number[]): void {
@@ -199,7 +229,7 @@ export class InvertedIndex {
     return slot;
   }
 
-  private post(term: string, slot: number, counts: Float32Array): void {
+  private post(term: string, slot: number, counts: readonly number[], from: number): void {
     const F = this.fields;
     let p = this.postings.get(term);
     if (p === undefined) this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
@@ -212,7 +242,7 @@ export class InvertedIndex {
       p.tf = tf;
     }
     p.ids[p.n] = slot;
-    p.tf.set(counts, p.n * F);
+    for (let f = 0; f < F; f++) p.tf[p.n * F + f] = counts[from + f]!;
     p.n++;
   }
 

@@ -23,7 +23,7 @@ const HAS_NON_ASCII = /[^\x00-\x7f]/;
 /** Lower-cases and folds Latin diacritics; returns '' when nothing of a word is left. */
 export function foldWord(word: string): string {
   let w = word.toLowerCase();
-  if (HAS_NON_ASCII.test(w)) w = w.normalize('NFD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
+  if (HAS_NON_ASCII.test(w)) w = w.normalize('NFD').replace(DIACRITICS, '').normalize('NFC').toLowerCase().replace(/ß/g, 'ss');
   return w;
 }
 
@@ -39,10 +39,15 @@ export function splitName(name: string): string[] {
 
 function pushParts(run: string, out: string[]): void {
   for (const part of run.match(PART) ?? []) {
-    const w = foldWord(part);
-    if (w.length > 0 && !/^\p{M}+$/u.test(w)) out.push(w);
+    // Folding can change a character's class (a title-case Greek letter loses its marks and
+    // becomes lower case): split the folded part again, so splitting is idempotent.
+    for (const w of foldWord(part).match(PART) ?? []) {
+      if (!ONLY_MARKS.test(w)) out.push(w);
+    }
   }
 }
+
+const ONLY_MARKS = /^\p{M}+$/u;
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_RUN = /[A-Za-z0-9]+/g;
