@@ -56,6 +56,14 @@ export const DEFAULT_LIMIT = 10;
 /** How many lexical hits the name, server and context boosts re-rank. */
 export const RERANK_DEPTH = 100;
 
+const DIGITS = /^[0-9]+$/;
+
+/** The parts of a tool that ranking reads, as one string. */
+function fingerprint(doc: ToolDoc): string {
+  const title = (doc.annotations as { title?: unknown } | undefined)?.title;
+  return JSON.stringify([doc.server, doc.name, doc.title, doc.description, doc.inputSchema ?? null, typeof title === 'string' ? title : null]);
+}
+
 export class ToolSearchIndex implements Searcher {
   private readonly index: InvertedIndex;
   /** Words of each tool's name that its server's name does not already say. */
@@ -64,6 +72,8 @@ export class ToolSearchIndex implements Searcher {
   /** Action families each tool's name says (see actions.ts). */
   private readonly actionOf = new Map<string, number>();
   private readonly servers = new ServerContext();
+  /** What each tool was indexed from, to skip unchanged tools in syncServer. */
+  private readonly fingerprints = new Map<string, string>();
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {
     this.index = new InvertedIndex(FIELD_NAMES.map((f) => params.fields[f]), params.k1);
@@ -90,6 +100,30 @@ export class ToolSearchIndex implements Searcher {
     this.actionOf.set(doc.key, actionsOf(terms[0]!));
   }
 
+  /**
+   * Makes the index hold exactly `docs` for `server` (after a list_changed, a reconnect or a
+   * reload): removes its tools that are gone, re-indexes only the ones whose searchable parts
+   * changed. Every doc must have `server` as its server.
+   */
+  syncServer(server: string, docs: readonly ToolDoc[]): { added: number; updated: number; removed: number } {
+    const wanted = new Set(docs.map((d) => d.key));
+    let removed = 0;
+    for (const key of this.servers.keysOf(server)) if (!wanted.has(key) && this.remove(key)) removed++;
+    let added = 0;
+    let updated = 0;
+    for (const doc of docs) {
+      if (doc.server !== server) throw new Error(`syncServer(${server}): ${doc.key} belongs to ${doc.server}`);
+      const print = fingerprint(doc);
+      const had = this.fingerprints.get(doc.key);
+      if (had === print && this.index.has(doc.key)) continue;
+      if (this.index.has(doc.key)) updated++;
+      else added++;
+      this.upsert(doc);
+      this.fingerprints.set(doc.key, print);
+    }
+    return { added, updated, removed };
+  }
+
   /** Removes a tool; false when the key was not indexed. */
   remove(key: string): boolean {
     const server = this.serverOf.get(key);
@@ -99,6 +133,7 @@ export class ToolSearchIndex implements Searcher {
     }
     this.nameWords.delete(key);
     this.actionOf.delete(key);
+    this.fingerprints.delete(key);
     return this.index.delete(key);
   }
 
@@ -137,7 +172,8 @@ export class ToolSearchIndex implements Searcher {
     const seen = new Set<string>();
     const shape = this.params.synonyms ? queryShape(query) : { text: query, hints: [] };
     for (const t of analyzeText(shape.text)) {
-      if (seen.has(t)) continue;
+      // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
+      if (seen.has(t) || DIGITS.test(t)) continue;
       seen.add(t);
       const concept: [string, number][] = [[t, 1]];
       if (this.params.synonyms) for (const s of expansions(t).keys()) concept.push([s, this.params.synonymWeight]);

@@ -70,9 +70,14 @@ function walkSchema(schema: unknown, depth: number, names: string[], texts: stri
  */
 export function splitSummary(description: string): [string, string] {
   const text = description.trim();
-  const m = /[.!?。](?:\s|$)|\n\s*\n/.exec(text.slice(0, 300));
-  if (m === null) return text.length <= 300 ? [text, ''] : [text.slice(0, 300), text.slice(300)];
-  return [text.slice(0, m.index + 1), text.slice(m.index + 1)];
+  // A sentence end: . ! ? not after a lone number ("1. Retrieves"), or a blank line. The
+  // summary runs to the first end that leaves it at least four words.
+  const end = /(?<!(?:^|\s)\d{1,2})[.!?。](?=\s|$)|\n\s*\n/g;
+  for (let m = end.exec(text); m !== null && m.index < 400; m = end.exec(text)) {
+    const head = text.slice(0, m.index + 1);
+    if ((head.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 4) return [head, text.slice(m.index + 1)];
+  }
+  return text.length <= 300 ? [text, ''] : [text.slice(0, 300), text.slice(300)];
 }
 
 /** Index terms per field, in FIELD_NAMES order. */

@@ -8,6 +8,6 @@ export { splitName, tokenize } from './tokenize.js';
 export { analyzeName, analyzeText } from './analyze.js';
 export { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 export { fieldTexts, searchableText } from './fields.js';
-export { countTokens, estimateTokens, loadTokenCounter, serializeToolsForModel, type ModelTool, type TokenCounter } from './tokens.js';
+export { countTokens, estimateTokens, loadTokenCounter, serializeToolsForModel, toolListTokens, type ModelTool, type TokenCounter } from './tokens.js';
 export { EmbeddingClient, HybridSearcher, VectorCache, cosine, fuseRankings, type EmbeddingsConfig, type HybridOptions, type LexicalSearcher } from './embeddings.js';
 export { META_TOOLS, SEARCH_TOOLS_TOOL, CALL_TOOL_TOOL, SEARCH_TOOLS_NAME, CALL_TOOL_NAME } from './meta-tools.js';

@@ -31,6 +31,11 @@ export class ServerContext {
     this.dirty.add(server);
   }
 
+  /** Keys of the server's indexed tools. */
+  keysOf(server: string): string[] {
+    return [...(this.servers.get(server)?.tools.keys() ?? [])];
+  }
+
   /** The server's name words (empty for an unknown server). */
   words(server: string): readonly string[] {
     return this.servers.get(server)?.words ?? [];

@@ -47,3 +47,13 @@ export function serializeToolsForModel(tools: readonly ModelTool[]): string {
     tools.map((t) => ({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema ?? { type: 'object' } })),
   );
 }
+
+/**
+ * Tokens of a tool list as a model receives it: exact with a loaded counter (see
+ * loadTokenCounter), the cheap estimate without one. For deciding when a profile's list is
+ * over its token budget.
+ */
+export function toolListTokens(tools: readonly ModelTool[], counter?: TokenCounter): number {
+  const text = serializeToolsForModel(tools);
+  return counter === undefined ? estimateTokens(text) : counter(text);
+}

@@ -112,12 +112,34 @@ describe('ToolSearchIndex updates', () => {
           // Searching in between must not leave state that changes later rankings.
           index.search(queries[ops.indexOf(o) % queries.length]!);
         }
-        const fresh = build([...live.values()].sort(() => 0));
+        const fresh = build([...live.values()].reverse());
         expect(index.size).toBe(fresh.size);
         for (const q of queries) expect(index.search(q, { limit: 20 })).toEqual(fresh.search(q, { limit: 20 }));
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('syncServer', () => {
+  it('leaves the server with exactly the given tools, re-indexing only what changed', () => {
+    const index = build(CATALOG);
+    const github = CATALOG.filter((d) => d.server === 'github');
+    expect(index.syncServer('github', github)).toEqual({ added: 0, updated: github.length, removed: 0 });
+    expect(index.syncServer('github', github)).toEqual({ added: 0, updated: 0, removed: 0 });
+    const next = [
+      ...github.filter((d) => d.name !== 'search_code' && d.name !== 'merge_pull_request'),
+      { ...github.find((d) => d.name === 'merge_pull_request')!, description: 'Combine a branch into another one.' },
+      tool('github', 'fork_repository', 'Fork a repository to your account.'),
+    ];
+    expect(index.syncServer('github', next)).toEqual({ added: 1, updated: 1, removed: 1 });
+    expect(index.has('github__search_code')).toBe(false);
+    expect(top(index, 'combine a branch')).toBe('github__merge_pull_request');
+    expect(index.size).toBe(CATALOG.length);
+    const fresh = build([...CATALOG.filter((d) => d.server !== 'github'), ...next]);
+    for (const q of ['merge', 'fork a repo', 'search code', 'list files']) expect(index.search(q)).toEqual(fresh.search(q));
+    expect(index.syncServer('github', [])).toEqual({ added: 0, updated: 0, removed: next.length });
+    expect(() => index.syncServer('slack', [CATALOG[0]!])).toThrow(/belongs to github/);
   });
 });
 

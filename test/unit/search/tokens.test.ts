@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, estimateTokens, loadTokenCounter, serializeToolsForModel } from '../../../src/search/tokens.js';
+import { countTokens, estimateTokens, loadTokenCounter, serializeToolsForModel, toolListTokens } from '../../../src/search/tokens.js';
 import { META_TOOLS } from '../../../src/search/meta-tools.js';
 
 describe('token counting', () => {
@@ -31,5 +31,12 @@ describe('token counting', () => {
     expect(json[0]).toEqual({ name: 'a', description: '', input_schema: { type: 'object' } });
     expect(Object.keys(json[1])).toEqual(['name', 'description', 'input_schema']);
     expect(json.map((t: { name: string }) => t.name)).toEqual(['a', 'search_tools', 'call_tool']);
+  });
+
+  it('counts a tool list exactly with a counter and estimates it without', async () => {
+    const counter = await loadTokenCounter();
+    const tools = [...META_TOOLS];
+    expect(toolListTokens(tools, counter)).toBe(await countTokens(serializeToolsForModel(tools)));
+    expect(toolListTokens(tools)).toBe(estimateTokens(serializeToolsForModel(tools)));
   });
 });
