@@ -116,8 +116,21 @@ const tokenRows = [
 ].map((r) => ({ ...r, full: count(r.text), estimate: S.estimateTokens(r.text), search: count(metaText) }));
 for (const r of tokenRows) console.error(`tokens ${r.name}: full ${r.full} (estimate ${r.estimate}), search mode ${r.search}`);
 
-// ── report ──
 const pct = (x) => x.toFixed(3);
+
+// ── targets (the brief's) ──
+const row = (name) => rows.find((r) => r.name === name);
+const sb = row('Switchboard'), sb5k = row('Switchboard + 5,000 distractors'), sb10k = row('Switchboard, 10,000 tools'), sb50k = row('Switchboard + 50,000 distractors');
+const targets = [
+  ['Recall@5 ≥ 0.90 at catalog size', `dev ${pct(sb.dev.r5)}, test ${pct(sb.test.r5)}`, sb.dev.r5 >= 0.9 && sb.test.r5 >= 0.9],
+  ['MRR@10 ≥ 0.75 at catalog size', `dev ${pct(sb.dev.mrr)}, test ${pct(sb.test.mrr)}`, sb.dev.mrr >= 0.75 && sb.test.mrr >= 0.75],
+  ['Recall@5 ≥ 0.85 with 5,000 distractors', `dev ${pct(sb5k.dev.r5)}, test ${pct(sb5k.test.r5)}`, sb5k.dev.r5 >= 0.85 && sb5k.test.r5 >= 0.85],
+  ['p50 query ≤ 1 ms at 10,000 tools', `${sb10k.lat.p50.toFixed(3)} ms`, sb10k.lat.p50 <= 1],
+  ...(sb50k ? [['p50 query ≤ 5 ms at 50,000 tools', `${sb50k.lat.p50.toFixed(3)} ms`, sb50k.lat.p50 <= 5]] : []),
+  ['index build ≤ 500 ms for 10,000 tools', `${sb10k.buildMs.toFixed(0)} ms (CPU ${sb10k.buildCpuMs.toFixed(0)} ms)`, sb10k.buildMs <= 500],
+];
+
+// ── report ──
 const load1 = loadavg();
 const elapsed = (performance.now() - started) / 1000;
 const servers = catalogs.map((c) => `${c.server} (${c.tools.length})`).join(', ');
@@ -130,7 +143,8 @@ ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${load0.map((x) =
 - **Catalog**: ${catalog.length} real tool definitions of ${catalogs.length} public MCP servers: ${servers}.
   Sources, versions and licences are in each \`bench/search/catalogs/*.json\`.
 - **Queries**: ${queries.length} (${levelCounts}) in \`bench/search/queries.tsv\`, phrased as people ask assistants,
-  each with the tool(s) that answer it. Odd lines are the dev half (used to tune), even lines the test half (not looked at while tuning).
+  each with the tool(s) that answer it. Odd lines are the dev half (its misses drove the tuning), even lines the test half
+  (its queries not read while tuning; the honest preview of a held-out set). See \`bench/search/README.md\`.
 - **Distractors**: realistic tools of unrelated domains, generated with a fixed seed (\`bench/search/distractors.mjs\`).
 - **Metrics**: Recall@k = share of queries with a correct tool in the first k results; MRR@10 = mean of 1/rank of the first
   correct tool (0 past 10). Latency: one \`search(query, {limit: 10})\` in-process, all queries, warm, wall-clock p50/p99,
@@ -149,6 +163,12 @@ By difficulty (Recall@5 / MRR@10, all queries):
 | engine | easy | medium | hard |
 |---|---|---|---|
 ${rows.map((r) => `| ${r.name} | ${['easy', 'medium', 'hard'].map((l) => `${pct(r.levels[l].r5)} / ${pct(r.levels[l].mrr)}`).join(' | ')} |`).join('\n')}
+
+## Against the targets
+
+| target | measured | met |
+|---|---|---|
+${targets.map(([t, m, ok]) => `| ${t} | ${m} | ${ok ? 'yes' : '**no**'} |`).join('\n')}
 
 ## Tokens of the tool list a client hands to its model
 

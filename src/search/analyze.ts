@@ -29,6 +29,21 @@ const CONVERSATIONAL = [
 
 const STOP = new Set<string>([...(eng as string[]), ...CONVERSATIONAL].filter((w) => !KEEP.has(w)));
 
+/** English irregular forms, which no suffix stemmer can join to their base ("sent" → send). */
+const IRREGULAR = new Map<string, string>(
+  [
+    'ran run', 'wrote write', 'written write', 'made make', 'found find', 'got get', 'gotten get',
+    'took take', 'taken take', 'gave give', 'given give', 'saw see', 'seen see', 'left leave', 'kept keep',
+    'built build', 'chose choose', 'chosen choose', 'began begin', 'begun begin', 'broke break', 'broken break',
+    'brought bring', 'bought buy', 'drew draw', 'drawn draw', 'drove drive', 'driven drive', 'forgot forget',
+    'forgotten forget', 'froze freeze', 'frozen freeze', 'held hold', 'hid hide', 'hidden hide', 'knew know',
+    'known know', 'lost lose', 'met meet', 'paid pay', 'said say', 'sold sell', 'spent spend', 'stood stand',
+    'stole steal', 'stolen steal', 'told tell', 'thought think', 'threw throw', 'thrown throw', 'woke wake',
+    'shown show', 'grew grow', 'grown grow', 'led lead', 'sent send', 'struck strike', 'bound bind', 'fed feed',
+    'children child', 'people person', 'men man', 'women woman', 'indices index', 'indexes index', 'data datum',
+  ].map((pair) => pair.split(' ') as [string, string]),
+);
+
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_LETTER = /^[a-z]$/;
 
@@ -42,7 +57,7 @@ export function term(word: string): string {
   if (!ASCII_WORD.test(word)) return word;
   let s = stems.get(word);
   if (s === undefined) {
-    s = stemmer(word);
+    s = stemmer(IRREGULAR.get(word) ?? word);
     if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
     stems.set(word, s);
   }

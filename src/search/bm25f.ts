@@ -137,6 +137,10 @@ export class ToolSearchIndex implements Searcher {
     return this.index.delete(key);
   }
 
+  /**
+   * Best tools for a request, best first, ties by key. `accept` filters during the lexical pass,
+   * so rejected tools never take a place; the boosts then re-rank the best RERANK_DEPTH accepted.
+   */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const concepts = this.concepts(query);
     const beta = this.params.nameCoverage;

@@ -23,6 +23,7 @@ describe('analyzeText', () => {
   it('gives a query word and a document word the same term when they share a stem', () => {
     expect(analyzeText('deleting repositories')).toEqual(analyzeText('delete repository'));
     expect(analyzeName('listPullRequests')).toEqual(analyzeText('list pull requests'));
+    expect(analyzeText('who sent the messages I wrote')).toEqual(analyzeText('send message write'));
   });
 
   it('never throws and never returns an empty term', () => {
