@@ -126,6 +126,7 @@ export interface LexicalSearcher {
   upsert(doc: ToolDoc): void;
   remove(key: string): boolean;
   search(query: string, options?: SearchOptions): SearchHit[];
+  syncServer?(server: string, docs: readonly ToolDoc[]): { added: number; updated: number; removed: number };
 }
 
 export interface HybridOptions {
@@ -140,6 +141,7 @@ export class HybridSearcher {
   private readonly cache: VectorCache;
   private readonly hashes = new Map<string, string>();
   private readonly texts = new Map<string, string>();
+  private readonly serverOf = new Map<string, string>();
   private readonly queryVectors = new Map<string, Float32Array>();
   private downUntil = 0;
   private readonly now: () => number;
@@ -152,15 +154,39 @@ export class HybridSearcher {
 
   upsert(doc: ToolDoc): void {
     this.lexical.upsert(doc);
-    const text = searchableText(doc);
-    this.texts.set(doc.key, text);
-    this.hashes.set(doc.key, sha256(`${this.config.model}\n${text}`));
+    this.track(doc);
   }
 
   remove(key: string): boolean {
+    this.forget(key);
+    return this.lexical.remove(key);
+  }
+
+  /** Makes the server's tools exactly `docs` (see ToolSearchIndex.syncServer); call refresh() after. */
+  syncServer(server: string, docs: readonly ToolDoc[]): void {
+    const wanted = new Set(docs.map((d) => d.key));
+    const gone = [...this.serverOf].filter(([key, s]) => s === server && !wanted.has(key)).map(([key]) => key);
+    if (this.lexical.syncServer !== undefined) {
+      this.lexical.syncServer(server, docs);
+      for (const key of gone) this.forget(key);
+      for (const doc of docs) this.track(doc);
+    } else {
+      for (const key of gone) this.remove(key);
+      for (const doc of docs) this.upsert(doc);
+    }
+  }
+
+  private track(doc: ToolDoc): void {
+    const text = searchableText(doc);
+    this.texts.set(doc.key, text);
+    this.hashes.set(doc.key, sha256(`${this.config.model}\n${text}`));
+    this.serverOf.set(doc.key, doc.server);
+  }
+
+  private forget(key: string): void {
     this.texts.delete(key);
     this.hashes.delete(key);
-    return this.lexical.remove(key);
+    this.serverOf.delete(key);
   }
 
   /** Fetches the vectors the cache lacks; returns how many are still missing (0 when done). */

@@ -145,6 +145,18 @@ describe('HybridSearcher', () => {
     expect((await closed.search('create issue'))[0]?.key).toBe('github__create_issue');
   });
 
+  it('syncs a server: gone tools leave both rankings, new ones get vectors', async () => {
+    const h = hybrid();
+    await h.refresh();
+    requests = [];
+    h.syncServer('garage', [{ key: 'garage__list_vans', server: 'garage', name: 'list_vans', description: 'Show every vehicle.' }]);
+    expect(await h.refresh()).toBe(0);
+    expect(requests.flatMap((r) => r.inputs)).toEqual([expect.stringContaining('list_vans')]);
+    const keys = (await h.search('automobile inventory', { limit: 10 })).map((x) => x.key);
+    expect(keys).toContain('garage__list_vans');
+    expect(keys).not.toContain('garage__list_cars');
+  });
+
   it('forgets removed tools', async () => {
     const h = hybrid();
     await h.refresh();
