@@ -57,6 +57,8 @@ export const DEFAULT_LIMIT = 10;
 export const RERANK_DEPTH = 100;
 
 const DIGITS = /^[0-9]+$/;
+const MAX_QUERY_CHARS = 1_000;
+const MAX_CONCEPTS = 32;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -174,10 +176,13 @@ export class ToolSearchIndex implements Searcher {
   concepts(query: string): Concept[] {
     const out: Concept[] = [];
     const seen = new Set<string>();
-    const shape = this.params.synonyms ? queryShape(query) : { text: query, hints: [] };
+    // The query comes from a model or a person: bound the work it can ask for.
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
+      if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
       const concept: [string, number][] = [[t, 1]];
       if (this.params.synonyms) for (const s of expansions(t).keys()) concept.push([s, this.params.synonymWeight]);

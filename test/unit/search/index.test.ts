@@ -172,6 +172,15 @@ describe('hostile definitions', () => {
   });
 });
 
+describe('hostile queries', () => {
+  it('bounds the work of a huge query and still answers from its beginning', () => {
+    const index = build(CATALOG);
+    const words = Array.from({ length: 20_000 }, (_, i) => `word${i}`).join(' ');
+    expect(index.concepts(`create calendar event ${words}`).length).toBeLessThanOrEqual(40);
+    expect(top(index, `create calendar event ${words}`)).toBe('calendar__create-event');
+  });
+});
+
 describe('PlainBm25Index (baseline)', () => {
   it('matches whitespace tokens only: no stemming, no synonyms, no name splitting', () => {
     const plain = new PlainBm25Index();
