@@ -110,7 +110,8 @@ export class InvertedIndex {
 
   /**
    * BM25F: per concept, the best of its terms' `weight × idf × tf'/(k1 + tf')`, summed over
-   * concepts; tf' is the field-weighted, length-normalised term frequency. Returns the `depth`
+   * concepts; idf is that of the concept's first term (the user's word); tf' is the
+   * field-weighted, length-normalised term frequency. Returns the `depth`
    * best accepted documents, best first, ties by key. Work past scoring is per kept document,
    * not per matching one: at 50,000 tools a common word matches thousands.
    */
@@ -123,11 +124,14 @@ export class InvertedIndex {
     for (const concept of concepts) {
       const conceptEpoch = this.nextEpoch();
       const members: number[] = [];
+      // Every term of a concept stands for the user's word, so each carries that word's rarity
+      // (as Lucene's synonym queries do): "bug" is no weaker a request because tools say "issue".
+      // A word no tool uses counts as used once.
+      const df = Math.max(1, this.postings.get(concept[0]?.[0] ?? '')?.n ?? 0);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (const [t, w] of concept) {
         const p = this.postings.get(t);
-        if (p === undefined) continue;
-        const idf = Math.log(1 + (n - p.n + 0.5) / (p.n + 0.5));
-        this.scorePosting(p, w * idf, conceptEpoch, members);
+        if (p !== undefined) this.scorePosting(p, w * idf, conceptEpoch, members);
       }
       for (const slot of members) {
         if (this.seen[slot] !== runEpoch) {
