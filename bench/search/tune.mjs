@@ -1,0 +1,51 @@
+// Coordinate search of the ranking parameters on the DEV half of queries.tsv only (the test half
+// stays unseen). Prints the best parameters; copy them into DEFAULT_RANKING by hand.
+//   npm run build && node bench/search/tune.mjs
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const S = await import(here('../../dist/search/index.js'));
+const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
+  .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
+const dev = readFileSync(here('./queries.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
+  .map((l) => l.split('\t')).map(([, q, g]) => ({ q, gold: new Set(g.trim().split(/\s+/)) })).filter((_, i) => i % 2 === 0);
+
+function score(params) {
+  const e = new S.ToolSearchIndex(params);
+  for (const d of catalog) e.upsert(d);
+  let r5 = 0, mrr = 0;
+  for (const q of dev) {
+    const rank = e.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1;
+    if (rank >= 1 && rank <= 5) r5++;
+    if (rank >= 1) mrr += 1 / rank;
+  }
+  return { r5: r5 / dev.length, mrr: mrr / dev.length, objective: (r5 + mrr) / dev.length };
+}
+
+const clone = (p) => JSON.parse(JSON.stringify(p));
+let best = clone(S.DEFAULT_RANKING);
+let bestScore = score(best);
+console.log('start', bestScore);
+const knobs = [
+  ['k1', [0.8, 1.0, 1.2, 1.5, 2.0]],
+  ['synonymWeight', [0.25, 0.35, 0.45, 0.6, 0.75]],
+  ['nameCoverage', [0, 0.25, 0.5, 0.75, 1, 1.5]],
+  ['serverMention', [0, 0.25, 0.5, 1, 2]],
+  ...['name', 'title', 'summary', 'description', 'params', 'paramText', 'server'].flatMap((f) => [
+    [`fields.${f}.weight`, [0.2, 0.5, 1, 1.5, 2, 3, 4]],
+    [`fields.${f}.b`, [0, 0.3, 0.6, 0.9]],
+  ]),
+];
+const set = (p, path, v) => { const parts = path.split('.'); let o = p; for (const k of parts.slice(0, -1)) o = o[k]; o[parts.at(-1)] = v; };
+for (let round = 0; round < 2; round++) {
+  for (const [path, values] of knobs) {
+    for (const v of values) {
+      const p = clone(best);
+      set(p, path, v);
+      const s = score(p);
+      if (s.objective > bestScore.objective + 1e-9) { best = p; bestScore = s; console.log(round, path, v, s); }
+    }
+  }
+}
+console.log(JSON.stringify(best), bestScore);

@@ -1,0 +1,69 @@
+// What a query's shape says beyond its words: a URL means a web page, `config.yaml` means a
+// file, "who" asks for people, "how many" for a count, "which ... are there" for a list. Each
+// hint adds one concept at a low weight; URL and file-name words are replaced, not kept, since
+// "example" and "com" say nothing about the tool wanted. General phrasing rules only.
+
+export interface Hint {
+  /** Words of the concept the hint adds (analyzed like query words). */
+  words: string;
+  weight: number;
+}
+
+const URL = /\b(?:https?:\/\/\S+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|app|gov|edu|info|uk|de|fr)\b(?:\/\S*)?)/gi;
+const FILE = /(?:^|[\s"'(])(?:[\w-]+\/)*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b/gi;
+const CHANNEL = /(?:^|\s)#[\w-]+/g;
+const MENTION = /(?:^|\s)@[\w-]+\b/g;
+const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
+
+const RULES: readonly [RegExp, Hint][] = [
+  [/\bwho\b/i, { words: 'user member people', weight: 0.4 }],
+  [/\bwhen\b|\bwhat time\b/i, { words: 'time date', weight: 0.4 }],
+  [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
+  [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
+  [/\b(?:which|any)\b|\bwhat(?:'s| is| are)? (?:in|on)\b|\b(?:is|are) there\b|\bshow me (?:all|the|my|every)\b/i, { words: 'list all', weight: 0.4 }],
+  [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
+];
+
+/** Phrasal verbs and set phrases, rewritten to the word tools use for them. */
+const PHRASES: readonly [RegExp, string][] = [
+  [/\blog(?:ged|ging|s)? ?in(?:to)?\b|\bsign(?:ed|ing|s)? ?in(?:to)?\b/gi, ' login authenticated account '],
+  [/\blog(?:ged|ging|s)? ?out\b|\bsign(?:ed|ing|s)? ?out\b/gi, ' logout session '],
+  [/\bsign(?:ed|ing|s)? ?up\b/gi, ' signup register '],
+  [/\broll(?:ed|ing|s)? ?back\b/gi, ' rollback revert '],
+  [/\blook(?:ed|ing|s)? (?:up|for|into)\b/gi, ' find search '],
+  [/\bset(?:ting|s)? up\b/gi, ' setup create configure '],
+  [/\b(?:jot|write|note)(?:ted|ting|s)? down\b/gi, ' note remember '],
+  [/\b(?:get|got|getting) rid of\b/gi, ' delete '],
+  [/\bturn(?:ed|ing|s)? off\b/gi, ' disable stop '],
+  [/\bturn(?:ed|ing|s)? on\b/gi, ' enable start '],
+  [/\bkick(?:ed|ing|s)? off\b/gi, ' start trigger run '],
+  [/\bcheck(?:ed|ing|s)? out\b/gi, ' checkout '],
+  [/\bhow long\b|\bhow far\b/gi, ' distance duration time '],
+  [/\bup to date\b/gi, ' update sync latest '],
+];
+
+export interface QueryShape {
+  /** The query with URLs, file names, channels and mentions taken out. */
+  text: string;
+  hints: Hint[];
+}
+
+export function queryShape(query: string): QueryShape {
+  const hints: Hint[] = [];
+  let text = query;
+  for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
+  const take = (re: RegExp, hint: Hint): void => {
+    const stripped = text.replace(re, ' ');
+    if (stripped !== text) {
+      hints.push(hint);
+      text = stripped;
+    }
+  };
+  take(EMAIL, { words: 'email address', weight: 0.5 });
+  take(URL, { words: 'url page website', weight: 0.6 });
+  take(FILE, { words: 'file', weight: 0.6 });
+  take(CHANNEL, { words: 'channel', weight: 0.6 });
+  take(MENTION, { words: 'user', weight: 0.4 });
+  for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
+  return { text, hints };
+}

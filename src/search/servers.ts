@@ -1,0 +1,67 @@
+// What the ranking knows about servers as wholes: each server's name words (a query that names
+// a server wants its tools) and a server-level index over all its tools' names and summaries
+// (a query about calendars favours the calendar server's tools). The server index is rebuilt
+// lazily, per changed server, at the next search: bulk loads pay once.
+
+import { nameTermsShared } from './analyze.js';
+import { InvertedIndex, type Concept } from './inverted.js';
+
+interface ServerEntry {
+  words: string[];
+  /** Terms each of its tools contributes to the server's document. */
+  tools: Map<string, string[]>;
+}
+
+export class ServerContext {
+  private readonly servers = new Map<string, ServerEntry>();
+  private readonly dirty = new Set<string>();
+  private readonly index = new InvertedIndex([{ weight: 1, b: 0.5 }]);
+
+  add(server: string, key: string, terms: string[]): void {
+    let s = this.servers.get(server);
+    if (s === undefined) this.servers.set(server, (s = { words: [...new Set(nameTermsShared(server))], tools: new Map() }));
+    s.tools.set(key, terms);
+    this.dirty.add(server);
+  }
+
+  delete(server: string, key: string): void {
+    const s = this.servers.get(server);
+    if (s === undefined || !s.tools.delete(key)) return;
+    if (s.tools.size === 0) this.servers.delete(server);
+    this.dirty.add(server);
+  }
+
+  /** Keys of the server's indexed tools. */
+  keysOf(server: string): string[] {
+    return [...(this.servers.get(server)?.tools.keys() ?? [])];
+  }
+
+  /** The server's name words (empty for an unknown server). */
+  words(server: string): readonly string[] {
+    return this.servers.get(server)?.words ?? [];
+  }
+
+  /** Servers whose name contains a word the query says itself (weight 1, not a synonym). */
+  named(weights: ReadonlyMap<string, number>): Set<string> {
+    const out = new Set<string>();
+    for (const [server, { words }] of this.servers) if (words.some((w) => weights.get(w) === 1)) out.add(server);
+    return out;
+  }
+
+  /** Each matching server's relevance to the query, scaled so the best server has 1. */
+  relevance(concepts: readonly Concept[]): Map<string, number> {
+    this.refresh();
+    const hits = this.index.search(concepts, this.servers.size);
+    const top = hits[0]?.score ?? 0;
+    return new Map(hits.map((h) => [h.key, top > 0 ? h.score / top : 0]));
+  }
+
+  private refresh(): void {
+    for (const server of this.dirty) {
+      const s = this.servers.get(server);
+      if (s === undefined) this.index.delete(server);
+      else this.index.set(server, [[...s.tools.values()].flat()]);
+    }
+    this.dirty.clear();
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { analyzeName, analyzeText, isStopWord } from '../../../src/search/analyze.js';
+import { expansions } from '../../../src/search/synonyms.js';
+import { queryShape } from '../../../src/search/hints.js';
+
+describe('analyzeText', () => {
+  it('drops stop words and conversational filler, and stems English words', () => {
+    expect(analyzeText('Could you please create the issues for me?')).toEqual(['creat', 'issu']);
+    expect(analyzeText("what's on my calendar tomorrow")).toEqual(['calendar', 'tomorrow']);
+  });
+
+  it('keeps the verbs and quantifiers tool names are made of', () => {
+    expect(analyzeText('get all new')).toEqual(['get', 'all', 'new']);
+    for (const w of ['get', 'all', 'make', 'up']) expect(isStopWord(w)).toBe(false);
+  });
+
+  it('leaves words of other scripts unstemmed', () => {
+    expect(analyzeText('Создать задачу')).toEqual(['создать', 'задачу']);
+    expect(analyzeText('文件')).toEqual(['文件']);
+  });
+
+  it('gives a query word and a document word the same term when they share a stem', () => {
+    expect(analyzeText('deleting repositories')).toEqual(analyzeText('delete repository'));
+    expect(analyzeName('listPullRequests')).toEqual(analyzeText('list pull requests'));
+    expect(analyzeText('who sent the messages I wrote')).toEqual(analyzeText('send message write'));
+  });
+
+  it('never throws and never returns an empty term', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 100 }), (s) => {
+        for (const t of analyzeText(s)) expect(t.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('returns a fresh array from analyzeName (the cache is not exposed)', () => {
+    const a = analyzeName('create_issue');
+    a.push('x');
+    expect(analyzeName('create_issue')).toEqual(['creat', 'issu']);
+  });
+});
+
+describe('synonym groups', () => {
+  it('are symmetric and never map a term to itself', () => {
+    for (const t of ['find', 'delet', 'issu', 'repo', 'email']) {
+      const ex = expansions(t);
+      expect(ex.size).toBeGreaterThan(0);
+      expect(ex.has(t)).toBe(false);
+      for (const other of ex.keys()) expect(expansions(other).has(t)).toBe(true);
+    }
+  });
+
+  it('relate the everyday words to the ones tools use', () => {
+    expect(expansions('bug').has('issu')).toBe(true);
+    expect(expansions('remov').has('delet')).toBe(true);
+    expect(expansions('folder').has('directori')).toBe(true);
+    expect(expansions('zzzz').size).toBe(0);
+  });
+});
+
+describe('queryShape', () => {
+  it('replaces URLs and file names by what they stand for', () => {
+    const s = queryShape('open example.com and read config.yaml');
+    expect(s.text).not.toMatch(/example|config/);
+    expect(s.hints.map((h) => h.words)).toEqual(expect.arrayContaining(['url page website', 'file']));
+  });
+
+  it('reads who / how many / which as people, counts and lists', () => {
+    expect(queryShape('who is on the team').hints.map((h) => h.words)).toContain('user member people');
+    expect(queryShape('how many users signed up').hints.map((h) => h.words)).toContain('count total number');
+    expect(queryShape('which repos have I starred').hints.map((h) => h.words)).toContain('list all');
+  });
+
+  it('rewrites phrasal verbs to the word tools use', () => {
+    expect(queryShape('who am I logged in as').text).toMatch(/login/);
+    expect(queryShape('roll back the deploy').text).toMatch(/rollback/);
+  });
+
+  it('leaves a plain query alone', () => {
+    expect(queryShape('create an issue')).toEqual({ text: 'create an issue', hints: [] });
+  });
+});
