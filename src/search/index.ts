@@ -1,4 +1,5 @@
-// Public API of the tool search engine. Pure (no I/O) except `embeddings.ts`, and independent
+// Public API of the tool search engine (pure: the optional embeddings live in embeddings.ts,
+// imported by those who want them, since they do I/O), independent
 // of the rest of src/: the gateway feeds it ToolDocs and asks it for ranked keys.
 //
 //   const index = new ToolSearchIndex();
@@ -17,5 +18,4 @@ export { analyzeName, analyzeText } from './analyze.js';
 export { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 export { fieldTexts, searchableText } from './fields.js';
 export { countTokens, estimateTokens, loadTokenCounter, serializeToolsForModel, toolListTokens, type ModelTool, type TokenCounter } from './tokens.js';
-export { EmbeddingClient, HybridSearcher, VectorCache, cosine, fuseRankings, type EmbeddingsConfig, type HybridOptions, type LexicalSearcher } from './embeddings.js';
 export { META_TOOLS, SEARCH_TOOLS_TOOL, CALL_TOOL_TOOL, SEARCH_TOOLS_NAME, CALL_TOOL_NAME } from './meta-tools.js';

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HybridSearcher, ToolSearchIndex, cosine, fuseRankings, type ToolDoc } from '../../../src/search/index.js';
+import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+import { HybridSearcher, cosine, fuseRankings } from '../../../src/search/embeddings.js';
 
 // A fake OpenAI-compatible embeddings endpoint: each vector counts words per meaning, and
 // words of one meaning share a dimension, so "automobile" lands where "car" does.
