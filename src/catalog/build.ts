@@ -3,7 +3,9 @@
 // client request; handlers only read the snapshot it returns.
 
 import { createHash } from 'node:crypto';
-import type { FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
+import type { ClientProfile, FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
+import type { TokenCounter } from '../search/index.js';
+import type { ExposureSettings } from './tool-exposure.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
@@ -19,6 +21,8 @@ export interface CatalogEntry {
   original: string;
   /** The item as clients see it (a shallow copy with the exposed name/URI). */
   item: Record<string, any>;
+  /** The catalog's name for it, where a profile's view refitted the name (else `key`). */
+  catalogKey?: string;
 }
 
 export interface CatalogList {
@@ -40,7 +44,21 @@ export interface Catalog {
   renamedUris: Map<string, Map<string, string>>;
   /** server → its instructions, cleaned by the guard, for servers that gave any (in config order). */
   instructions: Map<string, string>;
+  /** How tools are shown (full, search, auto) to each profile: see tool-exposure.ts. */
+  exposure: CatalogExposure;
 }
+
+/** The exposure settings of the catalog: per profile (a profile may override the global ones). */
+export interface CatalogExposure {
+  settingsFor(profile: ClientProfile | undefined): ExposureSettings;
+  /** The o200k counter once loaded; until then token figures are the estimate. */
+  counter?: TokenCounter;
+}
+
+/** Full lists, default names: what a catalog without exposure config gets. */
+export const DEFAULT_EXPOSURE: CatalogExposure = {
+  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool' }),
+};
 
 export interface CatalogServerInput {
   config: ServerConfig;
@@ -106,9 +124,9 @@ export function listOf(entries: CatalogEntry[]): CatalogList {
   return { entries, index, hash: hash.digest('base64url') };
 }
 
-function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], field: string): CatalogList {
+function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], field: string, reserved?: ReadonlySet<string>): CatalogList {
   const requests: NameRequest[] = candidates.map((c) => ({ server: c.server.name, prefix: c.server.prefix, name: c.original }));
-  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode });
+  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode, reserved });
   return listOf(
     candidates.map((c, i) => ({ key: names[i]!, server: c.server.name, original: c.original, item: { ...c.item, [field]: names[i]! } })),
   );
@@ -137,12 +155,19 @@ function uriList(candidates: Candidate[], field: string, onEntry: (entry: Catalo
 /** No pins, default sanitizing: what a catalog without policy config gets. */
 export const DEFAULT_GUARD: GuardOptions = { sanitize: { maxDescriptionLength: 1024, action: 'strip' }, newTools: 'allow' };
 
-export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming'], guard: GuardOptions = DEFAULT_GUARD): Catalog {
+export function buildCatalog(
+  servers: readonly CatalogServerInput[],
+  naming: GatewayConfig['naming'],
+  guard: GuardOptions = DEFAULT_GUARD,
+  exposure: CatalogExposure = DEFAULT_EXPOSURE,
+): Catalog {
   const report: GuardReport = { held: [], findings: [], blocked: [] };
   const router = new ResourceRouter();
   for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);
   const lists = {} as Record<ListKind, CatalogList>;
-  lists.tools = namedList(allowed(servers, 'tools', guard, report), naming, 'name');
+  // The gateway's own tools keep their names: a server tool that would take one is suffixed.
+  const { searchTool, callTool } = exposure.settingsFor(undefined);
+  lists.tools = namedList(allowed(servers, 'tools', guard, report), naming, 'name', new Set([searchTool, callTool]));
   lists.prompts = namedList(allowed(servers, 'prompts', guard, report), naming, 'name');
   const renamedUris = new Map<string, Map<string, string>>();
   lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', (e) => {
@@ -163,7 +188,7 @@ export function buildCatalog(servers: readonly CatalogServerInput[], naming: Gat
     report.blocked.push(...guarded.report.blocked);
     if (guarded.text !== undefined) instructions.set(s.config.name, guarded.text);
   }
-  return { lists, report, resources: router, resourcePolicy, renamedUris, instructions };
+  return { lists, report, resources: router, resourcePolicy, renamedUris, instructions, exposure };
 }
 
 /** The kinds whose client-visible content differs between two snapshots. */

@@ -23,6 +23,11 @@ export interface NamingOptions {
   mode: NamingMode;
   /** Default SPEC_NAME_RULES. */
   rules?: NameRules;
+  /**
+   * Names no item may get (the gateway's own tools, e.g. search_tools): an item whose name would
+   * be one of them gets a hash suffix instead, like any other clash.
+   */
+  reserved?: ReadonlySet<string>;
 }
 
 export interface NameRequest {
@@ -165,14 +170,14 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
     default:
       throw new Error(`unknown naming mode: ${String(options.mode)}`);
   }
-  return makeUnique(items, base, c);
+  return makeUnique(items, base, c, options.reserved);
 }
 
-function makeUnique(items: readonly NameRequest[], base: readonly string[], c: CompiledRules): string[] {
+function makeUnique(items: readonly NameRequest[], base: readonly string[], c: CompiledRules, reserved?: ReadonlySet<string>): string[] {
   const out = new Array<string>(base.length);
   // Pass 1 reserves every name's first holder, so that a clash suffix given to a later item can
   // never push out an item whose own name was unique (keeps unrelated names stable).
-  const taken = new Set<string>();
+  const taken = new Set<string>(reserved);
   const losers: number[] = [];
   base.forEach((n, i) => {
     if (taken.has(n)) losers.push(i);

@@ -6,7 +6,7 @@
 import { BehaviorSubject, Subject, asapScheduler, debounceTime, type Observable, type Subscription } from 'rxjs';
 import type { GatewayConfig } from '../config/types.js';
 import type { ListKind } from '../protocol/mcp.js';
-import { DEFAULT_GUARD, buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogServerInput } from './build.js';
+import { DEFAULT_EXPOSURE, DEFAULT_GUARD, buildCatalog, changedKinds, emptyCatalog, type Catalog, type CatalogExposure, type CatalogServerInput } from './build.js';
 import type { GuardOptions } from './guard.js';
 
 export class CatalogStore {
@@ -20,6 +20,7 @@ export class CatalogStore {
     private readonly sources: () => readonly CatalogServerInput[],
     private naming: GatewayConfig['naming'],
     private guard: GuardOptions = DEFAULT_GUARD,
+    private exposure: CatalogExposure = DEFAULT_EXPOSURE,
   ) {
     this.rebuilds = this.invalidations.pipe(debounceTime(0, asapScheduler)).subscribe(() => this.rebuild());
   }
@@ -46,7 +47,7 @@ export class CatalogStore {
   /** Rebuilds now; returns the kinds that changed. */
   rebuild(): readonly ListKind[] {
     const before = this.snapshot$.value;
-    const after = buildCatalog(this.sources(), this.naming, this.guard);
+    const after = buildCatalog(this.sources(), this.naming, this.guard, this.exposure);
     const kinds = changedKinds(before, after);
     // Always publish: routing tables may change even when no list a client sees does.
     this.snapshot$.next(after);
@@ -56,6 +57,12 @@ export class CatalogStore {
 
   setNaming(naming: GatewayConfig['naming']): void {
     this.naming = naming;
+    this.invalidate();
+  }
+
+  /** New exposure settings (a reload), or the token counter is loaded. */
+  setExposure(exposure: CatalogExposure): void {
+    this.exposure = exposure;
     this.invalidate();
   }
 

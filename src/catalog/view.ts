@@ -10,6 +10,7 @@ import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';
 import { listOf } from './build.js';
+import { exposeTools, type Exposure } from './tool-exposure.js';
 import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRules } from './naming.js';
 
 export interface CatalogView {
@@ -18,6 +19,23 @@ export interface CatalogView {
   allowsUri(uri: string): boolean;
   /** Whether anything of this server is in the view (a profile that sees nothing of it hears nothing from it). */
   seesServer(server: string): boolean;
+  /** Which tools tools/list shows (full or search mode) and what each costs in tokens; computed on first use. */
+  exposure(): Exposure;
+  /** The view's entry for a catalog tool name (names differ where the profile refits them). */
+  toolByCatalogKey(key: string): CatalogEntry | undefined;
+}
+
+/** The lazily computed parts of a view, once per view. */
+function lazyParts(catalog: Catalog, profile: ClientProfile | undefined, lists: Record<ListKind, CatalogList>) {
+  let exposure: Exposure | undefined;
+  let byCatalogKey: Map<string, CatalogEntry> | undefined;
+  return {
+    exposure: () => (exposure ??= exposeTools(lists.tools, catalog.exposure.settingsFor(profile), catalog.exposure.counter)),
+    toolByCatalogKey: (key: string) => {
+      byCatalogKey ??= new Map(lists.tools.entries.map((e) => [e.catalogKey ?? e.key, e]));
+      return byCatalogKey.get(key);
+    },
+  };
 }
 
 /** A `seesServer` over the view's lists, computed once on first use. */
@@ -39,7 +57,7 @@ const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
 export function viewFor(catalog: Catalog, profile: ClientProfile | undefined): CatalogView {
   if (!profile) {
     let v = unrestricted.get(catalog);
-    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true, seesServer: () => true }));
+    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true, seesServer: () => true, ...lazyParts(catalog, undefined, catalog.lists) }));
     return v;
   }
   let byProfile = cache.get(catalog);
@@ -71,17 +89,23 @@ function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
     let entries = catalog.lists[kind].entries.filter((e) => allow(e.key));
     // Read-only: only tools the server itself marks read-only (an absent hint is not a yes).
     if (kind === 'tools' && profile.readOnly) entries = entries.filter((e) => e.item.annotations?.readOnlyHint === true);
-    if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules);
+    if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules, kind === 'tools' ? reservedNames(catalog, profile) : undefined);
     lists[kind] = entries.length === catalog.lists[kind].entries.length && !rules ? catalog.lists[kind] : listOf(entries);
   }
-  return { lists, allowsUri: uris, seesServer: serversOf(lists) };
+  return { lists, allowsUri: uris, seesServer: serversOf(lists), ...lazyParts(catalog, profile, lists) };
 }
 
 /** New names within the profile's rules; deterministic and unique, like the catalog's own. */
-function refit(entries: CatalogEntry[], rules: NameRules): CatalogEntry[] {
+function refit(entries: CatalogEntry[], rules: NameRules, reserved?: ReadonlySet<string>): CatalogEntry[] {
   const names = assignNames(
     entries.map((e) => ({ server: e.server, prefix: '', name: e.key })),
-    { separator: '', mode: 'always', rules },
+    { separator: '', mode: 'always', rules, reserved },
   );
-  return entries.map((e, i) => (names[i] === e.key ? e : { ...e, key: names[i]!, item: { ...e.item, name: names[i]! } }));
+  return entries.map((e, i) => (names[i] === e.key ? e : { ...e, key: names[i]!, catalogKey: e.key, item: { ...e.item, name: names[i]! } }));
+}
+
+/** The gateway's own tool names, which no refitted name may take either. */
+function reservedNames(catalog: Catalog, profile: ClientProfile): ReadonlySet<string> {
+  const s = catalog.exposure.settingsFor(profile);
+  return new Set([s.searchTool, s.callTool]);
 }

@@ -28,6 +28,7 @@ import type { ByteBudget } from './budget.js';
 import { isRawResponse, spliceId } from '../jsonrpc/raw.js';
 import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
+import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 
 
@@ -91,16 +92,15 @@ export class ClientSession implements EndpointSession, Session {
   /** Tells the client which lists changed, once per notification method. */
   notifyListChanged(kinds: readonly ListKind[]): void {
     if (!this.initialized || this.closed) return;
-    if (this.profile) {
-      // A change outside this profile's view is none of this client's business.
-      const view = this.view;
-      kinds = kinds.filter((k) => {
-        const hash = view.lists[k].hash;
-        const changed = this.seen.get(k) !== hash;
-        this.seen.set(k, hash);
-        return changed;
-      });
-    }
+    // Only what this client would see differently: a change outside its profile's view, or to a
+    // tool its search mode does not list, is none of its business.
+    const view = this.view;
+    kinds = kinds.filter((k) => {
+      const hash = servedList(view, k).hash;
+      const changed = this.seen.get(k) !== hash;
+      this.seen.set(k, hash);
+      return changed;
+    });
     const methods = new Set(kinds.map((k) => KINDS[k].listChanged));
     for (const method of methods) this.push({ jsonrpc: '2.0', method });
   }
@@ -176,7 +176,7 @@ export class ClientSession implements EndpointSession, Session {
     this.protocolVersion = negotiateVersion(p.protocolVersion);
     this.clientCapabilities = p.capabilities ?? {};
     this.clientInfo = p.clientInfo;
-    if (this.profile) for (const k of LIST_KINDS) this.seen.set(k, this.view.lists[k].hash);
+    for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
     return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.protocolVersion, this.view) };
   }
 

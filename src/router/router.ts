@@ -15,6 +15,7 @@ import type { Logger } from '../log.js';
 import type { AuditLog } from '../observability/audit.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
+import { ToolSearchIndex, type ToolDoc } from '../search/index.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
@@ -34,6 +35,13 @@ export interface RouterDeps {
 
 export class Router {
   readonly cursors: CursorCodec = createCursorCodec();
+  /**
+   * Every tool of the catalog, indexed for search_tools. Brought up to date on the first search
+   * after a snapshot (a gateway whose clients never search never pays for indexing).
+   */
+  private readonly index = new ToolSearchIndex();
+  private indexedServers = new Set<string>();
+  private indexedCatalog?: Catalog;
   readonly subscriptions = new Subscriptions();
   readonly tasks = new TaskIds();
   readonly store: CatalogStore;
@@ -56,6 +64,27 @@ export class Router {
     this.relay = new ServerRequestRelay(deps.logger);
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
+  }
+
+  /** The best matching tools for a query, by catalog name, among those `accept` lets through. */
+  async searchTools(query: string, options: { limit: number; accept: (key: string) => boolean }): Promise<{ key: string; score: number }[]> {
+    if (this.indexedCatalog !== this.catalog) this.reindex(this.catalog);
+    return this.index.search(query, options);
+  }
+
+  /** Brings the index to a snapshot: only servers whose tools changed are re-indexed. */
+  private reindex(catalog: Catalog): void {
+    this.indexedCatalog = catalog;
+    const byServer = new Map<string, ToolDoc[]>();
+    for (const e of catalog.lists.tools.entries) {
+      let docs = byServer.get(e.server);
+      if (!docs) byServer.set(e.server, (docs = []));
+      const { title, description, inputSchema, annotations } = e.item;
+      docs.push({ key: e.key, server: e.server, name: e.original, title, description, inputSchema, annotations });
+    }
+    for (const server of this.indexedServers) if (!byServer.has(server)) this.index.syncServer(server, []);
+    for (const [server, docs] of byServer) this.index.syncServer(server, docs);
+    this.indexedServers = new Set(byServer.keys());
   }
 
   get config(): GatewayConfig {

@@ -7,6 +7,7 @@ import { GatewayError, RpcError } from '../../errors.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse } from '../../jsonrpc/raw.js';
+import { callNamedTool, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
@@ -58,6 +59,10 @@ export function lookup(list: CatalogList, name: unknown, what: string) {
 }
 
 export const callTool: Handler = async (params, context) => {
+  // The gateway's own tools (search mode); their names are reserved, no server tool has them.
+  const own = context.router.catalog.exposure.settingsFor(context.session.profile);
+  if (params?.name === own.searchTool) return searchTools(params.arguments, context);
+  if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
   const entry = lookup(context.view.lists.tools, params?.name, 'tool');
   const ready = context.router.connectionFor(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.

@@ -6,11 +6,18 @@ import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { RpcError } from '../../errors.js';
 import { KINDS, type ListKind } from '../../protocol/mcp.js';
 import type { Handler } from '../context.js';
+import type { CatalogList } from '../../catalog/build.js';
+import type { CatalogView } from '../../catalog/view.js';
+
+/** What a list request answers for `kind`: the view's list, or for tools what its mode shows. */
+export function servedList(view: CatalogView, kind: ListKind): CatalogList {
+  return kind === 'tools' ? view.exposure().served : view.lists[kind];
+}
 
 export function listHandler(kind: ListKind): Handler {
   const key = KINDS[kind].key;
   return async (params, { router, view }) => {
-    const list = view.lists[kind];
+    const list = servedList(view, kind);
     let after;
     if (params?.cursor !== undefined) {
       after = typeof params.cursor === 'string' ? router.cursors.decode(params.cursor) : undefined;
