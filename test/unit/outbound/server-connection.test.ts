@@ -232,7 +232,7 @@ describe('calls', () => {
       handlers: {
         'tools/call': async (_p, call) => {
           const answer = await call.server.request('sampling/createMessage', { messages: [] });
-          return { content: [{ type: 'text', text: JSON.stringify(answer.result) }] };
+          return { content: [{ type: 'text', text: JSON.stringify((answer as { result?: unknown }).result) }] };
         },
       },
     });
