@@ -184,12 +184,6 @@ export class FakeMcpServer {
     return new Promise((resolve) => this.watchers.push({ pred: test, resolve }));
   }
 
-  /** The next message from now on that matches. */
-  next(pred: string | ((m: any) => boolean)): Promise<any> {
-    const test = typeof pred === 'string' ? (m: any) => m.method === pred : pred;
-    return new Promise((resolve) => this.watchers.push({ pred: test, resolve }));
-  }
-
   notify(method: string, params?: Record<string, any>, relatedTo?: JsonRpcId): void {
     this.transport.deliver(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, relatedTo);
   }
@@ -305,7 +299,7 @@ export class FakeMcpServer {
 
 // --- fake servers in place of stdio children ------------------------------------------------
 
-/** A script, or per start attempt (1, 2, ...): a script, `refuse` (cannot spawn) or `exit` (dies at once). */
+/** A script, or per start attempt (1, 2, ...): a script, `refuse` (cannot spawn) or `exit` (dies on start). */
 export type FakeServerDefinition = FakeServerScript | ((attempt: number) => FakeServerScript | 'refuse' | 'exit');
 
 /**
@@ -358,14 +352,15 @@ export class FakeServerRegistry {
     this.tries.set(command, attempt);
     const script = typeof definition === 'function' ? definition(attempt) : definition;
     if (script === undefined || script === 'refuse') throw new GatewayError('SERVER_UNAVAILABLE', `cannot start \`${command}\`: no such fake server`);
-    const server = new FakeMcpServer(transport, script === 'exit' ? {} : script);
+    // A child that dies at start is noticed once we wrote to it: it dies on its first message.
+    const dies: FakeServerScript = { handlers: { initialize: (_p, call) => (call.server.drop(), new Promise(() => {})) } };
+    const server = new FakeMcpServer(transport, script === 'exit' ? dies : script);
     const list = this.instances(command);
     this.started.set(command, [...list, server]);
     for (const w of this.waiters.filter((w) => w.command === command && w.count === list.length + 1)) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
       w.resolve(server);
     }
-    if (script === 'exit') transport.drop();
   }
 }
 

@@ -63,6 +63,13 @@ describe('handshake', () => {
     expect(hanging.connection).toMatchObject({ state: 'failed', problem: expect.stringContaining('within 20s') });
     expect(fakeServers.latest('hanging').closed).toBe(true);
   });
+
+  it('a server that dies during the handshake is down with the reason its pipe gave', async () => {
+    fakeServers.define('dying', () => 'exit');
+    const w = watched(serverConfig('dying'), { reconnect: false });
+    await w.connection.connect();
+    expect(w.connection).toMatchObject({ state: 'failed', listed: false, problem: expect.stringContaining('exited with code 1') });
+  });
 });
 
 describe('lists', () => {
