@@ -3,8 +3,10 @@
 // expires what is due. Timeouts are seconds long, so a tick of TICK_MS is precision enough; the
 // wheel's clock (`now`) is the tick's, which spares a Date.now() per request too.
 
-/** Granularity of deadlines: one firing checks every bucket that is due. */
+/** Granularity of deadlines: a deadline fires within two ticks after it is due (tick alignment). */
 export const TICK_MS = 10;
+/** A tick this late means the interval no longer runs. */
+const STALE_MS = 1000;
 
 export interface Deadline {
   /** When it is due, on the wheel's clock. */
@@ -33,7 +35,8 @@ export class DeadlineWheel {
 
   add(d: Deadline): void {
     if (d.slot !== undefined) this.remove(d);
-    if (this.armed++ === 0) this.start();
+    // A tick overdue by far means the interval is gone (a test swapped its timers): start anew.
+    if (this.armed++ === 0 || this.clock() - this.lastTick > STALE_MS) this.start();
     // A deadline already due goes to the next slot to run.
     const slot = Math.max(this.nextSlot, Math.ceil(d.at / TICK_MS));
     let bucket = this.buckets.get(slot);
@@ -58,8 +61,12 @@ export class DeadlineWheel {
   }
 
   private start(): void {
+    clearInterval(this.timer);
     this.lastTick = this.clock();
-    this.nextSlot = Math.floor(this.lastTick / TICK_MS);
+    // Slots left from before a restart are still due: run from the oldest of them.
+    let first = Math.floor(this.lastTick / TICK_MS);
+    for (const slot of this.buckets.keys()) first = Math.min(first, slot);
+    this.nextSlot = first;
     this.timer = setInterval(() => this.tick(), TICK_MS);
     // Deadlines never keep the process alive on their own.
     this.timer.unref();

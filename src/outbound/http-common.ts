@@ -79,6 +79,16 @@ export function networkError(method: string, url: string, err: unknown): Gateway
   return new GatewayError('HTTP_ERROR', `${method} ${url} failed: ${detail}`, { cause: err });
 }
 
+/**
+ * Drops a response body we will not read. An undici body destroyed before anything read it emits
+ * 'error' (RequestAbortedError); without a listener that is an uncaught exception, which ended the
+ * whole gateway (found by the transport contract suite). Every discard goes through here.
+ */
+export function discardBody(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 /** Reads at most ~512 bytes of an error body for the message, then drops the rest. */
 export async function bodyExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
   let text = '';
@@ -90,7 +100,7 @@ export async function bodyExcerpt(body: Dispatcher.ResponseData['body']): Promis
   } catch {
     // An unreadable error body leaves the status to speak for itself.
   }
-  body.destroy();
+  discardBody(body);
   text = text.replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
@@ -150,7 +160,7 @@ export async function readJsonBody(
   const tooBig = () =>
     onerror(new GatewayError('MESSAGE_TOO_LARGE', `the server sent a message over the limit of ${maxBytes} bytes (limits.maxMessageBytes); dropped`));
   if (contentLength !== undefined && Number(contentLength) > maxBytes) {
-    body.destroy();
+    discardBody(body);
     tooBig();
     return undefined;
   }
@@ -160,7 +170,7 @@ export async function readJsonBody(
     const buf = Buffer.from(chunk as Uint8Array);
     size += buf.length;
     if (size > maxBytes) {
-      body.destroy();
+      discardBody(body);
       tooBig();
       return undefined;
     }
@@ -174,8 +184,23 @@ export interface SseHandlers {
   onEvent(event: EventSourceMessage): void;
   onRetry?(ms: number): void;
   onerror(err: Error): void;
-  /** An event over the limit was dropped (default: onerror). */
-  onTooLarge?(err: Error): void;
+  /**
+   * An event over the limit was dropped (default: onerror). `head` is the start of its data, when
+   * it could be kept: enough to read the id of the response it was (responseIdInHead).
+   */
+  onTooLarge?(err: Error, head: string | undefined): void;
+}
+
+/** How much of an event's beginning is kept, to tell which response an oversized one was. */
+const EVENT_HEAD_CHARS = 256;
+
+/** The data of an SSE event's first lines: the text after `data:` prefixes, lines joined. */
+function dataOf(eventText: string): string {
+  return eventText
+    .split(/\r\n|\r|\n/)
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
+    .join('\n');
 }
 
 /**
@@ -188,23 +213,28 @@ export async function consumeSse(
   maxChars: number,
   handlers: SseHandlers,
 ): Promise<void> {
-  const tooBig = () =>
-    (handlers.onTooLarge ?? handlers.onerror)(
-      new GatewayError('MESSAGE_TOO_LARGE', `the server sent an SSE event over the limit of ${maxChars} bytes (limits.maxMessageBytes); dropped`),
-    );
+  const tooBig = (head: string | undefined) => {
+    const err = new GatewayError('MESSAGE_TOO_LARGE', `the server sent an SSE event over the limit of ${maxChars} bytes (limits.maxMessageBytes); dropped`);
+    if (handlers.onTooLarge) handlers.onTooLarge(err, head);
+    else handlers.onerror(err);
+  };
   let skipping = false;
+  // The beginning of the event in progress (since the last blank line), kept short.
+  let eventHead = '';
+  let overflowed = false;
   const parser = createParser({
     maxBufferSize: maxChars,
     onEvent: (ev) => {
       // A whole oversized event can arrive inside one chunk, before the buffer check runs.
-      if (ev.data.length > maxChars) tooBig();
+      if (ev.data.length > maxChars) tooBig(ev.data.slice(0, EVENT_HEAD_CHARS));
       else handlers.onEvent(ev);
     },
     onRetry: (ms) => handlers.onRetry?.(ms),
     onError: (err) => {
       if (err.type === 'max-buffer-size-exceeded') {
         skipping = true;
-        tooBig();
+        // Reported once this chunk is counted into eventHead: the event's start may be in it.
+        overflowed = true;
       }
       // Unknown fields and bad retry values are ignored, as EventSource does.
     },
@@ -227,6 +257,13 @@ export async function consumeSse(
       text = text.slice(end.index);
     }
     parser.feed(text);
+    const boundary = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\r\n\r\n'));
+    if (boundary >= 0) eventHead = text.slice(boundary).replace(/^[\r\n]+/, '').slice(0, EVENT_HEAD_CHARS);
+    else if (eventHead.length < EVENT_HEAD_CHARS) eventHead = (eventHead + text).slice(0, EVENT_HEAD_CHARS);
+    if (overflowed) {
+      overflowed = false;
+      tooBig(dataOf(eventHead) || undefined);
+    }
     if (skipping) {
       atLineStart = text.endsWith('\n') || text.endsWith('\r');
       pendingCr = text.endsWith('\r');

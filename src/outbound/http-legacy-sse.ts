@@ -7,7 +7,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
-import { serializeMessage } from '../jsonrpc/ndjson.js';
+import { responseIdInHead, serializeMessage } from '../jsonrpc/ndjson.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -15,6 +15,7 @@ import {
   consumeSse,
   lowerCaseHeaders,
   mediaType,
+  discardBody,
   networkError,
   parseMessages,
   redactUrl,
@@ -162,7 +163,7 @@ export class LegacySseTransport implements Transport {
       return;
     }
     if (mediaType(res.headers) !== 'text/event-stream') {
-      res.body.destroy();
+      discardBody(res.body);
       reject(new GatewayError('PROTOCOL_ERROR', `GET ${this.shownUrl}: expected text/event-stream, got ${mediaType(res.headers) || 'no content-type'}`));
       return;
     }
@@ -174,6 +175,12 @@ export class LegacySseTransport implements Transport {
           else if ((ev.event === undefined || ev.event === 'message') && ev.data !== '') this.deliver(ev.data);
         },
         onerror: (e) => this.reportError(e),
+        // Every answer comes on this one stream: the dropped event's own id says whose it was.
+        onTooLarge: (e, head) => {
+          this.reportError(e);
+          const id = head === undefined ? undefined : responseIdInHead(head);
+          if (id !== undefined && !this.closed) this.onfail?.(id, e);
+        },
       });
       reason = new GatewayError('CONNECTION_CLOSED', `SSE stream from ${this.shownUrl} ended`);
     } catch (err) {
@@ -181,7 +188,7 @@ export class LegacySseTransport implements Transport {
         cause: err,
       });
     } finally {
-      res.body.destroy();
+      discardBody(res.body);
     }
     // Before the endpoint, this rejects start(); after it, the pipe is gone (no-op if settled).
     reject(reason);

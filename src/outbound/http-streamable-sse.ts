@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { classify, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { SSE_HEADERS_TIMEOUT_MS, consumeSse, mediaType, statusError, type HttpLogger } from './http-common.js';
+import { SSE_HEADERS_TIMEOUT_MS, consumeSse, discardBody, mediaType, statusError, type HttpLogger } from './http-common.js';
 
 /** Resuming a POST's stream: reconnections in a row that bring nothing before giving up. */
 const MAX_RESUME_ATTEMPTS = 5;
@@ -144,7 +144,7 @@ export class StreamableSseReader {
       if (host.closed) throw err;
       host.log?.debug({ url: host.shownUrl, err: describeError(err) }, 'SSE connection dropped');
     } finally {
-      body.destroy();
+      discardBody(body);
     }
   }
 
@@ -191,7 +191,7 @@ export class StreamableSseReader {
       return transient ? 'failed' : 'stop';
     }
     if (mediaType(res.headers) !== 'text/event-stream') {
-      res.body.destroy();
+      discardBody(res.body);
       host.reportError(new GatewayError('PROTOCOL_ERROR', `GET ${host.shownUrl}: expected text/event-stream`));
       return 'stop';
     }

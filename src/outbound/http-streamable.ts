@@ -15,6 +15,7 @@ import {
   headerValue,
   lowerCaseHeaders,
   mediaType,
+  discardBody,
   networkError,
   parseMessages,
   readJsonBody,
@@ -156,7 +157,7 @@ export class StreamableHttpTransport implements Transport {
     } else if (type === 'application/json') {
       void this.readJson(res, awaitingId);
     } else {
-      res.body.destroy();
+      discardBody(res.body);
       const err = new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: unexpected content-type ${type}`);
       this.reportError(err);
       if (awaitingId !== undefined) this.failRequest(awaitingId, err);
@@ -252,7 +253,10 @@ export class StreamableHttpTransport implements Transport {
     try {
       const length = headerValue(res.headers, 'content-length');
       const text = await readJsonBody(res.body, length, this.maxBytes, failed);
-      if (text !== undefined && text.trim() !== '') this.deliver(text);
+      if (text === undefined) return;
+      const answered = text.trim() === '' ? [] : this.deliver(text);
+      // A JSON answer that answers nothing (garbage, another id) will not be followed by one.
+      if (awaitingId !== undefined && !answered.includes(awaitingId)) failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
     } catch (err) {
       if (!this.closed) failed(networkError('POST', this.shownUrl, err));
     }

@@ -50,6 +50,10 @@ export interface ServerConnectionOptions<O = never> {
   reconnect?: boolean;
 }
 
+/** The stdio transport module, imported once (by the first stdio server to connect). */
+let stdioModule: Promise<typeof import('./stdio-transport.js')> | undefined;
+const loadStdio = () => (stdioModule ??= import('./stdio-transport.js'));
+
 const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
 export class ServerConnection<O = never> {
@@ -219,7 +223,7 @@ export class ServerConnection<O = never> {
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
     if (c.kind === 'stdio') {
       // Loaded on first use too: execa costs start-up time a config without stdio servers never needs.
-      const { StdioTransport } = await import('./stdio-transport.js');
+      const { StdioTransport } = await loadStdio();
       return new StdioTransport({ command: c.command, args: c.args, env: c.env, inheritEnv: c.inheritEnv, cwd: c.cwd, logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes });
     }
     // Loaded on first use: undici and the SSE parser cost ~20 MB of memory a stdio-only setup never needs.

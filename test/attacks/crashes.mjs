@@ -213,6 +213,25 @@ export const crashes = [
       });
     },
   },
+  {
+    name: 'an HTTP server answers with a web page or an oversized Content-Length',
+    item: 7,
+    async run({ cli }) {
+      return withHttpServer(async (url) => {
+        // A body the gateway refuses without reading it used to be an uncaught error: exit 1.
+        const yaml = `limits:\n  maxMessageBytes: 4KiB\nservers:\n  - name: web\n    url: ${q(url)}\n    timeout: 25s\n${stdioServer('bad', 'hostile.mjs')}`;
+        return withGateway(cli, yaml, async (gw) => {
+          const c = new HttpClient(gw.url);
+          await c.initialize();
+          const page = await within(10_000, c.call('web__web_page', {}));
+          const big = await within(10_000, c.call('web__oversized', { bytes: 5000 }));
+          if (!(await stillServes(gw, c))) return breached('the gateway died');
+          const codes = [page?.response?.error?.data?.code, big?.response?.error?.data?.code];
+          return codes[0] === 'PROTOCOL_ERROR' && codes[1] === 'MESSAGE_TOO_LARGE' ? held('both calls failed at once, naming the server; the gateway serves on') : breached(`answers: ${JSON.stringify(codes)}`);
+        });
+      });
+    },
+  },
 ];
 
 /** Runs the hostile HTTP fixture for the length of `body`. */

@@ -23,11 +23,6 @@ export const wireOptions: Record<HttpMode, ContractOptions> = {
   json: {
     garbage: 'instead',
     unanswerable: [oversized, { label: 'body cut short', tool: 'cut', code: 'HTTP_ERROR' }],
-    knownBugs: {
-      // BUG (http-streamable.ts readJson): a JSON body that does not parse is reported through
-      // onerror only; the request it answered is never failed and waits for its timeout.
-      'an answer that is garbage fails its request through onfail': 'garbage JSON body not failed',
-    },
   },
   sse: {
     garbage: 'between',
@@ -37,11 +32,5 @@ export const wireOptions: Record<HttpMode, ContractOptions> = {
     garbage: 'between',
     // A cut stream is the whole pipe going away on legacy SSE (see the goAway test).
     unanswerable: [oversized],
-    knownBugs: {
-      // BUG (http-legacy-sse.ts): an SSE event over maxMessageBytes is reported through onerror
-      // only. Unlike the stdio transport (responseIdInHead) it never fails the request the event
-      // answered, so that call waits for its timeout: "HTTP cannot fail one request", on legacy SSE.
-      'a request whose answer cannot come fails at once through onfail: oversized answer': 'oversized event not failed',
-    },
   },
 };
