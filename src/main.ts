@@ -8,7 +8,8 @@ import { fetchStatus, renderStatus, statusUrl } from './cli/status.js';
 import { serve } from './cli/serve.js';
 import { renderLockOutcome, writeLockFile } from './cli/lock.js';
 import { DEFAULT_CONFIG_PATH, loadConfigFile } from './config/load.js';
-import { ConfigError, type GatewayConfig } from './config/types.js';
+import { ConfigError, type ClientProfile, type GatewayConfig } from './config/types.js';
+import { renderSearch, searchReport } from './cli/search.js';
 import { describeError } from './errors.js';
 import { App } from './app/app.js';
 import { createLogger } from './log.js';
@@ -30,19 +31,36 @@ async function check(options: CliOptions): Promise<void> {
   const config = await loadOrExit(options);
   const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
   const app = new App(config, logger, { reconnect: false });
-  let profile;
-  if (options.client !== undefined) {
-    profile = config.clients.find((c) => c.name === options.client);
-    if (!profile) {
-      process.stderr.write(`switchboard: no client named "${options.client}" in the config (clients: ${config.clients.map((c) => c.name).join(', ') || 'none'})\n`);
-      process.exit(2);
-    }
-  }
+  const profile = profileOrExit(config, options.client);
   await app.start();
+  await app.exactTokens();
   const report = catalogReport(app, profile);
   await app.close();
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report));
   process.exit(report.problems.length > 0 ? 1 : 0);
+}
+
+/** The client profile --client names, or exit 2 with the names there are. */
+function profileOrExit(config: GatewayConfig, name: string | undefined): ClientProfile | undefined {
+  if (name === undefined) return undefined;
+  const profile = config.clients.find((c) => c.name === name);
+  if (!profile) {
+    process.stderr.write(`switchboard: no client named "${name}" in the config (clients: ${config.clients.map((c) => c.name).join(', ') || 'none'})\n`);
+    process.exit(2);
+  }
+  return profile;
+}
+
+async function search(options: CliOptions): Promise<void> {
+  const config = await loadOrExit(options);
+  const profile = profileOrExit(config, options.client);
+  const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
+  const app = new App(config, logger, { reconnect: false });
+  await app.start();
+  const report = await searchReport(app, options.query!, options.limit ?? 5, profile);
+  await app.close();
+  process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderSearch(report));
+  process.exit(0);
 }
 
 async function lock(options: CliOptions): Promise<void> {
@@ -98,6 +116,8 @@ async function main(argv: string[]): Promise<void> {
       return lock(options);
     case 'status':
       return status(options);
+    case 'search':
+      return search(options);
   }
 }
 

@@ -6,7 +6,8 @@
 //   new App(config) ─start()─▶ servers connecting ─listen()─▶ serving ─drain(ms)─▶ draining ─close()─▶ closed
 //                                      ▲ reload(next): plan applied, sessions told list_changed
 
-import type { Catalog, CatalogServerInput } from '../catalog/build.js';
+import { DEFAULT_EXPOSURE, type Catalog, type CatalogExposure, type CatalogServerInput } from '../catalog/build.js';
+import { loadTokenCounter } from '../search/index.js';
 import type { GuardOptions } from '../catalog/guard.js';
 import { CatalogStore } from '../catalog/store.js';
 import type { GatewayConfig, ServerConfig } from '../config/types.js';
@@ -157,6 +158,18 @@ export class App implements SessionOpener {
     const outcome = await Promise.race([finished, late]);
     clearTimeout(timer);
     return outcome;
+  }
+
+  /** Loads the o200k tokenizer: token budgets and reports count exactly from then on (~250 ms). */
+  async exactTokens(): Promise<void> {
+    const counter = await loadTokenCounter();
+    this.store.setExposure({ ...this.exposure(), counter });
+    this.store.rebuild();
+  }
+
+  /** The exposure settings of the config in force (catalog.mode etc., per profile). */
+  private exposure(): CatalogExposure {
+    return { ...DEFAULT_EXPOSURE, counter: this.store.current.exposure.counter };
   }
 
   openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {

@@ -43,6 +43,13 @@ export function hiddenFromModel(item: Record<string, any>): boolean {
   return Array.isArray(visibility) && !visibility.includes('model');
 }
 
+/** The fields of a tool a model needs to call it. */
+export function toolDefinition(item: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { name: item.name };
+  for (const k of ['title', 'description', 'inputSchema', 'annotations']) if (item[k] !== undefined) out[k] = item[k];
+  return out;
+}
+
 /** The two gateway tools under their configured names, as catalog entries. */
 export function metaToolEntries(s: Pick<ExposureSettings, 'searchTool' | 'callTool'>): CatalogEntry[] {
   const search = { ...SEARCH_TOOLS_TOOL, name: s.searchTool, description: SEARCH_TOOLS_TOOL.description.replace('call_tool', s.callTool) };

@@ -13,6 +13,9 @@ export const USAGE = `Usage:
   switchboard status [-c FILE] [--http HOST:PORT] [--json]
       Ask the gateway running with that config (or at HOST:PORT) for each server's state.
       A client token, if clients are configured, comes from SWITCHBOARD_TOKEN.
+  switchboard search QUERY [-c FILE] [--client NAME] [--limit N] [--json]
+      Connect to every server and run a tool search as search_tools would (as
+      client profile NAME sees the catalog, with --client).
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
@@ -22,14 +25,18 @@ Options:
   --stdio             serve one client on stdin/stdout
   --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/<path> (port 0: any free port)
   --json              (check) machine-readable output
-  --client NAME       (check) the catalog as client profile NAME sees it
+  --client NAME       (check, search) the catalog as client profile NAME sees it
+  --limit N           (search) most tools to print, 1..20 (default 5)
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
   --log-format FMT    pretty | json (default: pretty on a terminal)
   -h, --help          this help
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'status' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'help' | 'version';
+  /** search: what to look for. */
+  query?: string;
+  limit?: number;
   client?: string;
   config?: string;
   stdio: boolean;
@@ -60,6 +67,7 @@ export function parseCli(argv: string[]): CliOptions {
         http: { type: 'string' },
         json: { type: 'boolean' },
         client: { type: 'string' },
+        limit: { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -84,6 +92,12 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.help) return { ...base, command: 'help' };
   if (values.version) return { ...base, command: 'version' };
   const [command, ...rest] = positionals;
+  if (command === 'search') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError('search expects one QUERY (quote it: switchboard search "open a bug")');
+    const limit = values.limit === undefined ? 5 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError('--limit expects an integer from 1 to 20');
+    return { ...base, command, query: rest[0], limit };
+  }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (command === undefined) return { ...base, command: 'help' };
   if (command !== 'serve' && command !== 'check' && command !== 'lock' && command !== 'status') throw new UsageError(`unknown command "${command}"`);

@@ -46,6 +46,14 @@ export interface CatalogReport {
   resources: { uri: string; server: string; original: string }[];
   resourceTemplates: { uriTemplate: string; server: string; original: string }[];
   problems: { server: string; problem: string }[];
+  /** Per view (the whole catalog, then each client profile): what its tool list costs a model. */
+  tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean }[];
+}
+
+function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
+  const exposure = viewFor(app.catalog, profile).exposure();
+  const t = exposure.tokens();
+  return { ...(profile ? { client: profile.name } : {}), mode: exposure.mode, full: t.full, search: t.search, exact: t.exact };
 }
 
 export function catalogReport(app: App, profile?: ClientProfile): CatalogReport {
@@ -62,6 +70,7 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     resources: lists.resources.entries.map((e) => ({ uri: e.key, server: e.server, original: e.original })),
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
+    tokens: profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))],
   };
 }
 
@@ -85,6 +94,8 @@ export function renderReport(r: CatalogReport): string {
   if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n` + table(r.held.map((h) => [h.server, h.name, h.reason]));
   if (r.blocked.length) out += `\nHidden by the sanitizer (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item]));
   if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
+  out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
+  out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`]));
   out += '\nProblems\n';
   out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
   return out;

@@ -15,6 +15,7 @@ import type { Logger } from '../log.js';
 import type { AuditLog } from '../observability/audit.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
+import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
 import { ToolSearchIndex, type ToolDoc } from '../search/index.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
@@ -66,10 +67,21 @@ export class Router {
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }
 
-  /** The best matching tools for a query, by catalog name, among those `accept` lets through. */
-  async searchTools(query: string, options: { limit: number; accept: (key: string) => boolean }): Promise<{ key: string; score: number }[]> {
+  /**
+   * The tools of `view` that best match a query, best first, as a model needs them (name, title,
+   * description, input schema, annotations). Never a tool outside the view, and never one meant
+   * for an app's UI alone.
+   */
+  async findTools(view: CatalogView, query: string, limit: number): Promise<{ tool: Record<string, any>; score: number }[]> {
     if (this.indexedCatalog !== this.catalog) this.reindex(this.catalog);
-    return this.index.search(query, options);
+    const hits = this.index.search(query, {
+      limit,
+      accept: (key) => {
+        const entry = view.toolByCatalogKey(key);
+        return entry !== undefined && !hiddenFromModel(entry.item);
+      },
+    });
+    return hits.map((h) => ({ tool: toolDefinition(view.toolByCatalogKey(h.key)!.item), score: h.score }));
   }
 
   /** Brings the index to a snapshot: only servers whose tools changed are re-indexed. */

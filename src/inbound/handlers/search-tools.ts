@@ -4,7 +4,6 @@
 // for an app's UI alone (MCP Apps visibility without "model"); held-back tools are not in the
 // catalog at all. Bad input is a tool error (isError), as the spec asks for input validation.
 
-import { hiddenFromModel } from '../../catalog/tool-exposure.js';
 import type { RawResponse } from '../../jsonrpc/raw.js';
 import type { RequestContext } from '../context.js';
 
@@ -12,13 +11,6 @@ const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 
 const toolError = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
-
-/** The fields of a tool a model needs to call it. */
-function definition(item: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = { name: item.name };
-  for (const k of ['title', 'description', 'inputSchema', 'annotations']) if (item[k] !== undefined) out[k] = item[k];
-  return out;
-}
 
 function readable(tools: Record<string, any>[], query: string): string {
   if (tools.length === 0) return `No tool matches "${query}". Try other words for the task.`;
@@ -31,15 +23,7 @@ export async function searchTools(args: Record<string, any> | undefined, context
   if (typeof query !== 'string' || query.trim() === '') return toolError('query must be a non-empty string: the task, in plain words');
   const wanted = args?.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIMIT) return toolError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-  const view = context.view;
-  const hits = await context.router.searchTools(query, {
-    limit: wanted,
-    accept: (key) => {
-      const entry = view.toolByCatalogKey(key);
-      return entry !== undefined && !hiddenFromModel(entry.item);
-    },
-  });
-  const tools = hits.map((h) => definition(view.toolByCatalogKey(h.key)!.item));
+  const tools = (await context.router.findTools(context.view, query, wanted)).map((h) => h.tool);
   return { content: [{ type: 'text', text: readable(tools, query) }], structuredContent: { tools } };
 }
 
