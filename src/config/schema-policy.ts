@@ -27,7 +27,11 @@ export function filterSchema(what: string, against: string) {
     });
 }
 
-/** Allow/deny globs as every filter comes out of validation, whichever way it was written. */
+/**
+ * Globs matched against the name (tools, prompts) or URI (resources): for a server, its own
+ * original names; for a client profile, the exposed ones. Deny wins over allow. Every filter
+ * comes out of validation in this shape, whichever way it was written.
+ */
 export type FilterRules = z.output<ReturnType<typeof filterSchema>>;
 
 /**

@@ -1,6 +1,6 @@
 // The normalized, validated configuration every other module reads. The loader turns YAML (our
 // shape or the Claude Desktop `mcpServers` shape) into this; nothing else parses config files.
-// No type here is written by hand: each is inferred from the schema (schema.ts) through the
+// No config type here is written by hand: each is inferred from the schema (schema.ts) through the
 // normalisation (normalize.ts, policy.ts), so types, defaults and mapping cannot drift apart.
 
 import { GatewayError } from '../errors.js';
@@ -13,10 +13,6 @@ export type HttpServerConfig = ReturnType<typeof toHttpServer>;
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 export type HttpTransportKind = HttpServerConfig['transport'];
 
-/**
- * Globs matched against the name (tools, prompts) or URI (resources): for a server, its own
- * original names; for a client profile, the exposed ones. Deny wins over allow.
- */
 export type { FilterRules } from './schema-policy.js';
 
 /** One client's view of the gateway (`clients[]`). Filters match EXPOSED names and URIs. */
