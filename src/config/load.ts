@@ -5,10 +5,14 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml';
 import { substituteTree, type Segment } from './env.js';
-import { crossCheck, isEnabled, serverEntries, toGatewayConfig } from './normalize.js';
+import { crossCheck } from './cross-check.js';
+import { parseWithout } from './excused.js';
+import { toGatewayConfig } from './normalize.js';
 import { policyProblems } from './policy.js';
 import { errorMap, formatPath, translateIssues, type Found } from './problems.js';
-import { configSchema, scalarKindsAt, type UserConfig } from './schema.js';
+import { configSchema } from './schema.js';
+import { scalarKindsAt } from './schema-walk.js';
+import { isEnabled, serverEntries } from './server-entries.js';
 import { ConfigError, type ConfigProblem, type GatewayConfig } from './types.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/switchboard.yaml';
@@ -70,9 +74,10 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   found.push(...crossCheck(entries), ...policyProblems(data, entries));
 
   if (found.length > 0) fail(inFileOrder(doc, found));
-  // Without problems left, a failed parse only concerns excused fields of disabled servers: the
-  // data is then used as it is (the schema has no transforms, so it is what a success returns).
-  return toGatewayConfig((result.success ? result.data : data) as UserConfig, resolve(baseDir));
+  if (result.success) return toGatewayConfig(result.data, resolve(baseDir));
+  // Without problems left, the parse failed only on excused fields of disabled servers.
+  const excused = parseWithout(data, result.error.issues.map((i) => i.path as Segment[]));
+  return excused.success ? toGatewayConfig(excused.data, resolve(baseDir)) : fail(inFileOrder(doc, translateIssues(excused.error.issues)));
 }
 
 /** Problems sorted by where their path points in the file (stable for equal positions). */

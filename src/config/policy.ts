@@ -5,29 +5,11 @@
 import { resolve } from 'node:path';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
-import type { ServerEntry } from './normalize.js';
 import { formatPath, type Found, type Segment } from './problems.js';
-import { DEFAULT_MAX_DESCRIPTION_LENGTH, MAX_EXPOSED_NAME_LENGTH } from './schema-policy.js';
 import { NAME_PATTERN, type UserConfig } from './schema.js';
-import type { ClientProfile, FilterRules, GatewayConfig } from './types.js';
+import { isRecord, type ServerEntry } from './server-entries.js';
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
-export const DEFAULT_LOCK_FILE = 'switchboard.lock';
 const FILTER_KINDS = ['tools', 'prompts', 'resources'] as const;
-
-type UserFilter = string[] | { allow?: string[] | undefined; deny?: string[] | undefined } | undefined;
-
-/** A filter as written (list shorthand, mapping, or absent) → allow/deny rules. */
-export function filterRules(value: UserFilter): FilterRules {
-  if (Array.isArray(value)) return { allow: [...value], deny: [] };
-  if (!isRecord(value)) return { allow: ['*'], deny: [] };
-  return {
-    allow: Array.isArray(value.allow) ? [...value.allow] : ['*'],
-    deny: Array.isArray(value.deny) ? [...value.deny] : [],
-  };
-}
 
 /** The client entries of a (possibly invalid) tree, with their index in `clients`. */
 function clientEntries(tree: Record<string, unknown>): { index: number; raw: Record<string, unknown> }[] {
@@ -105,33 +87,23 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
   return problems;
 }
 
-type PolicyConfig = Pick<GatewayConfig, 'clients' | 'stdioClient' | 'sanitize' | 'pinning'>;
-
 /** Maps the policy sections of a file that passed validation onto the normalized config. */
-export function toPolicyConfig(data: UserConfig, baseDir: string): PolicyConfig {
-  const clients: ClientProfile[] = (data.clients ?? []).map((c) => ({
-    name: c.name,
-    ...(c.token !== undefined ? { token: c.token } : {}),
-    tools: filterRules(c.tools),
-    prompts: filterRules(c.prompts),
-    resources: filterRules(c.resources),
-    readOnly: c.readOnly ?? false,
-    operator: c.operator ?? false,
-    naming: { maxLength: c.naming?.maxLength ?? MAX_EXPOSED_NAME_LENGTH },
-  }));
-  const s = data.sanitize;
+export function toPolicyConfig(data: UserConfig, baseDir: string) {
+  const { auditLog, ...sanitize } = data.sanitize;
   return {
-    clients,
+    /** Empty: no client profiles, every HTTP request is served the whole catalog. */
+    clients: data.clients,
+    /** The profile the stdio face serves (a name in `clients`); absent: the whole catalog. */
     ...(data.stdio?.client !== undefined ? { stdioClient: data.stdio.client } : {}),
     sanitize: {
-      maxDescriptionLength: s?.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH,
-      action: s?.action ?? 'strip',
-      results: s?.results ?? false,
-      ...(s?.auditLog !== undefined ? { auditLog: resolve(baseDir, s.auditLog) } : {}),
+      ...sanitize,
+      /** Absolute path of the JSON-lines audit file; absent: audit entries go to the log. */
+      ...(auditLog !== undefined ? { auditLog: resolve(baseDir, auditLog) } : {}),
     },
     pinning: {
-      lockFile: resolve(baseDir, data.pinning?.lockFile ?? DEFAULT_LOCK_FILE),
-      newTools: data.pinning?.newTools ?? 'allow',
+      /** Absolute path. */
+      lockFile: resolve(baseDir, data.pinning.lockFile),
+      newTools: data.pinning.newTools,
     },
   };
 }

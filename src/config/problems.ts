@@ -3,7 +3,7 @@
 // `${VAR}` substitution any value may be a secret.
 
 import type { z } from 'zod';
-import { knownKeysAt } from './schema.js';
+import { knownKeysAt } from './schema-walk.js';
 
 export type Segment = string | number;
 

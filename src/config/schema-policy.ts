@@ -1,25 +1,25 @@
-// The policy-and-safety parts of the config file's zod schema: allow/deny filters, client
-// profiles, the stdio profile, sanitizing and tool pinning. schema.ts composes them; cross-field
-// rules (unique client names and tokens, stdio.client names a client, valid globs) live in policy.ts.
+// The policy-and-safety parts of the config file's zod schema, each key with its default:
+// allow/deny filters, client profiles, the stdio profile, sanitizing and tool pinning. schema.ts
+// composes them; cross-field rules (unique client names and tokens, stdio.client names a client,
+// valid globs) live in policy.ts.
 
 import { z } from 'zod';
-
-/** Wraps a schema so that editors accept a `${VAR}` there (identity in the validation variant). */
-export type Subst = <T extends z.ZodType>(s: T) => T;
+import type { OrNull, Subst } from './schema-values.js';
 
 const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
 
-/** `{ allow, deny }`, or a bare list as shorthand for `{ allow: [...] }`. */
+/**
+ * `{ allow, deny }`, or a bare list as shorthand for `{ allow: [...] }`. Either way the output is
+ * `{ allow, deny }`: the shorthand goes through the mapping's schema, which fills in deny.
+ */
 export function filterSchema(what: string, against: string) {
+  const rules = z.strictObject({
+    allow: globs.prefault(['*']).meta({ description: `${what} to expose (default ["*"]).` }),
+    deny: globs.prefault([]).meta({ description: `${what} to hide; deny wins over allow (default []).` }),
+  });
   return z
-    .union([
-      globs,
-      z.strictObject({
-        allow: globs.optional().meta({ description: `${what} to expose (default ["*"]).` }),
-        deny: globs.optional().meta({ description: `${what} to hide; deny wins over allow (default []).` }),
-      }),
-    ])
-    .optional()
+    .union([globs.transform((allow): z.input<typeof rules> => ({ allow })).pipe(rules), rules])
+    .prefault({})
     .meta({
       description:
         `Which ${what.toLowerCase()} to expose, matched against the ${against}. ` +
@@ -28,17 +28,23 @@ export function filterSchema(what: string, against: string) {
 }
 
 /**
+ * Globs matched against the name (tools, prompts) or URI (resources): for a server, its own
+ * original names; for a client profile, the exposed ones. Deny wins over allow. Every filter
+ * comes out of validation in this shape, whichever way it was written.
+ */
+export type FilterRules = z.output<ReturnType<typeof filterSchema>>;
+
+/**
  * Visible ASCII without spaces: a token travels in `Authorization: Bearer …`, where anything else
  * either cannot be sent or would be mangled by some client. (The message never quotes the value.)
  */
 const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
 
 export const MAX_EXPOSED_NAME_LENGTH = 128;
-export const DEFAULT_MAX_DESCRIPTION_LENGTH = 1024;
 export const MIN_MAX_DESCRIPTION_LENGTH = 16;
 
 /** The top-level keys clients, stdio, sanitize and pinning. `name` is the server-name schema. */
-export function policySchemas(subst: Subst, name: z.ZodString) {
+export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
   const client = z
     .strictObject({
       name: name.meta({ description: 'Unique client name: lowercase letters, digits and -.' }),
@@ -56,30 +62,27 @@ export function policySchemas(subst: Subst, name: z.ZodString) {
       prompts: filterSchema('Prompts', 'exposed prompt name (after prefixing)'),
       resources: filterSchema('Resources', 'exposed resource URI or URI template'),
       readOnly: subst(z.boolean())
-        .optional()
+        .prefault(false)
         .meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),
       operator: subst(z.boolean())
-        .optional()
+        .prefault(false)
         .meta({ description: "true lets this client's token read the operator views: GET /status (default false)." }),
       naming: z
         .strictObject({
           maxLength: subst(z.int().min(1).max(MAX_EXPOSED_NAME_LENGTH))
-            .optional()
+            .prefault(MAX_EXPOSED_NAME_LENGTH)
             .meta({
               description:
                 'Longest exposed tool or prompt name, 1..128 (default 128). 64 or less also limits names to ' +
                 'A-Z a-z 0-9 _ - (no "."), as the big model APIs require.',
             }),
         })
-        .optional()
+        .prefault({})
         .meta({ description: 'Constraints on the names this client sees.' }),
     })
     .meta({ description: "A client profile: who may connect (token) and that client's view of the catalog." });
 
-  const clients = z
-    .array(client)
-    .nullable()
-    .optional()
+  const clients = orNull(z.array(client), [])
     .meta({
       description:
         "Client profiles. When any client is configured, an HTTP request must carry a client's token (else 401).",
@@ -95,34 +98,34 @@ export function policySchemas(subst: Subst, name: z.ZodString) {
   const sanitize = z
     .strictObject({
       maxDescriptionLength: subst(z.int().min(MIN_MAX_DESCRIPTION_LENGTH))
-        .optional()
-        .meta({ description: 'Longest description or title passed on; longer text is cut on a word boundary (default 1024, at least 16).' }),
-      action: z.enum(['warn', 'strip', 'block']).optional().meta({
+        .prefault(1024)
+        .meta({ description: 'Longest description or title passed on, at least 16; longer text is cut on a word boundary (default 1024).' }),
+      action: z.enum(['warn', 'strip', 'block']).prefault('strip').meta({
         description:
           'What to do with a text that looks like a prompt injection: warn (serve it, log, audit), ' +
-          'strip (remove the flagged part; default) or block (hide the item).',
+          'strip (default: remove the flagged part) or block (hide the item).',
       }),
       results: subst(z.boolean())
-        .optional()
+        .prefault(false)
         .meta({ description: 'true also cleans the text content of tool results (default false).' }),
       auditLog: z.string().min(1).optional().meta({
         description:
           "File that every change is appended to as JSON lines; relative to this file's folder (default: the log).",
       }),
     })
-    .optional()
+    .prefault({})
     .meta({ description: 'Cleaning of every model-visible text the servers send.' });
 
   const pinning = z
     .strictObject({
-      lockFile: z.string().min(1).optional().meta({
+      lockFile: z.string().min(1).prefault('switchboard.lock').meta({
         description: "The lock file `switchboard lock` writes; relative to this file's folder (default switchboard.lock).",
       }),
-      newTools: z.enum(['allow', 'hold']).optional().meta({
+      newTools: z.enum(['allow', 'hold']).prefault('allow').meta({
         description: 'Tools that are not in the lock yet: allow (default) or hold (not listed, not callable).',
       }),
     })
-    .optional()
+    .prefault({})
     .meta({ description: 'Tool pinning: tools whose definition differs from the lock file are held back.' });
 
   return { clients, stdio, sanitize, pinning };

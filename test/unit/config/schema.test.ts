@@ -2,26 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../../src/config/load.js';
 import { renderJsonSchema } from '../../../src/config/schema.js';
+import { jsonSchema as schema, properties } from './json-schema.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
-type JsonSchema = { properties?: Record<string, JsonSchema>; description?: string; [k: string]: unknown };
-
-/** Every [property path, schema] pair in a JSON Schema, however deeply nested. */
-function properties(node: unknown, path = ''): [string, JsonSchema][] {
-  if (node === null || typeof node !== 'object') return [];
-  const out: [string, JsonSchema][] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' && value && typeof value === 'object') {
-      for (const [name, child] of Object.entries(value as Record<string, JsonSchema>)) {
-        out.push([`${path}.${name}`, child], ...properties(child, `${path}.${name}`));
-      }
-    } else out.push(...properties(value, path));
-  }
-  return out;
-}
-
-const schema = JSON.parse(renderJsonSchema()) as JsonSchema;
 const keys = [...new Set(properties(schema).map(([p]) => p.split('.').pop()!))].filter((k) => k !== '$schema');
 
 describe('JSON Schema', () => {
