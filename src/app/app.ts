@@ -6,7 +6,8 @@
 //   new App(config) ─start()─▶ servers connecting ─listen()─▶ serving ─drain(ms)─▶ draining ─close()─▶ closed
 //                                      ▲ reload(next): plan applied, sessions told list_changed
 
-import { DEFAULT_EXPOSURE, type Catalog, type CatalogExposure, type CatalogServerInput } from '../catalog/build.js';
+import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
+import { viewFor } from '../catalog/view.js';
 import { loadTokenCounter } from '../search/index.js';
 import type { GuardOptions } from '../catalog/guard.js';
 import { CatalogStore } from '../catalog/store.js';
@@ -52,6 +53,8 @@ export class App implements SessionOpener {
   /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
   private lock?: LockFile;
   private settledWaiters: (() => void)[] = [];
+  /** The token counter is loading (see countExactlyIfClose). */
+  private counting = false;
   private faces?: Faces;
 
   constructor(
@@ -61,11 +64,14 @@ export class App implements SessionOpener {
   ) {
     this.budget = new ByteBudget(current.limits.totalBytesInFlight, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
     this.audit = createAuditLog({ file: current.sanitize.auditLog, logger });
-    this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions());
+    this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
     this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session) });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
     const reporter = new GuardReporter(this.audit, logger);
-    this.store.snapshots.subscribe((catalog) => reporter.report(catalog.report));
+    this.store.snapshots.subscribe((catalog) => {
+      reporter.report(catalog.report);
+      this.countExactlyIfClose(catalog);
+    });
     this.store.changed.subscribe((kinds) => {
       for (const session of this.router.allSessions()) (session as ClientSession).notifyListChanged(kinds);
     });
@@ -131,6 +137,7 @@ export class App implements SessionOpener {
     }
     this.router.setConnections(servers);
     this.faces?.reloaded();
+    this.store.setExposure(this.exposure());
     if (plan.namingChanged) this.store.setNaming(next.naming);
     // Sanitizer settings, pinning policy or the lock file itself may have changed.
     await this.loadLock();
@@ -167,9 +174,37 @@ export class App implements SessionOpener {
     this.store.rebuild();
   }
 
-  /** The exposure settings of the config in force (catalog.mode etc., per profile). */
+  /** The exposure settings of the config in force: catalog.mode etc., a profile's catalog over them. */
   private exposure(): CatalogExposure {
-    return { ...DEFAULT_EXPOSURE, counter: this.store.current.exposure.counter };
+    const c = this.current.catalog;
+    return {
+      settingsFor: (profile) => ({
+        mode: profile?.catalog?.mode ?? c.mode,
+        tokenBudget: profile?.catalog?.tokenBudget ?? c.tokenBudget,
+        alwaysVisible: profile?.catalog?.alwaysVisible ?? c.alwaysVisible,
+        searchTool: c.searchTool,
+        callTool: c.callTool,
+      }),
+      counter: this.store?.current.exposure.counter,
+    };
+  }
+
+  /**
+   * Loads the exact token counter in the background when some auto view is near its budget
+   * (within 25%): there the estimate could decide wrongly. Elsewhere it never would.
+   */
+  private countExactlyIfClose(catalog: Catalog): void {
+    if (catalog.exposure.counter !== undefined || this.counting) return;
+    const views = [undefined, ...this.current.clients];
+    const close = views.some((profile) => {
+      const s = catalog.exposure.settingsFor(profile);
+      if (s.mode !== 'auto') return false;
+      const full = viewFor(catalog, profile).exposure().tokens().full;
+      return full > s.tokenBudget * 0.75 && full < s.tokenBudget * 1.25;
+    });
+    if (!close) return;
+    this.counting = true;
+    void this.exactTokens().catch((err) => this.logger.warn({ err: String(err) }, 'token counter not loaded; auto mode decides on estimates'));
   }
 
   openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {

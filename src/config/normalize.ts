@@ -87,7 +87,13 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
   return {
     listen: { ...data.listen, allowedOrigins: [...data.listen.allowedOrigins] },
     naming: { ...data.naming },
-    catalog: { ...data.catalog },
+    catalog: {
+      ...data.catalog,
+      alwaysVisible: [...data.catalog.alwaysVisible],
+      ...(data.catalog.embeddings
+        ? { embeddings: { ...data.catalog.embeddings, ...(data.catalog.embeddings.cacheDir !== undefined ? { cacheDir: resolve(baseDir, data.catalog.embeddings.cacheDir) } : {}) } }
+        : {}),
+    },
     limits: {
       ...counts,
       /** How long calls in flight may take to finish at shutdown. */

@@ -47,6 +47,20 @@ function globProblems(value: unknown, path: Segment[], uris = false): Found[] {
   return problems;
 }
 
+/** The catalog section's own cross-field rules: two distinct gateway tool names, valid alwaysVisible globs. */
+function catalogProblems(tree: Record<string, unknown>): Found[] {
+  const problems: Found[] = [];
+  const catalog = isRecord(tree.catalog) ? tree.catalog : {};
+  const search = typeof catalog.searchTool === 'string' ? catalog.searchTool : 'search_tools';
+  const call = typeof catalog.callTool === 'string' ? catalog.callTool : 'call_tool';
+  if (search === call) problems.push({ path: ['catalog', 'callTool'], message: `is the same name as catalog.searchTool ("${call}"): the two gateway tools need two names` });
+  problems.push(...globProblems(catalog.alwaysVisible, ['catalog', 'alwaysVisible']));
+  for (const { index, raw } of clientEntries(tree)) {
+    if (isRecord(raw.catalog)) problems.push(...globProblems(raw.catalog.alwaysVisible, ['clients', index, 'catalog', 'alwaysVisible']));
+  }
+  return problems;
+}
+
 /** Problems of the policy sections that no single field shows. Tolerates invalid fields. */
 export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): Found[] {
   const problems: Found[] = [];
@@ -54,6 +68,7 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
   const at = (path: Segment[], message: string) => problems.push({ path, message });
 
   for (const s of servers) for (const kind of FILTER_KINDS) problems.push(...globProblems(s.raw[kind], [...s.path, kind], kind === 'resources'));
+  problems.push(...catalogProblems(tree));
 
   const clients = clientEntries(tree);
   const stdioClient = isRecord(tree.stdio) && typeof tree.stdio.client === 'string' ? tree.stdio.client : undefined;

@@ -4,7 +4,7 @@
 // valid globs) live in policy.ts.
 
 import { z } from 'zod';
-import type { OrNull, Subst } from './schema-values.js';
+import { alwaysVisibleSchema, tokenBudgetSchema, toolModeSchema, type OrNull, type Subst } from './schema-values.js';
 
 const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
 
@@ -79,6 +79,14 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
         })
         .prefault({})
         .meta({ description: 'Constraints on the names this client sees.' }),
+      catalog: z
+        .strictObject({
+          mode: toolModeSchema.optional().meta({ description: 'full, search or auto for this client (default: catalog.mode).' }),
+          tokenBudget: tokenBudgetSchema(subst).optional().meta({ description: "auto's token budget for this client (default: catalog.tokenBudget)." }),
+          alwaysVisible: alwaysVisibleSchema.optional().meta({ description: 'Tools listed in full in every mode for this client (default: catalog.alwaysVisible).' }),
+        })
+        .optional()
+        .meta({ description: 'How tools/list shows tools to this client, over the catalog section (a small model: mode search).' }),
     })
     .meta({ description: "A client profile: who may connect (token) and that client's view of the catalog." });
 

@@ -95,3 +95,10 @@ export function orNullFor(editor: boolean) {
 }
 
 export type OrNull = ReturnType<typeof orNullFor>;
+
+/** catalog.mode and clients[].catalog.mode. */
+export const toolModeSchema = z.enum(['full', 'search', 'auto']);
+/** catalog.tokenBudget and clients[].catalog.tokenBudget. */
+export const tokenBudgetSchema = (subst: Subst) => subst(z.int().min(1).max(100_000_000));
+/** catalog.alwaysVisible and clients[].catalog.alwaysVisible: globs on exposed tool names. */
+export const alwaysVisibleSchema = z.array(z.string());

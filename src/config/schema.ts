@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
-import { SEPARATOR_PATTERN, duration, isOrigin, nameSchema, orNullFor, size, substFor } from './schema-values.js';
+import { SEPARATOR_PATTERN, alwaysVisibleSchema, duration, isHttpUrl, isOrigin, nameSchema, orNullFor, size, substFor, tokenBudgetSchema, toolModeSchema } from './schema-values.js';
 
 export { MAX_NAME_LENGTH, NAME_PATTERN, PREFIX_PATTERN, SEPARATOR_PATTERN } from './schema-values.js';
 
@@ -57,11 +57,40 @@ function build(editor: boolean) {
     .prefault({})
     .meta({ description: 'How exposed tool and prompt names are namespaced.' });
 
+  const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 of A-Z a-z 0-9 _ - (a name every model API accepts)' });
   const catalog = z
     .strictObject({
       pageSize: subst(z.int().min(1).max(10000))
         .prefault(100)
         .meta({ description: 'Items per page in list responses (default 100).' }),
+      mode: toolModeSchema
+        .prefault('auto')
+        .meta({
+          description:
+            'How tools/list shows tools: full (every tool), search (search_tools and call_tool, plus alwaysVisible), or auto (default: full while the list fits tokenBudget, search beyond it).',
+        }),
+      tokenBudget: tokenBudgetSchema(subst)
+        .prefault(10000)
+        .meta({ description: 'auto: the most tokens the full tool list may cost a model before search mode takes over (default 10000).' }),
+      alwaysVisible: alwaysVisibleSchema
+        .prefault([])
+        .meta({ description: 'Exposed tool names (globs) listed in full in every mode, e.g. ["memory__*"] (default []).' }),
+      searchTool: subst(toolName)
+        .prefault('search_tools')
+        .meta({ description: 'Name of the search tool of search mode (default search_tools). No server tool ever gets it.' }),
+      callTool: subst(toolName)
+        .prefault('call_tool')
+        .meta({ description: 'Name of the tool that calls a found tool in search mode (default call_tool). No server tool ever gets it.' }),
+      embeddings: z
+        .strictObject({
+          url: z.string().refine(isHttpUrl, { error: 'must be an http:// or https:// URL' }).meta({ description: 'Base URL of an OpenAI-compatible API: POST {url}/embeddings.' }),
+          model: z.string().min(1).meta({ description: 'Embedding model name, e.g. text-embedding-3-small.' }),
+          headers: z.record(z.string(), z.string()).prefault({}).meta({ description: 'Headers sent with every request, e.g. Authorization (default {}).' }),
+          timeout: subst(duration).prefault('2s').meta({ description: 'How long a search waits for vectors before it falls back to lexical ranking (default 2s).' }),
+          cacheDir: z.string().min(1).optional().meta({ description: "Folder where vectors are cached by tool hash; relative to this file's folder." }),
+        })
+        .optional()
+        .meta({ description: 'Optional semantic ranking: tool and query embeddings, fused with the lexical rank. Search keeps working (lexical) when the endpoint is down.' }),
     })
     .prefault({})
     .meta({ description: 'The merged catalog the gateway serves.' });

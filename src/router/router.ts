@@ -17,6 +17,7 @@ import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
 import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
 import { ToolSearchIndex, type ToolDoc } from '../search/index.js';
+import { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
@@ -41,6 +42,9 @@ export class Router {
    * after a snapshot (a gateway whose clients never search never pays for indexing).
    */
   private readonly index = new ToolSearchIndex();
+  /** The index itself, or with catalog.embeddings the hybrid ranking over it. */
+  private searcher: ToolSearchIndex | HybridSearcher = this.index;
+  private embeddings?: string;
   private indexedServers = new Set<string>();
   private indexedCatalog?: Catalog;
   readonly subscriptions = new Subscriptions();
@@ -73,8 +77,9 @@ export class Router {
    * for an app's UI alone.
    */
   async findTools(view: CatalogView, query: string, limit: number): Promise<{ tool: Record<string, any>; score: number }[]> {
+    this.configureSearch();
     if (this.indexedCatalog !== this.catalog) this.reindex(this.catalog);
-    const hits = this.index.search(query, {
+    const hits = await this.searcher.search(query, {
       limit,
       accept: (key) => {
         const entry = view.toolByCatalogKey(key);
@@ -82,6 +87,18 @@ export class Router {
       },
     });
     return hits.map((h) => ({ tool: toolDefinition(view.toolByCatalogKey(h.key)!.item), score: h.score }));
+  }
+
+  /** Semantic ranking when the config asks for it (and again when a reload changes it). */
+  private configureSearch(): void {
+    const e = this.config.catalog.embeddings;
+    const key = e === undefined ? undefined : JSON.stringify(e);
+    if (key === this.embeddings) return;
+    this.embeddings = key;
+    this.searcher = e === undefined ? this.index : new HybridSearcher(this.index, { url: e.url, model: e.model, headers: e.headers, timeoutMs: e.timeout, cacheDir: e.cacheDir });
+    // The hybrid learns each tool's text from syncServer: index everything again.
+    this.indexedCatalog = undefined;
+    this.indexedServers = new Set();
   }
 
   /** Brings the index to a snapshot: only servers whose tools changed are re-indexed. */
@@ -94,9 +111,11 @@ export class Router {
       const { title, description, inputSchema, annotations } = e.item;
       docs.push({ key: e.key, server: e.server, name: e.original, title, description, inputSchema, annotations });
     }
-    for (const server of this.indexedServers) if (!byServer.has(server)) this.index.syncServer(server, []);
-    for (const [server, docs] of byServer) this.index.syncServer(server, docs);
+    for (const server of this.indexedServers) if (!byServer.has(server)) this.searcher.syncServer(server, []);
+    for (const [server, docs] of byServer) this.searcher.syncServer(server, docs);
     this.indexedServers = new Set(byServer.keys());
+    // Vectors are fetched in the background; until they are there, ranking is lexical.
+    if (this.searcher instanceof HybridSearcher) void this.searcher.refresh().catch(() => undefined);
   }
 
   get config(): GatewayConfig {

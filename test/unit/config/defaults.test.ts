@@ -37,6 +37,14 @@ describe('the JSON Schema', () => {
         '.stdio', // the whole catalog
         '.stdio.client',
         '.sanitize.auditLog', // the log
+        '.catalog.embeddings', // lexical ranking only
+        '.catalog.embeddings.url',
+        '.catalog.embeddings.model',
+        '.catalog.embeddings.cacheDir', // no disk cache
+        '.clients.catalog', // the catalog section's settings
+        '.clients.catalog.mode',
+        '.clients.catalog.tokenBudget',
+        '.clients.catalog.alwaysVisible',
       ]),
     );
   });
@@ -177,7 +185,7 @@ describe('the loaded config', () => {
     [...propertyAt]
       .filter(([p, node]) => p.startsWith(`${path}.`) && !p.slice(path.length + 1).includes('.') && node.default !== undefined && typeof node.default !== 'object')
       .map(([p]) => p.slice(path.length + 1))
-      .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd'].includes(key));
+      .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd', 'searchTool', 'callTool'].includes(key));
 
   it.each(['listen', 'naming', 'catalog', 'limits', 'sanitize', 'pinning'])('%s: the value in the file, else the schema default', (section) => {
     const keys = scalarKeys(`.${section}`);
