@@ -47,7 +47,8 @@ export function removeConfigs() {
 export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100 } = {}) {
   mkdirSync(OUT_DIR, { recursive: true });
   const file = join(OUT_DIR, `switchboard-${process.pid}-${++configCounter}.yaml`);
-  const lines = ['# written by bench/run.mjs', `catalog: { pageSize: ${pageSize} }`, 'servers:'];
+  // mode full: the list scenario measures paging the whole catalog (auto would serve search mode).
+  const lines = ['# written by bench/run.mjs', `catalog: { pageSize: ${pageSize}, mode: full }`, 'servers:'];
   for (let i = 0; i < count; i++) {
     const name = count === 1 ? 'echo' : `echo-${i}`;
     const args = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : []), '--name', name];

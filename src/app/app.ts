@@ -8,7 +8,7 @@
 
 import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
 import { viewFor } from '../catalog/view.js';
-import { loadTokenCounter } from '../search/index.js';
+import { loadTokenCounter } from '../search/tokens.js';
 import type { GuardOptions } from '../catalog/guard.js';
 import { CatalogStore } from '../catalog/store.js';
 import type { GatewayConfig, ServerConfig } from '../config/types.js';

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ClientProfile, FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
-import type { TokenCounter } from '../search/index.js';
+import type { TokenCounter } from '../search/tokens.js';
 import type { ExposureSettings } from './tool-exposure.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';

@@ -4,7 +4,9 @@
 // cheap estimate decides (it errs high, so auto switches to search a little early, never late).
 
 import { compileFilter } from '../policy/filter.js';
-import { CALL_TOOL_TOOL, SEARCH_TOOLS_TOOL, toolListTokens, type TokenCounter } from '../search/index.js';
+// (Not search/index.js: the ranking engine loads on the first search, not at start-up.)
+import { CALL_TOOL_TOOL, SEARCH_TOOLS_TOOL } from '../search/meta-tools.js';
+import { toolListTokens, type TokenCounter } from '../search/tokens.js';
 import { listOf, type CatalogEntry, type CatalogList } from './build.js';
 
 export type ToolMode = 'full' | 'search' | 'auto';

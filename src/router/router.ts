@@ -16,8 +16,8 @@ import type { AuditLog } from '../observability/audit.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
 import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
-import { ToolSearchIndex, type ToolDoc } from '../search/index.js';
-import { HybridSearcher } from '../search/embeddings.js';
+import type { ToolDoc, ToolSearchIndex } from '../search/index.js';
+import type { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
@@ -41,9 +41,9 @@ export class Router {
    * Every tool of the catalog, indexed for search_tools. Brought up to date on the first search
    * after a snapshot (a gateway whose clients never search never pays for indexing).
    */
-  private readonly index = new ToolSearchIndex();
+  private index?: ToolSearchIndex;
   /** The index itself, or with catalog.embeddings the hybrid ranking over it. */
-  private searcher: ToolSearchIndex | HybridSearcher = this.index;
+  private searcher?: ToolSearchIndex | HybridSearcher;
   private embeddings?: string;
   private indexedServers = new Set<string>();
   private indexedCatalog?: Catalog;
@@ -77,9 +77,9 @@ export class Router {
    * for an app's UI alone.
    */
   async findTools(view: CatalogView, query: string, limit: number): Promise<{ tool: Record<string, any>; score: number }[]> {
-    this.configureSearch();
+    await this.configureSearch();
     if (this.indexedCatalog !== this.catalog) this.reindex(this.catalog);
-    const hits = await this.searcher.search(query, {
+    const hits = await this.searcher!.search(query, {
       limit,
       accept: (key) => {
         const entry = view.toolByCatalogKey(key);
@@ -90,12 +90,15 @@ export class Router {
   }
 
   /** Semantic ranking when the config asks for it (and again when a reload changes it). */
-  private configureSearch(): void {
+  private async configureSearch(): Promise<void> {
+    // The engine (stemmer, stop words) loads on the first search: start-up never pays for it.
+    if (!this.index) this.index = new (await import('../search/index.js')).ToolSearchIndex();
     const e = this.config.catalog.embeddings;
     const key = e === undefined ? undefined : JSON.stringify(e);
-    if (key === this.embeddings) return;
+    if (this.searcher && key === this.embeddings) return;
     this.embeddings = key;
-    this.searcher = e === undefined ? this.index : new HybridSearcher(this.index, { url: e.url, model: e.model, headers: e.headers, timeoutMs: e.timeout, cacheDir: e.cacheDir });
+    this.searcher =
+      e === undefined ? this.index : new (await import('../search/embeddings.js')).HybridSearcher(this.index, { url: e.url, model: e.model, headers: e.headers, timeoutMs: e.timeout, cacheDir: e.cacheDir });
     // The hybrid learns each tool's text from syncServer: index everything again.
     this.indexedCatalog = undefined;
     this.indexedServers = new Set();
@@ -111,11 +114,12 @@ export class Router {
       const { title, description, inputSchema, annotations } = e.item;
       docs.push({ key: e.key, server: e.server, name: e.original, title, description, inputSchema, annotations });
     }
-    for (const server of this.indexedServers) if (!byServer.has(server)) this.searcher.syncServer(server, []);
-    for (const [server, docs] of byServer) this.searcher.syncServer(server, docs);
+    const searcher = this.searcher!;
+    for (const server of this.indexedServers) if (!byServer.has(server)) searcher.syncServer(server, []);
+    for (const [server, docs] of byServer) searcher.syncServer(server, docs);
     this.indexedServers = new Set(byServer.keys());
     // Vectors are fetched in the background; until they are there, ranking is lexical.
-    if (this.searcher instanceof HybridSearcher) void this.searcher.refresh().catch(() => undefined);
+    if ('refresh' in searcher) void searcher.refresh().catch(() => undefined);
   }
 
   get config(): GatewayConfig {
