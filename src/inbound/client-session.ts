@@ -74,7 +74,7 @@ export class ClientSession implements EndpointSession, Session {
   handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
-        return this.handleRequest(message as JsonRpcRequest, related);
+        return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related));
       case 'notification':
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);

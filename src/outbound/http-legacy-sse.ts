@@ -24,6 +24,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { traceHeaders } from './observing.js';
 
 export interface LegacySseTransportOptions extends HttpTransportOptions {
   /** How long start() waits for the `endpoint` event (and the GET's headers). Default 10 s. */
@@ -117,7 +118,7 @@ export class LegacySseTransport implements Transport {
       res = await request(this.endpoint, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: { ...this.baseHeaders, 'content-type': 'application/json' },
+        headers: { ...this.baseHeaders, 'content-type': 'application/json', ...traceHeaders(message) },
         body: serializeMessage(message),
         signal: this.closing.signal,
         headersTimeout: this.headersTimeout,

@@ -26,6 +26,7 @@ import {
   type Refusals,
 } from './http-common.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
+import { traceHeaders } from './observing.js';
 
 const DELETE_TIMEOUT_MS = 2000;
 /** Visible ASCII only (spec): anything else could smuggle header syntax. */
@@ -126,7 +127,7 @@ export class StreamableHttpTransport implements Transport {
       res = await request(this.url, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...traceHeaders(message) }),
         body: serializeMessage(message),
         signal: this.closing.signal,
         headersTimeout: this.headersTimeout,

@@ -17,6 +17,7 @@ import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { fetchAll } from './list-fetch.js';
+import type { CallObserver } from './observing.js';
 
 export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'disabled' | 'closed';
 
@@ -48,6 +49,8 @@ export interface ServerConnectionOptions<O = never> {
   owner?: O;
   /** Reconnect after failures (default: on, with the server's policy). `check` turns it off. */
   reconnect?: boolean;
+  /** Sees every forwarded request (metrics, traces). */
+  observer?: CallObserver;
 }
 
 /** The stdio transport module, imported once (by the first stdio server to connect). */
@@ -111,6 +114,11 @@ export class ServerConnection<O = never> {
 
   /** Forwards a request: the server's raw response (a JSON-RPC error stays a response), or a GatewayError. */
   forward(method: string, params: Record<string, any> | undefined, options: RequestOptions<O> = {}): Promise<PeerAnswer> {
+    const observer = this.options.observer;
+    return observer ? observer.call(this.name, method, params, (p) => this.dispatch(method, p, options)) : this.dispatch(method, params, options);
+  }
+
+  private dispatch(method: string, params: Record<string, any> | undefined, options: RequestOptions<O>): Promise<PeerAnswer> {
     if (this.state !== 'ready' || !this.peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
     if (max !== undefined && this.peer.pendingCount >= max) {
