@@ -156,7 +156,7 @@ export class ClientSession implements EndpointSession, Session {
     try {
       const result = await handler(params, context);
       // The server's own answer as text: the client's id spliced in, nothing else touched.
-      if (isRawResponse(result)) return { text: spliceId(result, id), id };
+      if (isRawResponse(result)) return { text: spliceId(result, id), id, isError: result.isError };
       return { jsonrpc: '2.0', id, result };
     } catch (err) {
       return this.errorFor(id, method, err);

@@ -21,7 +21,10 @@ const GATEWAY_LABELS: ReadonlyMap<string, string> = new Map(Object.values(Gatewa
 
 /** What a session answered a client: a response, a passed-through text, or nothing (notification). */
 export function replyOutcome(reply: unknown): Outcome {
-  if (reply === null || typeof reply !== 'object' || !('error' in reply)) return OK;
+  if (reply === null || typeof reply !== 'object') return OK;
+  // A server's error passed on as its own text.
+  if ((reply as { isError?: unknown }).isError === true) return { label: 'error', code: rawErrorCode((reply as { text?: unknown }).text) };
+  if (!('error' in reply)) return OK;
   const error = (reply as { error?: { code?: unknown; data?: { code?: unknown } } }).error;
   const code = typeof error?.code === 'number' ? error.code : undefined;
   const gateway = error?.data?.code;
@@ -31,10 +34,21 @@ export function replyOutcome(reply: unknown): Outcome {
 /** What a server answered a forwarded request: a parsed response or its raw text (isError set by the scan). */
 export function answerOutcome(answer: unknown): Outcome {
   if (answer === null || typeof answer !== 'object') return OK;
-  if ((answer as { isError?: unknown }).isError === true) return { label: 'error' };
+  if ((answer as { isError?: unknown }).isError === true) return { label: 'error', code: rawErrorCode((answer as { raw?: unknown }).raw) };
   if (!('error' in answer)) return OK;
   const code = (answer as { error?: { code?: unknown } }).error?.code;
   return { label: 'error', code: typeof code === 'number' ? code : undefined };
+}
+
+/** The code of an error response kept as text: parsed on this rare path only, and only when small. */
+function rawErrorCode(raw: unknown): number | undefined {
+  if (typeof raw !== 'string' || raw.length > 65_536) return undefined;
+  try {
+    const code = JSON.parse(raw)?.error?.code;
+    return typeof code === 'number' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A forwarded request that failed in the gateway (timeout, cancelled, unavailable…). */

@@ -46,10 +46,15 @@ function attributesOf(method: string, params: Record<string, any> | undefined, t
   return a;
 }
 
+type ExporterModule = { OTLPTraceExporter: new () => SpanExporter };
+
 async function exporterFor(protocol: OtlpProtocol): Promise<SpanExporter> {
-  // Each reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself.
-  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
-  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  // Only the exporter asked for is loaded (the protobuf one brings protobufjs). Both are CommonJS:
+  // bundled, a dynamic import may hand the exports over as `default`.
+  const mod = (protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')) as Partial<ExporterModule> & { default?: ExporterModule };
+  const Exporter = mod.OTLPTraceExporter ?? mod.default!.OTLPTraceExporter;
+  // It reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself.
+  return new Exporter();
 }
 
 export async function createTraceSink(protocol: OtlpProtocol, logger: Logger): Promise<TraceSink> {
