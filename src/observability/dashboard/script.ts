@@ -92,6 +92,11 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
 
   function line(svg, points, color, dashed) {
     if (points.length === 0) return;
+    if (!dashed) points.forEach(function (p) {
+      var c = document.createElementNS(SVG, 'circle');
+      c.setAttribute('cx', p[0].toFixed(1)); c.setAttribute('cy', p[1].toFixed(1)); c.setAttribute('r', '2.5'); c.setAttribute('fill', color);
+      svg.appendChild(c);
+    });
     var pl = document.createElementNS(SVG, 'polyline');
     pl.setAttribute('points', points.map(function (p) { return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join(' '));
     pl.setAttribute('fill', 'none');
@@ -119,14 +124,17 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     var svg = $(svgId);
     clear(svg);
     var w = 600, h = 180;
-    var now = state.now, span = (state.intervalMs || 2000) * 150, max = 0;
+    // The window grows with the history there is: 20 s at first, up to the whole ring (5 min).
+    var now = state.now, oldest = now, max = 0;
     state.servers.forEach(function (s) {
       s.series.forEach(function (p) {
+        if (p.t < oldest) oldest = p.t;
         var v = pick(p); if (v !== null && v > max) max = v;
         if (dashedPick) { var d = dashedPick(p); if (d !== null && d > max) max = d; }
       });
     });
     max = max > 0 ? max * 1.1 : 1;
+    var span = Math.min((state.intervalMs || 2000) * 150, Math.max(20000, now - oldest));
     axis(svg, w, h, max, unit);
     var drawn = 0;
     state.servers.forEach(function (s, i) {
