@@ -120,3 +120,28 @@ export function standardHeaders(method: string, params: Record<string, any> | un
   if (typeof name === 'string') out['mcp-name'] = encodeHeaderValue(name);
   return out;
 }
+
+/**
+ * A tools/list as an HTTP client of 2026-07-28 must keep it: the tools whose annotations are
+ * valid (the spec: exclude the others), each annotated tool's parameters by name, and what was
+ * dropped and why.
+ */
+export function screenTools(tools: readonly Record<string, any>[]): {
+  kept: Record<string, any>[];
+  headers: Map<string, readonly ParamHeader[]>;
+  dropped: Array<{ name: string; problem: string }>;
+} {
+  const kept: Record<string, any>[] = [];
+  const headers = new Map<string, readonly ParamHeader[]>();
+  const dropped: Array<{ name: string; problem: string }> = [];
+  for (const tool of tools) {
+    const found = toolParamHeaders(tool.inputSchema);
+    if (!found.ok) {
+      dropped.push({ name: String(tool.name), problem: found.problem });
+      continue;
+    }
+    if (found.params.length > 0 && typeof tool.name === 'string') headers.set(tool.name, found.params);
+    kept.push(tool);
+  }
+  return { kept, headers, dropped };
+}
