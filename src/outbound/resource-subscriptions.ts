@@ -24,6 +24,8 @@ export class ResourceSubscriptions {
   private readonly wanted = new Set<string>();
   /** Of those, the ones the current stateful-era server holds. */
   private readonly held = new Set<string>();
+  /** resources/subscribe requests in flight, so a URI is asked for once (restore and the router race after a reconnect). */
+  private readonly asking = new Map<string, Promise<void>>();
 
   constructor(private readonly host: SubscriptionHost) {}
 
@@ -41,9 +43,8 @@ export class ResourceSubscriptions {
       if (host.era() === 'modern') {
         if (!host.capabilities().resources?.subscribe) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
         await host.relisten();
-      } else if (!this.held.has(uri)) {
-        await host.request('resources/subscribe', { uri });
-        this.held.add(uri);
+      } else {
+        await this.hold(uri);
       }
     } catch (err) {
       if (!had) {
@@ -69,15 +70,33 @@ export class ResourceSubscriptions {
   /** A new connection to the server: it holds nothing of ours yet. */
   connected(): void {
     this.held.clear();
+    this.asking.clear();
+  }
+
+  /** resources/subscribe, unless the server holds the URI already or is being asked for it. */
+  private hold(uri: string): Promise<void> {
+    if (this.held.has(uri)) return Promise.resolve();
+    let asked = this.asking.get(uri);
+    if (!asked) {
+      asked = this.host.request('resources/subscribe', { uri }).then(
+        () => {
+          if (this.asking.get(uri) === asked) this.held.add(uri);
+        },
+      );
+      const settle = () => {
+        if (this.asking.get(uri) === asked) this.asking.delete(uri);
+      };
+      asked.then(settle, settle);
+      this.asking.set(uri, asked);
+    }
+    return asked;
   }
 
   /** Stateful era, after a reconnect: subscribe again to every URI still wanted. */
   async restore(): Promise<void> {
     for (const uri of [...this.wanted]) {
-      if (this.held.has(uri)) continue;
       try {
-        await this.host.request('resources/subscribe', { uri });
-        this.held.add(uri);
+        await this.hold(uri);
       } catch (err) {
         this.host.logger.warn({ err: describeError(err) }, 'subscribing again after a reconnect failed');
       }

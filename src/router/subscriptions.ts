@@ -1,5 +1,6 @@
-// resources/subscribe across sessions: the server sees one subscription per URI however many
-// sessions hold it (subscribe on the first, unsubscribe after the last), and each
+// Resource subscriptions across sessions: the server sees one subscription per URI however many
+// sessions hold it (connection.subscribe on the first, unsubscribe after the last; the connection
+// speaks each era's way: resources/subscribe or the listen filter), and each
 // notifications/resources/updated goes only to the sessions that subscribed, carrying the URI as
 // that session knows it. Keyed by connection, so per-session connections stay apart.
 
@@ -19,7 +20,7 @@ export class Subscriptions {
       holders.set(session, exposedUri);
       return;
     }
-    await connection.request('resources/subscribe', { uri });
+    await connection.subscribe(uri);
     if (!uris) this.byConnection.set(connection, (uris = new Map()));
     let now = uris.get(uri);
     if (!now) uris.set(uri, (now = new Map()));
@@ -33,7 +34,7 @@ export class Subscriptions {
     if (!holders?.delete(session) || holders.size > 0) return;
     uris!.delete(uri);
     if (uris!.size === 0) this.byConnection.delete(connection);
-    await connection.request('resources/unsubscribe', { uri });
+    await connection.unsubscribe(uri);
   }
 
   /** Delivers a server's resources/updated to the sessions holding that URI. */
@@ -45,11 +46,15 @@ export class Subscriptions {
     }
   }
 
-  /** The server lost its subscriptions with its connection: make them again. */
+  /**
+   * The connection is new (a reload restarted the server) or came back: make sure it holds every
+   * URI sessions hold. subscribe() is a no-op for a URI the connection already holds (it restores
+   * its own after a reconnect).
+   */
   async resubscribe(connection: Connection): Promise<void> {
     const uris = this.byConnection.get(connection);
     if (!uris) return;
-    await Promise.all([...uris.keys()].map((uri) => connection.request('resources/subscribe', { uri }).catch(() => undefined)));
+    await Promise.all([...uris.keys()].map((uri) => connection.subscribe(uri).catch(() => undefined)));
   }
 
   /** A session ended: release everything it held. */
