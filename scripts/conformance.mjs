@@ -4,6 +4,9 @@
 //
 //   node scripts/conformance.mjs                  server scenarios through the gateway
 //   node scripts/conformance.mjs --client         client scenarios against our outbound client
+//   node scripts/conformance.mjs --client --requirements 2026-07-28
+//                                                 the client scenarios a revision requires (suite
+//                                                 0.2.0-alpha.12), auth/* as expected failures
 //
 // Server mode writes a temporary config whose servers are the conformance fixture
 // (test/fixtures/servers/conformance-server.mjs, prefix "") and server-everything (default
@@ -20,9 +23,14 @@
 //   --client                 client scenarios (initialize, tools_call,
 //                            elicitation-sep1034-client-defaults, sse-retry) with
 //                            conformance/client-driver.mjs, inside a private network namespace
+//   --requirements REV       client mode: the scenarios revision REV requires (2025-11-25,
+//                            2026-07-28), with @modelcontextprotocol/conformance@0.2.0-alpha.12
+//                            and the baseline conformance/expected-failures-client.yaml; with
+//                            --scenario, that one scenario at REV's wire
 //   --no-netns               client mode without `unshare -n` (the suite's test servers then
 //                            listen on every interface while they run)
-//   --expected-failures FILE baseline (default conformance/expected-failures.yaml; "" for none)
+//   --expected-failures FILE baseline (default conformance/expected-failures.yaml, or
+//                            conformance/expected-failures-client.yaml with --requirements; "" for none)
 //   --verbose                the suite's verbose output
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +43,8 @@ import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+/** Client mode with --requirements: the suite line that knows the revisions' frozen scenario sets. */
+const REQUIREMENTS_SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.2.0-alpha.12'];
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -52,6 +62,7 @@ try {
       'fixture-only': { type: 'boolean' },
       direct: { type: 'boolean' },
       client: { type: 'boolean' },
+      requirements: { type: 'string' },
       'no-netns': { type: 'boolean' },
       'expected-failures': { type: 'string' },
       verbose: { type: 'boolean' },
@@ -75,7 +86,9 @@ const die = (msg) => {
   process.exit(2);
 };
 
-const baseline = flags['expected-failures'] ?? path.join(ROOT, 'conformance/expected-failures.yaml');
+if (flags.requirements !== undefined && !flags.client) die('--requirements is for client mode (--client) only here');
+const defaultBaseline = flags.requirements !== undefined ? 'conformance/expected-failures-client.yaml' : 'conformance/expected-failures.yaml';
+const baseline = flags['expected-failures'] ?? path.join(ROOT, defaultBaseline);
 if (baseline !== '' && !fs.existsSync(baseline)) die(`no expected-failures file at ${baseline}`);
 const outDir = path.resolve(flags.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-conformance-')));
 fs.mkdirSync(outDir, { recursive: true });
@@ -288,8 +301,8 @@ async function serverMode() {
 }
 
 /** The folder holding the suite's `conformance` and Node 22 `node` binaries (npx cache). */
-function suiteBinDir() {
-  const probe = spawnSync('npx', ['-y', ...SUITE_PACKAGES, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
+function suiteBinDir(packages = SUITE_PACKAGES) {
+  const probe = spawnSync('npx', ['-y', ...packages, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -301,21 +314,27 @@ function suiteBinDir() {
 
 async function clientMode() {
   if (!fs.existsSync(path.join(ROOT, 'dist/outbound/server-connection.js'))) die('dist/ is missing: run `npm run build` first');
-  const scenarios = flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
+  const revision = flags.requirements;
+  // With --requirements the suite picks the scenarios (one run); else one run per scenario.
+  const runs = revision !== undefined ? [flags.scenario ?? null] : flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
   const netns = !flags['no-netns'];
   if (netns && spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up']).status !== 0) {
     die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
   }
   // npx resolves (and if needed downloads) the suite outside the namespace, which has no network.
-  const bin = suiteBinDir();
+  const bin = suiteBinDir(revision !== undefined ? REQUIREMENTS_SUITE_PACKAGES : SUITE_PACKAGES);
   const command = `${process.execPath} ${DRIVER}`;
   if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
-  say(`client scenarios: ${scenarios.join(', ')}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
+  const what = revision !== undefined ? `${flags.scenario ?? 'every client scenario'} required by ${revision}` : runs.join(', ');
+  say(`client scenarios: ${what}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
 
   const before = new Set(fs.readdirSync(outDir));
   let worst = 0;
-  for (const scenario of scenarios) {
-    const rest = ['client', '--command', command, '--scenario', scenario, '-o', outDir];
+  for (const scenario of runs) {
+    const rest = ['client', '--command', command, '-o', outDir];
+    if (revision !== undefined && scenario === null) rest.push('--requirements', revision);
+    else if (revision !== undefined) rest.push('--scenario', scenario, '--spec-version', revision);
+    else rest.push('--scenario', scenario);
     if (baseline !== '') rest.push('--expected-failures', baseline);
     if (flags.verbose) rest.push('--verbose');
     const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
@@ -326,13 +345,23 @@ async function clientMode() {
     } else {
       code = await run('conformance', rest, { env });
     }
-    say(`${scenario}: exit code ${code}`);
+    say(`${scenario ?? `--requirements ${revision}`}: exit code ${code}`);
     worst = Math.max(worst, code);
   }
 
-  const rows = summarize(newResults(before), /^$/);
-  printSummary(rows, 'client scenarios, gateway outbound client (ServerConnection)');
-  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', exitCode: worst, scenarios: rows }, null, 2));
+  // auth/* scenarios write their results one folder down (DIR/auth/<name>-<time>).
+  const authDir = path.join(outDir, 'auth');
+  const authBefore = new Set(before.has('auth') && fs.existsSync(authDir) ? fs.readdirSync(authDir).map((d) => `auth/${d}`) : []);
+  const auth = fs.existsSync(authDir)
+    ? fs
+        .readdirSync(authDir, { withFileTypes: true })
+        .map((d) => `auth/${d.name}`)
+        .filter((d) => !authBefore.has(d) && fs.existsSync(path.join(outDir, d, 'checks.json')))
+        .sort()
+    : [];
+  const rows = summarize([...newResults(before), ...auth], /^$/);
+  printSummary(rows, `client scenarios${revision ? ` (${revision})` : ''}, gateway outbound client (ServerConnection)`);
+  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', requirements: revision, exitCode: worst, scenarios: rows }, null, 2));
   return worst;
 }
 

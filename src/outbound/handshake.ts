@@ -54,12 +54,14 @@ export async function openServer<O>(host: HandshakeHost<O>): Promise<Pipe<O> & {
   const c = host.config;
   const http = c.kind === 'http';
   const key = eraKey(c);
+  // A config built by hand (a script, an old test) may lack the key: the schema's default.
+  const protocol = c.protocol ?? 'auto';
   if (http && c.transport === 'sse') {
-    if (c.protocol === '2026-07-28') throw mismatch(c, 'protocol 2026-07-28 is not spoken over the legacy HTTP+SSE transport (transport: sse)');
+    if (protocol === '2026-07-28') throw mismatch(c, 'protocol 2026-07-28 is not spoken over the legacy HTTP+SSE transport (transport: sse)');
     return legacyHandshake(host, await host.open('legacy-http'));
   }
-  const cached = c.protocol === 'auto' ? eraCache.get(key) : undefined;
-  if (c.protocol === 'legacy' || cached === 'legacy') {
+  const cached = protocol === 'auto' ? eraCache.get(key) : undefined;
+  if (protocol === 'legacy' || cached === 'legacy') {
     try {
       return await legacyHandshake(host, await host.open(http ? 'legacy-http' : 'stdio'));
     } catch (err) {
@@ -69,7 +71,7 @@ export async function openServer<O>(host: HandshakeHost<O>): Promise<Pipe<O> & {
       throw err;
     }
   }
-  const pinned = c.protocol === '2026-07-28';
+  const pinned = protocol === '2026-07-28';
   const pipe = await host.open(http ? 'modern-http' : 'stdio', LATEST_MODERN_VERSION);
   const probed = await probe(host, pipe, pinned);
   if (probed.kind === 'modern') {
