@@ -16,13 +16,11 @@ import type { Logger } from '../log.js';
 import { KINDS, LIST_CHANGED, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
-import { legacyParams, modernParams, type EnvelopeBase, type RequestEnvelope } from './envelope.js';
+import { legacyParams, type RequestEnvelope } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
-import { fetchAll, type Requester } from './list-fetch.js';
-import { Listener } from './listen.js';
-import { screenTools, type ParamHeader } from './mcp-headers.js';
-import { answeredHere, isHeaderMismatch, listenFilter, untagged, type LocalCalls } from './modern-calls.js';
+import { fetchAll } from './list-fetch.js';
+import { ModernSide } from './modern-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createTransport } from './transports.js';
 
@@ -108,16 +106,7 @@ export class ServerConnection<O = never> {
   private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
   private readonly resources: ResourceSubscriptions;
-  /** The level of the router's last logging/setLevel: 2026-07-28 requests that name none carry it. */
-  private logLevel?: string;
-  /** Each tool's x-mcp-header parameters, for the Mcp-Param-* headers of its calls (2026-07-28 HTTP). */
-  private toolHeaders = new Map<string, readonly ParamHeader[]>();
-  private readonly listener: Listener<O>;
-  private readonly localCalls: LocalCalls = {
-    setLogLevel: (level) => (this.logLevel = level),
-    subscribe: (uri) => this.resources.subscribe(uri),
-    unsubscribe: (uri) => this.resources.unsubscribe(uri),
-  };
+  private readonly modern: ModernSide<O>;
 
   constructor(
     readonly config: ServerConfig,
@@ -131,11 +120,17 @@ export class ServerConnection<O = never> {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
     }
-    this.listener = new Listener<O>({
+    this.modern = new ModernSide<O>({
+      config,
       logger,
+      clientCapabilities: options.clientCapabilities ?? {},
+      keepsLists: options.fetchLists !== false,
+      protocolVersion: () => this.protocolVersion!,
+      capabilities: () => this.capabilities,
       peer: () => (this.peer && !this.peer.isClosed && this.era === 'modern' ? this.peer : undefined),
-      filter: () => listenFilter(this.capabilities, this.options.fetchLists !== false, this.resources.uris),
-      params: (filter) => modernParams({ notifications: filter }, this.envelopeBase()),
+      subscribedUris: () => this.resources.uris,
+      subscribe: (uri) => this.resources.subscribe(uri),
+      unsubscribe: (uri) => this.resources.unsubscribe(uri),
     });
     this.resources = new ResourceSubscriptions({
       name: config.name,
@@ -146,7 +141,7 @@ export class ServerConnection<O = never> {
       },
       capabilities: () => this.capabilities,
       request: (method, params) => this.request(method, params),
-      relisten: () => this.listener.refresh(),
+      relisten: () => this.modern.listener.refresh(),
     });
   }
 
@@ -170,12 +165,12 @@ export class ServerConnection<O = never> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
-    if (max !== undefined && peer.pendingCount - this.listener.inFlight >= max) {
+    if (max !== undefined && peer.pendingCount - this.modern.listener.inFlight >= max) {
       return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }));
     }
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
     if (this.era === 'legacy') return peer.requestRaw(method, legacyParams(params, options.envelope), options);
-    return answeredHere(method, params, this.localCalls) ?? this.forwardModern(peer, method, params, options);
+    return this.modern.forward(peer, method, params, options);
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
@@ -210,26 +205,12 @@ export class ServerConnection<O = never> {
     return this.resources.uris;
   }
 
-  private async forwardModern(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
-    const stamped = modernParams(params, this.envelopeBase(), options.envelope);
-    const answer = await peer.requestRaw(method, stamped, options);
-    if (method !== 'tools/call' || this.config.kind !== 'http' || !isHeaderMismatch(answer)) return answer;
-    // The spec's advice on HeaderMismatch: the tool's x-mcp-header annotations may have changed
-    // (or, on a connection that fetches no lists, were never known): list the tools, retry once.
-    await this.loadTools(peer, this.config.timeoutMs).catch(() => undefined);
-    return peer.requestRaw(method, stamped, options);
-  }
-
-  private envelopeBase(): EnvelopeBase {
-    return { protocolVersion: this.protocolVersion!, clientCapabilities: this.options.clientCapabilities ?? {}, logLevel: this.logLevel };
-  }
-
   async close(): Promise<void> {
     if (this.state === 'disabled') return;
     this.state = 'closed';
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
-    this.listener.stop();
+    this.modern.listener.stop();
     await this.peer?.close().catch(() => {});
   }
 
@@ -280,7 +261,7 @@ export class ServerConnection<O = never> {
   /** The connection failed or dropped: back off and retry, or give up at the crash-loop limit. */
   private down(err: unknown): void {
     const wasListed = this.listed;
-    this.listener.stop();
+    this.modern.listener.stop();
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
     const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
@@ -320,8 +301,7 @@ export class ServerConnection<O = never> {
     const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
     if (this.state === 'closed') throw closed();
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    const paramHeaders = (tool: string) => this.toolHeaders.get(tool);
-    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders });
+    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.modern.paramHeaders });
     const peer = new Peer<O>(
       transport,
       {
@@ -368,7 +348,7 @@ export class ServerConnection<O = never> {
     const kind = (opened.transport as { kind?: unknown }).kind;
     if (typeof kind === 'string') this.transportKind = kind;
     // Opened before the lists are fetched, so a change made meanwhile is not missed (it refetches).
-    if (this.era === 'modern') void this.listener.refresh().catch((err) => this.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
+    if (this.era === 'modern') void this.modern.listener.refresh().catch((err) => this.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
     return opened.peer;
   }
 
@@ -379,37 +359,19 @@ export class ServerConnection<O = never> {
     const fetched = await Promise.all(
       kinds.map((kind) => {
         if (!this.capabilities[KINDS[kind].capability]) return [];
-        if (kind === 'tools') return this.loadTools(peer, timeoutMs);
-        return fetchAll(this.requester(peer), kind, timeoutMs, this.name, this.logger);
+        if (this.era === 'legacy') return fetchAll(peer, kind, timeoutMs, this.name, this.logger);
+        if (kind === 'tools') return this.modern.loadTools(peer, timeoutMs);
+        return fetchAll(this.modern.requester(peer), kind, timeoutMs, this.name, this.logger);
       }),
     );
     kinds.forEach((kind, i) => (this.lists[kind] = fetched[i]!));
   }
 
-  /**
-   * Every page of tools/list. On 2026-07-28 HTTP, each tool's x-mcp-header parameters are indexed
-   * for its calls' headers, and a tool whose annotations are invalid is dropped (the spec: clients
-   * MUST exclude it), with a warning.
-   */
-  private async loadTools(peer: Peer<O>, timeoutMs: number): Promise<Record<string, any>[]> {
-    const tools = await fetchAll(this.requester(peer), 'tools', timeoutMs, this.name, this.logger);
-    if (this.era !== 'modern' || this.config.kind !== 'http') return tools;
-    const screened = screenTools(tools);
-    for (const d of screened.dropped) this.logger.warn({ tool: d.name.slice(0, 128), problem: d.problem }, 'tool dropped: invalid x-mcp-header annotation');
-    this.toolHeaders = screened.headers;
-    return screened.kept;
-  }
-
-  /** What list fetches go through: the Peer, with the envelope first for a 2026-07-28 server. */
-  private requester(peer: Peer<O>): Requester {
-    if (this.era === 'legacy') return peer;
-    return { request: (method, params, options) => peer.request(method, modernParams(params, this.envelopeBase()), options) };
-  }
-
   private receiveNotification(n: JsonRpcNotification, owner?: O): void {
     if (this.era === 'modern') {
-      if (!this.listener.accept(n)) return;
-      n = untagged(n);
+      const accepted = this.modern.receive(n);
+      if (!accepted) return;
+      n = accepted;
     }
     const kinds = LIST_CHANGED.get(n.method);
     if (kinds) {

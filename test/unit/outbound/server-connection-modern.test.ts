@@ -117,6 +117,19 @@ describe('the listen stream', () => {
     expect(cancelledIds(server)).toContain(second.id);
   });
 
+  it('subscriptions made at once: a stream replaced before its acknowledgement hands its waiters to the next', async () => {
+    const { w, server } = await modern('burst', { resources: [resource('file:///x'), resource('file:///y')] });
+    await nthListen(server, 1);
+    await Promise.all([w.connection.subscribe('file:///x'), w.connection.subscribe('file:///y')]);
+    const all = listens(server);
+    expect(all.at(-1)!.params.notifications.resourceSubscriptions).toEqual(['file:///x', 'file:///y']);
+    // Every stream but the last was closed; the last one is in charge.
+    await server.waitFor((m) => m.method === 'notifications/cancelled' && m.params.requestId === all.at(-2)!.id);
+    expect(cancelledIds(server)).not.toContain(all.at(-1)!.id);
+    onStream(server, all.at(-1)!.id, 'notifications/resources/updated', { uri: 'file:///y' });
+    await w.until(() => w.notifications.length === 1);
+  });
+
   it('resources/subscribe and unsubscribe forwarded by the router become subscribe() and unsubscribe()', async () => {
     const { w, server } = await modern('fwd', { resources: [resource('file:///b')] });
     expect(await w.connection.request('resources/subscribe', { uri: 'file:///b' })).toEqual({});
