@@ -14,6 +14,8 @@
 // Flags:
 //   --scenario NAME          one scenario (passed through)
 //   --suite active|all|pending   server scenarios to run (passed through; default active)
+//   --requirements REV       instead of --suite: exactly the scenarios revision REV requires, at
+//                            its wire (e.g. 2026-07-28 or 2025-11-25); uses suite 0.2.0-alpha.12
 //   --out DIR                results folder (default: a new temp folder); summary.json goes there
 //   --fixture-only           config with the fixture alone (no server-everything)
 //   --direct                 run against the fixture's own HTTP harness instead of the gateway
@@ -34,7 +36,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+// --requirements needs the 0.2 line (still alpha on npm; `latest` is 0.1.16): the frozen check set
+// of one revision, at that revision's wire (2026-07-28 = stateless requests).
+const SUITE_VERSION = process.argv.includes('--requirements') ? '0.2.0-alpha.12' : '0.1.16';
+const SUITE_PACKAGES = ['-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -48,6 +53,7 @@ try {
     options: {
       scenario: { type: 'string' },
       suite: { type: 'string' },
+      requirements: { type: 'string' },
       out: { type: 'string' },
       'fixture-only': { type: 'boolean' },
       direct: { type: 'boolean' },
@@ -196,8 +202,15 @@ function run(command, args, options = {}) {
   });
 }
 
-function gatewayConfig() {
-  const servers = [{ name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+/**
+ * `fixtureUrl`: the fixture served over Streamable HTTP instead of stdio. The 2026-07-28 run
+ * needs it: the suite abandons many input rounds half-way, and each abandoned round keeps a
+ * bridged call in flight on the fixture; over stdio a 2025 server's requests to the client say
+ * nothing of which call they belong to, so with several in flight the gateway rightly refuses
+ * to guess, while over HTTP each arrives on its call's own stream.
+ */
+function gatewayConfig(fixtureUrl) {
+  const servers = [fixtureUrl ? { name: 'conformance', url: fixtureUrl, transport: 'streamable-http', prefix: '' } : { name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
   if (!flags['fixture-only']) servers.push({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
@@ -258,7 +271,8 @@ async function serverMode() {
     mode = 'direct (fixture HTTP harness)';
     target = await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log'));
   } else {
-    const config = gatewayConfig();
+    const fixture = flags.requirements === '2026-07-28' ? await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log')) : undefined;
+    const config = gatewayConfig(fixture?.url);
     mode = `gateway (${config.servers.map((s) => s.name).join(' + ')})`;
     const configFile = path.join(outDir, 'switchboard.yaml');
     // JSON is YAML: no quoting questions.
@@ -270,7 +284,8 @@ async function serverMode() {
   const before = new Set(fs.readdirSync(outDir));
   const rest = ['server', '--url', target.url, '-o', outDir];
   if (flags.scenario) rest.push('--scenario', flags.scenario);
-  if (flags.suite) rest.push('--suite', flags.suite);
+  if (flags.requirements) rest.push('--requirements', flags.requirements);
+  else if (flags.suite) rest.push('--suite', flags.suite);
   if (baseline !== '') rest.push('--expected-failures', baseline);
   if (flags.verbose) rest.push('--verbose');
   let code;

@@ -3,6 +3,8 @@
 import type { Handler } from '../context.js';
 import { callTool, complete, getPrompt, readResource } from './forward.js';
 import { ping, setLogLevel } from './lifecycle.js';
+import { discover } from './discover.js';
+import { listen } from './listen.js';
 import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
 import { cancelTask, getTask, listTasks, taskResult } from './tasks.js';
@@ -10,6 +12,8 @@ import { cancelTask, getTask, listTasks, taskResult } from './tasks.js';
 /** A Map, not an object literal: a method called `constructor` or `toString` must find nothing. */
 export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
   ping,
+  'server/discover': discover,
+  'subscriptions/listen': listen,
   'tools/list': listHandler('tools'),
   'tools/call': callTool,
   'prompts/list': listHandler('prompts'),

@@ -1,0 +1,66 @@
+// The stateless revision's HTTP rules for one POST (2026-07-28 transports page): which POSTs claim
+// that revision, and the standard headers checked against the body — MCP-Protocol-Version,
+// Mcp-Method and Mcp-Name, whose values may come in the `=?base64?…?=` form. Pure functions.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { ErrorCode, type JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import { claimsModern, isModernVersion, readEnvelope, unsupportedVersion } from '../protocol/modern.js';
+
+/** Whether a POST belongs to the stateless revision: its body's envelope, or its version header, say so. */
+export function postClaimsModern(headers: IncomingHttpHeaders, message: { method?: unknown; params?: unknown }): boolean {
+  if (isModernVersion(headers['mcp-protocol-version'])) return true;
+  return typeof message.method === 'string' && claimsModern(message.method, message.params as Record<string, any> | undefined);
+}
+
+const BASE64_FORM = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** A header value as the client meant it (the base64 form decoded). */
+export function headerValue(raw: string | string[] | undefined): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const m = BASE64_FORM.exec(raw);
+  return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : raw;
+}
+
+function mismatch(header: string, expected: unknown, got: string | undefined): JsonRpcErrorObject {
+  const problem = got === undefined ? `the ${header} header is missing` : `the ${header} header does not match the body`;
+  return { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${problem}`, data: { mismatch: { header, body: expected, ...(got === undefined ? {} : { value: got }) } } };
+}
+
+/** The param a request's Mcp-Name header mirrors, if its method has one. */
+function namedParam(method: string, params: Record<string, any>): unknown {
+  switch (method) {
+    case 'tools/call':
+    case 'prompts/get':
+      return params.name;
+    case 'resources/read':
+      return params.uri;
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel':
+      return params.taskId;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why a stateless request must be refused with HTTP 400, or undefined when it may be served:
+ * a missing envelope (-32602), headers that disagree with the body (-32020), a revision we do
+ * not speak (-32022) — in that order, so each answer names the first thing to fix.
+ */
+export function modernRequestProblem(headers: IncomingHttpHeaders, method: string, params: Record<string, any> | undefined): JsonRpcErrorObject | undefined {
+  const read = readEnvelope(params, false);
+  if (!read.ok) return read.error;
+  const version = read.envelope.protocolVersion;
+  const headerVersion = headers['mcp-protocol-version'];
+  if (headerVersion !== version) return mismatch('MCP-Protocol-Version', version, typeof headerVersion === 'string' ? headerVersion : undefined);
+  if (!isModernVersion(version)) return unsupportedVersion(version);
+  const headerMethod = headerValue(headers['mcp-method']);
+  if (headerMethod !== method) return mismatch('Mcp-Method', method, headerMethod);
+  const named = namedParam(method, params ?? {});
+  if (named !== undefined) {
+    const headerName = headerValue(headers['mcp-name']);
+    if (headerName !== String(named)) return mismatch('Mcp-Name', named, headerName);
+  }
+  return undefined;
+}
