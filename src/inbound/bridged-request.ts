@@ -11,7 +11,7 @@ import { InputBridge } from '../router/input-bridge.js';
 import type { Outcome, ParkedCall } from '../router/parked-calls.js';
 import { isGatewayState, paramsDigest } from '../router/request-state.js';
 import type { ClientSession } from './client-session.js';
-import type { Handler, RequestContext } from './context.js';
+import type { Handler, HttpHeaders, RequestContext } from './context.js';
 
 export interface Round {
   id: JsonRpcId;
@@ -20,6 +20,7 @@ export interface Round {
   modern: Envelope;
   related?: (message: JsonRpcMessage) => void;
   abort?: AbortSignal;
+  headers?: HttpHeaders;
 }
 
 export type RoundEnd =
@@ -87,6 +88,7 @@ function start(session: ClientSession, handler: Handler, round: Round, digest: s
     progress: wantsProgress ? (p) => bridge.progress?.(p) : undefined,
     requestId: round.id,
     modern: round.modern,
+    httpHeaders: round.headers,
     inputs: bridge,
     protocolVersion: round.modern.protocolVersion,
   };

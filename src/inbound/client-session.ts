@@ -4,7 +4,7 @@
 // a JSON-RPC error at this one boundary.
 
 import { randomUUID } from 'node:crypto';
-import { GatewayError, RpcError, describeError } from '../errors.js';
+import { GatewayError, RefusalError, RpcError, describeError } from '../errors.js';
 import {
   ErrorCode,
   classify,
@@ -33,7 +33,7 @@ import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
 import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
-import type { Handler } from './context.js';
+import type { Handler, HttpHeaders } from './context.js';
 import { dressResult, modernErrorCode, refusal } from './modern-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
@@ -92,10 +92,10 @@ export class ClientSession implements EndpointSession, Session {
     return viewFor(this.router.catalog, this.profile);
   }
 
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal): Promise<Reply | undefined> {
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
-        return this.handleRequest(message as JsonRpcRequest, related, abort);
+        return this.handleRequest(message as JsonRpcRequest, related, abort, headers);
       case 'notification':
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
@@ -156,7 +156,7 @@ export class ClientSession implements EndpointSession, Session {
     this.router.release(this);
   }
 
-  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal): Promise<Reply> {
+  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply> {
     const { id, method } = request;
     const params = request.params ?? {};
     let modern: Envelope | undefined;
@@ -178,7 +178,7 @@ export class ClientSession implements EndpointSession, Session {
       return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
     }
     if (modern?.logLevel !== undefined && !this.initialized) this.wantLogLevel(modern.logLevel);
-    if (modern !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, modern, related, abort }, handler);
+    if (modern !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, modern, related, abort, headers }, handler);
     const cancellation = new Cancellation();
     const key = this.stateless ? this.nextKey++ : id;
     this.inFlight.set(key, cancellation);
@@ -193,6 +193,7 @@ export class ClientSession implements EndpointSession, Session {
       related,
       requestId: id,
       modern,
+      httpHeaders: headers,
       protocolVersion: modern?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
       progress:
         related && (typeof token === 'string' || typeof token === 'number')
@@ -298,6 +299,7 @@ export class ClientSession implements EndpointSession, Session {
   }
 
   private errorFor(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
+    if (err instanceof RefusalError) return refusal(id, err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data }, err.kind);
     if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
     if (err instanceof GatewayError) {
       const e = err.toJsonRpc();

@@ -30,7 +30,11 @@ export interface RequestContext extends RequestOwner {
   readonly requestId: JsonRpcId;
   /** The request's envelope, when it came in the stateless revision. */
   readonly modern?: Envelope;
+  /** A stateless HTTP request's headers (Mcp-Param-* are checked against the arguments). */
+  readonly httpHeaders?: HttpHeaders;
 }
+
+export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** A handler answers a result, or (tools/call's pass-through) the server's own answer as text. */
 export type Handler = (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any> | RawResponse>;

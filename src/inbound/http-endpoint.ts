@@ -459,7 +459,7 @@ class Endpoint {
       this.statelessEntries.set(ctx.principal, entry);
     }
     this.track(res);
-    void new PostExchange(res, entry, this.options.writeBufferBytes).run(request).finally(release);
+    void new PostExchange(res, entry, this.options.writeBufferBytes, ctx.headers).run(request).finally(release);
   }
 
   /** Opens a session for an initialize; it becomes addressable only if the session says yes. */

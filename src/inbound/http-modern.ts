@@ -12,14 +12,28 @@ export function postClaimsModern(headers: IncomingHttpHeaders, message: { method
   return typeof message.method === 'string' && claimsModern(message.method, message.params as Record<string, any> | undefined);
 }
 
-const BASE64_FORM = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+/** Strict base64: whole quanta, the right padding, the standard alphabet only. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** A header value as the client meant it (the base64 form decoded). */
-export function headerValue(raw: string | string[] | undefined): string | undefined {
+/**
+ * A header value as the client meant it: the `=?base64?…?=` form decoded, anything else literal;
+ * undefined when absent, repeated, or in the base64 form but not valid base64 or UTF-8.
+ */
+export function decodeHeaderValue(raw: string | string[] | undefined): string | undefined {
   if (typeof raw !== 'string') return undefined;
-  const m = BASE64_FORM.exec(raw);
-  return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : raw;
+  if (!raw.startsWith('=?base64?') || !raw.endsWith('?=') || raw.length < 11) return raw;
+  const inner = raw.slice(9, -2);
+  if (!BASE64.test(inner)) return undefined;
+  try {
+    return UTF8.decode(Buffer.from(inner, 'base64'));
+  } catch {
+    return undefined;
+  }
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+const headerValue = decodeHeaderValue;
 
 function mismatch(header: string, expected: unknown, got: string | undefined): JsonRpcErrorObject {
   const problem = got === undefined ? `the ${header} header is missing` : `the ${header} header does not match the body`;

@@ -132,6 +132,8 @@ export class PostExchange {
     private readonly res: ServerResponse,
     private readonly entry: SessionEntry,
     private readonly maxBufferedBytes?: number,
+    /** A stateless request's headers, for the session to check against its body. */
+    private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
   ) {
     entry.exchanges.add(this);
     if (entry.stateless) {
@@ -150,7 +152,7 @@ export class PostExchange {
   /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
   async obtain(request: JsonRpcRequest): Promise<Reply> {
     try {
-      const response = await this.entry.session.handle(request, this.related, this.abort?.signal);
+      const response = await this.entry.session.handle(request, this.related, this.abort?.signal, this.headers);
       if (response !== undefined) return response;
       this.entry.logger.error({ sessionId: this.entry.id, method: request.method }, 'session returned no response to a request');
     } catch (err) {

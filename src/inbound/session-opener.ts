@@ -23,10 +23,11 @@ export interface EndpointSession {
    * Handles one message from the client. For a request, resolves with its response (never
    * rejects: failures become error responses). `related` receives messages tied to this request
    * (progress, server-to-client requests) before the response; on HTTP they go on the POST's SSE
-   * stream. `abort` cancels the request (a stateless HTTP client closing its stream).
+   * stream. `abort` cancels the request (a stateless HTTP client closing its stream); `headers`
+   * are a stateless HTTP request's (checked against the body where the revision says so).
    * Notifications and responses resolve undefined.
    */
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal): Promise<Reply | undefined>;
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
 }

@@ -3,7 +3,8 @@
 // server's own name, forwards, and relays the server's answer as it is. Unknown and
 // policy-denied names get the same error, so a denied item is invisible.
 
-import { GatewayError, RpcError } from '../../errors.js';
+import { GatewayError, RefusalError, RpcError } from '../../errors.js';
+import { paramHeaderProblem } from '../param-headers.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse } from '../../jsonrpc/raw.js';
@@ -64,6 +65,10 @@ export const callTool: Handler = async (params, context) => {
   if (params?.name === own.searchTool) return searchTools(params.arguments, context);
   if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
   const entry = lookup(context.view.lists.tools, params?.name, 'tool');
+  if (context.httpHeaders !== undefined) {
+    const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
+    if (problem !== undefined) throw new RefusalError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, 'request');
+  }
   const ready = context.router.connectionFor(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
