@@ -44,6 +44,8 @@ const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-clien
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const DRIVER = path.join(ROOT, 'conformance/client-driver.mjs');
+const MODERN_FIXTURE = path.join(ROOT, 'test/fixtures/servers/modern-conformance.mjs');
+const MODERN_ELICITATION_TOOL = 'test_input_required_result_elicitation';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -211,6 +213,12 @@ function run(command, args, options = {}) {
  */
 function gatewayConfig(fixtureUrl) {
   const servers = [fixtureUrl ? { name: 'conformance', url: fixtureUrl, transport: 'streamable-http', prefix: '' } : { name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+  if (fixtureUrl) {
+    // Its input_required results must carry keys only the server can choose ("user_name"): that
+    // one tool comes from a 2026-07-28 server, passed through; the 2025 fixture's is hidden.
+    servers[0].tools = { deny: [MODERN_ELICITATION_TOOL] };
+    servers.push({ name: 'modern', command: process.execPath, args: [MODERN_FIXTURE], prefix: '' });
+  }
   if (!flags['fixture-only']) servers.push({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
