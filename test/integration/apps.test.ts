@@ -8,26 +8,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, connectHttpClient, connectStdioClient, fixture, nodeBin, repoRoot, startGateway, stdioGatewayParams, yamlServers } from '../helpers/index.js';
+import { cleanup, connectHttpClient, connectStdioClient, startGateway, stdioGatewayParams } from '../helpers/index.js';
+import { APP_HOST_CAPABILITIES, APP_MIME, appPackage, appServersYaml } from './apps-config.js';
 
 afterAll(cleanup);
 
-const MIME = 'text/html;profile=mcp-app';
-const APP_HOST = { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MIME] } } } as any };
-const pkg = (name: string) => path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist');
+const MIME = APP_MIME;
+const APP_HOST = { capabilities: APP_HOST_CAPABILITIES };
+const pkg = appPackage;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
-
-/** basic and monitor from npm, clash (our fixture) last: its names and UI URI clash with basic's. */
-export function appServersYaml(extra: Record<string, unknown> = {}): string {
-  return yamlServers(
-    [
-      { name: 'basic', command: nodeBin, args: [path.join(pkg('server-basic-vanillajs'), 'index.js'), '--stdio'] },
-      { name: 'monitor', command: nodeBin, args: [path.join(pkg('server-system-monitor'), 'index.js'), '--stdio'] },
-      { name: 'clash', command: nodeBin, args: [fixture('app-clash.mjs')] },
-    ],
-    { limits: { startupWait: '30s' }, ...extra },
-  );
-}
 
 const toolsOf = async (client: Client) => Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
 const rpcError = (p: Promise<unknown>) => p.then(() => undefined, (e) => e as { code: number; message: string });
