@@ -1,7 +1,6 @@
-// Which server an MCP App's own names belong to. An app's HTML calls tools (and reads UI resources)
-// by the names its server gave them, which the gateway may have prefixed. A name that is not an
-// exposed one resolves to the app server that has it; several servers having it are told apart by
-// the apps the session loaded. Never more than one answer: ambiguity is reported, not guessed.
+// Which server an MCP App's own names (its server's tool names, UI URIs) belong to: the one app
+// server that has the name, else the one among them whose app the session loaded. Never more than
+// one answer: ambiguity is reported, not guessed.
 
 import type { AppCatalog, CatalogEntry, CatalogList } from './build.js';
 import { callableByApp } from './apps.js';

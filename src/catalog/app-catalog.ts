@@ -1,7 +1,6 @@
-// The MCP Apps part of a catalog build: tools' UI pointers rewritten to exposed `ui://` URIs, reads
-// of UI resources a server leaves out of resources/list routed because a tool points at them (the
-// server's resource policy still judges them: a denied one loses its pointer), and the index that
-// attributes an app's own names to its server. Pure; runs once per snapshot.
+// The MCP Apps part of a catalog build (pure, once per snapshot): tools' UI pointers exposed, UI
+// resources a server does not list routed because a tool points at them (its resource policy still
+// judges them: a denied one loses its pointer), and the index of which server ships which UI URI.
 
 import type { AppCatalog, CatalogEntry, UriRenames } from './build.js';
 import type { ResourceRouter } from './resource-uris.js';

@@ -1,7 +1,6 @@
-// MCP Apps UI resource URIs through the gateway. Hosts render only `ui://` URIs, so a server's UI
-// URI is namespaced inside the URI, never by changing its scheme: `ui://x/app.html` of the server
-// whose UI prefix is `basic` is exposed as `ui://basic+x/app.html`. Invariants: the output starts with
-// `ui://`; (prefix, URI) → exposed is injective (prefixes are unique and hold no `+`); parse undoes it.
+// MCP Apps UI URIs: hosts render only `ui://`, so a server's UI URI is namespaced inside it
+// (`ui://x/app.html` of `basic` → `ui://basic+x/app.html`). Invariants: the output starts with
+// `ui://`; (prefix, URI) → exposed is injective (prefixes are unique, hold no `+`); parse undoes it.
 
 import { createHash } from 'node:crypto';
 import { uriPrefixFor } from './resource-uris.js';

@@ -1,7 +1,6 @@
-// MCP Apps on the request path: the tool a tools/call means (an exposed name, or for a client that
-// renders apps, an app's own name: catalog/app-calls.ts), the server a read of an app's own `ui://`
-// URI goes to, and which servers' apps each session has loaded (read a UI resource of). Tools meant
-// for an app alone are unknown to a client that renders none. See docs/apps.md.
+// MCP Apps on the request path (docs/apps.md): the tool a tools/call means, the server a read of an
+// app's own `ui://` URI goes to, and which servers' apps each session has loaded. A tool meant for an
+// app alone is unknown to a client that renders none.
 
 import { rendersApps, sanitizeReadResultForApps } from '../../catalog/apps.js';
 import { resolveAppTool, resolveAppUri } from '../../catalog/app-calls.js';
