@@ -50,6 +50,15 @@ export interface ServerConnectionOptions<O = never> {
   reconnect?: boolean;
 }
 
+/**
+ * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
+ * servers register their UI tools. One connection serves every session, and the catalog built from
+ * it is what a per-session connection must match: the inbound side hides what a client without apps
+ * must not see (docs/apps.md).
+ */
+const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
+
 /** The stdio transport module, imported once (by the first stdio server to connect). */
 let stdioModule: Promise<typeof import('./stdio-transport.js')> | undefined;
 const loadStdio = () => (stdioModule ??= import('./stdio-transport.js'));
@@ -259,7 +268,7 @@ export class ServerConnection<O = never> {
     try {
       init = await peer.request(
         'initialize',
-        { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.options.clientCapabilities ?? {}, clientInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION } },
+        { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: withDeclaredExtensions(this.options.clientCapabilities), clientInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION } },
         { timeoutMs },
       );
     } catch (err) {

@@ -13,8 +13,9 @@ import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
 import type { Handler, RequestContext } from '../context.js';
-import { sanitizePromptResult, sanitizeReadResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
+import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
+import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
@@ -64,7 +65,7 @@ export const callTool: Handler = async (params, context) => {
   const own = context.router.catalog.exposure.settingsFor(context.session.profile);
   if (params?.name === own.searchTool) return searchTools(params.arguments, context);
   if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
-  const entry = lookup(context.view.lists.tools, params?.name, 'tool');
+  const entry = toolForCall(context, params?.name);
   if (context.httpHeaders !== undefined) {
     const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
     if (problem !== undefined) throw new RefusalError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, 'request');
@@ -129,12 +130,13 @@ function isNotFound(err: unknown): boolean {
 }
 
 export const readResource: Handler = async (params, context) => {
-  const targets = resourceTargets(context, params?.uri);
+  const targets = appReadTargets(context, params?.uri) ?? resourceTargets(context, params?.uri);
   for (let i = 0; ; i++) {
     const t = targets[i]!;
     try {
       const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
-      return renameInRead(cleanAnswer(context, t.server, t.uri, result, sanitizeReadResult), context.router.catalog.renamedUris.get(t.server));
+      noteAppRead(context.session, t.server, t.uri);
+      return renameInRead(cleanAnswer(context, t.server, t.uri, result, readSanitizer(context)), context.router.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;
