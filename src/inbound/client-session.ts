@@ -40,7 +40,7 @@ import type { Listen } from './listen.js';
 
 
 /** Methods only the stateless revision has. */
-const MODERN_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen']);
+const MODERN_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();

@@ -182,6 +182,31 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
     expect(lost.data.error.message).toMatch(/initialize.*2026-07-28/);
   });
 
+  it('serves the tasks extension over a 2025 server’s tasks', async () => {
+    const withTasks = { ...META, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const call = (id: number, method: string, params: Record<string, unknown>, meta = withTasks) =>
+      post(gw.url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }, { ...STD, 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}) });
+    const discover = await call(1, 'server/discover', {});
+    expect(discover.data.result.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+
+    // Without the extension declared, a tool its server runs only as a task cannot be served.
+    const refused = await call(2, 'tools/call', { name: 'int__task_only', arguments: { ms: 20 } }, META);
+    expect(refused).toMatchObject({ status: 400, data: { error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } } } });
+
+    const created = await call(3, 'tools/call', { name: 'int__task_only', arguments: { ms: 20 } });
+    expect(created.data.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60000 });
+    const taskId = created.data.result.taskId as string;
+    expect(taskId).toMatch(/^task-/);
+    let done = await call(4, 'tasks/get', { taskId });
+    for (let i = 5; done.data.result.status === 'working'; i++) done = await call(i, 'tasks/get', { taskId });
+    expect(done.data.result).toMatchObject({ resultType: 'complete', taskId, status: 'completed', result: { content: [{ text: expect.stringMatching(/done$/) }] } });
+    expect((await call(50, 'tasks/cancel', { taskId })).data.result).toMatchObject({ resultType: 'complete' });
+    expect((await call(51, 'tasks/get', { taskId: 'task-unknown' })).data.error.code).toBe(-32602);
+    expect((await call(52, 'tasks/get', { taskId }, META)).data.error.code).toBe(-32021);
+    // tasks/result and tasks/list left the core: 404.
+    expect((await call(53, 'tasks/result', { taskId })).status).toBe(404);
+  });
+
   it('serves a v2 client in auto mode statelessly and a v1 client in a session, side by side', async () => {
     const auto = await connectModernHttp(gw.url, { mode: 'auto' });
     expect(auto.client.getProtocolEra()).toBe('modern');

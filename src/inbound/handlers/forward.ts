@@ -5,6 +5,7 @@
 
 import { GatewayError, RefusalError, RpcError } from '../../errors.js';
 import { paramHeaderProblem } from '../param-headers.js';
+import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './modern-tasks.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse } from '../../jsonrpc/raw.js';
@@ -73,6 +74,11 @@ export const callTool: Handler = async (params, context) => {
   const ready = context.router.connectionFor(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
+  // Stateless clients get a task where the server runs this tool only as one (tasks extension).
+  if (context.modern !== undefined && entry.item.execution?.taskSupport === 'required') {
+    if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
+    return callAsTask(connection, context, { ...params, name: entry.original });
+  }
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
   const renamed = context.router.catalog.renamedUris.get(entry.server);

@@ -7,7 +7,7 @@ import { discover } from './discover.js';
 import { listen } from './listen.js';
 import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
-import { cancelTask, getTask, listTasks, taskResult } from './tasks.js';
+import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks.js';
 
 /** A Map, not an object literal: a method called `constructor` or `toString` must find nothing. */
 export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
@@ -28,5 +28,6 @@ export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
   'tasks/get': getTask,
   'tasks/result': taskResult,
   'tasks/cancel': cancelTask,
+  'tasks/update': updateTask,
   'tasks/list': listTasks,
 }));
