@@ -17,20 +17,22 @@
 // Flags:
 //   --scenario NAME          one scenario (passed through)
 //   --suite active|all|pending   server scenarios to run (passed through; default active)
+//   --requirements REV       instead of --suite: exactly the scenarios revision REV requires, at
+//                            its wire (e.g. 2026-07-28 or 2025-11-25); uses suite 0.2.0-alpha.12
 //   --out DIR                results folder (default: a new temp folder); summary.json goes there
 //   --fixture-only           config with the fixture alone (no server-everything)
 //   --direct                 run against the fixture's own HTTP harness instead of the gateway
 //   --client                 client scenarios (initialize, tools_call,
 //                            elicitation-sep1034-client-defaults, sse-retry) with
 //                            conformance/client-driver.mjs, inside a private network namespace
-//   --requirements REV       client mode: the scenarios revision REV requires (2025-11-25,
-//                            2026-07-28), with @modelcontextprotocol/conformance@0.2.0-alpha.12
-//                            and the baseline conformance/expected-failures-client.yaml; with
+//                            With --requirements REV: the client scenarios REV requires, with
+//                            the baseline conformance/expected-failures-client.yaml; with
 //                            --scenario, that one scenario at REV's wire
 //   --no-netns               client mode without `unshare -n` (the suite's test servers then
 //                            listen on every interface while they run)
 //   --expected-failures FILE baseline (default conformance/expected-failures.yaml, or
-//                            conformance/expected-failures-client.yaml with --requirements; "" for none)
+//                            conformance/expected-failures-client.yaml with --client --requirements;
+//                            "" for none)
 //   --verbose                the suite's verbose output
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,13 +44,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
-/** Client mode with --requirements: the suite line that knows the revisions' frozen scenario sets. */
-const REQUIREMENTS_SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.2.0-alpha.12'];
+// --requirements needs the 0.2 line (still alpha on npm; `latest` is 0.1.16): the frozen check set
+// of one revision, at that revision's wire (2026-07-28 = stateless requests).
+const SUITE_VERSION = process.argv.includes('--requirements') ? '0.2.0-alpha.12' : '0.1.16';
+const SUITE_PACKAGES = ['-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const DRIVER = path.join(ROOT, 'conformance/client-driver.mjs');
+const MODERN_FIXTURE = path.join(ROOT, 'test/fixtures/servers/modern-conformance.mjs');
+const MODERN_ELICITATION_TOOL = 'test_input_required_result_elicitation';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -58,11 +63,11 @@ try {
     options: {
       scenario: { type: 'string' },
       suite: { type: 'string' },
+      requirements: { type: 'string' },
       out: { type: 'string' },
       'fixture-only': { type: 'boolean' },
       direct: { type: 'boolean' },
       client: { type: 'boolean' },
-      requirements: { type: 'string' },
       'no-netns': { type: 'boolean' },
       'expected-failures': { type: 'string' },
       verbose: { type: 'boolean' },
@@ -86,8 +91,8 @@ const die = (msg) => {
   process.exit(2);
 };
 
-if (flags.requirements !== undefined && !flags.client) die('--requirements is for client mode (--client) only here');
-const defaultBaseline = flags.requirements !== undefined ? 'conformance/expected-failures-client.yaml' : 'conformance/expected-failures.yaml';
+// Client mode's revision runs have their own baseline (auth/* until OAuth is wired outbound).
+const defaultBaseline = flags.client && flags.requirements !== undefined ? 'conformance/expected-failures-client.yaml' : 'conformance/expected-failures.yaml';
 const baseline = flags['expected-failures'] ?? path.join(ROOT, defaultBaseline);
 if (baseline !== '' && !fs.existsSync(baseline)) die(`no expected-failures file at ${baseline}`);
 const outDir = path.resolve(flags.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-conformance-')));
@@ -209,8 +214,21 @@ function run(command, args, options = {}) {
   });
 }
 
-function gatewayConfig() {
-  const servers = [{ name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+/**
+ * `fixtureUrl`: the fixture served over Streamable HTTP instead of stdio. The 2026-07-28 run
+ * needs it: the suite abandons many input rounds half-way, and each abandoned round keeps a
+ * bridged call in flight on the fixture; over stdio a 2025 server's requests to the client say
+ * nothing of which call they belong to, so with several in flight the gateway rightly refuses
+ * to guess, while over HTTP each arrives on its call's own stream.
+ */
+function gatewayConfig(fixtureUrl) {
+  const servers = [fixtureUrl ? { name: 'conformance', url: fixtureUrl, transport: 'streamable-http', prefix: '' } : { name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+  if (fixtureUrl) {
+    // Its input_required results must carry keys only the server can choose ("user_name"): that
+    // one tool comes from a 2026-07-28 server, passed through; the 2025 fixture's is hidden.
+    servers[0].tools = { deny: [MODERN_ELICITATION_TOOL] };
+    servers.push({ name: 'modern', command: process.execPath, args: [MODERN_FIXTURE], prefix: '' });
+  }
   if (!flags['fixture-only']) servers.push({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
@@ -271,7 +289,8 @@ async function serverMode() {
     mode = 'direct (fixture HTTP harness)';
     target = await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log'));
   } else {
-    const config = gatewayConfig();
+    const fixture = flags.requirements === '2026-07-28' ? await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log')) : undefined;
+    const config = gatewayConfig(fixture?.url);
     mode = `gateway (${config.servers.map((s) => s.name).join(' + ')})`;
     const configFile = path.join(outDir, 'switchboard.yaml');
     // JSON is YAML: no quoting questions.
@@ -283,7 +302,8 @@ async function serverMode() {
   const before = new Set(fs.readdirSync(outDir));
   const rest = ['server', '--url', target.url, '-o', outDir];
   if (flags.scenario) rest.push('--scenario', flags.scenario);
-  if (flags.suite) rest.push('--suite', flags.suite);
+  if (flags.requirements) rest.push('--requirements', flags.requirements);
+  else if (flags.suite) rest.push('--suite', flags.suite);
   if (baseline !== '') rest.push('--expected-failures', baseline);
   if (flags.verbose) rest.push('--verbose');
   let code;
@@ -301,8 +321,8 @@ async function serverMode() {
 }
 
 /** The folder holding the suite's `conformance` and Node 22 `node` binaries (npx cache). */
-function suiteBinDir(packages = SUITE_PACKAGES) {
-  const probe = spawnSync('npx', ['-y', ...packages, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
+function suiteBinDir() {
+  const probe = spawnSync('npx', ['-y', ...SUITE_PACKAGES, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -322,7 +342,7 @@ async function clientMode() {
     die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
   }
   // npx resolves (and if needed downloads) the suite outside the namespace, which has no network.
-  const bin = suiteBinDir(revision !== undefined ? REQUIREMENTS_SUITE_PACKAGES : SUITE_PACKAGES);
+  const bin = suiteBinDir();
   const command = `${process.execPath} ${DRIVER}`;
   if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
   const what = revision !== undefined ? `${flags.scenario ?? 'every client scenario'} required by ${revision}` : runs.join(', ');

@@ -69,6 +69,16 @@ export interface ServerConnectionOptions<O = never> {
   reconnect?: boolean;
 }
 
+/**
+ * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
+ * servers register their UI tools. One connection serves every session, and the catalog built from
+ * it is what a per-session connection must match: the inbound side hides what a client without apps
+ * must not see (docs/apps.md). (2026-07-28: the connection's default envelope; a request the router
+ * sends with its client's own capabilities carries those.)
+ */
+const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
+
 const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
 export class ServerConnection<O = never> {
@@ -123,7 +133,7 @@ export class ServerConnection<O = never> {
     this.modern = new ModernSide<O>({
       config,
       logger,
-      clientCapabilities: options.clientCapabilities ?? {},
+      clientCapabilities: withDeclaredExtensions(options.clientCapabilities),
       keepsLists: options.fetchLists !== false,
       protocolVersion: () => this.protocolVersion!,
       capabilities: () => this.capabilities,
@@ -335,7 +345,7 @@ export class ServerConnection<O = never> {
     const opened = await openServer<O>({
       config: this.config,
       logger: this.logger,
-      clientCapabilities: this.options.clientCapabilities ?? {},
+      clientCapabilities: withDeclaredExtensions(this.options.clientCapabilities),
       open: (kind, version) => this.openPipe(kind, version),
     });
     const id = opened.identity;

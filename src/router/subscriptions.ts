@@ -4,16 +4,21 @@
 // notifications/resources/updated goes only to the sessions that subscribed, carrying the URI as
 // that session knows it. Keyed by connection, so per-session connections stay apart.
 
-import type { Connection, Session } from './session.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { Connection } from './session.js';
 
+/** Who hears a resource's updates: a session (resources/subscribe) or one of its listen streams. */
+export interface Subscriber {
+  send(notification: JsonRpcNotification): void;
+}
 
-type Holders = Map<Session, string>;
+type Holders = Map<Subscriber, string>;
 
 export class Subscriptions {
   private readonly byConnection = new Map<Connection, Map<string, Holders>>();
 
   /** Adds `session` as a holder of `uri` on `connection`; tells the server on the first one. */
-  async subscribe(connection: Connection, uri: string, session: Session, exposedUri: string): Promise<void> {
+  async subscribe(connection: Connection, uri: string, session: Subscriber, exposedUri: string): Promise<void> {
     let uris = this.byConnection.get(connection);
     const holders = uris?.get(uri);
     if (holders && holders.size > 0) {
@@ -28,7 +33,7 @@ export class Subscriptions {
   }
 
   /** Removes `session` as a holder; tells the server after the last one. */
-  async unsubscribe(connection: Connection, uri: string, session: Session): Promise<void> {
+  async unsubscribe(connection: Connection, uri: string, session: Subscriber): Promise<void> {
     const uris = this.byConnection.get(connection);
     const holders = uris?.get(uri);
     if (!holders?.delete(session) || holders.size > 0) return;
@@ -58,7 +63,7 @@ export class Subscriptions {
   }
 
   /** A session ended: release everything it held. */
-  dropSession(session: Session): void {
+  dropSession(session: Subscriber): void {
     for (const [connection, uris] of this.byConnection) {
       for (const [uri, holders] of uris) {
         if (holders.has(session)) void this.unsubscribe(connection, uri, session).catch(() => {});
