@@ -4,7 +4,8 @@
 
 import type { GatewayConfig } from '../config/types.js';
 import { bearerAuthenticator, type Authenticator } from '../inbound/http-auth.js';
-import { startHttpEndpoint, type HttpEndpoint } from '../inbound/http-endpoint.js';
+import { STATUS_PATH, startHttpEndpoint, type HttpEndpoint, type Page } from '../inbound/http-endpoint.js';
+import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { SessionOpener } from '../inbound/session-opener.js';
 import type { Logger } from '../log.js';
@@ -22,6 +23,8 @@ export interface FaceDeps {
   logger: Logger;
   /** What GET /status answers. */
   status: () => unknown;
+  /** More pages beside the MCP path (metrics, dashboard, OAuth metadata), by path. */
+  pages?: ReadonlyMap<string, Page>;
 }
 
 export interface Faces {
@@ -59,7 +62,10 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth?.(header),
       isOperator: (principal) => config().clients.some((c) => c.name === principal && c.operator),
-      status: deps.status,
+      pages: new Map<string, Page>([
+        [STATUS_PATH, { access: 'operator', serve: (_req, res) => replyJson(res, 200, JSON.stringify(deps.status())) }],
+        ...(deps.pages ?? []),
+      ]),
     });
   }
   return {

@@ -53,11 +53,14 @@ export interface HttpEndpointOptions {
   /** Bytes queued on one SSE stream of a client that does not read, before it is dropped (default 8 MiB). */
   writeBufferBytes?: number;
   logger?: HttpEndpointLogger;
-  /** When set, GET /status answers this as JSON (same Origin and Host checks as the MCP path). */
-  status?: () => unknown;
   /**
-   * Whether an authenticated principal may read /status (an operator profile). Without
-   * authentication configured, /status is as open as the MCP endpoint itself.
+   * Pages beside the MCP path, by exact path (GET and HEAD only): /status, /metrics, the
+   * dashboard, OAuth metadata. Same Origin and Host checks as the MCP path.
+   */
+  pages?: ReadonlyMap<string, Page>;
+  /**
+   * Whether an authenticated principal may read an operator page. Without authentication
+   * configured, operator pages are as open as the MCP endpoint itself.
    */
   isOperator?: (principal: string) => boolean;
   /** When set, every request must carry a bearer token it accepts (401 otherwise). */
@@ -84,6 +87,17 @@ export interface HttpEndpoint {
 
 /** Where a running gateway tells its servers' states (switchboard status reads it). */
 export const STATUS_PATH = '/status';
+
+/** A page served beside the MCP path. */
+export interface Page {
+  /**
+   * 'public': served without a token (e.g. RFC 9728 metadata, which a client needs before it has
+   * one); 'operator': needs an operator profile's token when authentication is configured.
+   */
+  access: 'public' | 'operator';
+  /** Writes the whole reply; `principal` is the authenticated profile, if any. */
+  serve(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void;
+}
 
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
@@ -226,8 +240,8 @@ class Endpoint {
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    const isStatus = path === STATUS_PATH && this.options.status !== undefined && req.method === 'GET';
-    if (path !== this.options.path && !isStatus) {
+    const page = path === this.options.path ? undefined : this.options.pages?.get(path);
+    if (path !== this.options.path && page === undefined) {
       return this.refuse(req, res, 404, Refusal.pathNotFound);
     }
     const headers = req.headers;
@@ -241,6 +255,10 @@ class Endpoint {
       return this.refuse(req, res, 403, Refusal.badHost);
     }
     if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
+    if (page !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
+      return this.refuse(req, res, 405, Refusal.methodNotAllowed, { Allow: 'GET, HEAD' });
+    }
+    if (page?.access === 'public') return page.serve(req, res, undefined);
     let principal: string | undefined;
     if (this.options.authenticate) {
       const who = this.options.authenticate(headers.authorization);
@@ -252,9 +270,9 @@ class Endpoint {
       }
       principal = who;
     }
-    if (isStatus) {
+    if (page !== undefined) {
       if (principal !== undefined && !this.options.isOperator?.(principal)) return this.refuse(req, res, 403, Refusal.notOperator);
-      return replyJson(res, 200, JSON.stringify(this.options.status!()));
+      return page.serve(req, res, principal);
     }
     const method = req.method;
     if (method === 'POST') return this.onPost(req, res, principal);

@@ -56,6 +56,12 @@ export const ErrorCode = {
   TransportRefused: -32000,
   /** HTTP face: unknown or ended Mcp-Session-Id; the client starts a new session. */
   SessionNotFound: -32001,
+  /** 2026-07-28: an HTTP header disagrees with the body (Mcp-Method, Mcp-Name, MCP-Protocol-Version…). */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability its envelope does not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: a protocol version the gateway does not speak (data.supported, data.requested). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 function isId(v: unknown): v is JsonRpcId {

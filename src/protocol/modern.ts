@@ -1,0 +1,86 @@
+// Facts of the stateless revision (2026-07-28): the per-request `_meta` envelope, what a request
+// must carry to be served, and the methods and result fields that differ from the stateful era.
+// Pure; imports nothing but the JSON-RPC codes.
+
+import { ErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
+
+/** Revisions of the stateless era we speak, newest first. */
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export const LATEST_MODERN_VERSION = MODERN_VERSIONS[0];
+
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+/** The W3C trace context keys, passed through as they are. */
+export const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+
+/** What a stateless request says about its client, read from its `_meta`. */
+export interface Envelope {
+  protocolVersion: string;
+  clientCapabilities: Record<string, any>;
+  clientInfo?: Record<string, any>;
+  logLevel?: string;
+  trace: Partial<Record<(typeof TRACE_KEYS)[number], string>>;
+}
+
+/**
+ * Whether a request claims the stateless era: it carries the envelope (even a broken one, which is
+ * then refused as such), or is server/discover. Anything else is the stateful era's.
+ */
+export function claimsModern(method: string, params: Record<string, any> | undefined): boolean {
+  if (method === 'server/discover') return true;
+  const meta = params?._meta;
+  return meta !== null && typeof meta === 'object' && (META.protocolVersion in meta || META.clientCapabilities in meta);
+}
+
+const LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+/** The envelope of a request, or the error to answer it with (every one of these is HTTP 400). */
+export function readEnvelope(params: Record<string, any> | undefined): { ok: true; envelope: Envelope } | { ok: false; error: JsonRpcErrorObject } {
+  const meta = params?._meta;
+  const invalid = (problem: string): { ok: false; error: JsonRpcErrorObject } => ({
+    ok: false,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid _meta envelope for protocol revision ${LATEST_MODERN_VERSION}: ${problem}` },
+  });
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return invalid('_meta: missing');
+  const version = meta[META.protocolVersion];
+  if (typeof version !== 'string') return invalid(`${META.protocolVersion}: missing`);
+  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
+    return {
+      ok: false,
+      error: { code: ErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${version}`, data: { supported: [...MODERN_VERSIONS], requested: version } },
+    };
+  }
+  const caps = meta[META.clientCapabilities];
+  if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) return invalid(`${META.clientCapabilities}: missing`);
+  const level = meta[META.logLevel];
+  if (level !== undefined && !LEVELS.has(level)) return invalid(`${META.logLevel}: not a log level`);
+  const info = meta[META.clientInfo];
+  const trace: Envelope['trace'] = {};
+  for (const k of TRACE_KEYS) if (typeof meta[k] === 'string') trace[k] = meta[k];
+  return {
+    ok: true,
+    envelope: {
+      protocolVersion: version,
+      clientCapabilities: caps,
+      ...(info !== null && typeof info === 'object' ? { clientInfo: info } : {}),
+      ...(level !== undefined ? { logLevel: level } : {}),
+      trace,
+    },
+  };
+}
+
+/** Methods of the stateful era that a stateless request may not use (404 + -32601 on HTTP). */
+export const STATEFUL_ONLY: ReadonlySet<string> = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tasks/result', 'tasks/list']);
+
+/** Results that carry caching hints (ttlMs, cacheScope). */
+export const CACHEABLE: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+
+/** The only methods a server may answer with input_required (MRTR). */
+export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
