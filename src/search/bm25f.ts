@@ -6,7 +6,7 @@ import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
 import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
 import { queryShape } from './hints.js';
-import { actionsOf } from './actions.js';
+import { actionsOf, askedActions } from './actions.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
@@ -157,7 +157,7 @@ export class ToolSearchIndex implements Searcher {
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
-    const asked = actionsOf(concepts.map((c) => c[0]![0]));
+    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]));
     const mismatch = 1 - this.params.actionMismatch;
     const boost = (key: string, score: number): number => {
       const words = this.nameWords.get(key)!;
