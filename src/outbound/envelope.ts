@@ -11,7 +11,8 @@ import { META, TRACE_KEYS } from '../protocol/modern.js';
 export interface RequestEnvelope {
   /**
    * The capabilities of the client this request is for, so a 2026-07-28 server never asks for
-   * what that client cannot give. Default: the ones the connection declares.
+   * what that client cannot give: the connection's own are narrowed to them (the extensions the
+   * gateway declares stay). Default: the ones the connection declares.
    */
   clientCapabilities?: Record<string, any>;
   /** The log level wanted for this request's notifications/message (2026-07-28 servers only). */
@@ -37,6 +38,16 @@ function withTrace(meta: Record<string, any>, trace: RequestEnvelope['trace']): 
   for (const key of TRACE_KEYS) if (typeof trace[key] === 'string') meta[key] = trace[key];
 }
 
+/** The capabilities a server may ask of, on one client's behalf: what both we and that client can do. */
+const ASKABLE = ['roots', 'sampling', 'elicitation'] as const;
+
+function narrowed(declared: Record<string, any>, client: Record<string, any>): Record<string, any> {
+  const caps: Record<string, any> = {};
+  for (const key of ASKABLE) if (declared[key] !== undefined && isObject(client[key])) caps[key] = client[key];
+  if (declared.extensions !== undefined) caps.extensions = declared.extensions;
+  return caps;
+}
+
 /** `params` with the full 2026-07-28 envelope in `_meta`. */
 export function modernParams(params: Record<string, any> | undefined, base: EnvelopeBase, envelope?: RequestEnvelope): Record<string, any> {
   const meta: Record<string, any> = {};
@@ -47,9 +58,10 @@ export function modernParams(params: Record<string, any> | undefined, base: Enve
     }
   }
   meta[META.protocolVersion] = base.protocolVersion;
-  meta[META.clientCapabilities] = envelope?.clientCapabilities ?? base.clientCapabilities;
+  meta[META.clientCapabilities] = envelope?.clientCapabilities ? narrowed(base.clientCapabilities, envelope.clientCapabilities) : base.clientCapabilities;
   meta[META.clientInfo] = GATEWAY_CLIENT_INFO;
-  const level = envelope?.logLevel ?? base.logLevel;
+  // A request that names its level (even as none: a 2026-07-28 client that asked for no logs) decides.
+  const level = envelope !== undefined && 'logLevel' in envelope ? envelope.logLevel : base.logLevel;
   if (level !== undefined) meta[META.logLevel] = level;
   withTrace(meta, envelope?.trace);
   return { ...params, _meta: meta };

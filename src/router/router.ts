@@ -182,6 +182,14 @@ export class Router {
     };
   }
 
+  /**
+   * Asks the client that owns a request something on its server's behalf, as if the server had
+   * sent the request itself (a 2026-07-28 server's input requests, for a client of the stateful era).
+   */
+  askClient(connection: Connection, method: string, params: Record<string, any> | undefined, owner: RequestOwner, signal: AbortSignal): Promise<Record<string, any>> {
+    return this.relay.relay(connection, { jsonrpc: '2.0', id: 0, method, params }, owner, signal);
+  }
+
   /** A server came back (or a restarted one is up): restore what it held for our sessions. */
   async restore(connection: Connection): Promise<void> {
     await this.subscriptions.resubscribe(connection);

@@ -13,10 +13,15 @@ import { callNamedTool, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
+import { MRTR_METHODS } from '../../protocol/modern.js';
+import { answerInputRounds } from './input-rounds.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
 import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
+
+type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
+type RequestEnvelope = NonNullable<ForwardOptions['envelope']>;
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
@@ -39,7 +44,7 @@ export async function connectionFor(context: RequestContext, server: string): Pr
  */
 export function forwardOn(connection: Connection, context: RequestContext, method: string, params: Record<string, any>, raw = false): Promise<PeerAnswer> {
   const timeoutMs = connection.config.timeoutMs;
-  return connection.forward(method, params, {
+  const options: ForwardOptions = {
     timeoutMs,
     cancellation: context.cancellation,
     onProgress: context.progress,
@@ -47,7 +52,21 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     maxTotalMs: timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR,
     owner: context,
     raw,
-  });
+  };
+  if (connection.era !== 'modern') return connection.forward(method, params, options);
+  // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
+  options.envelope = requestEnvelope(context);
+  if (context.modern !== undefined || !MRTR_METHODS.has(method)) return connection.forward(method, params, options);
+  // A client of the stateful era cannot take input_required: its rounds are answered here.
+  return answerInputRounds(connection, context, method, params, (p) => connection.forward(method, p, options));
+}
+
+/** The originating client's side of a request to a 2026-07-28 server. */
+function requestEnvelope(context: RequestContext): RequestEnvelope {
+  const modern = context.modern;
+  if (modern !== undefined) return { clientCapabilities: modern.clientCapabilities, logLevel: modern.logLevel };
+  const level = context.session.logLevel;
+  return level === undefined ? { clientCapabilities: context.session.clientCapabilities } : { clientCapabilities: context.session.clientCapabilities, logLevel: level };
 }
 
 export async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
