@@ -8,6 +8,7 @@
 
 import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
 import { viewFor } from '../catalog/view.js';
+import { UI_EXTENSION } from '../catalog/ui-uris.js';
 import { loadTokenCounter } from '../search/tokens.js';
 import type { GuardOptions } from '../catalog/guard.js';
 import { CatalogStore } from '../catalog/store.js';
@@ -302,6 +303,10 @@ export class App implements SessionOpener {
     const caps = session.clientCapabilities;
     const declared: Record<string, any> = {};
     for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
+    // The client's own MCP Apps settings (its MIME types) where they differ from ours: this
+    // connection speaks for that one client. Without them it declares the gateway's.
+    const ui = caps.extensions?.[UI_EXTENSION];
+    if (ui !== null && typeof ui === 'object') declared.extensions = { [UI_EXTENSION]: ui };
     const connection = new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name, session: session.id }), this.router.connectionEvents(), {
       ...this.connectionLimits(),
       clientCapabilities: declared,

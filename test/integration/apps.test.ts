@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, connectHttpClient, connectStdioClient, startGateway, stdioGatewayParams } from '../helpers/index.js';
+import { cleanup, connectHttpClient, connectStdioClient, fixture, nodeBin, startGateway, stdioGatewayParams, yamlServers } from '../helpers/index.js';
 import { APP_HOST_CAPABILITIES, APP_MIME, appPackage, appServersYaml } from './apps-config.js';
 
 afterAll(cleanup);
@@ -81,6 +81,20 @@ describe('MCP Apps behind the gateway, for a host that renders apps', () => {
     const own: any = await host.readResource({ uri: 'ui://system-monitor/mcp-app.html' });
     expect(own.contents[0].uri).toBe('ui://monitor+system-monitor/mcp-app.html');
     expect(own.contents[0].mimeType).toBe(MIME);
+  });
+});
+
+describe('a per-session connection speaks for its one client', () => {
+  it("declares that client's own MCP Apps settings, and the gateway's when the client has none", async () => {
+    const yaml = yamlServers([{ name: 'clash', command: nodeBin, args: [fixture('app-clash.mjs')], isolation: 'per-session' }]);
+    const declared = async (capabilities: any) => {
+      const client = await connectStdioClient(stdioGatewayParams(yaml), { capabilities });
+      const seen: any = await client.callTool({ name: 'clash__client-capabilities', arguments: {} });
+      await client.close();
+      return JSON.parse(seen.content[0].text).extensions?.['io.modelcontextprotocol/ui'];
+    };
+    expect(await declared({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MIME, 'text/html;profile=other'] } } })).toEqual({ mimeTypes: [MIME, 'text/html;profile=other'] });
+    expect(await declared({})).toEqual({ mimeTypes: [MIME] });
   });
 });
 
