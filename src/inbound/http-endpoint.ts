@@ -198,7 +198,7 @@ class Endpoint {
     // An unspecified bind address is not dialable; name loopback in the URL instead.
     const shown = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '[::1]' : address.includes(':') ? `[${address}]` : address;
     const url = `http://${shown}:${port}${this.options.path}`;
-    this.logger.info({ url }, 'MCP HTTP endpoint listening');
+    this.logger.debug({ url }, 'MCP HTTP endpoint listening');
     return url;
   }
 

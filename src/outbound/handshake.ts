@@ -81,7 +81,7 @@ export async function openServer<O>(host: HandshakeHost<O>): Promise<Pipe<O> & {
   if (pinned) throw mismatch(c, `the server does not speak 2026-07-28 (protocol: 2026-07-28 is configured): ${probed.why}`);
   // A server known to be modern that crashed or hung before answering has not turned legacy.
   if (cached === 'modern' && probed.silent) throw new GatewayError('CONNECTION_CLOSED', `server/discover got no answer: ${probed.why}`, { server: c.name });
-  host.logger.info({ why: probed.why }, 'no 2026-07-28 answer to server/discover: speaking the stateful protocol (initialize)');
+  host.logger.debug({ why: probed.why }, 'no 2026-07-28 answer to server/discover: speaking the stateful protocol (initialize)');
   eraCache.set(key, 'legacy');
   if (http) {
     await pipe.peer.close().catch(() => {});

@@ -69,7 +69,7 @@ export class Router {
     this.store = deps.store;
     this.audit = deps.audit;
     this.logger = deps.logger;
-    this.relay = new ServerRequestRelay(deps.logger);
+    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size);
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }
