@@ -34,7 +34,11 @@ export const MAX_PARKED = 10_000;
 
 export class ParkedCalls {
   private readonly byId = new Map<string, Entry>();
-  private readonly seal = new RequestStateSeal();
+  private readonly seal: RequestStateSeal;
+
+  constructor(key?: Buffer) {
+    this.seal = new RequestStateSeal(key);
+  }
 
   /** Parks `call`; answers the requestState that resumes it. */
   park(call: ParkedCall): string {

@@ -22,6 +22,7 @@ import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
 import { ParkedCalls } from './parked-calls.js';
+import { StateWrapper, stateKey } from './request-state.js';
 import type { Connection, RequestOwner, Session } from './session.js';
 import { Subscriptions } from './subscriptions.js';
 import { TaskIds } from './task-ids.js';
@@ -37,7 +38,9 @@ export interface RouterDeps {
 }
 
 export class Router {
-  readonly cursors: CursorCodec = createCursorCodec();
+  readonly cursors: CursorCodec;
+  /** Wraps 2026 servers' requestState on its way to 2026 clients (same key as cursors and parked calls). */
+  readonly states: StateWrapper;
   /**
    * Every tool of the catalog, indexed for search_tools. Brought up to date on the first search
    * after a snapshot (a gateway whose clients never search never pays for indexing).
@@ -51,7 +54,7 @@ export class Router {
   readonly subscriptions = new Subscriptions();
   readonly tasks = new TaskIds();
   /** Calls of stateless-revision clients waiting for their input between rounds. */
-  readonly parked = new ParkedCalls();
+  readonly parked: ParkedCalls;
   readonly store: CatalogStore;
   readonly audit: AuditLog;
   readonly logger: Logger;
@@ -66,6 +69,11 @@ export class Router {
   private closing = false;
 
   constructor(private readonly deps: RouterDeps) {
+    // One key for everything a client hands back: processes sharing listen.stateKey accept each other's.
+    const key = stateKey(deps.config().listen.stateKey);
+    this.cursors = createCursorCodec(key);
+    this.states = new StateWrapper(key);
+    this.parked = new ParkedCalls(key);
     this.store = deps.store;
     this.audit = deps.audit;
     this.logger = deps.logger;

@@ -35,7 +35,8 @@ function accepts(port: number): Promise<boolean> {
 
 describe.skipIf(NGINX === undefined)('two gateways behind nginx round robin (skipped: no nginx; .ci/run installs it)', () => {
   it('serve one modern client’s calls and listen stream, both taking calls', async () => {
-    const config = yamlServers([fixtureServer('echo', 'echo')]);
+    // The same stateKey on both, as docs/protocol-2026.md says: cursors and wrapped states are good at either.
+    const config = yamlServers([fixtureServer('echo', 'echo')], { listen: { stateKey: 'one key for every process behind the balancer' } });
     const [a, b] = await Promise.all([startGateway(config), startGateway(config)]);
     const portOf = (url: string) => new URL(url).port;
     const front = await freePort();

@@ -14,7 +14,7 @@ import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
 import { MRTR_METHODS } from '../../protocol/modern.js';
-import { answerInputRounds } from './input-rounds.js';
+import { answerInputRounds, passInputRounds } from './input-rounds.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
@@ -56,9 +56,10 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
   if (connection.era !== 'modern') return connection.forward(method, params, options);
   // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
   options.envelope = requestEnvelope(context);
-  if (context.modern !== undefined || !MRTR_METHODS.has(method)) return connection.forward(method, params, options);
-  // A client of the stateful era cannot take input_required: its rounds are answered here.
-  return answerInputRounds(connection, context, method, params, (p) => connection.forward(method, p, options));
+  if (!MRTR_METHODS.has(method)) return connection.forward(method, params, options);
+  const send = (p: Record<string, any>) => connection.forward(method, p, options);
+  // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
+  return context.modern !== undefined ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
 }
 
 /** The originating client's side of a request to a 2026-07-28 server. */

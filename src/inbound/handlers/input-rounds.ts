@@ -1,7 +1,8 @@
-// A client of the stateful era calling through to a 2026-07-28 server: when the server answers
-// input_required, its questions become real requests to that client (elicitation/create,
-// sampling/createMessage, roots/list) on the call's own channel, and the call is sent again with
-// the answers and the server's requestState byte for byte. The client never sees a round.
+// Input rounds (MRTR) of a 2026-07-28 server. For a client of the stateful era: the server's
+// questions become real requests to that client (elicitation/create, sampling/createMessage,
+// roots/list) on the call's own channel, and the call is sent again with the answers and the
+// server's requestState byte for byte; the client never sees a round. For a 2026 client: the
+// rounds pass through, the server's requestState wrapped in a signed one of ours.
 
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '../../errors.js';
@@ -9,6 +10,7 @@ import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse } from '../../jsonrpc/raw.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { REQUESTS_TO_CLIENTS } from '../../protocol/mcp.js';
+import { StateWrapper, paramsDigest, type WrappedClaims } from '../../router/request-state.js';
 import type { Connection } from '../../router/session.js';
 import type { RequestContext } from '../context.js';
 
@@ -16,6 +18,8 @@ import type { RequestContext } from '../context.js';
 export const MAX_INPUT_ROUNDS = 8;
 /** A round that asks nothing (the server only wants its state back) waits this long: a server cannot make us spin. */
 export const EMPTY_ROUND_PAUSE_MS = 250;
+/** How long a 2026 client has to come back with a wrapped state: a person may take a while, and nothing is held meanwhile. */
+export const WRAPPED_STATE_TTL_MS = 30 * 60_000;
 
 interface InputRequired {
   inputRequests?: unknown;
@@ -49,6 +53,33 @@ export async function answerInputRounds(
       return failure(method, err);
     }
   }
+}
+
+/**
+ * Forwards a 2026 client's request to a 2026 server: the requestState the client brings back must
+ * be one we wrapped for this server, principal, method and params (else -32602, as for any bad
+ * state); the server gets its own back. An input_required answer's requestState is wrapped.
+ */
+export async function passInputRounds(
+  connection: Connection,
+  context: RequestContext,
+  method: string,
+  params: Record<string, any>,
+  send: (params: Record<string, any>) => Promise<PeerAnswer>,
+): Promise<PeerAnswer> {
+  const states = context.router.states;
+  const bound: Omit<WrappedClaims, 'inner' | 'exp'> = { server: connection.name, principal: context.session.profile?.name ?? '', method, digest: paramsDigest(params) };
+  let forwarded = params;
+  if (params.requestState !== undefined) {
+    const inner = StateWrapper.isWrapped(params.requestState) ? states.unwrap(params.requestState, bound) : undefined;
+    if (inner === undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
+    forwarded = { ...params, requestState: inner };
+  }
+  const answer = await send(forwarded);
+  const asked = inputRequired(answer);
+  if (asked === undefined || typeof asked.requestState !== 'string') return answer;
+  const requestState = states.wrap({ inner: asked.requestState, ...bound, exp: Date.now() + WRAPPED_STATE_TTL_MS });
+  return { jsonrpc: '2.0', id: 0, result: { ...asked, requestState } };
 }
 
 /** The answer's result when it is input_required; a raw answer is parsed only when it can be one. */
