@@ -1,6 +1,7 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
-// groups and the world-knowledge map at lower weights. Incremental: upsert/remove cost the document's own terms only.
+// groups, the world-knowledge map and the indexed forms of each word, at lower weights.
+// Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
@@ -22,6 +23,8 @@ export interface RankingParams {
   synonymWeight: number;
   /** Weight of a world-knowledge expansion (world.ts) relative to the query's own word. */
   worldWeight: number;
+  /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
+  formWeight: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
@@ -50,6 +53,7 @@ export const DEFAULT_RANKING: RankingParams = {
   synonyms: true,
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
+  formWeight: 0.7,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -176,7 +180,10 @@ export class ToolSearchIndex implements Searcher {
     return takeTop(pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) })), limit);
   }
 
-  /** A query term with its synonyms and world-knowledge expansions, each at its best weight. */
+  /**
+   * A query term with its synonyms, world-knowledge expansions and the index's other forms of
+   * it, each at its best weight. Forms depend on the indexed vocabulary, so concepts do too.
+   */
   private expand(t: string): Concept {
     const weights = new Map<string, number>([[t, 1]]);
     const add = (term: string, w: number): void => {
@@ -184,6 +191,7 @@ export class ToolSearchIndex implements Searcher {
     };
     for (const s of expansions(t).keys()) add(s, this.params.synonymWeight);
     if (this.params.worldWeight > 0) for (const s of worldExpansions(t).keys()) add(s, this.params.worldWeight);
+    if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
     return [...weights];
   }
 
