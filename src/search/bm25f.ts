@@ -25,6 +25,8 @@ export interface RankingParams {
   worldWeight: number;
   /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
   formWeight: number;
+  /** Weight of an indexed term one edit from a query word that no tool uses (a typo); 0 = off. */
+  typoWeight: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
@@ -54,6 +56,7 @@ export const DEFAULT_RANKING: RankingParams = {
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
   formWeight: 0.7,
+  typoWeight: 0.6,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -67,6 +70,8 @@ export const RERANK_DEPTH = 100;
 const DIGITS = /^[0-9]+$/;
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
+/** Query words looked up as possible typos per query. */
+const MAX_CORRECTIONS = 4;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -181,10 +186,11 @@ export class ToolSearchIndex implements Searcher {
   }
 
   /**
-   * A query term with its synonyms, world-knowledge expansions and the index's other forms of
-   * it, each at its best weight. Forms depend on the indexed vocabulary, so concepts do too.
+   * A query term with its synonyms, world-knowledge expansions, the index's other forms of it
+   * and, for a word no tool uses, its likely corrections, each at its best weight. Forms and
+   * corrections depend on the indexed vocabulary, so concepts do too.
    */
-  private expand(t: string): Concept {
+  private expand(t: string, budget: { corrections: number }): Concept {
     const weights = new Map<string, number>([[t, 1]]);
     const add = (term: string, w: number): void => {
       if (w > (weights.get(term) ?? 0)) weights.set(term, w);
@@ -192,6 +198,10 @@ export class ToolSearchIndex implements Searcher {
     for (const s of expansions(t).keys()) add(s, this.params.synonymWeight);
     if (this.params.worldWeight > 0) for (const s of worldExpansions(t).keys()) add(s, this.params.worldWeight);
     if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
+    // A word no tool uses may be misspelt.
+    if (this.params.typoWeight > 0 && this.index.df(t) === 0 && budget.corrections-- > 0) {
+      for (const s of this.index.typos(t)) add(s, this.params.typoWeight);
+    }
     return [...weights];
   }
 
@@ -199,6 +209,8 @@ export class ToolSearchIndex implements Searcher {
   concepts(query: string): Concept[] {
     const out: Concept[] = [];
     const seen = new Set<string>();
+    // Typo look-ups scan the vocabulary of similar length: a few per query.
+    const budget = { corrections: MAX_CORRECTIONS };
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
     const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
@@ -207,7 +219,7 @@ export class ToolSearchIndex implements Searcher {
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      out.push(this.params.synonyms ? this.expand(t) : [[t, 1]]);
+      out.push(this.params.synonyms ? this.expand(t, budget) : [[t, 1]]);
     }
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));

@@ -110,6 +110,11 @@ export class InvertedIndex {
     return this.vocabulary.forms(term);
   }
 
+  /** Indexed terms one edit from `term` (see morphology.ts). */
+  typos(term: string): string[] {
+    return this.vocabulary.typos(term);
+  }
+
   /** Number of documents holding the term (its document frequency). */
   df(term: string): number {
     return this.postings.get(term)?.n ?? 0;
