@@ -1,6 +1,7 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
-// groups and the world-knowledge map at lower weights. Incremental: upsert/remove cost the document's own terms only.
+// groups, the world-knowledge map and the indexed forms of each word, at lower weights.
+// Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
@@ -22,6 +23,10 @@ export interface RankingParams {
   synonymWeight: number;
   /** Weight of a world-knowledge expansion (world.ts) relative to the query's own word. */
   worldWeight: number;
+  /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
+  formWeight: number;
+  /** Weight of an indexed term one edit from a query word that no tool uses (a typo); 0 = off. */
+  typoWeight: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
@@ -50,6 +55,8 @@ export const DEFAULT_RANKING: RankingParams = {
   synonyms: true,
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
+  formWeight: 0.7,
+  typoWeight: 0.6,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -63,6 +70,8 @@ export const RERANK_DEPTH = 100;
 const DIGITS = /^[0-9]+$/;
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
+/** Query words looked up as possible typos per query. */
+const MAX_CORRECTIONS = 4;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -176,14 +185,23 @@ export class ToolSearchIndex implements Searcher {
     return takeTop(pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) })), limit);
   }
 
-  /** A query term with its synonyms and world-knowledge expansions, each at its best weight. */
-  private expand(t: string): Concept {
+  /**
+   * A query term with its synonyms, world-knowledge expansions, the index's other forms of it
+   * and, for a word no tool uses, its likely corrections, each at its best weight. Forms and
+   * corrections depend on the indexed vocabulary, so concepts do too.
+   */
+  private expand(t: string, budget: { corrections: number }): Concept {
     const weights = new Map<string, number>([[t, 1]]);
     const add = (term: string, w: number): void => {
       if (w > (weights.get(term) ?? 0)) weights.set(term, w);
     };
     for (const s of expansions(t).keys()) add(s, this.params.synonymWeight);
     if (this.params.worldWeight > 0) for (const s of worldExpansions(t).keys()) add(s, this.params.worldWeight);
+    if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
+    // A word no tool uses may be misspelt.
+    if (this.params.typoWeight > 0 && this.index.df(t) === 0 && budget.corrections-- > 0) {
+      for (const s of this.index.typos(t)) add(s, this.params.typoWeight);
+    }
     return [...weights];
   }
 
@@ -191,6 +209,8 @@ export class ToolSearchIndex implements Searcher {
   concepts(query: string): Concept[] {
     const out: Concept[] = [];
     const seen = new Set<string>();
+    // Typo look-ups scan the vocabulary of similar length: a few per query.
+    const budget = { corrections: MAX_CORRECTIONS };
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
     const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
@@ -199,7 +219,7 @@ export class ToolSearchIndex implements Searcher {
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      out.push(this.params.synonyms ? this.expand(t) : [[t, 1]]);
+      out.push(this.params.synonyms ? this.expand(t, budget) : [[t, 1]]);
     }
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));

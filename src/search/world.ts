@@ -8,7 +8,7 @@
 import { analyzeText } from './analyze.js';
 
 /** Weight of a world-knowledge expansion relative to the query's own word (1). */
-export const WORLD_WEIGHT = 0.35;
+export const WORLD_WEIGHT = 0.65;
 
 const MAP: readonly string[] = [
   // Questions about the world at large: a web search answers them.
