@@ -334,7 +334,9 @@ export class Peer<O = never> {
     const why = reason ? `: ${describeError(reason)}` : '';
     for (const [id, entry] of this.pending) {
       this.finish(id, entry);
-      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label }));
+      // The reason's detail (a process's stderr) is what tells the operator why: keep it.
+      const detail = reason instanceof GatewayError ? reason.detail : undefined;
+      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label, detail }));
     }
     this.handlers.onClose?.(reason);
   }
