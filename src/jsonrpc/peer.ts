@@ -221,6 +221,9 @@ export class Peer<O = never> {
   }
 
   private receive(message: JsonRpcMessage, relatedTo?: JsonRpcId): void {
+    // After close() the other side may still be talking (a child answers before it sees its
+    // stdin end): everything it was asked has already been failed here, so nothing it says counts.
+    if (this.closed) return;
     switch (classify(message)) {
       case 'response':
         return this.receiveResponse(message as JsonRpcResponse);

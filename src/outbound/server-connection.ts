@@ -84,6 +84,8 @@ export class ServerConnection<O = never> {
   private everReady = false;
   private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
+  /** Waiting for the refetches in flight to end (listsSettled). */
+  private settledWaiters: (() => void)[] = [];
 
   constructor(
     readonly config: ServerConfig,
@@ -127,6 +129,15 @@ export class ServerConnection<O = never> {
     return response.result;
   }
 
+  /**
+   * Resolves once no list refetch is in flight or due (a list_changed received while connecting
+   * is served right after): `check` reports the lists as they settled, not half-way through.
+   */
+  listsSettled(): Promise<void> {
+    if (this.refetching.size === 0 && (this.refetchAgain.size === 0 || this.state !== 'ready')) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
   notify(method: string, params?: Record<string, any>): void {
     if (this.state === 'ready') this.peer?.notify(method, params).catch(() => {});
   }
@@ -136,6 +147,7 @@ export class ServerConnection<O = never> {
     this.state = 'closed';
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
+    for (const done of this.settledWaiters.splice(0)) done();
     await this.peer?.close().catch(() => {});
   }
 
@@ -309,11 +321,15 @@ export class ServerConnection<O = never> {
     this.fetchLists(this.peer, [kind])
       .then(
         () => this.events.onChange?.(this, [kind]),
-        (err) => this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`),
+        (err) => {
+          // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
+          if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+        },
       )
       .finally(() => {
         this.refetching.delete(kind);
         if (this.refetchAgain.delete(kind)) this.refetch(kind);
+        if (this.refetching.size === 0) for (const done of this.settledWaiters.splice(0)) done();
       });
   }
 }
