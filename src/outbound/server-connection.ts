@@ -189,7 +189,9 @@ export class ServerConnection<O = never> {
     this.listed = this.options.fetchLists !== false;
     for (const kind of this.refetchAgain) this.refetch(kind);
     this.refetchAgain.clear();
-    this.logger.info({ ms: Date.now() - started }, reconnected ? 'reconnected' : 'ready');
+    // The first connect is reported by whoever started it (serve's and check's line per server).
+    if (reconnected) this.logger.info({ ms: Date.now() - started }, 'reconnected');
+    else this.logger.debug({ ms: Date.now() - started }, 'ready');
     this.events.onChange?.(this, LIST_KINDS);
     if (reconnected) this.events.onReconnect?.(this);
   }
