@@ -44,6 +44,9 @@ export interface AppOptions {
  */
 const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
 
+/** Stateless sessions have no channel for messages not tied to a request. */
+const NOTHING_PUSHED = (): void => {};
+
 export class App implements SessionOpener {
   readonly store: CatalogStore;
   readonly router: Router;
@@ -159,6 +162,8 @@ export class App implements SessionOpener {
    */
   async drain(ms: number): Promise<boolean> {
     this.faces?.stopAccepting();
+    // Listen streams last until told: end them, or the drain would wait for them to its deadline.
+    for (const session of this.router.allSessions() as Iterable<ClientSession>) session.endListens();
     let timer: NodeJS.Timeout | undefined;
     const finished = Promise.all([this.requestsDone(), this.faces?.repliesWritten()]).then(() => true);
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
@@ -211,6 +216,15 @@ export class App implements SessionOpener {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', this.budget);
     const session = new ClientSession(this.router, push, budget, profile, () => this.settled());
+    this.router.attach(session);
+    return session;
+  }
+
+  openStatelessSession(principal?: string): ClientSession {
+    const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
+    // Its bytes count against the gateway's whole budget only: it is every stateless client of
+    // this profile at once, so a per-session budget would let one of them starve the others.
+    const session = new ClientSession(this.router, NOTHING_PUSHED, this.budget, profile, () => this.settled(), true);
     this.router.attach(session);
     return session;
   }

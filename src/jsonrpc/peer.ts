@@ -43,6 +43,11 @@ export interface RequestOptions<O = never> {
    * to it. The Peer never looks inside.
    */
   owner?: O;
+  /**
+   * Told the id the request goes out with, before it is sent: for a request the other side later
+   * refers to by its id (a 2026-07-28 listen stream tags its notifications with it).
+   */
+  onId?: (id: JsonRpcId) => void;
 }
 
 /** What the owner of an incoming request learns besides the request. */
@@ -134,6 +139,7 @@ export class Peer<O = never> {
       return Promise.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
     }
     const id = this.nextId++;
+    options?.onId?.(id);
     return new Promise<PeerAnswer>((resolve, reject) => {
       const entry: Pending<O> = { id, resolve, reject, method, started: deadlines.now(), options };
       if (options?.raw) this.rawWanted++;

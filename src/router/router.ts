@@ -21,6 +21,7 @@ import type { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
+import { ParkedCalls } from './parked-calls.js';
 import type { Connection, RequestOwner, Session } from './session.js';
 import { Subscriptions } from './subscriptions.js';
 import { TaskIds } from './task-ids.js';
@@ -49,6 +50,8 @@ export class Router {
   private indexedCatalog?: Catalog;
   readonly subscriptions = new Subscriptions();
   readonly tasks = new TaskIds();
+  /** Calls of stateless-revision clients waiting for their input between rounds. */
+  readonly parked = new ParkedCalls();
   readonly store: CatalogStore;
   readonly audit: AuditLog;
   readonly logger: Logger;
@@ -199,6 +202,7 @@ export class Router {
     if (!this.closing) this.subscriptions.dropSession(session);
     this.tasks.dropSession(session);
     this.relay.dropSession(session);
+    this.parked.dropSession(session);
     for (const c of this.isolated.of(session)) this.subscriptions.dropConnection(c);
     void this.isolated.closeSession(session);
   }
@@ -240,6 +244,7 @@ export class Router {
   /** Shutdown: per-session connections close; servers are not told about unsubscribing. */
   async close(): Promise<void> {
     this.closing = true;
+    this.parked.clear();
     await this.isolated.closeAll();
   }
 }

@@ -25,6 +25,9 @@ export class ServerRequestRelay {
         `Switchboard cannot tell which client ${method} is for: several clients are using server "${connection.name}" at once. Set isolation: per-session on that server.`,
       );
     }
+    // A client of the stateless revision takes no requests: they become its input rounds.
+    if (owner.inputs) return owner.inputs.park(method, params, signal);
+    if (owner.modern) throw new RpcError(ErrorCode.MethodNotFound, `the client cannot be asked for ${method} during this request (protocol revision ${owner.modern.protocolVersion})`);
     const result = await owner.session.requestClient(method, params, owner.related, signal);
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
       this.elicitations.set(params.elicitationId, owner.session);
