@@ -227,6 +227,9 @@ export class Peer<O = never> {
   }
 
   private receive(message: JsonRpcMessage, relatedTo?: JsonRpcId): void {
+    // After close() the other side may still be talking (a child answers before it sees its
+    // stdin end): everything it was asked has already been failed here, so nothing it says counts.
+    if (this.closed) return;
     switch (classify(message)) {
       case 'response':
         return this.receiveResponse(message as JsonRpcResponse);
@@ -340,7 +343,9 @@ export class Peer<O = never> {
     const why = reason ? `: ${describeError(reason)}` : '';
     for (const [id, entry] of this.pending) {
       this.finish(id, entry);
-      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label }));
+      // The reason's detail (a process's stderr) is what tells the operator why: keep it.
+      const detail = reason instanceof GatewayError ? reason.detail : undefined;
+      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label, detail }));
     }
     this.handlers.onClose?.(reason);
   }

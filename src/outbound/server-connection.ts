@@ -115,6 +115,8 @@ export class ServerConnection<O = never> {
   private everReady = false;
   private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
+  /** Waiting for the refetches in flight to end (listsSettled). */
+  private settledWaiters: (() => void)[] = [];
   private readonly resources: ResourceSubscriptions;
   private readonly modern: ModernSide<O>;
 
@@ -190,6 +192,15 @@ export class ServerConnection<O = never> {
     return response.result;
   }
 
+  /**
+   * Resolves once no list refetch is in flight or due (a list_changed received while connecting
+   * is served right after): `check` reports the lists as they settled, not half-way through.
+   */
+  listsSettled(): Promise<void> {
+    if (this.refetching.size === 0 && (this.refetchAgain.size === 0 || this.state !== 'ready')) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
   /** A notification to the server. 2026-07-28 defines none from clients but cancellation (which the Peer sends). */
   notify(method: string, params?: Record<string, any>): void {
     if (this.state !== 'ready' || (this.era === 'modern' && method !== 'notifications/cancelled')) return;
@@ -220,6 +231,7 @@ export class ServerConnection<O = never> {
     this.state = 'closed';
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
+    for (const done of this.settledWaiters.splice(0)) done();
     this.modern.listener.stop();
     await this.peer?.close().catch(() => {});
   }
@@ -262,7 +274,10 @@ export class ServerConnection<O = never> {
     this.listed = this.options.fetchLists !== false;
     for (const kind of this.refetchAgain) this.refetch(kind);
     this.refetchAgain.clear();
-    this.logger.info({ ms: Date.now() - started, era: this.era, protocolVersion: this.protocolVersion }, reconnected ? 'reconnected' : 'ready');
+    // The first connect is reported by whoever started it (serve's and check's line per server).
+    const fields = { ms: Date.now() - started, era: this.era, protocolVersion: this.protocolVersion };
+    if (reconnected) this.logger.info(fields, 'reconnected');
+    else this.logger.debug(fields, 'ready');
     if (this.era === 'legacy') void this.resources.restore();
     this.events.onChange?.(this, LIST_KINDS);
     if (reconnected) this.events.onReconnect?.(this);
@@ -403,11 +418,15 @@ export class ServerConnection<O = never> {
     this.fetchLists(this.peer, [kind])
       .then(
         () => this.events.onChange?.(this, [kind]),
-        (err) => this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`),
+        (err) => {
+          // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
+          if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+        },
       )
       .finally(() => {
         this.refetching.delete(kind);
         if (this.refetchAgain.delete(kind)) this.refetch(kind);
+        if (this.refetching.size === 0) for (const done of this.settledWaiters.splice(0)) done();
       });
   }
 }
