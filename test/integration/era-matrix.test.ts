@@ -1,17 +1,30 @@
 // Any client with any server: the official SDK v1 client (2025-11-25), the SDK v2 client pinned
-// to 2026-07-28 and in 'auto' mode, each calling through one gateway a 2025 server and a
-// 2026-07-28-only server (SDK v2) — a plain call and a call whose server asks the user a question.
+// to 2026-07-28 and in 'auto' mode, each calling through one gateway a 2025 server
+// (interactive.mjs) and a 2026-07-28-only server (SDK v2, modern-server.mjs --modern-only): tools,
+// a question to the user, progress, logging at the client's level, resource updates the client
+// subscribed to, and cancellation — every cell of the matrix of eras.
 
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, fixtureServer, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { connectModernHttp } from '../helpers/modern-client.js';
+import { connectModernHttp, logLevelMeta } from '../helpers/modern-client.js';
 import { modernServerCommand } from '../helpers/modern-fixture.js';
 
 afterAll(cleanup);
 
+interface CallOptions {
+  onprogress?: (p: { progress: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** What the test does with a client, whatever its SDK and era. */
 interface AnyClient {
-  call(name: string, args?: Record<string, unknown>): Promise<any>;
+  call(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<any>;
+  /** Log lines received (data), from now on at `level` and above. */
+  logsAt(level: string): Promise<string[]>;
+  /** Subscribes to `uri` the client's way; `updated` resolves on the next resources/updated for it. */
+  watch(uri: string): Promise<{ updated: Promise<void> }>;
   asked: string[];
   close(): Promise<void>;
 }
@@ -21,19 +34,53 @@ const CLIENTS: Array<{ label: string; connect(url: string): Promise<AnyClient> }
     label: 'SDK v1 client (2025-11-25)',
     async connect(url) {
       const asked: string[] = [];
-      const client = await connectHttpClient(url, {
+      const logs: string[] = [];
+      const updated = new Map<string, () => void>();
+      const client: V1Client = await connectHttpClient(url, {
         capabilities: { elicitation: {} },
-        setup: (c) => c.setRequestHandler(ElicitRequestSchema, async (req) => (asked.push(req.params.message), { action: 'accept', content: { name: 'Ada' } })),
+        setup: (c) => {
+          c.setRequestHandler(ElicitRequestSchema, async (req) => (asked.push(req.params.message), { action: 'accept', content: { name: 'Ada' } }));
+          c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void logs.push(String(n.params.data)));
+          c.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => updated.get(n.params.uri)?.());
+        },
       });
-      return { call: (name, args = {}) => client.callTool({ name, arguments: args }), asked, close: () => client.close() };
+      return {
+        call: (name, args = {}, options = {}) => client.callTool({ name, arguments: args }, undefined, options),
+        async logsAt(level) {
+          await client.setLoggingLevel(level as 'warning');
+          return logs;
+        },
+        async watch(uri) {
+          const seen = new Promise<void>((resolve) => updated.set(uri, resolve));
+          await client.subscribeResource({ uri });
+          return { updated: seen };
+        },
+        asked,
+        close: () => client.close(),
+      };
     },
   },
   ...(['modern', 'auto'] as const).map((mode) => ({
     label: `SDK v2 client, ${mode === 'modern' ? 'pinned to 2026-07-28' : "'auto'"}`,
-    async connect(url: string) {
+    async connect(url: string): Promise<AnyClient> {
       const { client, asked } = await connectModernHttp(url, { mode, capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
+      const logs: string[] = [];
+      client.setNotificationHandler('notifications/message', async (n) => void logs.push(String((n.params as { data: unknown }).data)));
+      let level: string | undefined;
+      const updated = new Map<string, () => void>();
+      client.setNotificationHandler('notifications/resources/updated', async (n) => updated.get((n.params as { uri: string }).uri)?.());
       return {
-        call: (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }),
+        // The stateless revision's log level travels on each request.
+        call: (name, args = {}, options = {}) => client.callTool({ name, arguments: args, ...(level ? { _meta: logLevelMeta(level as 'warning') } : {}) }, options),
+        async logsAt(l) {
+          level = l;
+          return logs;
+        },
+        async watch(uri) {
+          const seen = new Promise<void>((resolve) => updated.set(uri, resolve));
+          await client.listen({ resourceSubscriptions: [uri] });
+          return { updated: seen };
+        },
         get asked() {
           return asked.map((a) => (a.params as { message: string }).message);
         },
@@ -42,6 +89,28 @@ const CLIENTS: Array<{ label: string; connect(url: string): Promise<AnyClient> }
     },
   })),
 ];
+
+/** The same behaviours, as each server offers them. */
+const SERVERS = [
+  {
+    label: 'a 2025 server',
+    echo: ['echo__echo', { text: 'hi' }, /hi/],
+    ask: ['old__ask_elicitation', /^elicited: \{"action":"accept","content":\{"name":"Ada"\}\}$/],
+    progress: 'old__progress',
+    logs: { calls: [['old__log', { level: 'error', message: 'wanted' }], ['old__log', { level: 'info', message: 'too quiet' }]], expected: ['wanted'] },
+    counter: { uri: 'mem://counter', bump: 'old__bump' },
+    cancel: { tool: 'old__wait_cancel', args: {}, started: /waiting id=/, cancelled: /cancelled id=/ },
+  },
+  {
+    label: 'a 2026-07-28 server',
+    echo: ['new__echo', { text: 'hi' }, /^hi$/],
+    ask: ['new__ask_name', /^Hello, Ada!$/],
+    progress: 'new__progress',
+    logs: { calls: [['new__log_levels', {}]], expected: ['a warning message', 'a error message'] },
+    counter: { uri: 'fixture://counter', bump: 'new__update_counter' },
+    cancel: { tool: 'new__sleep', args: { ms: 60_000 }, started: /sleep started/, cancelled: /sleep cancelled/ },
+  },
+] as const;
 
 const text = (r: any) => r.content?.[0]?.text;
 
@@ -57,20 +126,46 @@ describe.each(CLIENTS)('$label through the gateway', ({ connect }) => {
     await gw?.stop();
   });
 
-  it('calls a tool of a 2025 server and of a 2026-07-28 server', async () => {
-    expect(text(await client.call('echo__echo', { text: 'hi' }))).toMatch(/hi/);
-    expect(text(await client.call('new__echo', { text: 'hi' }))).toBe('hi');
-  });
+  describe.each(SERVERS)('to $label', (server) => {
+    it('calls a tool', async () => {
+      const [name, args, expected] = server.echo;
+      expect(text(await client.call(name, args))).toMatch(expected);
+    });
 
-  it("answers a 2025 server's elicitation request", async () => {
-    const before = client.asked.length;
-    expect(text(await client.call('old__ask_elicitation', {}))).toMatch(/^elicited: \{"action":"accept","content":\{"name":"Ada"\}\}$/);
-    expect(client.asked.length).toBe(before + 1);
-  });
+    it("answers the server's question to the user", async () => {
+      const before = client.asked.length;
+      const [name, expected] = server.ask;
+      expect(text(await client.call(name))).toMatch(expected);
+      expect(client.asked.length).toBe(before + 1);
+    });
 
-  it("answers a 2026-07-28 server's input round", async () => {
-    const before = client.asked.length;
-    expect(text(await client.call('new__ask_name'))).toBe('Hello, Ada!');
-    expect(client.asked.slice(before)).toEqual(['What is your name?']);
+    it('gets progress', async () => {
+      const seen: number[] = [];
+      await client.call(server.progress, { steps: 3 }, { onprogress: (p) => void seen.push(p.progress) });
+      expect(seen).toEqual([1, 2, 3]);
+    });
+
+    it('gets log lines at its level only', async () => {
+      const logs = await client.logsAt('warning');
+      const before = logs.length;
+      for (const [name, args] of server.logs.calls) await client.call(name, args);
+      // Log lines go out before the call's answer, on the same channel.
+      expect(logs.slice(before)).toEqual(server.logs.expected);
+    });
+
+    it('hears of the resource it subscribed to', async () => {
+      const { updated } = await client.watch(server.counter.uri);
+      await client.call(server.counter.bump);
+      await updated;
+    });
+
+    it('cancels a call on the server', async () => {
+      const ac = new AbortController();
+      const call = client.call(server.cancel.tool, server.cancel.args, { signal: ac.signal }).catch((e: unknown) => e);
+      await gw.waitForStderr(server.cancel.started);
+      ac.abort();
+      await call;
+      await gw.waitForStderr(server.cancel.cancelled);
+    });
   });
 });
