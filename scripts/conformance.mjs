@@ -4,6 +4,9 @@
 //
 //   node scripts/conformance.mjs                  server scenarios through the gateway
 //   node scripts/conformance.mjs --client         client scenarios against our outbound client
+//   node scripts/conformance.mjs --client --requirements 2026-07-28
+//                                                 the client scenarios a revision requires (suite
+//                                                 0.2.0-alpha.12), auth/* as expected failures
 //
 // Server mode writes a temporary config whose servers are the conformance fixture
 // (test/fixtures/servers/conformance-server.mjs, prefix "") and server-everything (default
@@ -14,15 +17,22 @@
 // Flags:
 //   --scenario NAME          one scenario (passed through)
 //   --suite active|all|pending   server scenarios to run (passed through; default active)
+//   --requirements REV       instead of --suite: exactly the scenarios revision REV requires, at
+//                            its wire (e.g. 2026-07-28 or 2025-11-25); uses suite 0.2.0-alpha.12
 //   --out DIR                results folder (default: a new temp folder); summary.json goes there
 //   --fixture-only           config with the fixture alone (no server-everything)
 //   --direct                 run against the fixture's own HTTP harness instead of the gateway
 //   --client                 client scenarios (initialize, tools_call,
 //                            elicitation-sep1034-client-defaults, sse-retry) with
 //                            conformance/client-driver.mjs, inside a private network namespace
+//                            With --requirements REV: the client scenarios REV requires, with
+//                            the baseline conformance/expected-failures-client.yaml; with
+//                            --scenario, that one scenario at REV's wire
 //   --no-netns               client mode without `unshare -n` (the suite's test servers then
 //                            listen on every interface while they run)
-//   --expected-failures FILE baseline (default conformance/expected-failures.yaml; "" for none)
+//   --expected-failures FILE baseline (default conformance/expected-failures.yaml, or
+//                            conformance/expected-failures-client.yaml with --client --requirements;
+//                            "" for none)
 //   --verbose                the suite's verbose output
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,11 +44,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+// --requirements needs the 0.2 line (still alpha on npm; `latest` is 0.1.16): the frozen check set
+// of one revision, at that revision's wire (2026-07-28 = stateless requests).
+const SUITE_VERSION = process.argv.includes('--requirements') ? '0.2.0-alpha.12' : '0.1.16';
+const SUITE_PACKAGES = ['-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const DRIVER = path.join(ROOT, 'conformance/client-driver.mjs');
+const MODERN_FIXTURE = path.join(ROOT, 'test/fixtures/servers/modern-conformance.mjs');
+const MODERN_ELICITATION_TOOL = 'test_input_required_result_elicitation';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -48,6 +63,7 @@ try {
     options: {
       scenario: { type: 'string' },
       suite: { type: 'string' },
+      requirements: { type: 'string' },
       out: { type: 'string' },
       'fixture-only': { type: 'boolean' },
       direct: { type: 'boolean' },
@@ -75,7 +91,9 @@ const die = (msg) => {
   process.exit(2);
 };
 
-const baseline = flags['expected-failures'] ?? path.join(ROOT, 'conformance/expected-failures.yaml');
+// Client mode's revision runs have their own baseline (auth/* until OAuth is wired outbound).
+const defaultBaseline = flags.client && flags.requirements !== undefined ? 'conformance/expected-failures-client.yaml' : 'conformance/expected-failures.yaml';
+const baseline = flags['expected-failures'] ?? path.join(ROOT, defaultBaseline);
 if (baseline !== '' && !fs.existsSync(baseline)) die(`no expected-failures file at ${baseline}`);
 const outDir = path.resolve(flags.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-conformance-')));
 fs.mkdirSync(outDir, { recursive: true });
@@ -196,8 +214,21 @@ function run(command, args, options = {}) {
   });
 }
 
-function gatewayConfig() {
-  const servers = [{ name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+/**
+ * `fixtureUrl`: the fixture served over Streamable HTTP instead of stdio. The 2026-07-28 run
+ * needs it: the suite abandons many input rounds half-way, and each abandoned round keeps a
+ * bridged call in flight on the fixture; over stdio a 2025 server's requests to the client say
+ * nothing of which call they belong to, so with several in flight the gateway rightly refuses
+ * to guess, while over HTTP each arrives on its call's own stream.
+ */
+function gatewayConfig(fixtureUrl) {
+  const servers = [fixtureUrl ? { name: 'conformance', url: fixtureUrl, transport: 'streamable-http', prefix: '' } : { name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+  if (fixtureUrl) {
+    // Its input_required results must carry keys only the server can choose ("user_name"): that
+    // one tool comes from a 2026-07-28 server, passed through; the 2025 fixture's is hidden.
+    servers[0].tools = { deny: [MODERN_ELICITATION_TOOL] };
+    servers.push({ name: 'modern', command: process.execPath, args: [MODERN_FIXTURE], prefix: '' });
+  }
   if (!flags['fixture-only']) servers.push({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
@@ -258,7 +289,8 @@ async function serverMode() {
     mode = 'direct (fixture HTTP harness)';
     target = await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log'));
   } else {
-    const config = gatewayConfig();
+    const fixture = flags.requirements === '2026-07-28' ? await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log')) : undefined;
+    const config = gatewayConfig(fixture?.url);
     mode = `gateway (${config.servers.map((s) => s.name).join(' + ')})`;
     const configFile = path.join(outDir, 'switchboard.yaml');
     // JSON is YAML: no quoting questions.
@@ -270,7 +302,8 @@ async function serverMode() {
   const before = new Set(fs.readdirSync(outDir));
   const rest = ['server', '--url', target.url, '-o', outDir];
   if (flags.scenario) rest.push('--scenario', flags.scenario);
-  if (flags.suite) rest.push('--suite', flags.suite);
+  if (flags.requirements) rest.push('--requirements', flags.requirements);
+  else if (flags.suite) rest.push('--suite', flags.suite);
   if (baseline !== '') rest.push('--expected-failures', baseline);
   if (flags.verbose) rest.push('--verbose');
   let code;
@@ -301,7 +334,9 @@ function suiteBinDir() {
 
 async function clientMode() {
   if (!fs.existsSync(path.join(ROOT, 'dist/outbound/server-connection.js'))) die('dist/ is missing: run `npm run build` first');
-  const scenarios = flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
+  const revision = flags.requirements;
+  // With --requirements the suite picks the scenarios (one run); else one run per scenario.
+  const runs = revision !== undefined ? [flags.scenario ?? null] : flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
   const netns = !flags['no-netns'];
   if (netns && spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up']).status !== 0) {
     die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
@@ -310,12 +345,16 @@ async function clientMode() {
   const bin = suiteBinDir();
   const command = `${process.execPath} ${DRIVER}`;
   if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
-  say(`client scenarios: ${scenarios.join(', ')}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
+  const what = revision !== undefined ? `${flags.scenario ?? 'every client scenario'} required by ${revision}` : runs.join(', ');
+  say(`client scenarios: ${what}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
 
   const before = new Set(fs.readdirSync(outDir));
   let worst = 0;
-  for (const scenario of scenarios) {
-    const rest = ['client', '--command', command, '--scenario', scenario, '-o', outDir];
+  for (const scenario of runs) {
+    const rest = ['client', '--command', command, '-o', outDir];
+    if (revision !== undefined && scenario === null) rest.push('--requirements', revision);
+    else if (revision !== undefined) rest.push('--scenario', scenario, '--spec-version', revision);
+    else rest.push('--scenario', scenario);
     if (baseline !== '') rest.push('--expected-failures', baseline);
     if (flags.verbose) rest.push('--verbose');
     const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
@@ -326,13 +365,23 @@ async function clientMode() {
     } else {
       code = await run('conformance', rest, { env });
     }
-    say(`${scenario}: exit code ${code}`);
+    say(`${scenario ?? `--requirements ${revision}`}: exit code ${code}`);
     worst = Math.max(worst, code);
   }
 
-  const rows = summarize(newResults(before), /^$/);
-  printSummary(rows, 'client scenarios, gateway outbound client (ServerConnection)');
-  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', exitCode: worst, scenarios: rows }, null, 2));
+  // auth/* scenarios write their results one folder down (DIR/auth/<name>-<time>).
+  const authDir = path.join(outDir, 'auth');
+  const authBefore = new Set(before.has('auth') && fs.existsSync(authDir) ? fs.readdirSync(authDir).map((d) => `auth/${d}`) : []);
+  const auth = fs.existsSync(authDir)
+    ? fs
+        .readdirSync(authDir, { withFileTypes: true })
+        .map((d) => `auth/${d.name}`)
+        .filter((d) => !authBefore.has(d) && fs.existsSync(path.join(outDir, d, 'checks.json')))
+        .sort()
+    : [];
+  const rows = summarize([...newResults(before), ...auth], /^$/);
+  printSummary(rows, `client scenarios${revision ? ` (${revision})` : ''}, gateway outbound client (ServerConnection)`);
+  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', requirements: revision, exitCode: worst, scenarios: rows }, null, 2));
   return worst;
 }
 
