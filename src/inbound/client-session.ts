@@ -95,7 +95,7 @@ export class ClientSession implements EndpointSession, Session {
   handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
-        return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related, abort, headers));
+        return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related, abort, headers), headers);
       case 'notification':
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);

@@ -16,16 +16,20 @@ export interface ObservedSession {
   readonly view: CatalogView;
 }
 
+/** The HTTP headers of a request, when the endpoint passes them (2026-07-28 stateless requests). */
+export type ObservedHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 /** An open span, opaque to everything but the sink that made it. */
 export type TraceSpan = object;
 
 /** Where spans go (tracing-sdk.ts implements it, loaded only when traces are switched on). */
 export interface TraceSink {
   /**
-   * Starts the span of a client's request, child of the trace context in its `_meta`, and puts
-   * its own context there instead: what the request causes becomes its child.
+   * Starts the span of a client's request, child of the trace context in its `_meta` (else in the
+   * HTTP request's `traceparent` header), and puts its own context in `_meta`: what the request
+   * causes becomes its child.
    */
-  inbound(session: ObservedSession, request: JsonRpcRequest): TraceSpan;
+  inbound(session: ObservedSession, request: JsonRpcRequest, headers?: ObservedHeaders): TraceSpan;
   /** Starts the span of a forwarded call; the params to send carry its context in `_meta` (a copy). */
   outbound(server: string, method: string, params: Record<string, any> | undefined): { span: TraceSpan; params: Record<string, any> };
   end(span: TraceSpan, outcome: Outcome): void;
@@ -46,12 +50,12 @@ export class Observer {
   constructor(private readonly catalog: () => Catalog) {}
 
   /** A client's request: `run` handles it (and never rejects: failures are error replies). */
-  request<R>(session: ObservedSession, request: JsonRpcRequest, run: () => Promise<R>): Promise<R> {
+  request<R>(session: ObservedSession, request: JsonRpcRequest, run: () => Promise<R>, headers?: ObservedHeaders): Promise<R> {
     const stats = this.stats;
     const tracing = this.tracing;
     if (stats === undefined && tracing === undefined) return run();
     // Before run(): the handler forwards with the _meta the span has just rewritten.
-    const span = tracing?.inbound(session, request);
+    const span = tracing?.inbound(session, request, headers);
     const meter = stats?.clientRequest(request.method);
     if (meter) meter.inFlight++;
     const started = performance.now();

@@ -9,6 +9,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../log.js';
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
+import { META } from '../protocol/modern.js';
 import type { ObservedSession, TraceSink, TraceSpan } from './observer.js';
 import type { Outcome } from './outcome.js';
 import type { OtlpProtocol } from './tracing.js';
@@ -73,14 +74,18 @@ export async function createTraceSink(protocol: OtlpProtocol, logger: Logger): P
   const tracer = provider.getTracer(GATEWAY_NAME, GATEWAY_VERSION);
 
   return {
-    inbound(session: ObservedSession, request) {
+    inbound(session: ObservedSession, request, headers) {
       const params = request.params;
       const meta = params?._meta;
-      const parent = isMeta(meta) ? propagator.extract(ROOT_CONTEXT, meta, getter) : ROOT_CONTEXT;
+      // _meta is MCP's carrier and wins; the HTTP header is W3C's, for clients that set only that.
+      const carried = isMeta(meta) && typeof meta.traceparent === 'string' ? meta : headers && typeof headers.traceparent === 'string' ? (headers as Meta) : undefined;
+      const parent = carried ? propagator.extract(ROOT_CONTEXT, carried, getter) : ROOT_CONTEXT;
       const target = targetOf(request.method, params);
       const attributes = attributesOf(request.method, params, target);
       attributes['mcp.session.id'] = session.id;
-      if (session.protocolVersion !== undefined) attributes['mcp.protocol.version'] = session.protocolVersion;
+      // A 2026-07-28 request names its revision itself; its stateless session has none.
+      const version = session.protocolVersion ?? (isMeta(meta) ? meta[META.protocolVersion] : undefined);
+      if (typeof version === 'string') attributes['mcp.protocol.version'] = version.slice(0, MAX_TARGET);
       attributes['jsonrpc.request.id'] = String(request.id);
       const span = tracer.startSpan(target ? `${request.method} ${target}` : request.method, { kind: SpanKind.SERVER, attributes }, parent);
       // This request's own context replaces the client's: calls it causes are children of this span.

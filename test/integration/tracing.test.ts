@@ -142,6 +142,42 @@ describe('traces (OTLP/HTTP, JSON)', () => {
     expect(recorder.calls.at(-1)!.headers.traceparent).toBe(`00-${outbound.traceId}-${outbound.spanId}-01`);
   });
 
+  it('takes the parent from the traceparent header of a 2026-07-28 request whose _meta has none', async () => {
+    const headerSpan = 'a1b2c3d4e5f60718';
+    const res = await fetch(gw.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'web__echo',
+        traceparent: `00-${TRACE_ID}-${headerSpan}-01`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'web__echo',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'curl-like', version: '1' },
+          },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const inbound = await receiver.waitFor((s) => s.kind === SERVER && s.parentSpanId === headerSpan);
+    expect(inbound).toMatchObject({ traceId: TRACE_ID, name: 'tools/call web__echo' });
+    expect(attr(inbound, 'mcp.protocol.version')).toBe('2026-07-28');
+    const outbound = await receiver.waitFor((s) => s.kind === CLIENT && s.parentSpanId === inbound.spanId);
+    expect(recorder.calls.at(-1)!.headers.traceparent).toBe(`00-${TRACE_ID}-${outbound.spanId}-01`);
+  });
+
   it('takes no traceparent a client forges into the header it sends on', async () => {
     const client = await connectHttpClient(gw.url);
     await client.callTool({ name: 'web__echo', arguments: {}, _meta: { traceparent: 'not\r\nx-evil: 1' } });
