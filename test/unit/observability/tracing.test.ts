@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { traceHeaders } from '../../../src/outbound/observing.js';
 import { tracingChoice } from '../../../src/observability/tracing.js';
@@ -43,5 +44,18 @@ describe('traceHeaders', () => {
     expect(traceHeaders(msg({ traceparent: `${parent}\r\nx-evil: 1` }))).toBeUndefined();
     expect(traceHeaders(msg({ traceparent: parent, tracestate: 'a=1\r\nx: 2' }))).toEqual({ traceparent: parent });
     expect(traceHeaders(msg({ traceparent: 42 }))).toBeUndefined();
+  });
+
+  it('gives only values a header can carry as they are, whatever a client puts in _meta', () => {
+    const near = fc.oneof(fc.string({ unit: 'binary' }), fc.constant(parent), fc.string().map((tail) => `${parent}${tail}`));
+    fc.assert(
+      fc.property(near, fc.option(fc.string({ unit: 'binary' }), { nil: undefined }), (traceparent, tracestate) => {
+        const headers = traceHeaders(msg({ traceparent, tracestate }));
+        if (headers === undefined) return;
+        expect(headers.traceparent).toBe(traceparent);
+        if (headers.tracestate !== undefined) expect(headers.tracestate).toBe(tracestate);
+        for (const value of Object.values(headers)) expect(value).toMatch(/^[\x20-\x7e]+$/);
+      }),
+    );
   });
 });
