@@ -10,6 +10,8 @@ import { queryShape } from './hints.js';
 import { actionsOf, askedActions } from './actions.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
+import { numbers } from './number.js';
+import { splitName, tokenize } from './tokenize.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 import { worldExpansions, WORLD_WEIGHT } from './world.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
@@ -38,6 +40,11 @@ export interface RankingParams {
   actionMismatch: number;
   /** Tools score × (1 + serverContext × their server's relevance to the query, best = 1). */
   serverContext: number;
+  /**
+   * A tool scores × (1 − numberMismatch) for each word of its name that the query says in the
+   * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
+   */
+  numberMismatch: number;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -61,6 +68,7 @@ export const DEFAULT_RANKING: RankingParams = {
   serverMention: 0.5,
   serverContext: 0.5,
   actionMismatch: 0.3,
+  numberMismatch: 0.05,
 };
 
 export const DEFAULT_LIMIT = 10;
@@ -84,6 +92,8 @@ export class ToolSearchIndex implements Searcher {
   /** Words of each tool's name that its server's name does not already say. */
   private readonly nameWords = new Map<string, string[]>();
   private readonly serverOf = new Map<string, string>();
+  /** Grammatical number of each tool's name words, by index term (see number.ts). */
+  private readonly nameNumber = new Map<string, Map<string, boolean>>();
   /** Action families each tool's name says (see actions.ts). */
   private readonly actionOf = new Map<string, number>();
   private readonly servers = new ServerContext();
@@ -113,6 +123,7 @@ export class ToolSearchIndex implements Searcher {
     const own = new Set(this.servers.words(doc.server));
     this.nameWords.set(doc.key, [...new Set(terms[0])].filter((t) => !own.has(t)));
     this.actionOf.set(doc.key, actionsOf(terms[0]!));
+    this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
   }
 
   /**
@@ -148,6 +159,7 @@ export class ToolSearchIndex implements Searcher {
     }
     this.nameWords.delete(key);
     this.actionOf.delete(key);
+    this.nameNumber.delete(key);
     this.fingerprints.delete(key);
     return this.index.delete(key);
   }
@@ -168,7 +180,16 @@ export class ToolSearchIndex implements Searcher {
     // Only the query's own words say what it wants done; synonyms would say everything.
     const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]));
     const mismatch = 1 - this.params.actionMismatch;
+    // Number is the user's own: "appointment" says one event, but not whether "events" would do.
+    const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
+    const numberKept = 1 - this.params.numberMismatch;
     const boost = (key: string, score: number): number => {
+      if (numberKept !== 1) {
+        for (const [t, plural] of this.nameNumber.get(key)!) {
+          const wanted = said.get(t);
+          if (wanted !== undefined && wanted !== plural) score *= numberKept;
+        }
+      }
       const words = this.nameWords.get(key)!;
       let covered = 0;
       for (const w of words) covered += weights.get(w) ?? 0;
