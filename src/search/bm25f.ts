@@ -54,9 +54,11 @@ export const DEFAULT_RANKING: RankingParams = {
     name: { weight: 3, b: 0.3 },
     title: { weight: 2, b: 0.3 },
     summary: { weight: 1.5, b: 0.3 },
-    description: { weight: 0.7, b: 0.6 },
+    // Prose fields: how long a description runs is its server's house style, so its length
+    // counts half against its own server's tools and half against everyone's.
+    description: { weight: 0.7, b: 0.6, groupNorm: 0.5 },
     params: { weight: 0.6, b: 0.3 },
-    paramText: { weight: 0.3, b: 0.6 },
+    paramText: { weight: 0.3, b: 0.6, groupNorm: 0.5 },
     server: { weight: 1.5, b: 0 },
   },
   synonyms: true,
@@ -116,7 +118,7 @@ export class ToolSearchIndex implements Searcher {
   upsert(doc: ToolDoc): void {
     this.remove(doc.key);
     const terms = fieldTerms(doc);
-    this.index.set(doc.key, terms);
+    this.index.set(doc.key, terms, doc.server);
     // The server's document: what its tools are (names, titles, first sentences), not how to call them.
     this.servers.add(doc.server, doc.key, [...terms[0]!, ...terms[1]!, ...terms[2]!]);
     this.serverOf.set(doc.key, doc.server);
