@@ -10,6 +10,8 @@ import { queryShape } from './hints.js';
 import { actionsOf, askedActions } from './actions.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
+import { numbers } from './number.js';
+import { splitName, tokenize } from './tokenize.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 import { worldExpansions, WORLD_WEIGHT } from './world.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
@@ -38,6 +40,11 @@ export interface RankingParams {
   actionMismatch: number;
   /** Tools score × (1 + serverContext × their server's relevance to the query, best = 1). */
   serverContext: number;
+  /**
+   * A tool scores × (1 − numberMismatch) for each word of its name that the query says in the
+   * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
+   */
+  numberMismatch: number;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -47,9 +54,11 @@ export const DEFAULT_RANKING: RankingParams = {
     name: { weight: 3, b: 0.3 },
     title: { weight: 2, b: 0.3 },
     summary: { weight: 1.5, b: 0.3 },
-    description: { weight: 0.7, b: 0.6 },
+    // Prose fields: how long a description runs is its server's house style, so its length
+    // counts half against its own server's tools and half against everyone's.
+    description: { weight: 0.7, b: 0.6, groupNorm: 0.5 },
     params: { weight: 0.6, b: 0.3 },
-    paramText: { weight: 0.3, b: 0.6 },
+    paramText: { weight: 0.3, b: 0.6, groupNorm: 0.5 },
     server: { weight: 1.5, b: 0 },
   },
   synonyms: true,
@@ -61,6 +70,7 @@ export const DEFAULT_RANKING: RankingParams = {
   serverMention: 0.5,
   serverContext: 0.5,
   actionMismatch: 0.3,
+  numberMismatch: 0.05,
 };
 
 export const DEFAULT_LIMIT = 10;
@@ -84,6 +94,8 @@ export class ToolSearchIndex implements Searcher {
   /** Words of each tool's name that its server's name does not already say. */
   private readonly nameWords = new Map<string, string[]>();
   private readonly serverOf = new Map<string, string>();
+  /** Grammatical number of each tool's name words, by index term (see number.ts). */
+  private readonly nameNumber = new Map<string, Map<string, boolean>>();
   /** Action families each tool's name says (see actions.ts). */
   private readonly actionOf = new Map<string, number>();
   private readonly servers = new ServerContext();
@@ -106,13 +118,14 @@ export class ToolSearchIndex implements Searcher {
   upsert(doc: ToolDoc): void {
     this.remove(doc.key);
     const terms = fieldTerms(doc);
-    this.index.set(doc.key, terms);
+    this.index.set(doc.key, terms, doc.server);
     // The server's document: what its tools are (names, titles, first sentences), not how to call them.
     this.servers.add(doc.server, doc.key, [...terms[0]!, ...terms[1]!, ...terms[2]!]);
     this.serverOf.set(doc.key, doc.server);
     const own = new Set(this.servers.words(doc.server));
     this.nameWords.set(doc.key, [...new Set(terms[0])].filter((t) => !own.has(t)));
     this.actionOf.set(doc.key, actionsOf(terms[0]!));
+    this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
   }
 
   /**
@@ -148,6 +161,7 @@ export class ToolSearchIndex implements Searcher {
     }
     this.nameWords.delete(key);
     this.actionOf.delete(key);
+    this.nameNumber.delete(key);
     this.fingerprints.delete(key);
     return this.index.delete(key);
   }
@@ -168,7 +182,16 @@ export class ToolSearchIndex implements Searcher {
     // Only the query's own words say what it wants done; synonyms would say everything.
     const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]));
     const mismatch = 1 - this.params.actionMismatch;
+    // Number is the user's own: "appointment" says one event, but not whether "events" would do.
+    const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
+    const numberKept = 1 - this.params.numberMismatch;
     const boost = (key: string, score: number): number => {
+      if (numberKept !== 1) {
+        for (const [t, plural] of this.nameNumber.get(key)!) {
+          const wanted = said.get(t);
+          if (wanted !== undefined && wanted !== plural) score *= numberKept;
+        }
+      }
       const words = this.nameWords.get(key)!;
       let covered = 0;
       for (const w of words) covered += weights.get(w) ?? 0;

@@ -5,6 +5,7 @@
 
 import { before } from './top.js';
 import { PrefixVocabulary } from './morphology.js';
+import { GroupLengths } from './lengths.js';
 import type { SearchHit } from './types.js';
 
 export interface FieldParams {
@@ -12,6 +13,11 @@ export interface FieldParams {
   weight: number;
   /** Length normalisation, 0 (none) to 1 (full). */
   b: number;
+  /**
+   * Share (0–1) of the average length that comes from the document's group (geometric mix with
+   * the whole index's): 0 compares a document with all others, 1 with its group's only.
+   */
+  groupNorm?: number;
 }
 
 /** One query concept: a word and its expansions; a document scores by the best of them. */
@@ -27,6 +33,9 @@ export class InvertedIndex {
   private readonly fields: number;
   private readonly weights: Float64Array;
   private readonly bs: Float64Array;
+  private readonly groupNorms: Float64Array;
+  private groupOf: (string | undefined)[] = [];
+  private readonly groupLengths: GroupLengths;
   private readonly slotOf = new Map<string, number>();
   private keys: (string | undefined)[] = [];
   private docTerms: (string[] | undefined)[] = [];
@@ -47,6 +56,8 @@ export class InvertedIndex {
     this.fields = fields.length;
     this.weights = Float64Array.from(fields.map((f) => f.weight));
     this.bs = Float64Array.from(fields.map((f) => f.b));
+    this.groupNorms = Float64Array.from(fields.map((f) => f.groupNorm ?? 0));
+    this.groupLengths = new GroupLengths(fields.length);
     this.lens = fields.map(() => new Float64Array(0));
     this.norms = fields.map(() => new Float64Array(0));
     this.totals = fields.map(() => 0);
@@ -60,12 +71,17 @@ export class InvertedIndex {
     return this.slotOf.has(key);
   }
 
-  /** Adds or replaces a document; `terms[f]` are its terms in field f (repeats count). */
-  set(key: string, terms: readonly (readonly string[])[]): void {
+  /**
+   * Adds or replaces a document; `terms[f]` are its terms in field f (repeats count); `group`
+   * (its server) is what fields with a groupNorm normalise its lengths against in part.
+   */
+  set(key: string, terms: readonly (readonly string[])[], group?: string): void {
     this.delete(key);
     const slot = this.free.length > 0 ? this.free.pop()! : this.grow();
     this.slotOf.set(key, slot);
     this.keys[slot] = key;
+    this.groupOf[slot] = group;
+    if (group !== undefined) this.groupLengths.add(group, terms.map((t) => t.length));
     // Counts per distinct term, flat (term i, field f at i*F+f): no small typed arrays per term.
     const F = this.fields;
     const index = new Map<string, number>();
@@ -93,6 +109,9 @@ export class InvertedIndex {
     const slot = this.slotOf.get(key);
     if (slot === undefined) return false;
     for (const t of this.docTerms[slot]!) this.unpost(t, slot);
+    const group = this.groupOf[slot];
+    if (group !== undefined) this.groupLengths.remove(group, this.lens.map((l) => l[slot]!));
+    this.groupOf[slot] = undefined;
     for (let f = 0; f < this.fields; f++) {
       this.totals[f]! -= this.lens[f]![slot]!;
       this.lens[f]![slot] = 0;
@@ -213,8 +232,12 @@ export class InvertedIndex {
       const b = this.bs[f]!;
       const lens = this.lens[f]!;
       const norm = this.norms[f]!;
+      const g = this.groupNorms[f]!;
       for (let slot = 0; slot < this.keys.length; slot++) {
-        norm[slot] = avg > 0 ? w / (1 - b + (b * lens[slot]!) / avg) : w;
+        const group = this.groupOf[slot];
+        const own = g > 0 && group !== undefined ? this.groupLengths.average(group, f) : 0;
+        const a = own > 0 && avg > 0 ? avg ** (1 - g) * own ** g : avg;
+        norm[slot] = a > 0 ? w / (1 - b + (b * lens[slot]!) / a) : w;
       }
     }
     this.normsDirty = false;
@@ -233,6 +256,7 @@ export class InvertedIndex {
     const slot = this.keys.length;
     this.keys.push(undefined);
     this.docTerms.push(undefined);
+    this.groupOf.push(undefined);
     if (slot >= this.acc.length) {
       const cap = Math.max(64, this.acc.length * 2);
       this.acc = resize(this.acc, cap);

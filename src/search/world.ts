@@ -86,6 +86,73 @@ const MAP: readonly string[] = [
   'documentation docs manual examples > documentation library docs',
   'brainstorm reasoning > thinking thought',
   'credits quota billing spend > usage credit',
+  // ── By kind of tool, the everyday words for its jobs (round 4) ──
+  // Files and folders.
+  'hierarchy nested subfolder subfolders > directory tree',
+  'metadata timestamp timestamps modified permissions > file info',
+  'extension extensions ending glob wildcard wildcards > file name pattern search',
+  'jpeg jpg png gif > image media file',
+  'replace replacing substitute > edit text',
+  'save saving > write file',
+  'zip zipped compress compressed > gzip',
+  // Code hosting.
+  'reviewer reviewers lgtm > pull request review',
+  'mr mrs > merge request',
+  'mention mentions mentioned > notification',
+  'forum > discussion',
+  // Trackers and tasks.
+  'deadline deadlines overdue due > due date',
+  'milestone milestones goal goals objective objectives okr okrs > project roadmap',
+  'progress > status update',
+  'kanban board > workflow state status',
+  'coworker coworkers > user member',
+  // Chat.
+  'announce announcement announcements broadcast > post message channel',
+  'said talked discussed > message history channel',
+  'avatar bio > user profile',
+  // Mail.
+  'mailbox > email',
+  'unread > email label',
+  'rule rules > filter',
+  'junk > spam email',
+  // Calendar.
+  'slot slots > free busy time',
+  'recurring repeating weekly monthly > recurrence event',
+  'decline declined > respond event',
+  // Documents and wikis.
+  'wiki wikis notebook > page',
+  'paragraph paragraphs bullet bullets > block',
+  'append appending > block children add',
+  // Databases.
+  'slow slowness > explain query performance',
+  'backup dump > export',
+  // Clusters, hosting and delivery.
+  'deployment deployments > deploy',
+  'replica replicas > scale',
+  'cpu ram utilization > top stats usage resource',
+  'ssh > exec shell command',
+  'intermittent unreliable > flaky',
+  'binaries binary > artifact',
+  'outage outages downtime > status health',
+  // The browser.
+  'tooltip mouseover > hover',
+  'devtools > console messages',
+  'xhr ajax > network request',
+  // The web.
+  'spider > crawl',
+  'academic scholarly arxiv study studies publication publications > research paper',
+  'sitemap > map url',
+  'flight flights airline airlines > web search',
+  // Maps.
+  'address addresses zip postcode postal > geocode',
+  'eta > duration travel time distance',
+  'rating ratings > place details',
+  // Errors.
+  'stacktrace traceback stack > error log',
+  // People and facts to remember.
+  'friend friends family wife husband partner boss manager > person entity relation',
+  // Arithmetic.
+  'calculate calculation arithmetic plus > sum',
 ];
 
 let table: Map<string, Map<string, number>> | undefined;

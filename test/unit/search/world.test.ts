@@ -27,6 +27,20 @@ describe('world knowledge', () => {
     expect(index.search('the layout on a tablet', { limit: 1 })[0]?.key).toBe('browser__browser_resize');
   });
 
+  it('covers the everyday words of each kind of tool, not only web questions', () => {
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('tasks', 'get_tasks_by_filter', 'Get tasks matching a filter, such as a due date.'),
+      tool('k8s', 'pods_top', 'List the resource usage (CPU, memory) of pods.'),
+      tool('k8s', 'pods_list', 'List pods.'),
+      tool('mail', 'create_filter', 'Create a Gmail filter that labels matching messages.'),
+      tool('web', 'web_search', 'Search the web.'),
+    ]) index.upsert(d);
+    expect(index.search('what is overdue this week', { limit: 1 })[0]?.key).toBe('tasks__get_tasks_by_filter');
+    expect(index.search('ram utilization of the pods', { limit: 1 })[0]?.key).toBe('k8s__pods_top');
+    expect(index.search('add a rule that sorts newsletters away', { limit: 1 })[0]?.key).toBe('mail__create_filter');
+  });
+
   it('stays off when synonyms are off (the bench measures the bare engine)', () => {
     const index = new ToolSearchIndex({ ...DEFAULT_RANKING, synonyms: false });
     index.upsert(tool('search', 'web_search', 'Search the web.'));
