@@ -21,6 +21,15 @@ export const EMPTY_ROUND_PAUSE_MS = 250;
 /** How long a 2026 client has to come back with a wrapped state: a person may take a while, and nothing is held meanwhile. */
 export const WRAPPED_STATE_TTL_MS = 30 * 60_000;
 
+/** Forwards one request of `context` to `connection` with `send`, taking care of its input rounds. */
+export type RoundsForward = (
+  connection: Connection,
+  context: RequestContext,
+  method: string,
+  params: Record<string, any>,
+  send: (params: Record<string, any>) => Promise<PeerAnswer>,
+) => Promise<PeerAnswer>;
+
 interface InputRequired {
   inputRequests?: unknown;
   requestState?: unknown;
@@ -32,13 +41,7 @@ interface InputRequired {
  * (the client lacks the capability or refuses, a malformed question, too many rounds) ends the
  * call: an isError result for tools/call, an RpcError for prompts/get and resources/read.
  */
-export async function answerInputRounds(
-  connection: Connection,
-  context: RequestContext,
-  method: string,
-  params: Record<string, any>,
-  send: (params: Record<string, any>) => Promise<PeerAnswer>,
-): Promise<PeerAnswer> {
+export const answerInputRounds: RoundsForward = async (connection, context, method, params, send) => {
   let next = params;
   for (let round = 1; ; round++) {
     const answer = await send(next);
@@ -53,20 +56,14 @@ export async function answerInputRounds(
       return failure(method, err);
     }
   }
-}
+};
 
 /**
  * Forwards a 2026 client's request to a 2026 server: the requestState the client brings back must
  * be one we wrapped for this server, principal, method and params (else -32602, as for any bad
  * state); the server gets its own back. An input_required answer's requestState is wrapped.
  */
-export async function passInputRounds(
-  connection: Connection,
-  context: RequestContext,
-  method: string,
-  params: Record<string, any>,
-  send: (params: Record<string, any>) => Promise<PeerAnswer>,
-): Promise<PeerAnswer> {
+export const passInputRounds: RoundsForward = async (connection, context, method, params, send) => {
   const states = context.router.states;
   const bound: Omit<WrappedClaims, 'inner' | 'exp'> = { server: connection.name, principal: context.session.profile?.name ?? '', method, digest: paramsDigest(params) };
   let forwarded = params;
@@ -80,7 +77,7 @@ export async function passInputRounds(
   if (asked === undefined || typeof asked.requestState !== 'string') return answer;
   const requestState = states.wrap({ inner: asked.requestState, ...bound, exp: Date.now() + WRAPPED_STATE_TTL_MS });
   return { jsonrpc: '2.0', id: 0, result: { ...asked, requestState } };
-}
+};
 
 /** The answer's result when it is input_required; a raw answer is parsed only when it can be one. */
 function inputRequired(answer: PeerAnswer): InputRequired | undefined {
