@@ -19,6 +19,12 @@ export const USAGE = `Usage:
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
+  switchboard login SERVER [-c FILE]
+      Authorize the gateway towards an OAuth-protected HTTP server: prints a URL to open
+      (and opens a browser when there is one), then stores the tokens (mode 0600) where
+      the running gateway picks them up. Exit 0: logged in; 1: failed; 2: no such server.
+  switchboard logout SERVER [-c FILE]
+      Forget the tokens of SERVER.
 
 Options:
   -c, --config FILE   config file (default: config/switchboard.yaml)
@@ -33,9 +39,11 @@ Options:
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'login' | 'logout' | 'help' | 'version';
   /** search: what to look for. */
   query?: string;
+  /** login, logout: the server's name. */
+  server?: string;
   limit?: number;
   client?: string;
   config?: string;
@@ -97,6 +105,10 @@ export function parseCli(argv: string[]): CliOptions {
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError('--limit expects an integer from 1 to 20');
     return { ...base, command, query: rest[0], limit };
+  }
+  if (command === 'login' || command === 'logout') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError(`${command} expects the name of one server (switchboard ${command} SERVER)`);
+    return { ...base, command, server: rest[0] };
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (command === undefined) return { ...base, command: 'help' };

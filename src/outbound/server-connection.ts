@@ -5,8 +5,11 @@
 // lists; it never decides names or policy (the catalog does).
 //
 //   disabled            connecting ──ok──▶ ready ──drop──▶ backing-off ──timer──▶ connecting
-//                          │                                    │
+//                          │                │                   │
 //                          └──fail──▶ backing-off / failed ◀────┘ (crash-loop limit reached)
+//                          │                │
+//                          └─no token──▶ needs-login ◀─┘ (token refused, refresh refused): a new
+//                             token in the store (switchboard login) is looked for every maxDelay
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
 import { Peer, type IncomingContext, type PeerAnswer, type RequestOptions } from '../jsonrpc/peer.js';
@@ -15,10 +18,11 @@ import type { Logger } from '../log.js';
 import { GATEWAY_NAME, GATEWAY_VERSION, KINDS, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
+import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { fetchAll } from './list-fetch.js';
 
-export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'disabled' | 'closed';
+export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'needs-login' | 'disabled' | 'closed';
 
 export type ServerLists = Record<ListKind, Record<string, any>[]>;
 
@@ -73,6 +77,8 @@ export class ServerConnection<O = never> {
   transportKind: string;
   /** When the next attempt is due (backing-off). */
   retryAt?: number;
+  /** The server's OAuth client state (HTTP servers, from the first connect on). */
+  auth?: ServerAuth;
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
@@ -82,6 +88,7 @@ export class ServerConnection<O = never> {
   private retryTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;
+  private stopWatchingAuth?: () => void;
   private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
 
@@ -134,6 +141,7 @@ export class ServerConnection<O = never> {
   async close(): Promise<void> {
     if (this.state === 'disabled') return;
     this.state = 'closed';
+    this.stopWatchingAuth?.();
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
     await this.peer?.close().catch(() => {});
@@ -185,22 +193,54 @@ export class ServerConnection<O = never> {
   /** The connection failed or dropped: back off and retry, or give up at the crash-loop limit. */
   private down(err: unknown): void {
     const wasListed = this.listed;
+    const wasWaiting = this.state === 'needs-login';
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
-    const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
-    if (delay === undefined) {
-      this.state = 'failed';
-      const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
-      this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
+    if (this.auth?.state().status === 'needs-login') {
+      // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
+      this.state = 'needs-login';
+      if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
+      if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.config.reconnect.maxDelayMs);
     } else {
-      this.state = 'backing-off';
-      this.retryAt = Date.now() + delay;
-      this.retryTimer = setTimeout(() => void this.attempt(), delay);
-      this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
+      const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
+      if (delay === undefined) {
+        this.state = 'failed';
+        const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
+        this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
+      } else {
+        this.state = 'backing-off';
+        this.retryAt = Date.now() + delay;
+        this.retryTimer = setTimeout(() => void this.attempt(), delay);
+        this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
+      }
     }
     if (wasListed) this.startGrace();
     else this.lists = emptyLists();
     this.events.onChange?.(this, LIST_KINDS);
+  }
+
+  /** needs-login: connect again once the token store has a token for us (a login elsewhere). */
+  private async lookForLogin(): Promise<void> {
+    await this.auth!.headers().catch(() => undefined); // re-reads the store while a login is needed
+    if (this.state !== 'needs-login') return;
+    if (this.auth!.state().status === 'needs-login') {
+      this.retryTimer = setTimeout(() => void this.lookForLogin(), this.config.reconnect.maxDelayMs);
+      return;
+    }
+    await this.attempt();
+  }
+
+  /**
+   * The token was refused and could not be renewed while the server was in use: it is down until
+   * someone logs in, like a server that dropped (its items stay listed for downtimeGrace).
+   */
+  private authChanged(state: AuthState): void {
+    if (state.status !== 'needs-login' || this.state !== 'ready') return;
+    const peer = this.peer;
+    this.down(new GatewayError('HTTP_ERROR', `server "${this.name}" needs an OAuth login (${state.reason ?? 'token refused'}). Run: switchboard login ${this.name}`, { server: this.name }));
+    // Closed a turn later: the request whose refusal brought us here fails with its own clear
+    // error first, not with "connection closed".
+    setImmediate(() => void peer?.close().catch(() => {}));
   }
 
   /** A dropped server's items stay listed for a while, so a quick restart is invisible to clients. */
@@ -228,7 +268,13 @@ export class ServerConnection<O = never> {
     }
     // Loaded on first use: undici and the SSE parser cost ~20 MB of memory a stdio-only setup never needs.
     const { createHttpTransport } = await import('./http-auto.js');
-    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes, maxDepth });
+    if (!this.auth) {
+      // One per server for the whole process (every connection to it shares the token and its refresh).
+      const { serverAuthFor } = await import('./auth/registry.js');
+      this.auth = serverAuthFor(c, this.logger);
+      this.stopWatchingAuth = this.auth.onStatus((state) => this.authChanged(state));
+    }
+    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes, maxDepth, auth: this.auth });
   }
 
   private async open(): Promise<Peer<O>> {

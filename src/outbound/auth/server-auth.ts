@@ -26,6 +26,7 @@ export function createServerAuth(server: ServerTarget, deps: ServerAuthDeps): Se
 
 class OAuthServerAuth implements ServerAuth {
   readonly ready: Promise<void>;
+  readonly configured: boolean;
   private tokens: StoredTokens | undefined;
   private status: AuthState['status'];
   private reason: string | undefined;
@@ -41,16 +42,21 @@ class OAuthServerAuth implements ServerAuth {
   private readonly now: () => number;
   private readonly config: OAuthConfig;
   private readonly url: string;
+  private readonly listeners = new Set<(state: AuthState) => void>();
+  /** The status listeners last heard of. */
+  private announced: AuthState['status'];
 
   constructor(
     private readonly server: ServerTarget,
     private readonly deps: ServerAuthDeps,
   ) {
     this.config = server.auth ?? { type: 'oauth' };
+    this.configured = server.auth !== undefined;
     this.url = canonicalResource(server.url);
     this.log = deps.logger ?? silentAuthLogger;
     this.now = deps.now ?? Date.now;
     this.status = server.auth && this.grant() === 'authorization_code' ? 'needs-login' : 'none';
+    this.announced = this.status;
     this.ready = this.reload().catch((err) => this.log.warn({ server: server.name, err: (err as Error).message }, 'token store unreadable'));
   }
 
@@ -62,6 +68,11 @@ class OAuthServerAuth implements ServerAuth {
     if (issuer) s.issuer = issuer;
     if (this.reason && this.status === 'needs-login') s.reason = this.reason;
     return s;
+  }
+
+  onStatus(listener: (state: AuthState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   async headers(): Promise<Record<string, string>> {
@@ -128,6 +139,7 @@ class OAuthServerAuth implements ServerAuth {
     await this.deps.store.setTokens(this.server.name, this.url, undefined);
     this.setNeedsLogin('logged out');
     if (!this.server.auth) this.status = 'none';
+    this.announce();
   }
 
   // ── transitions ─────────────────────────────────────────────────────────────
@@ -253,12 +265,28 @@ class OAuthServerAuth implements ServerAuth {
     this.generation++;
     this.status = 'ok';
     this.reason = undefined;
+    this.announce();
     await this.deps.store.setTokens(this.server.name, this.url, tokens);
   }
 
   private setNeedsLogin(reason: string) {
     this.status = 'needs-login';
     this.reason = reason;
+    this.announce();
+  }
+
+  /** Tells the listeners about a status change (once per change; a listener that throws is its own problem). */
+  private announce() {
+    if (this.status === this.announced) return;
+    this.announced = this.status;
+    const state = this.state();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(state);
+      } catch (err) {
+        this.log.error({ server: this.server.name, err: (err as Error).message }, 'auth status listener failed');
+      }
+    }
   }
 
   private async reload(): Promise<void> {
@@ -268,6 +296,7 @@ class OAuthServerAuth implements ServerAuth {
       this.generation++;
       this.status = 'ok';
       this.reason = undefined;
+      this.announce();
     }
   }
 
