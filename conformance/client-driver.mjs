@@ -14,6 +14,14 @@
 // `sampling/createMessage` gets a canned answer. The gateway itself does not fill defaults:
 // it forwards; the scenario checks that such a request gets through and its answer comes back.
 //
+// The `auth/*` scenarios: the connection gets an OAuth client state of the gateway's own
+// (createServerAuth from dist/outbound/auth, the one ServerConnection's HTTP transports consult on
+// every request), interactive and in memory: the suite's authorization server redirects straight
+// back, so "the browser" is fetch following redirects to our loopback callback. Client identity
+// from MCP_CONFORMANCE_CONTEXT (client_id, client_secret, private_key_pem) as a config would give
+// it; a Client ID Metadata Document URL for the CIMD scenario; client credentials when the
+// scenario is one of those.
+//
 // Exit code: 0 when the connection became ready and every call got an answer, else 1.
 // Logs go to stderr (the suite keeps them in stderr.txt); CONFORMANCE_DRIVER_LOG=debug (or
 // info, warn ...) also turns on the gateway's own logger.
@@ -23,6 +31,7 @@ const dist = new URL('../dist/', import.meta.url);
 const { ServerConnection } = await import(new URL('outbound/server-connection.js', dist).href);
 const { silentLogger, createLogger } = await import(new URL('log.js', dist).href);
 const errors = await import(new URL('errors.js', dist).href);
+const auth = await import(new URL('outbound/auth/index.js', dist).href);
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
@@ -48,6 +57,29 @@ const config = {
   prompts: { allow: ['*'], deny: [] },
   resources: { allow: ['*'], deny: [] },
 };
+
+/** `auth:` as a config file would hold it for this scenario's server. */
+function oauthSettings() {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const settings = { type: 'oauth', clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
+  if (context.client_id) settings.clientId = context.client_id;
+  if (context.client_secret) settings.clientSecret = context.client_secret;
+  if (context.private_key_pem) settings.clientPrivateKey = context.private_key_pem;
+  if (context.signing_algorithm) settings.clientPrivateKeyAlg = context.signing_algorithm;
+  settings.grant = scenario.includes('client-credentials') ? 'client_credentials' : 'authorization_code';
+  return settings;
+}
+
+/** The gateway's OAuth client for this server, interactive, tokens in memory. */
+function serverAuth() {
+  const target = { name: config.name, url, ...(scenario.startsWith('auth/') ? { auth: oauthSettings() } : {}) };
+  return auth.createServerAuth(target, {
+    store: new auth.MemoryTokenStore(),
+    interactive: true,
+    print: (line) => say(line.replace(/([?&](code|state|code_challenge)=)[^&\s]+/g, '$1…')),
+    openUrl: async (u) => void (await (await fetch(u, { redirect: 'follow' })).arrayBuffer()),
+  });
+}
 
 /** Form content made of the defaults in an elicitation's requestedSchema. */
 function defaultsOf(schema) {
@@ -109,7 +141,7 @@ const logger = logLevel ? createLogger({ level: logLevel, format: 'json' }) : si
 const takesOptions = ServerConnection.toString().includes('clientCapabilities');
 const clientCapabilities = { elicitation: { form: {} }, sampling: {} };
 const connection = takesOptions
-  ? new ServerConnection(config, logger, { onRequest }, { clientCapabilities })
+  ? new ServerConnection(config, logger, { onRequest }, { clientCapabilities, auth: serverAuth() })
   : new ServerConnection(config, logger, { onRequest });
 if (!takesOptions) say('this dist/ ServerConnection declares no client capabilities (old build)');
 
@@ -141,6 +173,7 @@ try {
   ok = false;
   say(`unexpected: ${err?.stack ?? err}`);
 } finally {
+  if (connection.auth) say(`auth ${JSON.stringify({ ...connection.auth.state(), expiresAt: undefined })}`);
   await connection.close().catch((err) => say(`close: ${err?.message ?? err}`));
 }
 say(`done (${ok ? 'ok' : 'failed'}); server requests seen: ${serverRequests.join(', ') || 'none'}`);

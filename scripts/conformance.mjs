@@ -18,8 +18,11 @@
 //   --fixture-only           config with the fixture alone (no server-everything)
 //   --direct                 run against the fixture's own HTTP harness instead of the gateway
 //   --client                 client scenarios (initialize, tools_call,
-//                            elicitation-sep1034-client-defaults, sse-retry) with
+//                            elicitation-sep1034-client-defaults, sse-retry, then the auth suite:
+//                            the 14 auth/* scenarios of spec 2025-11-25, with the suite's
+//                            0.2.0-alpha.12, which checks them most closely) with
 //                            conformance/client-driver.mjs, inside a private network namespace
+//   --no-auth                client mode without the auth suite
 //   --no-netns               client mode without `unshare -n` (the suite's test servers then
 //                            listen on every interface while they run)
 //   --expected-failures FILE baseline (default conformance/expected-failures.yaml; "" for none)
@@ -35,6 +38,9 @@ import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
+/** The auth scenarios run with a newer suite: more checks per scenario (RFC 9207 iss, metadata). */
+const AUTH_SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.2.0-alpha.12'];
+const AUTH_SPEC_VERSION = '2025-11-25';
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -53,6 +59,7 @@ try {
       direct: { type: 'boolean' },
       client: { type: 'boolean' },
       'no-netns': { type: 'boolean' },
+      'no-auth': { type: 'boolean' },
       'expected-failures': { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -202,13 +209,27 @@ function gatewayConfig() {
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
 
-/** Scenario result folders the suite wrote in outDir since `before`. */
+/** Scenario result folders the suite wrote in outDir since `before` (auth ones in outDir/auth/). */
 function newResults(before) {
-  return fs
-    .readdirSync(outDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !before.has(d.name) && fs.existsSync(path.join(outDir, d.name, 'checks.json')))
-    .map((d) => d.name)
-    .sort();
+  const found = [];
+  const scan = (sub) => {
+    const dir = path.join(outDir, sub);
+    if (!fs.existsSync(dir)) return;
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      const rel = sub ? `${sub}/${d.name}` : d.name;
+      if (d.isDirectory() && !before.has(rel) && fs.existsSync(path.join(outDir, rel, 'checks.json'))) found.push(rel);
+    }
+  };
+  scan('');
+  scan('auth');
+  return found.sort();
+}
+
+/** Every result folder there is now, as newResults names them. */
+function existingResults() {
+  const all = new Set(fs.readdirSync(outDir));
+  if (fs.existsSync(path.join(outDir, 'auth'))) for (const d of fs.readdirSync(path.join(outDir, 'auth'))) all.add(`auth/${d}`);
+  return all;
 }
 
 function summarize(dirs, prefix) {
@@ -246,8 +267,8 @@ function printSummary(rows, title) {
   );
 }
 
-function suiteArgs(rest) {
-  return ['-y', ...SUITE_PACKAGES, '--', 'conformance', ...rest];
+function suiteArgs(rest, packages = SUITE_PACKAGES) {
+  return ['-y', ...packages, '--', 'conformance', ...rest];
 }
 
 async function serverMode() {
@@ -288,8 +309,8 @@ async function serverMode() {
 }
 
 /** The folder holding the suite's `conformance` and Node 22 `node` binaries (npx cache). */
-function suiteBinDir() {
-  const probe = spawnSync('npx', ['-y', ...SUITE_PACKAGES, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
+function suiteBinDir(packages = SUITE_PACKAGES) {
+  const probe = spawnSync('npx', ['-y', ...packages, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -301,32 +322,42 @@ function suiteBinDir() {
 
 async function clientMode() {
   if (!fs.existsSync(path.join(ROOT, 'dist/outbound/server-connection.js'))) die('dist/ is missing: run `npm run build` first');
-  const scenarios = flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
+  const single = flags.scenario;
+  const scenarios = single ? (single.startsWith('auth/') ? [] : [single]) : CLIENT_SCENARIOS;
+  const authRun = single ? (single.startsWith('auth/') ? ['--scenario', single] : undefined) : flags['no-auth'] ? undefined : ['--suite', 'auth', '--spec-version', AUTH_SPEC_VERSION];
   const netns = !flags['no-netns'];
   if (netns && spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up']).status !== 0) {
     die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
   }
-  // npx resolves (and if needed downloads) the suite outside the namespace, which has no network.
-  const bin = suiteBinDir();
+  // npx resolves (and if needed downloads) the suites outside the namespace, which has no network.
+  const bin = scenarios.length > 0 ? suiteBinDir() : undefined;
+  const authBin = authRun ? suiteBinDir(AUTH_SUITE_PACKAGES) : undefined;
   const command = `${process.execPath} ${DRIVER}`;
   if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
-  say(`client scenarios: ${scenarios.join(', ')}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
+  const shown = [...scenarios, ...(authRun ? [single ?? `auth suite (spec ${AUTH_SPEC_VERSION})`] : [])];
+  say(`client scenarios: ${shown.join(', ')}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
 
-  const before = new Set(fs.readdirSync(outDir));
-  let worst = 0;
-  for (const scenario of scenarios) {
-    const rest = ['client', '--command', command, '--scenario', scenario, '-o', outDir];
+  /** One `conformance client` run with the suite in `suiteBin`. */
+  const clientRun = async (select, suiteBin) => {
+    const rest = ['client', '--command', command, ...select, '-o', outDir];
     if (baseline !== '') rest.push('--expected-failures', baseline);
     if (flags.verbose) rest.push('--verbose');
-    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
-    let code;
-    if (netns) {
-      const quoted = rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-      code = await run('unshare', ['-n', 'sh', '-c', `ip link set lo up && exec conformance ${quoted}`], { env });
-    } else {
-      code = await run('conformance', rest, { env });
-    }
+    const env = { ...process.env, PATH: `${suiteBin}${path.delimiter}${process.env.PATH}` };
+    if (!netns) return run('conformance', rest, { env });
+    const quoted = rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    return run('unshare', ['-n', 'sh', '-c', `ip link set lo up && exec conformance ${quoted}`], { env });
+  };
+
+  const before = existingResults();
+  let worst = 0;
+  for (const scenario of scenarios) {
+    const code = await clientRun(['--scenario', scenario], bin);
     say(`${scenario}: exit code ${code}`);
+    worst = Math.max(worst, code);
+  }
+  if (authRun) {
+    const code = await clientRun(authRun, authBin);
+    say(`${authRun.join(' ')}: exit code ${code}`);
     worst = Math.max(worst, code);
   }
 

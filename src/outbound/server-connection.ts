@@ -18,6 +18,7 @@ import type { Logger } from '../log.js';
 import { GATEWAY_NAME, GATEWAY_VERSION, KINDS, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Transport } from '../transport.js';
+import { AuthError, AuthErrorCode } from './auth/errors.js';
 import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { fetchAll } from './list-fetch.js';
@@ -52,6 +53,8 @@ export interface ServerConnectionOptions<O = never> {
   owner?: O;
   /** Reconnect after failures (default: on, with the server's policy). `check` turns it off. */
   reconnect?: boolean;
+  /** HTTP: this OAuth client state instead of the process-wide one (the conformance driver's, interactive). */
+  auth?: ServerAuth;
 }
 
 /** The stdio transport module, imported once (by the first stdio server to connect). */
@@ -196,11 +199,11 @@ export class ServerConnection<O = never> {
     const wasWaiting = this.state === 'needs-login';
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
-    if (this.auth?.state().status === 'needs-login') {
+    if (needsLogin(err) && this.auth?.state().status === 'needs-login') {
       // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
       this.state = 'needs-login';
       if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
-      if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.config.reconnect.maxDelayMs);
+      if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
     } else {
       const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
       if (delay === undefined) {
@@ -219,12 +222,17 @@ export class ServerConnection<O = never> {
     this.events.onChange?.(this, LIST_KINDS);
   }
 
+  /** How often a server waiting for a login looks for a new token: its longest reconnect delay. */
+  private loginCheckMs(): number {
+    return this.config.reconnect?.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs;
+  }
+
   /** needs-login: connect again once the token store has a token for us (a login elsewhere). */
   private async lookForLogin(): Promise<void> {
     await this.auth!.headers().catch(() => undefined); // re-reads the store while a login is needed
     if (this.state !== 'needs-login') return;
     if (this.auth!.state().status === 'needs-login') {
-      this.retryTimer = setTimeout(() => void this.lookForLogin(), this.config.reconnect.maxDelayMs);
+      this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
       return;
     }
     await this.attempt();
@@ -237,7 +245,8 @@ export class ServerConnection<O = never> {
   private authChanged(state: AuthState): void {
     if (state.status !== 'needs-login' || this.state !== 'ready') return;
     const peer = this.peer;
-    this.down(new GatewayError('HTTP_ERROR', `server "${this.name}" needs an OAuth login (${state.reason ?? 'token refused'}). Run: switchboard login ${this.name}`, { server: this.name }));
+    const message = `server "${this.name}" needs an OAuth login (${state.reason ?? 'token refused'}). Run: switchboard login ${this.name}`;
+    this.down(new GatewayError('HTTP_ERROR', message, { server: this.name, cause: new AuthError(AuthErrorCode.AUTH_REQUIRED, this.name, message) }));
     // Closed a turn later: the request whose refusal brought us here fails with its own clear
     // error first, not with "connection closed".
     setImmediate(() => void peer?.close().catch(() => {}));
@@ -270,8 +279,7 @@ export class ServerConnection<O = never> {
     const { createHttpTransport } = await import('./http-auto.js');
     if (!this.auth) {
       // One per server for the whole process (every connection to it shares the token and its refresh).
-      const { serverAuthFor } = await import('./auth/registry.js');
-      this.auth = serverAuthFor(c, this.logger);
+      this.auth = this.options.auth ?? (await import('./auth/registry.js')).serverAuthFor(c, this.logger);
       this.stopWatchingAuth = this.auth.onStatus((state) => this.authChanged(state));
     }
     return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes, maxDepth, auth: this.auth });
@@ -362,4 +370,12 @@ export class ServerConnection<O = never> {
         if (this.refetchAgain.delete(kind)) this.refetch(kind);
       });
   }
+}
+
+/** The failure is (or was caused by) "a login is needed", not a network or protocol problem. */
+function needsLogin(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof AuthError) return e.code === AuthErrorCode.AUTH_REQUIRED;
+  }
+  return false;
 }
