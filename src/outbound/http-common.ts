@@ -78,6 +78,8 @@ export function mediaType(headers: Dispatcher.ResponseData['headers']): string {
 
 /** A network failure as a GatewayError naming the method and the redacted URL. */
 export function networkError(method: string, url: string, err: unknown): GatewayError {
+  // A refusal requestWithAuth already explained (a login is needed) stays as it is.
+  if (err instanceof GatewayError && err.status !== undefined) return err;
   const code = (err as { code?: unknown })?.code;
   let detail = describeError(err);
   if (typeof code === 'string' && !detail.includes(code)) detail = `${code}: ${detail}`;

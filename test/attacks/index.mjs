@@ -3,5 +3,6 @@
 import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
+import { tokens } from './tokens.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...tokens];
