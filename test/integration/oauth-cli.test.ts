@@ -24,7 +24,7 @@ const CLIENT_TOKEN = 'client-token-that-must-never-reach-a-server';
 beforeAll(async () => {
   const resources: Record<string, { scopes: string[] }> = {};
   as = await startAuthServer({ resources });
-  mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'] });
+  mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'], toolScopes: { write_note: ['mcp:write'] } });
   resources[mcp.url] = { scopes: ['mcp:read', 'mcp:write'] };
   stateHome = trackDir(await mkdtemp(path.join(os.tmpdir(), 'sb-oauth-cli-')));
   // A short maxDelay: a server waiting for a login looks for a new token that often.
@@ -162,6 +162,15 @@ describe('switchboard login, serve, refresh, revoke (built CLI)', () => {
     expect(gw.stderrLines.length).toBeGreaterThan(seen);
     const client = await connectHttpClient(gw.url, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } });
     expect(text(await client.callTool({ name: 'notes__whoami', arguments: {} }))).toMatch(/^user-1/);
+  });
+
+  it('a call that needs more scopes fails naming them; after `switchboard login` the running gateway has them', async () => {
+    const client = await connectHttpClient(gw.url, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } });
+    await expect(client.callTool({ name: 'notes__write_note', arguments: {} })).rejects.toThrow(/needs an OAuth login \(scopes: mcp:read.* mcp:write\): the operation needs more scopes\. Run: switchboard login notes/);
+    expect(text(await client.callTool({ name: 'notes__whoami', arguments: {} }))).toMatch(/^user-1/); // still serving
+    const out = await login();
+    expect(out).toMatch(/scopes: .*mcp:write/);
+    expect(text(await client.callTool({ name: 'notes__write_note', arguments: {} }))).toMatch(/^user-1 .*mcp:write/);
   });
 
   it('no token, refresh token or client secret appears in any log line of the gateway', async () => {

@@ -90,6 +90,7 @@ class OAuthServerAuth implements ServerAuth {
 
   async challenged(status: number, wwwAuthenticate: string | undefined, sent?: Record<string, string>): Promise<'retry'> {
     await this.ready;
+    await this.reload(); // a token stored by a login elsewhere beats a refresh
     const bc = bearerChallenge(wwwAuthenticate);
     if (status === 403) return this.forbidden(bc, sent);
     if (status !== 401) throw new AuthError(AuthErrorCode.AUTH_FAILED, this.server.name, `HTTP ${status} is not an authorization challenge`);
@@ -125,7 +126,7 @@ class OAuthServerAuth implements ServerAuth {
       await this.flight.run('cc', () => this.clientCredentials(this.config.scopes));
       return this.state();
     }
-    const wanted = union(this.config.scopes, this.tokens?.requestedScopes, this.wantedScopes);
+    const wanted = union(this.config.scopes, this.tokens?.requestedScopes, this.tokens?.wantedScopes, this.wantedScopes);
     this.stepUps.clear();
     await this.flight.run('login', () => this.runInteractive(bc, wanted.length > 0 ? wanted : undefined, true));
     return this.state();
@@ -149,6 +150,7 @@ class OAuthServerAuth implements ServerAuth {
       throw new AuthError(AuthErrorCode.AUTH_FORBIDDEN, this.server.name, `Server "${this.server.name}" refused the request (403${bc?.error ? ` ${bc.error}` : ''})`);
     }
     await this.flight.settled();
+    await this.reload(); // `switchboard login` may have brought the scopes meanwhile
     const target = stepUpScopes(this.tokens?.requestedScopes ?? this.tokens?.scopes ?? this.config.scopes, bc.scope);
     if (this.newerThan(sent) && covers(this.tokens?.requestedScopes, target)) return 'retry';
     const key = scopeKey(target);
@@ -162,6 +164,11 @@ class OAuthServerAuth implements ServerAuth {
       await this.flight.run(`cc:${key}`, () => this.clientCredentials(target));
       return 'retry';
     }
+    if (!this.deps.interactive && this.tokens) {
+      // Remembered with the tokens, so that the login this error asks for asks for them too.
+      this.tokens = { ...this.tokens, wantedScopes: target };
+      await this.deps.store.setTokens(this.server.name, this.url, this.tokens);
+    }
     await this.authorize(`step-up:${key}`, bc, target, false);
     return 'retry';
   }
@@ -169,12 +176,13 @@ class OAuthServerAuth implements ServerAuth {
   /** Full authorization when interactive, else the clear AUTH_REQUIRED error. */
   private async authorize(key: string, bc: BearerChallenge | undefined, scopes: string[] | undefined, initial: boolean): Promise<void> {
     if (!this.deps.interactive) {
+      const had = this.tokens !== undefined;
       if (initial) {
-        this.setNeedsLogin(this.tokens ? 'the server rejected the token and it could not be refreshed' : 'no token yet');
+        this.setNeedsLogin(had ? 'the server rejected the token and it could not be refreshed' : 'no token yet');
         if (this.tokens) this.rejected = this.tokens.accessToken; // useless now; never reload it
         this.tokens = undefined;
       }
-      const why = initial ? (this.tokens ? 'its token was rejected' : 'it requires authorization') : 'the operation needs more scopes';
+      const why = initial ? (had ? 'its token was rejected' : 'it requires authorization') : 'the operation needs more scopes';
       throw authRequired(this.server.name, why, scopes);
     }
     await this.flight.run(key, () => this.runInteractive(bc, scopes, initial));
