@@ -23,7 +23,10 @@ let prmUrl: string;
 beforeAll(async () => {
   as = await startAuthServer({
     resources,
-    clients: [{ client_id: 'agent', client_secret: 'agent-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
+    clients: [
+      { client_id: 'agent', client_secret: 'agent-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+      { client_id: 'gateway-introspector', client_secret: 'introspector-secret', grant_types: [], redirect_uris: [], response_types: [] },
+    ],
   });
   gw = await startGateway(
     yamlServers([fixtureServer('echo', 'echo')], {
@@ -202,5 +205,29 @@ describe('the official SDK client logs in through the AS and connects', () => {
     const r = await connected.callTool({ name: 'echo__echo', arguments: { text: 'through OAuth' } });
     expect((r.content as { text: string }[])[0]!.text).toBe('through OAuth');
     expect(gw.stderrLines.join('\n')).not.toContain(provider.saved!.access_token);
+  });
+});
+
+describe('opaque tokens through introspection (RFC 7662)', () => {
+  it('a gateway configured with introspection accepts the opaque tokens the AS issued for it, and only those', async () => {
+    const opaque = await startGateway(
+      yamlServers([fixtureServer('echo', 'echo')], {
+        listen: { auth: { issuer: as.issuer, requiredScopes: ['mcp:read'], introspection: { url: `${as.issuer}/token/introspection`, clientId: 'gateway-introspector', clientSecret: 'introspector-secret' } } },
+      }),
+    );
+    resources[opaque.url] = { scopes: ['mcp:read'], format: 'opaque' };
+    const token = await clientCredentials(opaque.url, 'mcp:read');
+    expect(token.split('.')).toHaveLength(1); // not a JWT
+    const client = await connectHttpClient(opaque.url, { headers: { authorization: `Bearer ${token}` } });
+    expect(await toolNames(client)).toEqual(['echo__add', 'echo__echo']); // no profile matches: the whole catalog
+    const res = await fetch(opaque.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-a-token-the-as-issued' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(401);
+    expect(bearerChallenge(res.headers.get('www-authenticate') ?? undefined)).toMatchObject({ error: 'invalid_token' });
+    await opaque.stop();
   });
 });
