@@ -3,10 +3,8 @@
 // maxMessageBytes of one message, and no error message carries a query string or credentials.
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { bearerChallenge } from './auth/challenge.js';
-import { AuthError } from './auth/errors.js';
 import type { ServerAuth } from './auth/types.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -300,35 +298,4 @@ function findEventEnd(
     }
   }
   return { index: -1, atLineStart, pendingCr };
-}
-
-type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & Partial<Pick<Dispatcher.RequestOptions, 'method'>>;
-
-/**
- * undici's request, with the server's OAuth token when it has one (it replaces a configured
- * Authorization; a client's own token is never among the headers). A 401 with a Bearer challenge
- * (or on a server configured for OAuth) and a 403 insufficient_scope go to the ServerAuth, which
- * refreshes, or reports that a login is needed; then the request is sent again, at most twice.
- * `challenges: 0` only adds the token (a DELETE at close must not start a login). A refusal that
- * new credentials cannot fix is HTTP_ERROR with the status and a message saying what to run.
- */
-export async function requestWithAuth(auth: ServerAuth | undefined, url: string, options: RequestOptions, challenges = 2): Promise<Dispatcher.ResponseData> {
-  if (auth === undefined) return request(url, options);
-  for (let round = 0; ; round++) {
-    const token = await auth.headers();
-    const res = await request(url, { ...options, headers: { ...(options.headers as Record<string, string>), ...token } });
-    const status = res.statusCode;
-    if ((status !== 401 && status !== 403) || round >= challenges) return res;
-    const www = headerValue(res.headers, 'www-authenticate');
-    const challenge = bearerChallenge(www);
-    const ours = status === 401 ? challenge !== undefined || auth.configured : challenge?.error === 'insufficient_scope';
-    if (!ours) return res; // not an OAuth refusal: the caller reports it as it is
-    discardBody(res.body);
-    try {
-      await auth.challenged(status, www, token);
-    } catch (err) {
-      if (err instanceof AuthError) throw new GatewayError('HTTP_ERROR', err.message, { status, server: err.server, cause: err });
-      throw err;
-    }
-  }
 }

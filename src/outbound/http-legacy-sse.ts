@@ -19,12 +19,12 @@ import {
   networkError,
   parseMessages,
   redactUrl,
-  requestWithAuth,
   statusError,
   type HttpLogger,
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
 
 export interface LegacySseTransportOptions extends HttpTransportOptions {
   /** How long start() waits for the `endpoint` event (and the GET's headers). Default 10 s. */

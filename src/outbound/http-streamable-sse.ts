@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { classify, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { SSE_HEADERS_TIMEOUT_MS, consumeSse, discardBody, mediaType, requestWithAuth, statusError, type HttpLogger, type HttpTransportOptions } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
+import { SSE_HEADERS_TIMEOUT_MS, consumeSse, discardBody, mediaType, statusError, type HttpLogger, type HttpTransportOptions } from './http-common.js';
 
 /** Resuming a POST's stream: reconnections in a row that bring nothing before giving up. */
 const MAX_RESUME_ATTEMPTS = 5;

@@ -20,12 +20,12 @@ import {
   parseMessages,
   readJsonBody,
   redactUrl,
-  requestWithAuth,
   statusError,
   type HttpLogger,
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
 
 const DELETE_TIMEOUT_MS = 2000;
