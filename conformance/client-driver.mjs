@@ -2,17 +2,24 @@
 // The client under test in the conformance suite's client scenarios: the gateway's own outbound
 // client (ServerConnection from dist/, so run `npm run build` first), pointed at the suite's
 // test server. The suite runs `node conformance/client-driver.mjs <server-url>` with
-// MCP_CONFORMANCE_SCENARIO set.
+// MCP_CONFORMANCE_SCENARIO set (and MCP_CONFORMANCE_CONTEXT for scenarios that hand the client
+// data, e.g. the arguments of http-custom-headers' calls).
 //
-// What it does, for every scenario: connect (initialize, initialized, every list the server
-// offers), call each listed tool once with arguments made from its inputSchema, close. That is
-// what `initialize`, `tools_call`, `elicitation-sep1034-client-defaults` and `sse-retry` need.
+// What it does, for every scenario: connect (the connection finds the server's era: a
+// server/discover probe, then initialize for a 2025-era server; every list the server offers),
+// call each listed tool once (with the context's arguments, else arguments made from its
+// inputSchema), read each listed resource, get each listed prompt, close. That covers initialize,
+// tools_call, elicitation-sep1034-client-defaults and sse-retry (2025-11-25) and tools_call,
+// request-metadata, http-standard-headers, http-custom-headers, http-invalid-tool-headers,
+// json-schema-ref-no-deref and sep-2322-client-request-state (2026-07-28).
 //
-// Server→client requests reach the connection's `onRequest` event, which here plays the part
-// of the upstream client a gateway would forward them to: `elicitation/create` is accepted
-// with each field's schema default (what a client's form shows pre-filled, SEP-1034), and
-// `sampling/createMessage` gets a canned answer. The gateway itself does not fill defaults:
-// it forwards; the scenario checks that such a request gets through and its answer comes back.
+// The driver plays the end client a gateway would relay to. 2025-era servers send it requests
+// (the connection's `onRequest` event); 2026-era servers answer `input_required` instead, and the
+// driver answers the inputRequests with the same canned handlers and retries the call (a new
+// JSON-RPC id, `inputResponses`, `requestState` echoed byte for byte when there was one): the
+// gateway's outbound client passes those results through; bridging them is the router's job.
+// Elicitations are accepted with each field's schema default (what a client's form shows
+// pre-filled, SEP-1034), sampling gets a canned answer, roots/list an empty list.
 //
 // The `auth/*` scenarios: the connection gets an OAuth client state of the gateway's own
 // (createServerAuth from dist/outbound/auth, the one ServerConnection's HTTP transports consult on
@@ -22,9 +29,9 @@
 // it; a Client ID Metadata Document URL for the CIMD scenario; client credentials when the
 // scenario is one of those.
 //
-// Exit code: 0 when the connection became ready and every call got an answer, else 1.
-// Logs go to stderr (the suite keeps them in stderr.txt); CONFORMANCE_DRIVER_LOG=debug (or
-// info, warn ...) also turns on the gateway's own logger.
+// Exit code: 0 when the connection became ready and every call got an answer (a JSON-RPC error
+// is an answer), else 1. Logs go to stderr (the suite keeps them in stderr.txt);
+// CONFORMANCE_DRIVER_LOG=debug (or info, warn ...) also turns on the gateway's own logger.
 import process from 'node:process';
 
 const dist = new URL('../dist/', import.meta.url);
@@ -42,7 +49,17 @@ if (!/^https?:\/\//.test(url ?? '')) {
   process.exit(2);
 }
 
+/** Scenario data: `toolCalls: [{ name, arguments }]` gives the arguments of those calls. */
+let context = {};
+try {
+  context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+} catch {
+  say('MCP_CONFORMANCE_CONTEXT is not JSON; ignored');
+}
+const contextCalls = Array.isArray(context.toolCalls) ? context.toolCalls : [];
+
 const CALL_TIMEOUT_MS = 20_000;
+const MAX_ROUNDS = 10;
 const config = {
   kind: 'http',
   name: 'conformance',
@@ -52,6 +69,7 @@ const config = {
   startupTimeoutMs: CALL_TIMEOUT_MS,
   url,
   transport: 'streamable-http',
+  protocol: 'auto',
   headers: {},
   tools: { allow: ['*'], deny: [] },
   prompts: { allow: ['*'], deny: [] },
@@ -60,7 +78,6 @@ const config = {
 
 /** `auth:` as a config file would hold it for this scenario's server. */
 function oauthSettings() {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
   const settings = { type: 'oauth', clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
   if (context.client_id) settings.clientId = context.client_id;
   if (context.client_secret) settings.clientSecret = context.client_secret;
@@ -86,24 +103,26 @@ function defaultsOf(schema) {
   const content = {};
   for (const [key, prop] of Object.entries(schema?.properties ?? {})) {
     if (prop && typeof prop === 'object' && 'default' in prop) content[key] = prop.default;
+    else if (prop?.type === 'boolean') content[key] = true;
   }
   return content;
 }
 
 const serverRequests = [];
-async function onRequest(_connection, request) {
-  serverRequests.push(request.method);
-  say(`server request ${request.method}`);
-  switch (request.method) {
+/** What the end client answers, to a 2025-era server's request or a 2026-era input request alike. */
+function answer(method, params) {
+  serverRequests.push(method);
+  say(`client asked: ${method}`);
+  switch (method) {
     case 'elicitation/create':
-      return { action: 'accept', content: defaultsOf(request.params?.requestedSchema) };
+      return { action: 'accept', content: defaultsOf(params?.requestedSchema) };
     case 'sampling/createMessage':
       return { role: 'assistant', content: { type: 'text', text: 'A canned answer from the conformance driver.' }, model: 'conformance-driver', stopReason: 'endTurn' };
     case 'roots/list':
       return { roots: [] };
     default:
-      if (errors.RpcError) throw new errors.RpcError(-32601, `Method not found: ${request.method}`);
-      throw new Error(`Method not found: ${request.method}`);
+      if (errors.RpcError) throw new errors.RpcError(-32601, `Method not found: ${method}`);
+      throw new Error(`Method not found: ${method}`);
   }
 }
 
@@ -134,40 +153,67 @@ function argumentsFor(schema) {
   return args;
 }
 
+/**
+ * One request, as the end client would make it: input_required results are answered and the
+ * same request retried (new id, inputResponses, requestState as it came) until a final answer.
+ */
+async function call(connection, method, params) {
+  let round = { ...params };
+  for (let i = 1; i <= MAX_ROUNDS; i++) {
+    const response = await connection.forward(method, round, { timeoutMs: CALL_TIMEOUT_MS });
+    const result = response.result;
+    if (!result || result.resultType !== 'input_required') return response;
+    const inputResponses = {};
+    for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = answer(request.method, request.params);
+    say(`${method} round ${i}: input_required (${Object.keys(inputResponses).join(', ') || 'state only'}); retrying`);
+    round = { ...params, inputResponses };
+    if (typeof result.requestState === 'string') round.requestState = result.requestState;
+  }
+  throw new Error(`${method}: still input_required after ${MAX_ROUNDS} rounds`);
+}
+
+function summary(response) {
+  return 'error' in response ? `error ${JSON.stringify(response.error)}` : `result ${JSON.stringify(response.result).slice(0, 300)}`;
+}
+
 const logLevel = process.env.CONFORMANCE_DRIVER_LOG;
 const logger = logLevel ? createLogger({ level: logLevel, format: 'json' }) : silentLogger();
-// The constructor's fourth argument was `maxMessageBytes` and became an options object (client
-// capabilities, ...): support both builds of dist/.
-const takesOptions = ServerConnection.toString().includes('clientCapabilities');
-const clientCapabilities = { elicitation: { form: {} }, sampling: {} };
-const connection = takesOptions
-  ? new ServerConnection(config, logger, { onRequest }, { clientCapabilities, auth: serverAuth() })
-  : new ServerConnection(config, logger, { onRequest });
-if (!takesOptions) say('this dist/ ServerConnection declares no client capabilities (old build)');
+const clientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
+const connection = new ServerConnection(config, logger, { onRequest: async (_c, request) => answer(request.method, request.params) }, { clientCapabilities, reconnect: false, auth: serverAuth() });
 
 let ok = true;
 const started = Date.now();
+/** Runs one request to its final answer; a gateway failure (not a JSON-RPC error) fails the run. */
+async function attempt(label, method, params) {
+  const t0 = Date.now();
+  try {
+    const response = await call(connection, method, params);
+    say(`${label} -> ${summary(response)} (${Date.now() - t0}ms)`);
+  } catch (err) {
+    ok = false;
+    say(`${label} failed after ${Date.now() - t0}ms: ${err?.message ?? err}`);
+  }
+}
+
 try {
   await connection.connect();
-  say(`state ${connection.state}${connection.problem ? ` (${connection.problem})` : ''} protocol ${connection.protocolVersion ?? '-'} after ${Date.now() - started}ms`);
+  say(`state ${connection.state}${connection.problem ? ` (${connection.problem})` : ''} era ${connection.era} protocol ${connection.protocolVersion ?? '-'} after ${Date.now() - started}ms`);
   if (connection.state !== 'ready') {
     ok = false;
   } else {
-    const tools = connection.lists?.tools ?? [];
+    const { tools, resources, prompts } = connection.lists;
     say(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
     for (const tool of tools) {
-      const args = argumentsFor(tool.inputSchema);
-      const t0 = Date.now();
-      try {
-        const response = await connection.forward('tools/call', { name: tool.name, arguments: args }, { timeoutMs: CALL_TIMEOUT_MS });
-        const summary = 'error' in response ? `error ${JSON.stringify(response.error)}` : `result ${JSON.stringify(response.result).slice(0, 300)}`;
-        say(`tools/call ${tool.name} ${JSON.stringify(args)} -> ${summary} (${Date.now() - t0}ms)`);
-        if ('error' in response) ok = false;
-      } catch (err) {
-        ok = false;
-        say(`tools/call ${tool.name} failed after ${Date.now() - t0}ms: ${err?.message ?? err}`);
+      const given = contextCalls.filter((c) => c?.name === tool.name);
+      let argsList = given.length > 0 ? given.map((c) => c.arguments ?? {}) : [argumentsFor(tool.inputSchema)];
+      // json-schema-2020-12-preservation: hand back, as it arrived, the schema another tool came with.
+      if (scenario === 'json-schema-2020-12-preservation' && tool.name === 'json_schema_echo') {
+        argsList = [{ schema: tools.find((t) => t.name !== tool.name)?.inputSchema }];
       }
+      for (const args of argsList) await attempt(`tools/call ${tool.name} ${JSON.stringify(args)}`, 'tools/call', { name: tool.name, arguments: args });
     }
+    for (const resource of resources) await attempt(`resources/read ${resource.uri}`, 'resources/read', { uri: resource.uri });
+    for (const prompt of prompts) await attempt(`prompts/get ${prompt.name}`, 'prompts/get', { name: prompt.name, arguments: argumentsFor({ properties: Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, { type: 'string' }])) }) });
   }
 } catch (err) {
   ok = false;
@@ -176,5 +222,5 @@ try {
   if (connection.auth) say(`auth ${JSON.stringify({ ...connection.auth.state(), expiresAt: undefined })}`);
   await connection.close().catch((err) => say(`close: ${err?.message ?? err}`));
 }
-say(`done (${ok ? 'ok' : 'failed'}); server requests seen: ${serverRequests.join(', ') || 'none'}`);
+say(`done (${ok ? 'ok' : 'failed'}); client requests answered: ${serverRequests.join(', ') || 'none'}`);
 process.exit(ok ? 0 : 1);

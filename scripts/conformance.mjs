@@ -4,6 +4,9 @@
 //
 //   node scripts/conformance.mjs                  server scenarios through the gateway
 //   node scripts/conformance.mjs --client         client scenarios against our outbound client
+//   node scripts/conformance.mjs --client --requirements 2026-07-28
+//                                                 the client scenarios a revision requires (suite
+//                                                 0.2.0-alpha.12), auth/* as expected failures
 //
 // Server mode writes a temporary config whose servers are the conformance fixture
 // (test/fixtures/servers/conformance-server.mjs, prefix "") and server-everything (default
@@ -14,6 +17,8 @@
 // Flags:
 //   --scenario NAME          one scenario (passed through)
 //   --suite active|all|pending   server scenarios to run (passed through; default active)
+//   --requirements REV       instead of --suite: exactly the scenarios revision REV requires, at
+//                            its wire (e.g. 2026-07-28 or 2025-11-25); uses suite 0.2.0-alpha.12
 //   --out DIR                results folder (default: a new temp folder); summary.json goes there
 //   --fixture-only           config with the fixture alone (no server-everything)
 //   --direct                 run against the fixture's own HTTP harness instead of the gateway
@@ -23,9 +28,14 @@
 //                            0.2.0-alpha.12, which checks them most closely) with
 //                            conformance/client-driver.mjs, inside a private network namespace
 //   --no-auth                client mode without the auth suite
+//                            With --requirements REV: the client scenarios REV requires (auth/*
+//                            among them), with the baseline conformance/expected-failures-client.yaml;
+//                            with --scenario, that one scenario at REV's wire
 //   --no-netns               client mode without `unshare -n` (the suite's test servers then
 //                            listen on every interface while they run)
-//   --expected-failures FILE baseline (default conformance/expected-failures.yaml; "" for none)
+//   --expected-failures FILE baseline (default conformance/expected-failures.yaml, or
+//                            conformance/expected-failures-client.yaml with --client --requirements;
+//                            "" for none)
 //   --verbose                the suite's verbose output
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,14 +47,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16'];
-/** The auth scenarios run with a newer suite: more checks per scenario (RFC 9207 iss, metadata). */
+// --requirements needs the 0.2 line (still alpha on npm; `latest` is 0.1.16): the frozen check set
+// of one revision, at that revision's wire (2026-07-28 = stateless requests).
+const SUITE_VERSION = process.argv.includes('--requirements') ? '0.2.0-alpha.12' : '0.1.16';
+const SUITE_PACKAGES = ['-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
+/** Without --requirements the auth suite still runs with the 0.2 line: more checks per scenario (RFC 9207 iss, metadata). */
 const AUTH_SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.2.0-alpha.12'];
 const AUTH_SPEC_VERSION = '2025-11-25';
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const DRIVER = path.join(ROOT, 'conformance/client-driver.mjs');
+const MODERN_FIXTURE = path.join(ROOT, 'test/fixtures/servers/modern-conformance.mjs');
+const MODERN_ELICITATION_TOOL = 'test_input_required_result_elicitation';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -54,6 +69,7 @@ try {
     options: {
       scenario: { type: 'string' },
       suite: { type: 'string' },
+      requirements: { type: 'string' },
       out: { type: 'string' },
       'fixture-only': { type: 'boolean' },
       direct: { type: 'boolean' },
@@ -82,7 +98,9 @@ const die = (msg) => {
   process.exit(2);
 };
 
-const baseline = flags['expected-failures'] ?? path.join(ROOT, 'conformance/expected-failures.yaml');
+// Client mode's revision runs have their own baseline (auth/* until OAuth is wired outbound).
+const defaultBaseline = flags.client && flags.requirements !== undefined ? 'conformance/expected-failures-client.yaml' : 'conformance/expected-failures.yaml';
+const baseline = flags['expected-failures'] ?? path.join(ROOT, defaultBaseline);
 if (baseline !== '' && !fs.existsSync(baseline)) die(`no expected-failures file at ${baseline}`);
 const outDir = path.resolve(flags.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-conformance-')));
 fs.mkdirSync(outDir, { recursive: true });
@@ -203,8 +221,21 @@ function run(command, args, options = {}) {
   });
 }
 
-function gatewayConfig() {
-  const servers = [{ name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+/**
+ * `fixtureUrl`: the fixture served over Streamable HTTP instead of stdio. The 2026-07-28 run
+ * needs it: the suite abandons many input rounds half-way, and each abandoned round keeps a
+ * bridged call in flight on the fixture; over stdio a 2025 server's requests to the client say
+ * nothing of which call they belong to, so with several in flight the gateway rightly refuses
+ * to guess, while over HTTP each arrives on its call's own stream.
+ */
+function gatewayConfig(fixtureUrl) {
+  const servers = [fixtureUrl ? { name: 'conformance', url: fixtureUrl, transport: 'streamable-http', prefix: '' } : { name: 'conformance', command: process.execPath, args: [FIXTURE], prefix: '' }];
+  if (fixtureUrl) {
+    // Its input_required results must carry keys only the server can choose ("user_name"): that
+    // one tool comes from a 2026-07-28 server, passed through; the 2025 fixture's is hidden.
+    servers[0].tools = { deny: [MODERN_ELICITATION_TOOL] };
+    servers.push({ name: 'modern', command: process.execPath, args: [MODERN_FIXTURE], prefix: '' });
+  }
   if (!flags['fixture-only']) servers.push({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
@@ -279,7 +310,8 @@ async function serverMode() {
     mode = 'direct (fixture HTTP harness)';
     target = await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log'));
   } else {
-    const config = gatewayConfig();
+    const fixture = flags.requirements === '2026-07-28' ? await startServer('fixture', [FIXTURE, '--http', '127.0.0.1:0'], path.join(outDir, 'fixture.log')) : undefined;
+    const config = gatewayConfig(fixture?.url);
     mode = `gateway (${config.servers.map((s) => s.name).join(' + ')})`;
     const configFile = path.join(outDir, 'switchboard.yaml');
     // JSON is YAML: no quoting questions.
@@ -291,7 +323,8 @@ async function serverMode() {
   const before = new Set(fs.readdirSync(outDir));
   const rest = ['server', '--url', target.url, '-o', outDir];
   if (flags.scenario) rest.push('--scenario', flags.scenario);
-  if (flags.suite) rest.push('--suite', flags.suite);
+  if (flags.requirements) rest.push('--requirements', flags.requirements);
+  else if (flags.suite) rest.push('--suite', flags.suite);
   if (baseline !== '') rest.push('--expected-failures', baseline);
   if (flags.verbose) rest.push('--verbose');
   let code;
@@ -322,48 +355,51 @@ function suiteBinDir(packages = SUITE_PACKAGES) {
 
 async function clientMode() {
   if (!fs.existsSync(path.join(ROOT, 'dist/outbound/server-connection.js'))) die('dist/ is missing: run `npm run build` first');
+  const revision = flags.requirements;
   const single = flags.scenario;
-  const scenarios = single ? (single.startsWith('auth/') ? [] : [single]) : CLIENT_SCENARIOS;
-  const authRun = single ? (single.startsWith('auth/') ? ['--scenario', single] : undefined) : flags['no-auth'] ? undefined : ['--suite', 'auth', '--spec-version', AUTH_SPEC_VERSION];
+  /** Each `conformance client` run: what it selects and which suite runs it. */
+  const runs = [];
+  if (revision !== undefined) {
+    // The suite picks the scenarios the revision requires, auth/* among them (one run).
+    runs.push({ select: single ? ['--scenario', single, '--spec-version', revision] : ['--requirements', revision], packages: SUITE_PACKAGES, label: single ?? `--requirements ${revision}` });
+  } else {
+    for (const scenario of single ? (single.startsWith('auth/') ? [] : [single]) : CLIENT_SCENARIOS) runs.push({ select: ['--scenario', scenario], packages: SUITE_PACKAGES, label: scenario });
+    const auth = single ? (single.startsWith('auth/') ? ['--scenario', single] : undefined) : flags['no-auth'] ? undefined : ['--suite', 'auth', '--spec-version', AUTH_SPEC_VERSION];
+    if (auth) runs.push({ select: auth, packages: AUTH_SUITE_PACKAGES, label: single ?? `auth suite (spec ${AUTH_SPEC_VERSION})` });
+  }
   const netns = !flags['no-netns'];
   if (netns && spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up']).status !== 0) {
     die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
   }
   // npx resolves (and if needed downloads) the suites outside the namespace, which has no network.
-  const bin = scenarios.length > 0 ? suiteBinDir() : undefined;
-  const authBin = authRun ? suiteBinDir(AUTH_SUITE_PACKAGES) : undefined;
+  const bins = new Map();
+  for (const r of runs) if (!bins.has(r.packages)) bins.set(r.packages, suiteBinDir(r.packages));
   const command = `${process.execPath} ${DRIVER}`;
   if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
-  const shown = [...scenarios, ...(authRun ? [single ?? `auth suite (spec ${AUTH_SPEC_VERSION})`] : [])];
-  say(`client scenarios: ${shown.join(', ')}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
-
-  /** One `conformance client` run with the suite in `suiteBin`. */
-  const clientRun = async (select, suiteBin) => {
-    const rest = ['client', '--command', command, ...select, '-o', outDir];
-    if (baseline !== '') rest.push('--expected-failures', baseline);
-    if (flags.verbose) rest.push('--verbose');
-    const env = { ...process.env, PATH: `${suiteBin}${path.delimiter}${process.env.PATH}` };
-    if (!netns) return run('conformance', rest, { env });
-    const quoted = rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    return run('unshare', ['-n', 'sh', '-c', `ip link set lo up && exec conformance ${quoted}`], { env });
-  };
+  const what = revision !== undefined ? `${single ?? 'every client scenario'} required by ${revision}` : runs.map((r) => r.label).join(', ');
+  say(`client scenarios: ${what}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
 
   const before = existingResults();
   let worst = 0;
-  for (const scenario of scenarios) {
-    const code = await clientRun(['--scenario', scenario], bin);
-    say(`${scenario}: exit code ${code}`);
-    worst = Math.max(worst, code);
-  }
-  if (authRun) {
-    const code = await clientRun(authRun, authBin);
-    say(`${authRun.join(' ')}: exit code ${code}`);
+  for (const { select, packages, label } of runs) {
+    const rest = ['client', '--command', command, ...select, '-o', outDir];
+    if (baseline !== '') rest.push('--expected-failures', baseline);
+    if (flags.verbose) rest.push('--verbose');
+    const env = { ...process.env, PATH: `${bins.get(packages)}${path.delimiter}${process.env.PATH}` };
+    let code;
+    if (netns) {
+      const quoted = rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+      code = await run('unshare', ['-n', 'sh', '-c', `ip link set lo up && exec conformance ${quoted}`], { env });
+    } else {
+      code = await run('conformance', rest, { env });
+    }
+    say(`${label}: exit code ${code}`);
     worst = Math.max(worst, code);
   }
 
   const rows = summarize(newResults(before), /^$/);
-  printSummary(rows, 'client scenarios, gateway outbound client (ServerConnection)');
-  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', exitCode: worst, scenarios: rows }, null, 2));
+  printSummary(rows, `client scenarios${revision ? ` (${revision})` : ''}, gateway outbound client (ServerConnection)`);
+  fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', requirements: revision, exitCode: worst, scenarios: rows }, null, 2));
   return worst;
 }
 

@@ -98,6 +98,22 @@ export function describeError(err: unknown): string {
  * other side's, relayed as it is (a server's to a client, a client's to a server). Crosses every
  * boundary unchanged.
  */
+/**
+ * An RpcError the gateway decides before serving, which HTTP answers with a status of its own:
+ * 'request' → 400, 'method' → 404 (the stateless revision's rules).
+ */
+export class RefusalError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly kind: 'request' | 'method',
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RefusalError';
+  }
+}
+
 export class RpcError extends Error {
   constructor(
     readonly code: number,

@@ -1,23 +1,33 @@
 #!/usr/bin/env node
-// The CLI entry: parses the command line, loads the config (exit 2 when invalid), runs `serve`
-// (cli/serve.ts, which owns the signals) or `check`. process.exit lives here and in cli/serve.ts.
+// The CLI entry: parses the command line, finds and loads the config (exit 2 when invalid), and
+// runs the command. process.exit lives here and in cli/serve.ts. Human output (progress, notes)
+// goes to stderr through one Terminal, which the log shares; stdout carries the protocol (stdio)
+// or the command's report.
 
 import { USAGE, UsageError, parseCli, type CliOptions } from './cli/args.js';
-import { catalogReport, isDown, renderReport } from './cli/report.js';
-import { fetchStatus, renderStatus, statusUrl } from './cli/status.js';
+import { renderCheck, runCheck } from './cli/check.js';
+import { listsSettled } from './cli/connect.js';
+import { isDown } from './cli/report.js';
+import { fetchStatus, renderStatus, statusUrlFor, statusUrlFromEndpoint } from './cli/status.js';
 import { serve } from './cli/serve.js';
 import { renderLockOutcome, writeLockFile } from './cli/lock.js';
-import { DEFAULT_CONFIG_PATH, loadConfigFile } from './config/load.js';
+import { Terminal } from './cli/terminal.js';
+import { defaultConfigPath, loadConfigFile } from './config/load.js';
 import { ConfigError, type ClientProfile, type GatewayConfig } from './config/types.js';
 import { renderSearch, searchReport } from './cli/search.js';
 import { describeError } from './errors.js';
 import { App } from './app/app.js';
-import { createLogger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { GATEWAY_VERSION } from './protocol/mcp.js';
 
-async function loadOrExit(options: CliOptions): Promise<GatewayConfig> {
+/** -c, else $SWITCHBOARD_CONFIG, else the config this installation ships (whatever the cwd). */
+function configPath(options: CliOptions): string {
+  return options.config ?? defaultConfigPath(import.meta.url);
+}
+
+async function loadOrExit(path: string, onNote: (message: string) => void): Promise<GatewayConfig> {
   try {
-    return await loadConfigFile(options.config ?? DEFAULT_CONFIG_PATH);
+    return await loadConfigFile(path, undefined, onNote);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(err.message + '\n');
@@ -27,17 +37,20 @@ async function loadOrExit(options: CliOptions): Promise<GatewayConfig> {
   }
 }
 
+/** stderr as the commands use it, and the log on it (pretty lines go through the terminal). */
+function output(options: CliOptions, defaultLevel?: string): { terminal: Terminal; logger: Logger } {
+  const pretty = options.logFormat === 'pretty' || (options.logFormat === undefined && process.stderr.isTTY === true);
+  const terminal = new Terminal(process.stderr, pretty && process.stderr.isTTY === true, !process.env.NO_COLOR);
+  const logger = createLogger({ level: options.logLevel ?? defaultLevel, format: pretty ? 'pretty' : 'json', lines: (text) => terminal.line(text), color: terminal.color });
+  return { terminal, logger };
+}
+
 async function check(options: CliOptions): Promise<void> {
-  const config = await loadOrExit(options);
-  const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
-  const app = new App(config, logger, { reconnect: false });
+  const { terminal, logger } = output(options, 'warn');
+  const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
   const profile = profileOrExit(config, options.client);
-  await app.start();
-  // Exact o200k figures for the report; with no tool there is nothing to count.
-  if (app.catalog.lists.tools.entries.length > 0) await app.exactTokens();
-  const report = catalogReport(app, profile);
-  await app.close();
-  process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report));
+  const report = await runCheck(config, logger, terminal, profile);
+  process.stdout.write(renderCheck(report, options.json));
   process.exit(report.problems.length > 0 ? 1 : 0);
 }
 
@@ -52,12 +65,19 @@ function profileOrExit(config: GatewayConfig, name: string | undefined): ClientP
   return profile;
 }
 
-async function search(options: CliOptions): Promise<void> {
-  const config = await loadOrExit(options);
-  const profile = profileOrExit(config, options.client);
-  const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
+/** An app with every server started once and their lists settled, for a one-shot command. */
+async function startedApp(config: GatewayConfig, logger: Logger): Promise<App> {
   const app = new App(config, logger, { reconnect: false });
   await app.start();
+  await listsSettled(app, config.limits.startupWaitMs);
+  return app;
+}
+
+async function search(options: CliOptions): Promise<void> {
+  const { terminal, logger } = output(options, 'warn');
+  const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
+  const profile = profileOrExit(config, options.client);
+  const app = await startedApp(config, logger);
   const report = await searchReport(app, options.query!, options.limit ?? 5, profile);
   await app.close();
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderSearch(report));
@@ -65,32 +85,52 @@ async function search(options: CliOptions): Promise<void> {
 }
 
 async function lock(options: CliOptions): Promise<void> {
-  const config = await loadOrExit(options);
-  const logger = createLogger({ level: options.logLevel ?? 'warn', format: options.logFormat });
-  const app = new App(config, logger, { reconnect: false });
-  await app.start();
+  const { terminal, logger } = output(options, 'warn');
+  const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
+  const app = await startedApp(config, logger);
   const outcome = await writeLockFile(app);
   await app.close();
   process.stdout.write(renderLockOutcome(outcome));
   process.exit(outcome.failed.length > 0 ? 1 : 0);
 }
 
+/** Where to ask: the URL serve printed, --http, else the config's listen (any folder, no config needed). */
+async function statusTarget(options: CliOptions): Promise<string> {
+  if (options.url !== undefined) {
+    const url = statusUrlFromEndpoint(options.url);
+    if (url === undefined) {
+      process.stderr.write(`switchboard: "${options.url}" is not a URL (expected what serve printed, e.g. http://127.0.0.1:8808/mcp)\n`);
+      process.exit(2);
+    }
+    return url;
+  }
+  if (options.http) return statusUrlFor(undefined, options.http);
+  const chosen = options.config ?? process.env.SWITCHBOARD_CONFIG;
+  if (chosen) return statusUrlFor(await loadOrExit(chosen, () => {}));
+  // The shipped config's listen, or the default address if it cannot be read here.
+  const config = await loadConfigFile(defaultConfigPath(import.meta.url)).catch(() => undefined);
+  return statusUrlFor(config);
+}
+
 async function status(options: CliOptions): Promise<void> {
-  const config = await loadOrExit(options);
-  const url = statusUrl(config, options.http);
-  try {
-    const s = await fetchStatus(url, process.env.SWITCHBOARD_TOKEN);
-    process.stdout.write(options.json ? JSON.stringify(s, null, 2) + '\n' : renderStatus(s));
-    process.exit(s.servers.some(isDown) ? 1 : 0);
-  } catch (err) {
-    process.stderr.write(`switchboard: no gateway answered at ${url}: ${describeError(err)}\n`);
-    process.exit(3);
+  const url = await statusTarget(options);
+  const outcome = await fetchStatus(url, process.env.SWITCHBOARD_TOKEN);
+  switch (outcome.kind) {
+    case 'ok':
+      process.stdout.write(options.json ? JSON.stringify(outcome.status, null, 2) + '\n' : renderStatus(outcome.status));
+      process.exit(outcome.status.servers.some(isDown) ? 1 : 0);
+    case 'refused':
+      process.stderr.write(`switchboard: the gateway at ${url} answered ${outcome.httpStatus}, ${outcome.message}\n`);
+      process.exit(4);
+    case 'unreachable':
+      process.stderr.write(`switchboard: no gateway answered at ${url}: ${outcome.message}\n`);
+      process.exit(3);
   }
 }
 
 /** login and logout: exit 2 when the config names no such HTTP server. */
 async function loginOrLogout(options: CliOptions): Promise<void> {
-  const config = await loadOrExit(options);
+  const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(note + '\n'));
   // Loaded here only: the OAuth libraries cost start-up time every other command would pay.
   const { LoginUsageError, loginTarget, runLogin, runLogout } = await import('./cli/login.js');
   let target;
@@ -124,9 +164,10 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(GATEWAY_VERSION + '\n');
       return;
     case 'serve': {
-      const config = await loadOrExit(options);
-      const logger = createLogger({ level: options.logLevel, format: options.logFormat });
-      return serve(options, options.config ?? DEFAULT_CONFIG_PATH, config, logger);
+      const { terminal, logger } = output(options);
+      const path = configPath(options);
+      const config = await loadOrExit(path, (note) => logger.info(note));
+      return serve(options, path, config, logger, terminal);
     }
     case 'check':
       return check(options);

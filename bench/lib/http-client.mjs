@@ -81,6 +81,36 @@ export class HttpSession {
   }
 }
 
+const MODERN = '2026-07-28';
+const ENVELOPE = JSON.stringify({
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'switchboard-bench', version: '1.0.0' },
+});
+const NAME = /^\{"name":"([^"\\]*)"/;
+
+/**
+ * The same client in protocol revision 2026-07-28: no session, every request carries the _meta
+ * envelope and the Mcp-Method / Mcp-Name headers (what a stateless client sends).
+ */
+export class ModernHttpSession extends HttpSession {
+  async initialize() {
+    return this.request('server/discover', {});
+  }
+
+  async requestRaw(method, paramsJson) {
+    const id = this.nextId++;
+    const params = paramsJson === undefined || paramsJson === '{}' ? `{"_meta":${ENVELOPE}}` : `{"_meta":${ENVELOPE},${paramsJson.slice(1)}`;
+    const headers = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': method };
+    const name = method === 'tools/call' ? NAME.exec(paramsJson)?.[1] : undefined;
+    if (name !== undefined) headers['mcp-name'] = name;
+    const res = await request(this.url, { dispatcher: this.agent, method: 'POST', headers, body: `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}` });
+    return readReply(res, id);
+  }
+
+  async close() {}
+}
+
 /** Reads a POST reply (JSON or SSE) and returns the result of the response with this id. */
 async function readReply(res, id) {
   const type = res.headers['content-type'] ?? '';

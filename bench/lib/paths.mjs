@@ -2,6 +2,7 @@
 //   direct        raw stdio client -> echo server
 //   sb-stdio      raw stdio client -> Switchboard (--stdio) -> echo server(s)
 //   sb-http       raw HTTP client  -> Switchboard (--http, Streamable HTTP) -> echo server(s)
+//   sb-http-modern  the same, the client speaking 2026-07-28 (stateless: envelope per request)
 //   mcp-proxy     raw HTTP client  -> mcp-proxy (Streamable HTTP at /mcp) -> echo server
 //   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
 // open(path, opts) returns { path, pid, proc, toolName, tool(base), session (a client),
@@ -11,7 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAgent, HttpSession } from './http-client.mjs';
+import { createAgent, HttpSession, ModernHttpSession } from './http-client.mjs';
 import { sleep, start } from './procs.mjs';
 import { StdioClient } from './stdio-client.mjs';
 
@@ -31,6 +32,7 @@ export const PATHS = {
   direct: { label: 'direct (stdio)', transport: 'stdio', peer: false },
   'sb-stdio': { label: 'Switchboard stdio→stdio', transport: 'stdio', peer: false },
   'sb-http': { label: 'Switchboard HTTP→stdio', transport: 'http', peer: false },
+  'sb-http-modern': { label: 'Switchboard HTTP→stdio, 2026-07-28 stateless', transport: 'http', peer: false },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
   supergateway: { label: 'supergateway HTTP→stdio (--stateful)', transport: 'http', peer: true },
 };
@@ -107,10 +109,10 @@ export function startGatewayHttp(configFile, { extraNodeArgs = [], timeoutMs = 1
 }
 
 /** Opens a session with retries while the server is still binding its port. */
-async function connectHttp(url, agent, proc, timeoutMs = 30_000) {
+async function connectHttp(url, agent, proc, timeoutMs = 30_000, Session = HttpSession) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const session = new HttpSession(url, agent);
+    const session = new Session(url, agent);
     try {
       await session.initialize();
       return session;
@@ -154,7 +156,7 @@ export async function open(path, opts = {}) {
   let url;
   let toolName = 'echo';
   let readyMs;
-  if (path === 'sb-http') {
+  if (path === 'sb-http' || path === 'sb-http-modern') {
     ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize }), { extraNodeArgs }));
     toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
   } else if (path === 'mcp-proxy') {
@@ -179,7 +181,7 @@ export async function open(path, opts = {}) {
   }
   let session;
   try {
-    session = await connectHttp(url, agent, proc);
+    session = await connectHttp(url, agent, proc, undefined, path === 'sb-http-modern' ? ModernHttpSession : HttpSession);
   } catch (err) {
     await proc.stop();
     await agent.close().catch(() => {});
@@ -193,7 +195,7 @@ export async function open(path, opts = {}) {
     url,
     agent,
     toolName,
-    tool: (base) => (path === 'sb-http' ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
+    tool: (base) => (path.startsWith('sb-http') ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
     readyMs,
     /** Another initialized session on the same endpoint (memory per session). */
     newSession: () => connectHttp(url, agent, proc),

@@ -8,6 +8,7 @@
 
 import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
 import { viewFor } from '../catalog/view.js';
+import { UI_EXTENSION } from '../catalog/ui-uris.js';
 import { loadTokenCounter } from '../search/tokens.js';
 import type { GuardOptions } from '../catalog/guard.js';
 import { CatalogStore } from '../catalog/store.js';
@@ -43,6 +44,9 @@ export interface AppOptions {
  * same: its tools are what each session's own connection will offer.
  */
 const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
+
+/** Stateless sessions have no channel for messages not tied to a request. */
+const NOTHING_PUSHED = (): void => {};
 
 export class App implements SessionOpener {
   readonly store: CatalogStore;
@@ -159,6 +163,8 @@ export class App implements SessionOpener {
    */
   async drain(ms: number): Promise<boolean> {
     this.faces?.stopAccepting();
+    // Listen streams last until told: end them, or the drain would wait for them to its deadline.
+    for (const session of this.router.allSessions() as Iterable<ClientSession>) session.endListens();
     let timer: NodeJS.Timeout | undefined;
     const finished = Promise.all([this.requestsDone(), this.faces?.repliesWritten()]).then(() => true);
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
@@ -211,6 +217,15 @@ export class App implements SessionOpener {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', this.budget);
     const session = new ClientSession(this.router, push, budget, profile, () => this.settled());
+    this.router.attach(session);
+    return session;
+  }
+
+  openStatelessSession(principal?: string): ClientSession {
+    const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
+    // Its bytes count against the gateway's whole budget only: it is every stateless client of
+    // this profile at once, so a per-session budget would let one of them starve the others.
+    const session = new ClientSession(this.router, NOTHING_PUSHED, this.budget, profile, () => this.settled(), true);
     this.router.attach(session);
     return session;
   }
@@ -288,6 +303,10 @@ export class App implements SessionOpener {
     const caps = session.clientCapabilities;
     const declared: Record<string, any> = {};
     for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
+    // The client's own MCP Apps settings (its MIME types) where they differ from ours: this
+    // connection speaks for that one client. Without them it declares the gateway's.
+    const ui = caps.extensions?.[UI_EXTENSION];
+    if (ui !== null && typeof ui === 'object') declared.extensions = { [UI_EXTENSION]: ui };
     const connection = new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name, session: session.id }), this.router.connectionEvents(), {
       ...this.connectionLimits(),
       clientCapabilities: declared,

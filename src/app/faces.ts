@@ -49,7 +49,11 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
   let http: HttpEndpoint | undefined;
   if (options.http) {
     // An OAuth principal stands for a profile (or none): sessions open on that profile.
-    const httpOpener: SessionOpener = { budget: opener.budget, openSession: (push, principal) => opener.openSession(push, auth.profileOf(principal)) };
+    const httpOpener: SessionOpener = {
+      budget: opener.budget,
+      openSession: (push, principal) => opener.openSession(push, auth.profileOf(principal)),
+      openStatelessSession: (principal) => opener.openStatelessSession(auth.profileOf(principal)),
+    };
     http = await startHttpEndpoint(httpOpener, {
       ...config().listen,
       ...options.http,

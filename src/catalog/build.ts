@@ -12,6 +12,8 @@ import { compileUriFilter } from '../policy/uri-filter.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
 import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
+import { exposeUiUri, isUiUri, uiPrefixes } from './ui-uris.js';
+import { appCatalog, exposeToolUis, uiRenames } from './app-catalog.js';
 
 export interface CatalogEntry {
   /** Exposed name (tools, prompts) or exposed URI / URI template (resources, templates). */
@@ -40,12 +42,31 @@ export interface Catalog {
   resources: ResourceRouter;
   /** server → its resource policy, for URIs that were never listed (templates, links). */
   resourcePolicy: Map<string, (uri: string) => boolean>;
-  /** server → (its URI → the namespaced URI clients see), only for URIs that collided. */
-  renamedUris: Map<string, Map<string, string>>;
+  /**
+   * server → (its URI → the namespaced URI clients see), for URIs that collided and, on servers
+   * that ship MCP Apps, for every `ui://` URI (see UriRenames).
+   */
+  renamedUris: Map<string, UriRenames>;
+  /** MCP Apps: which servers ship one, and where their UI URIs lead (see apps.md). */
+  apps: AppCatalog;
   /** server → its instructions, cleaned by the guard, for servers that gave any (in config order). */
   instructions: Map<string, string>;
   /** How tools are shown (full, search, auto) to each profile: see tool-exposure.ts. */
   exposure: CatalogExposure;
+}
+
+/** Looks up the URI clients see for a server's own URI (a Map is one). */
+export interface UriRenames {
+  get(uri: string): string | undefined;
+}
+
+export interface AppCatalog {
+  /** Servers with at least one tool that points at a UI resource, or a `ui://` resource. */
+  servers: ReadonlySet<string>;
+  /** server → its UI prefix (`ui://<prefix>+…`), for every configured server. */
+  uiPrefixes: ReadonlyMap<string, string>;
+  /** A server's own UI URI → the servers that list it or point a tool at it, in config order. */
+  uiUris: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The exposure settings of the catalog: per profile (a profile may override the global ones). */
@@ -132,15 +153,22 @@ function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], fie
   );
 }
 
-/** Resources and templates: original URIs, unless an earlier server already took the same one. */
-function uriList(candidates: Candidate[], field: string, onEntry: (entry: CatalogEntry, namespacedWith?: string) => void): CatalogList {
+/**
+ * Resources and templates: original URIs, unless an earlier server already took the same one.
+ * `ui://` URIs are always namespaced inside the scheme (ui-uris.ts): a host may cache an app's HTML
+ * by URI, so a UI URI must never pass from one server to another as servers come and go.
+ */
+function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string, string>, onEntry: (entry: CatalogEntry, namespacedWith?: string) => void): CatalogList {
   const owner = new Map<string, string>();
   const entries: CatalogEntry[] = [];
   for (const c of candidates) {
     const first = owner.get(c.original);
     let key = c.original;
     let uriPrefix: string | undefined;
-    if (first === undefined) owner.set(c.original, c.server.name);
+    if (isUiUri(c.original)) {
+      uriPrefix = ui.get(c.server.name)!;
+      key = exposeUiUri(uriPrefix, c.original);
+    } else if (first === undefined) owner.set(c.original, c.server.name);
     else if (first !== c.server.name) {
       uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
       key = namespaceUri(uriPrefix, c.original);
@@ -167,19 +195,25 @@ export function buildCatalog(
   const lists = {} as Record<ListKind, CatalogList>;
   // The gateway's own tools keep their names: a server tool that would take one is suffixed.
   const { searchTool, callTool } = exposure.settingsFor(undefined);
-  lists.tools = namedList(allowed(servers, 'tools', guard, report), naming, 'name', new Set([searchTool, callTool]));
+  const ui = uiPrefixes(servers.map((s) => s.config));
+  for (const [server, prefix] of ui) router.addUiPrefix(prefix, server);
+  const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
+  // MCP Apps: tools point at UI resources by URI; clients see the exposed URI (app-catalog.ts).
+  const tools = exposeToolUis(allowed(servers, 'tools', guard, report), ui, resourcePolicy);
+  lists.tools = namedList(tools.candidates, naming, 'name', new Set([searchTool, callTool]));
   lists.prompts = namedList(allowed(servers, 'prompts', guard, report), naming, 'name');
   const renamedUris = new Map<string, Map<string, string>>();
-  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', (e) => {
+  const rename = (server: string, original: string, exposed: string) => {
+    let mine = renamedUris.get(server);
+    if (!mine) renamedUris.set(server, (mine = new Map()));
+    mine.set(original, exposed);
+  };
+  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', ui, (e) => {
     router.addResource(e.key, { server: e.server, uri: e.original });
-    if (e.key !== e.original) {
-      let mine = renamedUris.get(e.server);
-      if (!mine) renamedUris.set(e.server, (mine = new Map()));
-      mine.set(e.original, e.key);
-    }
+    if (e.key !== e.original) rename(e.server, e.original, e.key);
   });
-  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', (e, p) => router.addTemplate(e.server, e.original, p));
-  const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
+  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, (e, p) => router.addTemplate(e.server, e.original, p));
+  const apps = appCatalog(tools.references, [...lists.resources.entries, ...lists.resourceTemplates.entries], ui, router, rename);
   const instructions = new Map<string, string>();
   for (const s of servers) {
     if (!s.ready) continue;
@@ -188,7 +222,7 @@ export function buildCatalog(
     report.blocked.push(...guarded.report.blocked);
     if (guarded.text !== undefined) instructions.set(s.config.name, guarded.text);
   }
-  return { lists, report, resources: router, resourcePolicy, renamedUris, instructions, exposure };
+  return { lists, report, resources: router, resourcePolicy, renamedUris: uiRenames(renamedUris, apps), instructions, exposure, apps };
 }
 
 /** The kinds whose client-visible content differs between two snapshots. */

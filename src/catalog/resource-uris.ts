@@ -2,7 +2,10 @@
 // server (earlier in the config) already exposes the same URI or template; then it becomes
 // `<prefix>+<uri>` — still a valid URI (a scheme may contain "+"), reversible, and stable as
 // long as the earlier server keeps that URI. Reads of URIs that were never listed (expanded
-// templates, links inside tool results) are routed by template match, then by scheme.
+// templates, links inside tool results) are routed by template match, then by scheme. MCP Apps'
+// `ui://` URIs are the exception: always namespaced inside the scheme (ui-uris.ts).
+
+import { parseUiUri } from './ui-uris.js';
 
 export interface ResourceTarget {
   server: string;
@@ -53,6 +56,7 @@ export class ResourceRouter {
   /** exposed URI → target, for every listed resource. */
   private readonly exact = new Map<string, ResourceTarget>();
   private readonly byUriPrefix = new Map<string, string>();
+  private readonly byUiPrefix = new Map<string, string>();
   private readonly templates: TemplateRoute[] = [];
   private readonly byScheme = new Map<string, string[]>();
 
@@ -70,6 +74,16 @@ export class ResourceRouter {
     if (!this.byUriPrefix.has(uriPrefix)) this.byUriPrefix.set(uriPrefix, server);
   }
 
+  /** `ui://<uiPrefix>+…` belongs to `server` (prefixes come unique from uiPrefixes). */
+  addUiPrefix(uiPrefix: string, server: string): void {
+    this.byUiPrefix.set(uiPrefix, server);
+  }
+
+  /** Whether `exposedUri` is a listed (or tool-referenced) resource. */
+  knows(exposedUri: string): boolean {
+    return this.exact.has(exposedUri);
+  }
+
   /**
    * Where a read of `uri` goes. Candidates come in order of confidence; the caller tries the
    * first, and only on "not found" the next (only ambiguous scheme matches yield several).
@@ -77,6 +91,9 @@ export class ResourceRouter {
   route(uri: string): ResourceTarget[] {
     const hit = this.exact.get(uri);
     if (hit) return [hit];
+    const ui = parseUiUri(uri);
+    const uiServer = ui && this.byUiPrefix.get(ui.uiPrefix);
+    if (uiServer) return [{ server: uiServer, uri: ui.uri }];
     const plus = uri.indexOf('+');
     const colon = uri.indexOf(':');
     if (plus > 0 && (colon === -1 || plus < colon)) {

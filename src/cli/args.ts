@@ -10,9 +10,11 @@ export const USAGE = `Usage:
       Validate the config, connect to every server, print the merged catalog
       (as client profile NAME sees it, with --client).
       Exit 0: all servers connected; 1: some failed; 2: invalid config.
-  switchboard status [-c FILE] [--http HOST:PORT] [--json]
-      Ask the gateway running with that config (or at HOST:PORT) for each server's state.
-      A client token, if clients are configured, comes from SWITCHBOARD_TOKEN.
+  switchboard status [URL] [-c FILE] [--http HOST:PORT] [--json]
+      Ask a running gateway for each server's state: the one at URL (what serve
+      printed, e.g. http://127.0.0.1:8808/mcp), at HOST:PORT, or listening where the
+      config says. A client token, if clients are configured, comes from SWITCHBOARD_TOKEN.
+      Exit 0: all up; 1: some down; 3: no gateway answered; 4: it refused (401/403).
   switchboard search QUERY [-c FILE] [--client NAME] [--limit N] [--json]
       Connect to every server and run a tool search as search_tools would (as
       client profile NAME sees the catalog, with --client).
@@ -27,7 +29,8 @@ export const USAGE = `Usage:
       Forget the tokens of SERVER.
 
 Options:
-  -c, --config FILE   config file (default: config/switchboard.yaml)
+  -c, --config FILE   config file (default: $SWITCHBOARD_CONFIG, else the demo config
+                      this package ships: config/switchboard.yaml)
   --stdio             serve one client on stdin/stdout
   --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/<path> (port 0: any free port)
   --json              (check) machine-readable output
@@ -44,6 +47,8 @@ export interface CliOptions {
   query?: string;
   /** login, logout: the server's name. */
   server?: string;
+  /** status: the gateway's MCP endpoint URL, as serve printed it. */
+  url?: string;
   limit?: number;
   client?: string;
   config?: string;
@@ -109,6 +114,11 @@ export function parseCli(argv: string[]): CliOptions {
   if (command === 'login' || command === 'logout') {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError(`${command} expects the name of one server (switchboard ${command} SERVER)`);
     return { ...base, command, server: rest[0] };
+  }
+  if (command === 'status' && rest.length === 1) {
+    if (!/^https?:\/\//i.test(rest[0]!)) throw new UsageError(`status expects the gateway's URL (e.g. http://127.0.0.1:8808/mcp), got "${rest[0]}"`);
+    if (values.http !== undefined) throw new UsageError('give the gateway either as a URL or with --http, not both');
+    return { ...base, command, url: rest[0] };
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (command === undefined) return { ...base, command: 'help' };

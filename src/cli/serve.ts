@@ -10,9 +10,10 @@ import { watchConfigFile } from '../config/watch.js';
 import { describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { CliOptions } from './args.js';
-import { describeServer, isDown } from './report.js';
+import { startWithProgress } from './connect.js';
+import type { Terminal } from './terminal.js';
 
-export async function serve(options: CliOptions, configPath: string, config: GatewayConfig, logger: Logger): Promise<void> {
+export async function serve(options: CliOptions, configPath: string, config: GatewayConfig, logger: Logger, terminal: Terminal): Promise<void> {
   const app = new App(config, logger);
   let watcher: { close(): void } | undefined;
 
@@ -60,12 +61,15 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   };
   process.on('SIGHUP', () => void reload('SIGHUP'));
 
-  logger.info(`starting ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`);
-  await app.start(config.limits.startupWaitMs);
-  for (const s of app.summary()) {
-    if (isDown(s)) logger.error(describeServer(s));
-    else logger.info(describeServer(s));
-  }
+  logger.info(`starting ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} from ${configPath}`);
+  // A line per server as it connects (spinners on a terminal); one still starting after
+  // limits.startupWait is reported when it settles, after serving has begun.
+  const { progress } = await startWithProgress(app, terminal, {
+    done: (text, down) => (down ? logger.error(text) : logger.info(text)),
+    note: (text) => logger.info(text),
+  }, config.limits.startupWaitMs);
+  progress.stopSpinning();
+  for (const name of progress.waiting) logger.warn(`${name}: still connecting after ${config.limits.startupWaitMs / 1000}s; it joins the catalog when ready`);
   const lists = app.catalog.lists;
   logger.info(`catalog: ${lists.tools.entries.length} tools, ${lists.prompts.entries.length} prompts, ${lists.resources.entries.length} resources, ${lists.resourceTemplates.entries.length} templates`);
 

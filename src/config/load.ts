@@ -3,8 +3,10 @@
 
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml';
 import { substituteTree, type Segment } from './env.js';
+import { asClientFile } from './client-file.js';
 import { crossCheck } from './cross-check.js';
 import { parseWithout } from './excused.js';
 import { toGatewayConfig } from './normalize.js';
@@ -15,7 +17,19 @@ import { scalarKindsAt } from './schema-walk.js';
 import { isEnabled, serverEntries } from './server-entries.js';
 import { ConfigError, type ConfigProblem, type GatewayConfig } from './types.js';
 
+/** Where the package keeps its default config, relative to the package root. */
 export const DEFAULT_CONFIG_PATH = 'config/switchboard.yaml';
+
+/**
+ * The config a command reads without `-c`: $SWITCHBOARD_CONFIG, else the one this installation
+ * ships (`config/switchboard.yaml` beside `dist/`, found from the entry point's URL), so the
+ * command works from any folder, not only from a clone's root.
+ */
+export function defaultConfigPath(entryUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = env.SWITCHBOARD_CONFIG;
+  if (chosen !== undefined && chosen.trim() !== '') return chosen;
+  return fileURLToPath(new URL(`../${DEFAULT_CONFIG_PATH}`, entryUrl));
+}
 
 export interface ParseOptions {
   /** Shown in the error message; not read. */
@@ -24,6 +38,8 @@ export interface ParseOptions {
   baseDir: string;
   /** Where `${VAR}` values come from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Told about what was read differently from how it was written (a client's config file). */
+  onNote?: (message: string) => void;
 }
 
 /** Parses and validates a config file's text. Throws ConfigError listing every problem. */
@@ -51,6 +67,14 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
 
   const cycle = findCycle(tree, [], new Set());
   if (cycle) fail([{ path: formatPath(cycle), message: 'an alias refers to its own anchor: the data would be endless' }]);
+
+  // Claude Desktop's whole file, say: its servers are read, its own settings left alone (and
+  // their values never substituted, so a `${` in them cannot fail the load).
+  const client = asClientFile(text, tree as Record<string, unknown>);
+  if (client) {
+    tree = client.tree;
+    options.onNote?.(`${file ?? 'the config'} is an MCP client's config file: reading its mcpServers, ignoring ${client.ignored.join(', ')}`);
+  }
 
   const substitution = substituteTree(tree, env, coerceSubstituted);
   const data = substitution.value;
@@ -96,7 +120,7 @@ function inFileOrder(doc: Document, found: Found[]): ConfigProblem[] {
 }
 
 /** Reads and parses a config file; relative `cwd`s resolve against the file's folder. */
-export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv): Promise<GatewayConfig> {
+export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv, onNote?: (message: string) => void): Promise<GatewayConfig> {
   const absolute = resolve(path);
   let text: string;
   try {
@@ -113,7 +137,7 @@ export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv): Pro
             : `cannot read ${absolute}: ${code ?? String(err)}`;
     throw new ConfigError([{ path: '', message }], path);
   }
-  return parseConfig(text, { file: path, baseDir: dirname(absolute), env });
+  return parseConfig(text, { file: path, baseDir: dirname(absolute), env, onNote });
 }
 
 /** `line 3:5: Map keys must be unique`, without yaml's multi-line excerpt. */

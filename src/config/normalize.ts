@@ -37,6 +37,11 @@ function serverBase({ name, s, disabled }: Entry) {
      * elicitation); the shared one still feeds the catalog.
      */
     isolation: s.isolation,
+    /**
+     * `auto`: detect the server's era (server/discover probe, then initialize) and remember it for
+     * the process's life; `2026-07-28` or `legacy` pin it.
+     */
+    protocol: s.protocol,
     /** Backoff after a failed start or a drop (see outbound/backoff.ts). */
     reconnect: {
       initialDelayMs: s.reconnect.initialDelay,

@@ -9,6 +9,8 @@ import { PREFIX_PATTERN, duration, isHttpUrl, type Subst } from './schema-values
 
 export const TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const;
 export const CLAUDE_TYPES = ['stdio', 'http', 'streamable-http', 'sse'] as const;
+/** Which protocol era to speak to a server: detect it, or pin one of the two. */
+export const PROTOCOLS = ['auto', '2026-07-28', 'legacy'] as const;
 
 /** `servers[]` and `mcpServers.*`; `name` is the server-name schema. */
 export function serverSchemas(subst: Subst, name: z.ZodString) {
@@ -68,6 +70,10 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
     downtimeGrace: subst(duration)
       .prefault('30s')
       .meta({ description: "How long a dropped server's tools, prompts and resources stay listed while it reconnects (default 30s)." }),
+    protocol: z.enum(PROTOCOLS).prefault('auto').meta({
+      description:
+        'Protocol era to speak: auto (default) probes with server/discover and falls back to the initialize handshake; 2026-07-28 speaks only the stateless revision; legacy skips the probe (initialize only).',
+    }),
     startupTimeout: subst(duration)
       .prefault('30s')
       .meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),

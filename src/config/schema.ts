@@ -43,6 +43,14 @@ function build(editor: boolean) {
             'Host header names (without port) a request may carry, against DNS rebinding (default: localhost, 127.0.0.1, [::1] and the listen host). Add the names clients use when you listen on a public address.',
         }),
       auth: listenAuthSchema(subst),
+      // No default: absent means a random key per process (router/request-state.ts).
+      // An empty value (`${SWITCHBOARD_STATE_KEY:-}` with the variable unset) is the same as none.
+      stateKey: z
+        .preprocess((v) => (v === '' ? undefined : v), z.string().min(32, { error: 'must be at least 32 characters (use a random secret, e.g. from ${SWITCHBOARD_STATE_KEY})' }).optional())
+        .meta({
+          description:
+            'Secret (at least 32 characters) that signs list cursors and requestState tokens. Give every process behind one load balancer the same key so any of them accepts what another issued. Default: a random key per process. Read at start.',
+        }),
     })
     .prefault({})
     .meta({ description: 'Where the gateway accepts MCP clients.' });

@@ -4,7 +4,7 @@
 // a JSON-RPC error at this one boundary.
 
 import { randomUUID } from 'node:crypto';
-import { GatewayError, RpcError, describeError } from '../errors.js';
+import { GatewayError, RefusalError, RpcError, describeError } from '../errors.js';
 import {
   ErrorCode,
   classify,
@@ -18,7 +18,8 @@ import {
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { viewFor, type CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
-import { RequestsToClient, missingCapability } from './requests-to-client.js';
+import { RequestsToClient } from './requests-to-client.js';
+import { capabilityObject, missingCapability } from '../protocol/capabilities.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RequestContext } from './context.js';
 import type { Router } from '../router/router.js';
@@ -30,7 +31,16 @@ import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
 import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
+import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
+import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
+import type { Handler, HttpHeaders } from './context.js';
+import { dressResult, modernErrorCode, refusal } from './modern-request.js';
+import { LOG_LEVELS } from '../protocol/mcp.js';
+import type { Listen } from './listen.js';
 
+
+/** Methods only the stateless revision has. */
+const MODERN_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
@@ -40,20 +50,31 @@ export class ClientSession implements EndpointSession, Session {
   logLevel: string | undefined;
   private initialized = false;
   private closed = false;
+  /** Keyed by the client's id; on a stateless session (ids of many clients) by a number of ours. */
   private readonly inFlight = new Map<JsonRpcId, Cancellation>();
+  private nextKey = 0;
   private readonly toClient = new RequestsToClient();
+
+  /** Open subscriptions/listen streams (2026-07-28): each hears list changes through this session's view. */
+  readonly listens = new Set<Listen>();
 
   /** Per kind, the hash of the list this client last saw: list_changed only when its view changed. */
   private readonly seen = new Map<ListKind, string>();
 
   constructor(
-    private readonly router: Router,
+    readonly router: Router,
     private readonly push: (message: JsonRpcMessage) => void,
     /** Bytes this client's requests and answers may hold in the gateway (parent: the gateway's). */
     readonly budget: ByteBudget,
     public profile?: ClientProfile,
     /** Called after each request finishes (a graceful shutdown waits for the last one). */
     private readonly onSettled?: () => void,
+    /**
+     * A stateless session serves the stateless-revision requests of every HTTP client of one
+     * profile: nothing is pushed, ids are not unique, and the per-session call limit does not
+     * apply (the gateway's and each server's limits still do).
+     */
+    readonly stateless = false,
   ) {}
 
   /**
@@ -71,10 +92,10 @@ export class ClientSession implements EndpointSession, Session {
     return viewFor(this.router.catalog, this.profile);
   }
 
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<Reply | undefined> {
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
-        return this.handleRequest(message as JsonRpcRequest, related);
+        return this.handleRequest(message as JsonRpcRequest, related, abort, headers);
       case 'notification':
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
@@ -91,10 +112,12 @@ export class ClientSession implements EndpointSession, Session {
 
   /** Tells the client which lists changed, once per notification method. */
   notifyListChanged(kinds: readonly ListKind[]): void {
-    if (!this.initialized || this.closed) return;
+    if (this.closed) return;
     // Only what this client would see differently: a change outside its profile's view, or to a
     // tool its search mode does not list, is none of its business.
     const view = this.view;
+    for (const stream of this.listens) stream.listsChanged(kinds, view);
+    if (!this.initialized) return;
     kinds = kinds.filter((k) => {
       const hash = servedList(view, k).hash;
       const changed = this.seen.get(k) !== hash;
@@ -119,6 +142,11 @@ export class ClientSession implements EndpointSession, Session {
     return this.toClient.request(via ?? this.push, method, params, signal);
   }
 
+  /** The gateway is shutting down: listen streams answer their result and end. */
+  endListens(): void {
+    for (const stream of this.listens) stream.end();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -128,18 +156,34 @@ export class ClientSession implements EndpointSession, Session {
     this.router.release(this);
   }
 
-  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<Reply> {
+  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply> {
     const { id, method } = request;
+    const params = request.params ?? {};
+    let modern: Envelope | undefined;
+    if (claimsModern(method, params)) {
+      const read = readEnvelope(params);
+      if (!read.ok) return refusal(id, read.error, 'request');
+      modern = read.envelope;
+      if (STATEFUL_ONLY.has(method)) return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${modern.protocolVersion}` }, 'method');
+    } else if (this.stateless) {
+      return errorResponse(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first, or the protocol revision 2026-07-28 _meta envelope with every request');
+    }
     if (method === 'initialize') return this.initialize(request);
     const handler = handlers.get(method);
-    if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (!handler || (modern === undefined && MODERN_ONLY.has(method))) {
+      return modern ? refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, 'method') : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
     const maxCalls = this.router.config.limits.maxCallsPerSession;
-    if (this.inFlight.size >= maxCalls) {
+    if (!this.stateless && this.inFlight.size >= maxCalls) {
       return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
     }
+    if (modern?.logLevel !== undefined && !this.initialized) this.wantLogLevel(modern.logLevel);
+    if (modern !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, modern, related, abort, headers }, handler);
     const cancellation = new Cancellation();
-    this.inFlight.set(id, cancellation);
-    const params = request.params ?? {};
+    const key = this.stateless ? this.nextKey++ : id;
+    this.inFlight.set(key, cancellation);
+    const onAbort = () => cancellation.cancel();
+    abort?.addEventListener('abort', onAbort, { once: true });
     const token = params._meta?.progressToken;
     const context: RequestContext = {
       router: this.router,
@@ -147,7 +191,10 @@ export class ClientSession implements EndpointSession, Session {
       view: this.view,
       cancellation,
       related,
-      protocolVersion: this.protocolVersion ?? '2025-03-26',
+      requestId: id,
+      modern,
+      httpHeaders: headers,
+      protocolVersion: modern?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
       progress:
         related && (typeof token === 'string' || typeof token === 'number')
           ? (p) => related({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } })
@@ -157,13 +204,60 @@ export class ClientSession implements EndpointSession, Session {
       const result = await handler(params, context);
       // The server's own answer as text: the client's id spliced in, nothing else touched.
       if (isRawResponse(result)) return { text: spliceId(result, id), id };
-      return { jsonrpc: '2.0', id, result };
+      return { jsonrpc: '2.0', id, result: modern ? dressResult(method, result, this.profile !== undefined) : result };
     } catch (err) {
-      return this.errorFor(id, method, err);
+      return modern ? this.modernError(id, method, err) : this.errorFor(id, method, err);
     } finally {
-      this.inFlight.delete(id);
+      abort?.removeEventListener('abort', onAbort);
+      this.inFlight.delete(key);
       this.onSettled?.();
     }
+  }
+
+  /** One round of a stateless-revision call that may need the client's input (see bridged-request.ts). */
+  private async handleRound(round: Round, handler: Handler): Promise<Reply> {
+    const { id, method } = round;
+    let end: RoundEnd;
+    try {
+      end = await serveRound(this, handler, round, (cancel) => {
+        const key = this.stateless ? this.nextKey++ : id;
+        const cancellation = new Cancellation();
+        cancellation.onCancel(cancel);
+        this.inFlight.set(key, cancellation);
+        return () => {
+          this.inFlight.delete(key);
+          this.onSettled?.();
+        };
+      });
+    } catch (err) {
+      return this.modernError(id, method, err);
+    }
+    if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, this.profile !== undefined) };
+    const { outcome, refused } = end;
+    // The server needed something this client cannot give, and failed for want of it.
+    if (refused.size > 0 && (!outcome.ok || outcome.result.isError === true)) {
+      const required = Object.assign({}, ...[...refused].map(capabilityObject));
+      return refusal(id, missingCapabilityError(required, [...refused].join(', ')), 'request');
+    }
+    if (!outcome.ok) return this.modernError(id, method, outcome.error);
+    return { jsonrpc: '2.0', id, result: dressResult(method, outcome.result, this.profile !== undefined) };
+  }
+
+  private modernError(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
+    const response = this.errorFor(id, method, err);
+    if ('error' in response) response.error.code = modernErrorCode(response.error.code);
+    return response;
+  }
+
+  /**
+   * A stateless request asked for log lines at `level`: servers are told the most verbose level
+   * any session wants (each line is still filtered per request). Only ever grows: a level is
+   * not a session's state in this revision, so there is no moment to lower it.
+   */
+  private wantLogLevel(level: string): void {
+    if (this.logLevel !== undefined && LOG_LEVELS.indexOf(level as never) >= LOG_LEVELS.indexOf(this.logLevel as never)) return;
+    this.logLevel = level;
+    void this.router.logLevelChanged().catch(() => {});
   }
 
   /** Requests being handled now. */
@@ -205,6 +299,7 @@ export class ClientSession implements EndpointSession, Session {
   }
 
   private errorFor(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
+    if (err instanceof RefusalError) return refusal(id, err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data }, err.kind);
     if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
     if (err instanceof GatewayError) {
       const e = err.toJsonRpc();

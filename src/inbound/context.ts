@@ -7,7 +7,8 @@
 import type { CatalogView } from '../catalog/view.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RawResponse } from '../jsonrpc/raw.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { Envelope } from '../protocol/modern.js';
 import type { Router } from '../router/router.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
@@ -23,9 +24,17 @@ export interface RequestContext extends RequestOwner {
   readonly progress?: (params: Record<string, any>) => void;
   /** Messages tied to this request (on HTTP: this POST's SSE stream). */
   readonly related?: (message: JsonRpcMessage) => void;
-  /** The revision this session negotiated. */
+  /** The revision this request is served in (the session's, or the request's own envelope's). */
   readonly protocolVersion: string;
+  /** The client's id for this request. */
+  readonly requestId: JsonRpcId;
+  /** The request's envelope, when it came in the stateless revision. */
+  readonly modern?: Envelope;
+  /** A stateless HTTP request's headers (Mcp-Param-* are checked against the arguments). */
+  readonly httpHeaders?: HttpHeaders;
 }
+
+export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** A handler answers a result, or (tools/call's pass-through) the server's own answer as text. */
 export type Handler = (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any> | RawResponse>;

@@ -1,12 +1,13 @@
-// The inbound Streamable HTTP endpoint (MCP 2025-03-26 … 2025-11-25) on node:http: one path,
-// POST/GET/DELETE, Origin/Host checks, sessions keyed by Mcp-Session-Id. It owns bytes and HTTP
+// The inbound Streamable HTTP endpoint (MCP 2025-03-26 … 2026-07-28) on node:http: one path,
+// POST/GET/DELETE, Origin/Host checks, sessions keyed by Mcp-Session-Id, and stateless POSTs of
+// the 2026-07-28 revision served per client profile without one. It owns bytes and HTTP
 // semantics only; MCP semantics live in the sessions the SessionOpener opens.
 
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { isTextResponse } from '../jsonrpc/raw.js';
-import { ErrorCode, classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { ErrorCode, classify, errorResponse, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { GatewayError } from '../errors.js';
 import { overBudget, type ByteBudget } from './budget.js';
 import { readBody, type BodyOutcome } from './http-body.js';
@@ -19,6 +20,8 @@ import type { SseStream } from './http-sse.js';
 import { refusalBodies, type AuthVerdict, type Authenticator } from './http-auth.js';
 import type { SessionOpener } from './session-opener.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/mcp.js';
+import { isModernVersion } from '../protocol/modern.js';
+import { modernRequestProblem, postClaimsModern } from './http-modern.js';
 
 /** The pino subset used here; a pino Logger fits. */
 export interface HttpEndpointLogger {
@@ -114,10 +117,14 @@ const PING_INTERVAL_MS = 25_000;
 const HEADERS_TIMEOUT_MS = 10_000;
 const NO_LOG: HttpEndpointLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+const POST_ONLY: OutgoingHttpHeaders = { Allow: 'POST' };
+const NO_SESSION =
+  'Bad Request: missing Mcp-Session-Id header. Send initialize first (protocol 2025-11-25 and earlier), or send every request with the 2026-07-28 _meta envelope and MCP-Protocol-Version header.';
 
 /** What readBody hands back to onPostBody: one object per POST instead of a closure. */
 interface PostContext {
   res: ServerResponse;
+  headers: IncomingMessage['headers'];
   /** The authenticated client profile, when clients are configured. */
   principal?: string;
   /** Undefined when the POST carried no Mcp-Session-Id (only initialize may). */
@@ -129,6 +136,8 @@ interface PostContext {
 
 class Endpoint {
   readonly sessions: SessionTable;
+  /** Per client profile, the entry serving its stateless-revision requests (made on first use). */
+  private readonly statelessEntries = new Map<string | undefined, SessionEntry>();
   private readonly streams = new Set<SseStream>();
   private readonly server: Server;
   private readonly origins: OriginPolicy;
@@ -192,7 +201,7 @@ class Endpoint {
     // An unspecified bind address is not dialable; name loopback in the URL instead.
     const shown = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '[::1]' : address.includes(':') ? `[${address}]` : address;
     const url = `http://${shown}:${port}${this.options.path}`;
-    this.logger.info({ url }, 'MCP HTTP endpoint listening');
+    this.logger.debug({ url }, 'MCP HTTP endpoint listening');
     return url;
   }
 
@@ -233,6 +242,8 @@ class Endpoint {
     clearInterval(this.pinger);
     const stopped = this.stopListening();
     this.sessions.terminateAll();
+    for (const entry of this.statelessEntries.values()) entry.terminate();
+    this.statelessEntries.clear();
     for (const stream of this.streams) stream.end();
     // Idle keep-alive sockets and anything still streaming: close() alone would wait for them.
     this.server.closeAllConnections();
@@ -358,8 +369,9 @@ class Endpoint {
       return this.refuse(req, res, 413, this.tooLarge);
     }
     let entry: SessionEntry | undefined;
-    // Without a session id only initialize is valid, and that needs the body to tell.
-    if (headers['mcp-session-id'] !== undefined) {
+    // Without a session id only initialize or a stateless request is valid, and that needs the
+    // body to tell. A stateless request ignores any session id it carries (2026-07-28).
+    if (headers['mcp-session-id'] !== undefined && !isModernVersion(headers['mcp-protocol-version'])) {
       entry = this.sessionFor(req, res, principal);
       if (entry === undefined) return;
       entry.touch();
@@ -370,7 +382,7 @@ class Endpoint {
     const reserved = length !== undefined ? Number(length) : this.options.maxMessageBytes;
     const full = budget.take(reserved);
     if (full) return this.refuseLimit(req, res, overBudget(full, reserved));
-    const ctx: PostContext = { res, entry, principal, budget, reserved };
+    const ctx: PostContext = { res, headers, entry, principal, budget, reserved };
     readBody(req, this.options.maxMessageBytes, ctx, this.onPostBody);
   }
 
@@ -409,10 +421,18 @@ class Endpoint {
       void this.initialize(res, message as JsonRpcRequest, ctx.principal).finally(release);
       return;
     }
-    if (entry === undefined || entry.closed) {
+    if (entry === undefined && postClaimsModern(ctx.headers, message as { method?: unknown; params?: unknown })) {
+      return this.onStatelessPost(ctx, message, kind, release);
+    }
+    if (entry === undefined) {
+      release();
+      const id = kind === 'request' ? (message as JsonRpcRequest).id : null;
+      return replyJson(res, 400, JSON.stringify(errorResponse(id, ErrorCode.InvalidRequest, NO_SESSION)));
+    }
+    if (entry.closed) {
       release();
       // Deleted while the body was streaming in: 404 like any later request.
-      return replyJson(res, entry === undefined ? 400 : 404, entry === undefined ? Refusal.missingSession : Refusal.sessionNotFound);
+      return replyJson(res, 404, Refusal.sessionNotFound);
     }
     if (kind === 'request') {
       this.track(res);
@@ -427,6 +447,39 @@ class Endpoint {
     }
     release();
     replyEmpty(res, 202, entry.id);
+  }
+
+  /**
+   * A POST of the stateless revision: its headers checked against its body (HTTP 400 with the
+   * request's id when they disagree), then served by this profile's stateless session.
+   */
+  private onStatelessPost(ctx: PostContext, message: JsonRpcMessage, kind: string, release: () => void): void {
+    const { res } = ctx;
+    if (kind !== 'request') {
+      // No client notification means anything over HTTP in this revision (closing a stream cancels).
+      release();
+      return replyEmpty(res, 202);
+    }
+    const request = message as JsonRpcRequest;
+    const problem = modernRequestProblem(ctx.headers, request.method, request.params);
+    if (problem !== undefined) {
+      release();
+      this.logger.debug({ method: request.method, code: problem.code }, 'stateless request refused');
+      return replyJson(res, 400, JSON.stringify(errorResponse(request.id, problem.code, problem.message, problem.data)));
+    }
+    let entry = this.statelessEntries.get(ctx.principal);
+    if (entry === undefined || entry.closed) {
+      try {
+        entry = new SessionEntry(this.opener, this.streams, this.logger, ctx.principal, true);
+      } catch (err) {
+        release();
+        this.logger.error({ err }, 'openStatelessSession threw');
+        return replyJson(res, 500, Refusal.internalError);
+      }
+      this.statelessEntries.set(ctx.principal, entry);
+    }
+    this.track(res);
+    void new PostExchange(res, entry, this.options.writeBufferBytes, ctx.headers).run(request).finally(release);
   }
 
   /** Opens a session for an initialize; it becomes addressable only if the session says yes. */
@@ -454,6 +507,8 @@ class Endpoint {
   }
 
   private onGet(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
+    // Without a session there is no stream to open: stateless clients listen with a POST.
+    if (req.headers['mcp-session-id'] === undefined) return this.refuse(req, res, 405, Refusal.getWithoutSession, POST_ONLY);
     if ((acceptFlags(req.headers.accept) & ACCEPT_EVENT_STREAM) === 0) {
       return this.refuse(req, res, 406, Refusal.getNotAcceptable);
     }
@@ -470,6 +525,7 @@ class Endpoint {
   }
 
   private onDelete(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
+    if (req.headers['mcp-session-id'] === undefined) return this.refuse(req, res, 405, Refusal.deleteWithoutSession, POST_ONLY);
     const entry = this.sessionFor(req, res, principal);
     if (entry === undefined) return;
     this.sessions.byId.delete(entry.id);

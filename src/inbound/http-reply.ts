@@ -43,6 +43,8 @@ export const Refusal = {
   alreadyInitialized: errorBody(ErrorCode.InvalidRequest, 'Invalid Request: session already initialized'),
   badProtocolVersion: errorBody(ErrorCode.InvalidRequest, 'Bad Request: unsupported MCP-Protocol-Version'),
   sessionNotFound: errorBody(SESSION_NOT_FOUND, 'Session not found'),
+  getWithoutSession: errorBody(TRANSPORT_ERROR, 'Method Not Allowed: GET needs an Mcp-Session-Id (protocol 2025-11-25 and earlier); in 2026-07-28 open a stream with a subscriptions/listen POST'),
+  deleteWithoutSession: errorBody(TRANSPORT_ERROR, 'Method Not Allowed: DELETE needs an Mcp-Session-Id (protocol 2025-11-25 and earlier); 2026-07-28 has no sessions to end'),
   streamConflict: errorBody(TRANSPORT_ERROR, 'Conflict: this session already has an open GET stream'),
   internalError: errorBody(ErrorCode.InternalError, 'Internal error'),
   unauthorized: errorBody(TRANSPORT_ERROR, 'Unauthorized: a valid bearer token is required'),

@@ -10,6 +10,7 @@ import type { HttpEndpointLogger } from './http-endpoint.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
 import { isTextResponse } from '../jsonrpc/raw.js';
+import { refusalKind } from './modern-request.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
 import { Refusal, replyJson, replyMessage, statusOf } from './http-reply.js';
@@ -38,12 +39,19 @@ export class SessionEntry {
     readonly logger: HttpEndpointLogger,
     /** The client profile that opened the session: every later request must present the same. */
     readonly principal?: string,
+    /** Serves stateless-revision requests: no Mcp-Session-Id, no GET stream, no idle expiry. */
+    readonly stateless = false,
   ) {
-    this.session = opener.openSession(this.push, principal);
+    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal);
   }
 
   get id(): string {
     return this.session.id;
+  }
+
+  /** The Mcp-Session-Id replies carry: none for stateless requests. */
+  get headerId(): string | undefined {
+    return this.stateless ? undefined : this.session.id;
   }
 
   /** The client did something: the session is not idle. */
@@ -117,13 +125,23 @@ export class PostExchange {
   readonly related = (message: JsonRpcMessage): void => this.sendRelated(message);
   private stream: SseStream | undefined;
   private done = false;
+  /** Stateless requests only: the client closing its stream cancels the request (2026-07-28). */
+  private readonly abort: AbortController | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly entry: SessionEntry,
     private readonly maxBufferedBytes?: number,
+    /** A stateless request's headers, for the session to check against its body. */
+    private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
   ) {
     entry.exchanges.add(this);
+    if (entry.stateless) {
+      const abort = (this.abort = new AbortController());
+      res.once('close', () => {
+        if (!this.done) abort.abort();
+      });
+    }
   }
 
   /** The whole exchange for an ordinary request. */
@@ -134,7 +152,7 @@ export class PostExchange {
   /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
   async obtain(request: JsonRpcRequest): Promise<Reply> {
     try {
-      const response = await this.entry.session.handle(request, this.related);
+      const response = await this.entry.session.handle(request, this.related, this.abort?.signal, this.headers);
       if (response !== undefined) return response;
       this.entry.logger.error({ sessionId: this.entry.id, method: request.method }, 'session returned no response to a request');
     } catch (err) {
@@ -162,6 +180,8 @@ export class PostExchange {
     let body = text ? response.text : serializeMessage(response);
     // A server's answer passed through is never one of our refusals: 200.
     let reply = text ? OK : statusOf(response);
+    const refused = text ? undefined : refusalKind(response);
+    if (refused !== undefined) reply = { status: refused === 'method' ? 404 : 400 };
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
     const budget = this.entry.session.budget;
@@ -175,7 +195,7 @@ export class PostExchange {
       const held = body.length;
       this.res.once('close', () => budget.give(held));
     }
-    replyMessage(this.res, body, tagSession ? this.entry.id : undefined, reply.status, reply.headers);
+    replyMessage(this.res, body, tagSession ? this.entry.headerId : undefined, reply.status, reply.headers);
   }
 
   /** The session is gone before the response came: end the stream, or answer 404 like any later request. */
@@ -195,7 +215,7 @@ export class PostExchange {
     if (this.stream === undefined) {
       // Client already gone: nothing to switch. Not a cancellation (spec); the session carries on.
       if (this.res.destroyed) return;
-      this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.id, this.entry.registry, this.maxBufferedBytes);
+      this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.headerId, this.entry.registry, this.maxBufferedBytes);
     }
     if (!this.stream.send(message)) {
       this.entry.logger.debug({ sessionId: this.entry.id, method }, 'client left the POST stream: related message dropped');

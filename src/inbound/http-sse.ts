@@ -25,7 +25,7 @@ export class SseStream {
   constructor(
     private readonly res: ServerResponse,
     readonly streamId: string,
-    sessionId: string,
+    sessionId: string | undefined,
     private readonly registry: Set<SseStream>,
     private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
@@ -35,7 +35,8 @@ export class SseStream {
       Connection: 'keep-alive',
       // Reverse proxies such as nginx buffer responses unless told otherwise.
       'X-Accel-Buffering': 'no',
-      'Mcp-Session-Id': sessionId,
+      // Stateless requests (2026-07-28) have no session to name.
+      ...(sessionId === undefined ? {} : { 'Mcp-Session-Id': sessionId }),
     });
     registry.add(this);
     res.once('close', () => this.markClosed());

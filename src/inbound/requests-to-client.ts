@@ -1,35 +1,9 @@
 // Requests the gateway sends to a client on a server's behalf (sampling, elicitation, roots):
-// our own ids towards the client, a pending map, cancellation, and the capability check the spec
-// requires before sending (a client that did not declare a capability never receives it; the
-// server gets an error instead).
+// our own ids towards the client, a pending map and cancellation. The capability check the spec
+// requires before sending is protocol/capabilities.ts.
 
 import { GatewayError, RpcError } from '../errors.js';
 import { ErrorCode, isErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../protocol/jsonrpc.js';
-
-
-/** Why this client cannot take this request, or undefined if it can. */
-export function missingCapability(capabilities: Record<string, any>, method: string, params: Record<string, any> | undefined): string | undefined {
-  switch (method) {
-    case 'sampling/createMessage':
-      if (!capabilities.sampling) return 'sampling';
-      if (params?.tools && !capabilities.sampling.tools) return 'sampling.tools';
-      return undefined;
-    case 'elicitation/create': {
-      const e = capabilities.elicitation;
-      if (!e) return 'elicitation';
-      const mode = params?.mode ?? 'form';
-      // An empty elicitation capability means form mode only (2025-11-25).
-      const declaresModes = e.form !== undefined || e.url !== undefined;
-      if (mode === 'url' && !e.url) return 'elicitation.url';
-      if (mode === 'form' && declaresModes && !e.form) return 'elicitation.form';
-      return undefined;
-    }
-    case 'roots/list':
-      return capabilities.roots ? undefined : 'roots';
-    default:
-      return method;
-  }
-}
 
 interface Waiting {
   resolve(result: Record<string, any>): void;

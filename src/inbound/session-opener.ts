@@ -23,9 +23,11 @@ export interface EndpointSession {
    * Handles one message from the client. For a request, resolves with its response (never
    * rejects: failures become error responses). `related` receives messages tied to this request
    * (progress, server-to-client requests) before the response; on HTTP they go on the POST's SSE
-   * stream. Notifications and responses resolve undefined.
+   * stream. `abort` cancels the request (a stateless HTTP client closing its stream); `headers`
+   * are a stateless HTTP request's (checked against the body where the revision says so).
+   * Notifications and responses resolve undefined.
    */
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void): Promise<Reply | undefined>;
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
 }
@@ -37,6 +39,11 @@ export interface SessionOpener {
    * `principal` names the client profile the endpoint authenticated (HTTP token, stdio default).
    */
   openSession(push: (message: JsonRpcMessage) => void, principal?: string): EndpointSession;
+  /**
+   * The session that serves one profile's stateless-revision HTTP requests (2026-07-28), which
+   * carry no session id: long-lived, pushes nothing, and its requests' ids are not unique.
+   */
+  openStatelessSession(principal?: string): EndpointSession;
   /** The whole gateway's budget (limits.totalBytesInFlight); messages without a session yet count here. */
   readonly budget: ByteBudget;
 }

@@ -43,6 +43,11 @@ export interface RequestOptions<O = never> {
    * to it. The Peer never looks inside.
    */
   owner?: O;
+  /**
+   * Told the id the request goes out with, before it is sent: for a request the other side later
+   * refers to by its id (a 2026-07-28 listen stream tags its notifications with it).
+   */
+  onId?: (id: JsonRpcId) => void;
 }
 
 /** What the owner of an incoming request learns besides the request. */
@@ -134,6 +139,7 @@ export class Peer<O = never> {
       return Promise.reject(new GatewayError('CANCELLED', `request to ${this.label} was cancelled`, { server: this.label }));
     }
     const id = this.nextId++;
+    options?.onId?.(id);
     return new Promise<PeerAnswer>((resolve, reject) => {
       const entry: Pending<O> = { id, resolve, reject, method, started: deadlines.now(), options };
       if (options?.raw) this.rawWanted++;
@@ -221,6 +227,9 @@ export class Peer<O = never> {
   }
 
   private receive(message: JsonRpcMessage, relatedTo?: JsonRpcId): void {
+    // After close() the other side may still be talking (a child answers before it sees its
+    // stdin end): everything it was asked has already been failed here, so nothing it says counts.
+    if (this.closed) return;
     switch (classify(message)) {
       case 'response':
         return this.receiveResponse(message as JsonRpcResponse);
@@ -334,7 +343,9 @@ export class Peer<O = never> {
     const why = reason ? `: ${describeError(reason)}` : '';
     for (const [id, entry] of this.pending) {
       this.finish(id, entry);
-      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label }));
+      // The reason's detail (a process's stderr) is what tells the operator why: keep it.
+      const detail = reason instanceof GatewayError ? reason.detail : undefined;
+      entry.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} closed while ${entry.method} was in flight${why}`, { server: this.label, detail }));
     }
     this.handlers.onClose?.(reason);
   }

@@ -2,14 +2,18 @@
 // stopped rather than followed forever.
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
-import type { Peer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
 import { KINDS, type ListKind } from '../protocol/mcp.js';
+
+/** What fetching needs of a connection: a Peer, or one that stamps each request first. */
+export interface Requester {
+  request(method: string, params?: Record<string, any>, options?: { timeoutMs?: number }): Promise<Record<string, any>>;
+}
 
 /** Pages fetched per list at most. */
 const MAX_PAGES = 10_000;
 
-export async function fetchAll<O>(peer: Peer<O>, kind: ListKind, timeoutMs: number, server: string, logger: Logger): Promise<Record<string, any>[]> {
+export async function fetchAll(peer: Requester, kind: ListKind, timeoutMs: number, server: string, logger: Logger): Promise<Record<string, any>[]> {
   const { method, key } = KINDS[kind];
   const items: Record<string, any>[] = [];
   const seen = new Set<string>();

@@ -1,8 +1,9 @@
 // One client connection to one configured server, shared by every inbound session: transport,
-// handshake (newest revision both sides speak), every page of every list the server offers,
-// request forwarding with the server's timeout, and its life: reconnect with backoff after a
-// drop, its items kept listed for a grace period while it is down. It publishes state and
-// lists; it never decides names or policy (the catalog does).
+// era and handshake (handshake.ts), every page of every list the server offers, request
+// forwarding with the server's timeout (2026-07-28 servers: with the per-request envelope), the
+// server's notifications (a listen stream for 2026-07-28 servers), resource subscriptions, and its
+// life: reconnect with backoff after a drop, its items kept listed for a grace period while it is
+// down. It publishes state and lists; it never decides names or policy (the catalog does).
 //
 //   disabled            connecting ──ok──▶ ready ──drop──▶ backing-off ──timer──▶ connecting
 //                          │                │                   │
@@ -15,13 +16,31 @@ import { GatewayError, RpcError, describeError } from '../errors.js';
 import { Peer, type IncomingContext, type PeerAnswer, type RequestOptions } from '../jsonrpc/peer.js';
 import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
-import { GATEWAY_NAME, GATEWAY_VERSION, KINDS, LATEST_PROTOCOL_VERSION, LIST_CHANGED, LIST_KINDS, isSupportedVersion, type ListKind } from '../protocol/mcp.js';
+import { KINDS, LIST_CHANGED, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
-import type { Transport } from '../transport.js';
-import { AuthError, AuthErrorCode } from './auth/errors.js';
+import { AuthError, AuthErrorCode, isLoginNeeded } from './auth/errors.js';
 import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
+import { legacyParams, type RequestEnvelope } from './envelope.js';
+import type { Era } from './era.js';
+import { openServer, type Pipe, type PipeKind } from './handshake.js';
 import { fetchAll } from './list-fetch.js';
+import { ModernSide } from './modern-side.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { createTransport } from './transports.js';
+
+export type { Era } from './era.js';
+export type { RequestEnvelope } from './envelope.js';
+
+/** forward()'s options: the Peer's, and what the router says of the request's originating client. */
+export interface ForwardOptions<O = never> extends RequestOptions<O> {
+  /**
+   * 2026-07-28 servers: the capabilities, log level and trace context of the client this request
+   * is for (default: the connection's declared capabilities, the last logging/setLevel). Servers
+   * of the stateful era get the trace keys only.
+   */
+  envelope?: RequestEnvelope;
+}
 
 export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'needs-login' | 'disabled' | 'closed';
 
@@ -57,9 +76,15 @@ export interface ServerConnectionOptions<O = never> {
   auth?: ServerAuth;
 }
 
-/** The stdio transport module, imported once (by the first stdio server to connect). */
-let stdioModule: Promise<typeof import('./stdio-transport.js')> | undefined;
-const loadStdio = () => (stdioModule ??= import('./stdio-transport.js'));
+/**
+ * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
+ * servers register their UI tools. One connection serves every session, and the catalog built from
+ * it is what a per-session connection must match: the inbound side hides what a client without apps
+ * must not see (docs/apps.md). (2026-07-28: the connection's default envelope; a request the router
+ * sends with its client's own capabilities carries those.)
+ */
+const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
 
 const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
@@ -69,6 +94,12 @@ export class ServerConnection<O = never> {
   problem?: string;
   /** More on the problem for the operator only (the server's last stderr line): logs, check, status. */
   problemDetail?: string;
+  /**
+   * The era the server speaks, decided at the first handshake and kept for the process's life
+   * (see handshake.ts). `legacy` until then: nothing has been sent that depends on it.
+   */
+  era: Era = 'legacy';
+  /** The revision agreed: initialize's answer, or the stateless revision discover confirmed. */
   protocolVersion?: string;
   capabilities: Record<string, any> = {};
   serverInfo?: { name?: string; version?: string };
@@ -94,6 +125,10 @@ export class ServerConnection<O = never> {
   private stopWatchingAuth?: () => void;
   private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
+  /** Waiting for the refetches in flight to end (listsSettled). */
+  private settledWaiters: (() => void)[] = [];
+  private readonly resources: ResourceSubscriptions;
+  private readonly modern: ModernSide<O>;
 
   constructor(
     readonly config: ServerConfig,
@@ -107,6 +142,29 @@ export class ServerConnection<O = never> {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
     }
+    this.modern = new ModernSide<O>({
+      config,
+      logger,
+      clientCapabilities: withDeclaredExtensions(options.clientCapabilities),
+      keepsLists: options.fetchLists !== false,
+      protocolVersion: () => this.protocolVersion!,
+      capabilities: () => this.capabilities,
+      peer: () => (this.peer && !this.peer.isClosed && this.era === 'modern' ? this.peer : undefined),
+      subscribedUris: () => this.resources.uris,
+      subscribe: (uri) => this.resources.subscribe(uri),
+      unsubscribe: (uri) => this.resources.unsubscribe(uri),
+    });
+    this.resources = new ResourceSubscriptions({
+      name: config.name,
+      logger,
+      era: () => this.era,
+      checkReady: () => {
+        if (this.state !== 'ready' || !this.peer) throw this.unavailable();
+      },
+      capabilities: () => this.capabilities,
+      request: (method, params) => this.request(method, params),
+      relisten: () => this.modern.listener.refresh(),
+    });
   }
 
   get name(): string {
@@ -119,26 +177,63 @@ export class ServerConnection<O = never> {
     await this.attempt();
   }
 
-  /** Forwards a request: the server's raw response (a JSON-RPC error stays a response), or a GatewayError. */
-  forward(method: string, params: Record<string, any> | undefined, options: RequestOptions<O> = {}): Promise<PeerAnswer> {
-    if (this.state !== 'ready' || !this.peer) return Promise.reject(this.unavailable());
+  /**
+   * Forwards a request: the server's raw response (a JSON-RPC error stays a response; a 2026-07-28
+   * result comes back as it is, input_required included), or a GatewayError. To a 2026-07-28
+   * server, the stateful era's ping and logging/setLevel are answered here, and
+   * resources/subscribe and unsubscribe become subscribe() and unsubscribe().
+   */
+  forward(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O> = {}): Promise<PeerAnswer> {
+    const peer = this.peer;
+    if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
-    if (max !== undefined && this.peer.pendingCount >= max) {
+    if (max !== undefined && peer.pendingCount - this.modern.listener.inFlight >= max) {
       return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }));
     }
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
-    return this.peer.requestRaw(method, params, options);
+    if (this.era === 'legacy') return peer.requestRaw(method, legacyParams(params, options.envelope), options);
+    return this.modern.forward(peer, method, params, options);
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
-  async request(method: string, params?: Record<string, any>, options: RequestOptions<O> = {}): Promise<Record<string, any>> {
+  async request(method: string, params?: Record<string, any>, options: ForwardOptions<O> = {}): Promise<Record<string, any>> {
     const response = (await this.forward(method, params, { ...options, raw: false })) as JsonRpcResponse;
     if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
   }
 
+  /**
+   * Resolves once no list refetch is in flight or due (a list_changed received while connecting
+   * is served right after): `check` reports the lists as they settled, not half-way through.
+   */
+  listsSettled(): Promise<void> {
+    if (this.refetching.size === 0 && (this.refetchAgain.size === 0 || this.state !== 'ready')) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** A notification to the server. 2026-07-28 defines none from clients but cancellation (which the Peer sends). */
   notify(method: string, params?: Record<string, any>): void {
-    if (this.state === 'ready') this.peer?.notify(method, params).catch(() => {});
+    if (this.state !== 'ready' || (this.era === 'modern' && method !== 'notifications/cancelled')) return;
+    this.peer?.notify(method, params).catch(() => {});
+  }
+
+  /**
+   * Asks the server for notifications/resources/updated about `uri`: resources/subscribe (stateful
+   * era), or the listen stream's filter (2026-07-28; resolves once the new stream is acknowledged).
+   * Rejects with the server's RpcError or a GatewayError. Kept across reconnects.
+   */
+  subscribe(uri: string): Promise<void> {
+    return this.resources.subscribe(uri);
+  }
+
+  /** Stops the notifications about `uri` (resources/unsubscribe, or a listen stream without it). */
+  unsubscribe(uri: string): Promise<void> {
+    return this.resources.unsubscribe(uri);
+  }
+
+  /** The URIs subscribed through subscribe(). */
+  get subscriptions(): ReadonlySet<string> {
+    return this.resources.uris;
   }
 
   async close(): Promise<void> {
@@ -147,6 +242,8 @@ export class ServerConnection<O = never> {
     this.stopWatchingAuth?.();
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
+    for (const done of this.settledWaiters.splice(0)) done();
+    this.modern.listener.stop();
     await this.peer?.close().catch(() => {});
   }
 
@@ -188,7 +285,11 @@ export class ServerConnection<O = never> {
     this.listed = this.options.fetchLists !== false;
     for (const kind of this.refetchAgain) this.refetch(kind);
     this.refetchAgain.clear();
-    this.logger.info({ ms: Date.now() - started }, reconnected ? 'reconnected' : 'ready');
+    // The first connect is reported by whoever started it (serve's and check's line per server).
+    const fields = { ms: Date.now() - started, era: this.era, protocolVersion: this.protocolVersion };
+    if (reconnected) this.logger.info(fields, 'reconnected');
+    else this.logger.debug(fields, 'ready');
+    if (this.era === 'legacy') void this.resources.restore();
     this.events.onChange?.(this, LIST_KINDS);
     if (reconnected) this.events.onReconnect?.(this);
   }
@@ -197,9 +298,10 @@ export class ServerConnection<O = never> {
   private down(err: unknown): void {
     const wasListed = this.listed;
     const wasWaiting = this.state === 'needs-login';
+    this.modern.listener.stop();
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
-    if (needsLogin(err) && this.auth?.state().status === 'needs-login') {
+    if (isLoginNeeded(err) && this.auth?.state().status === 'needs-login') {
       // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
       this.state = 'needs-login';
       if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
@@ -267,26 +369,23 @@ export class ServerConnection<O = never> {
     }, graceMs);
   }
 
-  private async createTransport(): Promise<Transport> {
-    const c = this.config;
-    const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    if (c.kind === 'stdio') {
-      // Loaded on first use too: execa costs start-up time a config without stdio servers never needs.
-      const { StdioTransport } = await loadStdio();
-      return new StdioTransport({ command: c.command, args: c.args, env: c.env, inheritEnv: c.inheritEnv, cwd: c.cwd, logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes });
-    }
-    // Loaded on first use: undici and the SSE parser cost ~20 MB of memory a stdio-only setup never needs.
-    const { createHttpTransport } = await import('./http-auto.js');
+  /** HTTP servers: their OAuth client state, one per server for the whole process (every connection shares the token and its refresh). */
+  private async serverAuth(): Promise<ServerAuth | undefined> {
+    if (this.config.kind !== 'http') return undefined;
     if (!this.auth) {
-      // One per server for the whole process (every connection to it shares the token and its refresh).
-      this.auth = this.options.auth ?? (await import('./auth/registry.js')).serverAuthFor(c, this.logger);
+      this.auth = this.options.auth ?? (await import('./auth/registry.js')).serverAuthFor(this.config, this.logger);
       this.stopWatchingAuth = this.auth.onStatus((state) => this.authChanged(state));
     }
-    return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger: this.logger, maxMessageBytes, maxDepth, auth: this.auth });
+    return this.auth;
   }
 
-  private async open(): Promise<Peer<O>> {
-    const transport = await this.createTransport();
+  /** A started pipe with its Peer, which becomes the connection's (a probe's pipe is replaced by the next). */
+  private async openPipe(kind: PipeKind, version?: string): Promise<Pipe<O>> {
+    if (this.peer && !this.peer.isClosed) await this.peer.close().catch(() => {});
+    const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
+    if (this.state === 'closed') throw closed();
+    const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
+    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.modern.paramHeaders, auth: await this.serverAuth() });
     const peer = new Peer<O>(
       transport,
       {
@@ -308,41 +407,56 @@ export class ServerConnection<O = never> {
     );
     this.peer = peer;
     await transport.start();
-    const timeoutMs = this.config.startupTimeoutMs;
-    let init: Record<string, any>;
-    try {
-      init = await peer.request(
-        'initialize',
-        { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.options.clientCapabilities ?? {}, clientInfo: { name: GATEWAY_NAME, version: GATEWAY_VERSION } },
-        { timeoutMs },
-      );
-    } catch (err) {
-      if (err instanceof RpcError) throw new GatewayError('PROTOCOL_ERROR', `initialize failed: ${err.message}`, { server: this.name });
-      throw err;
+    // close() may have run meanwhile, before this peer was there to close.
+    if ((this.state as ServerState) === 'closed') {
+      await peer.close().catch(() => {});
+      throw closed();
     }
-    if (!isSupportedVersion(init.protocolVersion)) {
-      throw new GatewayError('PROTOCOL_MISMATCH', `server answered protocol version ${JSON.stringify(init.protocolVersion)}, which the gateway does not speak`, { server: this.name });
-    }
-    this.protocolVersion = init.protocolVersion;
-    this.capabilities = init.capabilities ?? {};
-    this.serverInfo = init.serverInfo;
-    this.instructions = typeof init.instructions === 'string' && init.instructions.trim() ? init.instructions : undefined;
-    const kind = (transport as { kind?: unknown }).kind;
+    return { peer, transport };
+  }
+
+  private async open(): Promise<Peer<O>> {
+    const opened = await openServer<O>({
+      config: this.config,
+      logger: this.logger,
+      clientCapabilities: withDeclaredExtensions(this.options.clientCapabilities),
+      open: (kind, version) => this.openPipe(kind, version),
+    });
+    const id = opened.identity;
+    this.era = id.era;
+    this.protocolVersion = id.protocolVersion;
+    this.capabilities = id.capabilities;
+    this.serverInfo = id.serverInfo;
+    this.instructions = id.instructions;
+    this.resources.connected();
+    const kind = (opened.transport as { kind?: unknown }).kind;
     if (typeof kind === 'string') this.transportKind = kind;
-    transport.setProtocolVersion?.(init.protocolVersion);
-    await peer.notify('notifications/initialized');
-    return peer;
+    // Opened before the lists are fetched, so a change made meanwhile is not missed (it refetches).
+    if (this.era === 'modern') void this.modern.listener.refresh().catch((err) => this.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
+    return opened.peer;
   }
 
   /** Fetches every page of the given lists that the server's capabilities offer. */
   private async fetchLists(peer: Peer<O>, kinds: readonly ListKind[]): Promise<void> {
     // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
     const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
-    const fetched = await Promise.all(kinds.map((kind) => (this.capabilities[KINDS[kind].capability] ? fetchAll(peer, kind, timeoutMs, this.name, this.logger) : [])));
+    const fetched = await Promise.all(
+      kinds.map((kind) => {
+        if (!this.capabilities[KINDS[kind].capability]) return [];
+        if (this.era === 'legacy') return fetchAll(peer, kind, timeoutMs, this.name, this.logger);
+        if (kind === 'tools') return this.modern.loadTools(peer, timeoutMs);
+        return fetchAll(this.modern.requester(peer), kind, timeoutMs, this.name, this.logger);
+      }),
+    );
     kinds.forEach((kind, i) => (this.lists[kind] = fetched[i]!));
   }
 
   private receiveNotification(n: JsonRpcNotification, owner?: O): void {
+    if (this.era === 'modern') {
+      const accepted = this.modern.receive(n);
+      if (!accepted) return;
+      n = accepted;
+    }
     const kinds = LIST_CHANGED.get(n.method);
     if (kinds) {
       if (this.options.fetchLists === false) return;
@@ -363,19 +477,16 @@ export class ServerConnection<O = never> {
     this.fetchLists(this.peer, [kind])
       .then(
         () => this.events.onChange?.(this, [kind]),
-        (err) => this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`),
+        (err) => {
+          // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
+          if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+        },
       )
       .finally(() => {
         this.refetching.delete(kind);
         if (this.refetchAgain.delete(kind)) this.refetch(kind);
+        if (this.refetching.size === 0) for (const done of this.settledWaiters.splice(0)) done();
       });
   }
 }
 
-/** The failure is (or was caused by) "a login is needed", not a network or protocol problem. */
-function needsLogin(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof AuthError) return e.code === AuthErrorCode.AUTH_REQUIRED;
-  }
-  return false;
-}

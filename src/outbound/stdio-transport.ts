@@ -11,6 +11,7 @@ import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
 import { SENT, type Transport } from '../transport.js';
+import { StderrTail } from './stderr-tail.js';
 
 export interface StdioTransportOptions {
   command: string;
@@ -83,7 +84,7 @@ export class StdioTransport implements Transport {
   private writer?: LineWriter;
   private closing = false;
   private closedNotified = false;
-  private readonly recentStderr: string[] = [];
+  private readonly stderrTail = new StderrTail();
 
   constructor(private readonly options: StdioTransportOptions) {}
 
@@ -184,9 +185,9 @@ export class StdioTransport implements Transport {
     if (pid !== undefined) killGroup(pid, 'SIGKILL');
   }
 
-  /** The last lines the server wrote on stderr, for error reports. */
-  get lastStderr(): string[] {
-    return this.recentStderr;
+  /** The last lines the server wrote on stderr (bounded), for error reports. */
+  get lastStderr(): readonly string[] {
+    return this.stderrTail.all;
   }
 
   private exitsWithin(ms: number): Promise<boolean> {
@@ -229,8 +230,7 @@ export class StdioTransport implements Transport {
   }
 
   private receiveStderr(text: string): void {
-    if (this.recentStderr.length >= 10) this.recentStderr.shift();
-    this.recentStderr.push(text);
+    this.stderrTail.push(text);
     this.options.logger.info({ stream: 'stderr' }, text);
   }
 
@@ -246,7 +246,7 @@ export class StdioTransport implements Transport {
     const how = failure ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`);
     // What the server printed may hold paths and secrets: it is for the operator (logs, check,
     // status), never part of the message a client receives.
-    const last = this.recentStderr.at(-1);
-    this.onclose?.(new GatewayError('CONNECTION_CLOSED', `server process ${how}`, { detail: last ? `last stderr: ${last.slice(0, 200)}` : undefined }));
+    const reason = this.stderrTail.reason();
+    this.onclose?.(new GatewayError('CONNECTION_CLOSED', `server process ${how}`, { detail: reason ? `stderr: ${reason}` : undefined }));
   }
 }

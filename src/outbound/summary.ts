@@ -7,6 +7,8 @@ export interface ServerSummary {
   name: string;
   state: string;
   transport: string;
+  /** The protocol era found at the last handshake (modern: 2026-07-28, stateless). */
+  era?: 'modern' | 'legacy';
   protocolVersion?: string;
   tools: number;
   prompts: number;
@@ -33,7 +35,10 @@ export function summarize(connections: Iterable<ServerConnection<any>>): ServerS
       resources: c.lists.resources.length,
       resourceTemplates: c.lists.resourceTemplates.length,
     };
-    if (c.protocolVersion) s.protocolVersion = c.protocolVersion;
+    if (c.protocolVersion) {
+      s.era = c.era;
+      s.protocolVersion = c.protocolVersion;
+    }
     if (c.problem && c.state !== 'ready') s.problem = c.problem;
     if (c.problemDetail && c.state !== 'ready') s.detail = c.problemDetail;
     if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());

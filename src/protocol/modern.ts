@@ -41,26 +41,39 @@ export function claimsModern(method: string, params: Record<string, any> | undef
 
 const LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
-/** The envelope of a request, or the error to answer it with (every one of these is HTTP 400). */
-export function readEnvelope(params: Record<string, any> | undefined): { ok: true; envelope: Envelope } | { ok: false; error: JsonRpcErrorObject } {
-  const meta = params?._meta;
-  const invalid = (problem: string): { ok: false; error: JsonRpcErrorObject } => ({
+type EnvelopeError = { ok: false; error: JsonRpcErrorObject };
+
+function invalidEnvelope(key: string, problem: string): EnvelopeError {
+  return {
     ok: false,
-    error: { code: ErrorCode.InvalidParams, message: `Invalid _meta envelope for protocol revision ${LATEST_MODERN_VERSION}: ${problem}` },
-  });
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return invalid('_meta: missing');
+    error: { code: ErrorCode.InvalidParams, message: `Invalid _meta envelope for protocol revision ${LATEST_MODERN_VERSION}: ${key}: ${problem}`, data: { envelope: { key, problem } } },
+  };
+}
+
+/** The -32022 answer for a revision we do not speak (error.data names what we do). */
+export function unsupportedVersion(requested: string): JsonRpcErrorObject {
+  return { code: ErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${requested}`, data: { supported: [...MODERN_VERSIONS], requested } };
+}
+
+export function isModernVersion(v: unknown): boolean {
+  return typeof v === 'string' && (MODERN_VERSIONS as readonly string[]).includes(v);
+}
+
+/**
+ * The envelope of a request, or the error to answer it with (HTTP 400 each). Presence is checked
+ * before the version is judged, so a transport can check its headers against the body in between
+ * (a missing envelope is -32602; a header naming another version -32020; an unknown one -32022).
+ */
+export function readEnvelope(params: Record<string, any> | undefined, checkVersion = true): { ok: true; envelope: Envelope } | EnvelopeError {
+  const meta = params?._meta;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return invalidEnvelope('_meta', 'missing');
   const version = meta[META.protocolVersion];
-  if (typeof version !== 'string') return invalid(`${META.protocolVersion}: missing`);
-  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
-    return {
-      ok: false,
-      error: { code: ErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${version}`, data: { supported: [...MODERN_VERSIONS], requested: version } },
-    };
-  }
+  if (typeof version !== 'string') return invalidEnvelope(META.protocolVersion, 'missing');
   const caps = meta[META.clientCapabilities];
-  if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) return invalid(`${META.clientCapabilities}: missing`);
+  if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) return invalidEnvelope(META.clientCapabilities, 'missing');
   const level = meta[META.logLevel];
-  if (level !== undefined && !LEVELS.has(level)) return invalid(`${META.logLevel}: not a log level`);
+  if (level !== undefined && !LEVELS.has(level)) return invalidEnvelope(META.logLevel, 'not a log level');
+  if (checkVersion && !isModernVersion(version)) return { ok: false, error: unsupportedVersion(version) };
   const info = meta[META.clientInfo];
   const trace: Envelope['trace'] = {};
   for (const k of TRACE_KEYS) if (typeof meta[k] === 'string') trace[k] = meta[k];
@@ -84,3 +97,16 @@ export const CACHEABLE: ReadonlySet<string> = new Set(['server/discover', 'tools
 
 /** The only methods a server may answer with input_required (MRTR). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/** The -32021 answer when a request lacks a capability that serving it needs. */
+export function missingCapabilityError(required: Record<string, any>, why: string): JsonRpcErrorObject {
+  return { code: ErrorCode.MissingRequiredClientCapability, message: `Missing required client capability: ${why}`, data: { requiredCapabilities: required } };
+}
+
+/**
+ * How a transport should answer an error the gateway itself decided before serving: 'method' (no
+ * such method in this revision: HTTP 404) or 'request' (the request is malformed for this
+ * revision: HTTP 400). A symbol key, so it never reaches the wire.
+ */
+export const REFUSAL = Symbol('switchboard.refusal');
+export type RefusalKind = 'method' | 'request';

@@ -29,7 +29,8 @@ export function routeServerNotification(routes: NotificationRoutes, connection: 
       // there is one); one that belongs to no request only to the clients whose profile sees that
       // server (another profile's server is not theirs to hear about), at the level each asked for.
       if (owner) {
-        if (!passesLevel(params.level, owner.session.logLevel)) return;
+        // A stateless request without a logLevel asked for no log lines at all.
+        if (owner.modern !== undefined ? owner.modern.logLevel === undefined || !passesLevel(params.level, owner.modern.logLevel) : !passesLevel(params.level, owner.session.logLevel)) return;
         if (owner.related) owner.related(message);
         else owner.session.send(message);
       } else {

@@ -21,6 +21,8 @@ import type { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
+import { ParkedCalls } from './parked-calls.js';
+import { StateWrapper, stateKey } from './request-state.js';
 import type { Connection, RequestOwner, Session } from './session.js';
 import { Subscriptions } from './subscriptions.js';
 import { TaskIds } from './task-ids.js';
@@ -36,7 +38,9 @@ export interface RouterDeps {
 }
 
 export class Router {
-  readonly cursors: CursorCodec = createCursorCodec();
+  readonly cursors: CursorCodec;
+  /** Wraps 2026 servers' requestState on its way to 2026 clients (same key as cursors and parked calls). */
+  readonly states: StateWrapper;
   /**
    * Every tool of the catalog, indexed for search_tools. Brought up to date on the first search
    * after a snapshot (a gateway whose clients never search never pays for indexing).
@@ -49,6 +53,8 @@ export class Router {
   private indexedCatalog?: Catalog;
   readonly subscriptions = new Subscriptions();
   readonly tasks = new TaskIds();
+  /** Calls of stateless-revision clients waiting for their input between rounds. */
+  readonly parked: ParkedCalls;
   readonly store: CatalogStore;
   readonly audit: AuditLog;
   readonly logger: Logger;
@@ -63,10 +69,15 @@ export class Router {
   private closing = false;
 
   constructor(private readonly deps: RouterDeps) {
+    // One key for everything a client hands back: processes sharing listen.stateKey accept each other's.
+    const key = stateKey(deps.config().listen.stateKey);
+    this.cursors = createCursorCodec(key);
+    this.states = new StateWrapper(key);
+    this.parked = new ParkedCalls(key);
     this.store = deps.store;
     this.audit = deps.audit;
     this.logger = deps.logger;
-    this.relay = new ServerRequestRelay(deps.logger);
+    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size);
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }
@@ -179,6 +190,14 @@ export class Router {
     };
   }
 
+  /**
+   * Asks the client that owns a request something on its server's behalf, as if the server had
+   * sent the request itself (a 2026-07-28 server's input requests, for a client of the stateful era).
+   */
+  askClient(connection: Connection, method: string, params: Record<string, any> | undefined, owner: RequestOwner, signal: AbortSignal): Promise<Record<string, any>> {
+    return this.relay.relay(connection, { jsonrpc: '2.0', id: 0, method, params }, owner, signal);
+  }
+
   /** A server came back (or a restarted one is up): restore what it held for our sessions. */
   async restore(connection: Connection): Promise<void> {
     await this.subscriptions.resubscribe(connection);
@@ -199,6 +218,7 @@ export class Router {
     if (!this.closing) this.subscriptions.dropSession(session);
     this.tasks.dropSession(session);
     this.relay.dropSession(session);
+    this.parked.dropSession(session);
     for (const c of this.isolated.of(session)) this.subscriptions.dropConnection(c);
     void this.isolated.closeSession(session);
   }
@@ -240,6 +260,7 @@ export class Router {
   /** Shutdown: per-session connections close; servers are not told about unsubscribing. */
   async close(): Promise<void> {
     this.closing = true;
+    this.parked.clear();
     await this.isolated.closeAll();
   }
 }

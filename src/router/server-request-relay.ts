@@ -13,18 +13,30 @@ export class ServerRequestRelay {
   /** URL-mode elicitations in progress: their completion goes only to the client that got them. */
   private readonly elicitations = new Map<string, Session>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** How many client sessions there are: a request while there are none is no one's, and no news. */
+    private readonly sessionCount: () => number = () => 1,
+  ) {}
 
   async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<Record<string, any>> {
     const { method, params } = request;
     if (!REQUESTS_TO_CLIENTS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     if (!owner) {
+      // Servers commonly ask for roots as they start, before any client exists: nobody to ask.
+      if (this.sessionCount() === 0) {
+        this.logger.debug({ server: connection.name, method }, 'server request while no client is connected');
+        throw new RpcError(ErrorCode.InternalError, `no client is connected to Switchboard to answer ${method}; ask again during a client's request`);
+      }
       this.logger.warn({ server: connection.name, method }, 'server request with no way to tell which client it is for');
       throw new RpcError(
         ErrorCode.InternalError,
-        `Switchboard cannot tell which client ${method} is for: several clients are using server "${connection.name}" at once. Set isolation: per-session on that server.`,
+        `Switchboard cannot tell which client ${method} is for: it came outside any client's request, or while several clients were using server "${connection.name}". Set isolation: per-session on that server.`,
       );
     }
+    // A client of the stateless revision takes no requests: they become its input rounds.
+    if (owner.inputs) return owner.inputs.park(method, params, signal);
+    if (owner.modern) throw new RpcError(ErrorCode.MethodNotFound, `the client cannot be asked for ${method} during this request (protocol revision ${owner.modern.protocolVersion})`);
     const result = await owner.session.requestClient(method, params, owner.related, signal);
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
       this.elicitations.set(params.elicitationId, owner.session);

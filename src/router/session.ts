@@ -6,6 +6,8 @@ import type { CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { Envelope } from '../protocol/modern.js';
+import type { InputBridge } from './input-bridge.js';
 
 export interface Session {
   readonly id: string;
@@ -29,6 +31,13 @@ export interface Session {
 export interface RequestOwner {
   readonly session: Session;
   readonly related?: (message: JsonRpcMessage) => void;
+  /**
+   * Set when the request came in the stateless revision: its own capabilities and log level
+   * apply, not the session's (a log line without a logLevel is not sent at all).
+   */
+  readonly modern?: Envelope;
+  /** Set when a stateless-revision request may ask its client for input (MRTR): where server requests park. */
+  readonly inputs?: InputBridge;
 }
 
 /** A server connection as the router uses it: its requests are attributed to RequestOwners. */

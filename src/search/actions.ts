@@ -1,9 +1,11 @@
 // The action a tool performs and the action a query asks for, by families of verbs: fetching
 // (get, list, search), writing (create, send), changing, deleting, running. A tool whose name
 // says one family, asked for with a query that says only others, is likely the wrong tool of
-// the right object (list_channels for "post to the channel").
+// the right object (list_channels for "post to the channel"). A request's action is a verb in
+// its base form; participles describe, and a question without an action asks to fetch.
 
-import { analyzeText } from './analyze.js';
+import { analyzeText, term } from './analyze.js';
+import { tokenize } from './tokenize.js';
 
 const FAMILIES: Record<string, string> = {
   fetch: 'get fetch retrieve read obtain view show see display load inspect describe list enumerate browse search find lookup query seek locate discover look',
@@ -30,4 +32,36 @@ export function actionsOf(terms: Iterable<string>): number {
   let bits = 0;
   for (const t of terms) bits |= f.get(t) ?? 0;
   return bits;
+}
+
+/** Participles (-ed, -ing) say what state the wanted things are in, not what to do to them. */
+const PARTICIPLE = /^[a-z]{3,}(?:ed|ing)$/;
+
+/**
+ * The terms of a request that are only said as participles ("tickets assigned to me",
+ * "completed tasks", "programs running"): requests give their action in the base form
+ * ("assign", "run"), so these describe the objects and must not count as the action asked for.
+ */
+export function describingTerms(text: string): Set<string> {
+  const participles = new Set<string>();
+  const plain = new Set<string>();
+  for (const w of tokenize(text)) {
+    const t = term(w);
+    if (t.length === 0) continue;
+    (PARTICIPLE.test(w) ? participles : plain).add(t);
+  }
+  for (const t of plain) participles.delete(t);
+  return participles;
+}
+
+const QUESTION = /^\s*(?:what|what's|whats|which|who|whom|whose|where|when|how|is|are|was|were|do|does|did|have|has|had|can|could|am)\b|\?\s*$/i;
+
+/**
+ * The families a request asks for: those its own words name (participles aside); a question
+ * that names none ("what tickets are assigned to me?") asks to be told, which is fetching.
+ */
+export function askedActions(text: string, terms: readonly string[]): number {
+  const describing = describingTerms(text);
+  const bits = actionsOf(terms.filter((t) => !describing.has(t)));
+  return bits === 0 && QUESTION.test(text) ? actionsOf(['get']) : bits;
 }

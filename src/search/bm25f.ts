@@ -1,15 +1,17 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
-// groups at a lower weight. Incremental: upsert/remove cost the document's own terms only.
+// groups, the world-knowledge map and the indexed forms of each word, at lower weights.
+// Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
 import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
 import { queryShape } from './hints.js';
-import { actionsOf } from './actions.js';
+import { actionsOf, askedActions } from './actions.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
+import { worldExpansions, WORLD_WEIGHT } from './world.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 
 export interface RankingParams {
@@ -19,6 +21,12 @@ export interface RankingParams {
   synonyms: boolean;
   /** Weight of a synonym relative to the query's own word. */
   synonymWeight: number;
+  /** Weight of a world-knowledge expansion (world.ts) relative to the query's own word. */
+  worldWeight: number;
+  /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
+  formWeight: number;
+  /** Weight of an indexed term one edit from a query word that no tool uses (a typo); 0 = off. */
+  typoWeight: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
@@ -46,6 +54,9 @@ export const DEFAULT_RANKING: RankingParams = {
   },
   synonyms: true,
   synonymWeight: SYNONYM_WEIGHT,
+  worldWeight: WORLD_WEIGHT,
+  formWeight: 0.7,
+  typoWeight: 0.6,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -59,6 +70,8 @@ export const RERANK_DEPTH = 100;
 const DIGITS = /^[0-9]+$/;
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
+/** Query words looked up as possible typos per query. */
+const MAX_CORRECTIONS = 4;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -153,7 +166,7 @@ export class ToolSearchIndex implements Searcher {
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
-    const asked = actionsOf(concepts.map((c) => c[0]![0]));
+    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]));
     const mismatch = 1 - this.params.actionMismatch;
     const boost = (key: string, score: number): number => {
       const words = this.nameWords.get(key)!;
@@ -172,10 +185,32 @@ export class ToolSearchIndex implements Searcher {
     return takeTop(pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) })), limit);
   }
 
+  /**
+   * A query term with its synonyms, world-knowledge expansions, the index's other forms of it
+   * and, for a word no tool uses, its likely corrections, each at its best weight. Forms and
+   * corrections depend on the indexed vocabulary, so concepts do too.
+   */
+  private expand(t: string, budget: { corrections: number }): Concept {
+    const weights = new Map<string, number>([[t, 1]]);
+    const add = (term: string, w: number): void => {
+      if (w > (weights.get(term) ?? 0)) weights.set(term, w);
+    };
+    for (const s of expansions(t).keys()) add(s, this.params.synonymWeight);
+    if (this.params.worldWeight > 0) for (const s of worldExpansions(t).keys()) add(s, this.params.worldWeight);
+    if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
+    // A word no tool uses may be misspelt.
+    if (this.params.typoWeight > 0 && this.index.df(t) === 0 && budget.corrections-- > 0) {
+      for (const s of this.index.typos(t)) add(s, this.params.typoWeight);
+    }
+    return [...weights];
+  }
+
   /** The query as the index sees it: one concept per distinct word, with its expansions. */
   concepts(query: string): Concept[] {
     const out: Concept[] = [];
     const seen = new Set<string>();
+    // Typo look-ups scan the vocabulary of similar length: a few per query.
+    const budget = { corrections: MAX_CORRECTIONS };
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
     const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
@@ -184,9 +219,7 @@ export class ToolSearchIndex implements Searcher {
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      const concept: [string, number][] = [[t, 1]];
-      if (this.params.synonyms) for (const s of expansions(t).keys()) concept.push([s, this.params.synonymWeight]);
-      out.push(concept);
+      out.push(this.params.synonyms ? this.expand(t, budget) : [[t, 1]]);
     }
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));

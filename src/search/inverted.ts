@@ -4,6 +4,7 @@
 // updates ranks exactly like a fresh build of the same documents.
 
 import { before } from './top.js';
+import { PrefixVocabulary } from './morphology.js';
 import type { SearchHit } from './types.js';
 
 export interface FieldParams {
@@ -35,6 +36,7 @@ export class InvertedIndex {
   private readonly totals: number[];
   private normsDirty = true;
   private readonly postings = new Map<string, Posting>();
+  private readonly vocabulary = new PrefixVocabulary();
   private acc = new Float64Array(0);
   private best = new Float64Array(0);
   private seen = new Uint32Array(0);
@@ -101,6 +103,16 @@ export class InvertedIndex {
     this.free.push(slot);
     this.normsDirty = true;
     return true;
+  }
+
+  /** Indexed terms that are another form of `term` (see morphology.ts). */
+  forms(term: string): string[] {
+    return this.vocabulary.forms(term);
+  }
+
+  /** Indexed terms one edit from `term` (see morphology.ts). */
+  typos(term: string): string[] {
+    return this.vocabulary.typos(term);
   }
 
   /** Number of documents holding the term (its document frequency). */
@@ -236,7 +248,10 @@ export class InvertedIndex {
   private post(term: string, slot: number, counts: readonly number[], from: number): void {
     const F = this.fields;
     let p = this.postings.get(term);
-    if (p === undefined) this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
+    if (p === undefined) {
+      this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
+      this.vocabulary.add(term);
+    }
     if (p.n === p.ids.length) {
       const ids = new Int32Array(p.ids.length * 2);
       ids.set(p.ids);
@@ -261,7 +276,10 @@ export class InvertedIndex {
     p.ids[i] = p.ids[last]!;
     p.tf.copyWithin(i * F, last * F, last * F + F);
     p.n = last;
-    if (p.n === 0) this.postings.delete(term);
+    if (p.n === 0) {
+      this.postings.delete(term);
+      this.vocabulary.delete(term);
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
+import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...tokens];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens];

@@ -1,12 +1,14 @@
 // The misbehaving fixture's tools (echo, slow, garbage, big, cut, crash) over HTTP, written by hand
-// on the wire so that it can break the rules: Streamable HTTP with JSON or SSE answers, and
-// legacy HTTP+SSE. It counts sockets, so a contract test can wait until every one has closed.
+// on the wire so that it can break the rules: Streamable HTTP with JSON or SSE answers, legacy
+// HTTP+SSE, and the stateless Streamable HTTP of 2026-07-28 (POST only, headers checked against
+// the body, no session; `crash` stops it listening). It counts sockets, so a contract test can
+// wait until every one has closed.
 
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type HttpMode = 'json' | 'sse' | 'legacy';
+export type HttpMode = 'json' | 'sse' | 'legacy' | 'modern-json' | 'modern-sse';
 
 export interface ContractHttpServer {
   /** The URL to configure: /mcp for Streamable HTTP, /sse for legacy. */
@@ -65,7 +67,8 @@ export async function startContractHttpServer(mode: HttpMode): Promise<ContractH
 
   const server = http.createServer((req, res) => {
     res.on('error', () => {});
-    void (mode === 'legacy' ? legacy(req, res) : streamable(req, res)).catch(() => res.destroy());
+    const serve = mode === 'legacy' ? legacy : mode.startsWith('modern') ? modern : streamable;
+    void serve(req, res).catch(() => res.destroy());
   });
   server.on('connection', (s: Socket) => {
     sockets.add(s);
@@ -99,8 +102,13 @@ export async function startContractHttpServer(mode: HttpMode): Promise<ContractH
       sessions.clear();
       return void res.writeHead(404).end('unknown session');
     }
+    writeScript(res, script, headers, mode === 'json' ? 'json' : 'sse');
+  }
+
+  /** Answers one POST: its messages as a JSON body (several as a batch) or as an SSE stream. */
+  function writeScript(res: http.ServerResponse, script: Exclude<Script, 'crash'>, headers: Record<string, string>, wire: 'json' | 'sse'): void {
     if (script === 'cut') {
-      if (mode === 'json') {
+      if (wire === 'json') {
         // Promises a body it never finishes.
         res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': '1000' });
         return void res.write('{"jsonrpc":"2.0",', () => res.socket?.destroy());
@@ -109,7 +117,7 @@ export async function startContractHttpServer(mode: HttpMode): Promise<ContractH
       res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
       return void res.end(sseEvent(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } })));
     }
-    if (mode === 'json') {
+    if (wire === 'json') {
       // Several messages go as one batch body; raw text goes alone, in place of the answer.
       const raw = script.find((s) => 'raw' in s) as { raw: string } | undefined;
       const messages = script.filter((s) => 'message' in s).map((s) => (s as { message: Message }).message);
@@ -120,6 +128,26 @@ export async function startContractHttpServer(mode: HttpMode): Promise<ContractH
     }
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
     res.end(script.map((s) => sseEvent('raw' in s ? s.raw : JSON.stringify(s.message))).join(''));
+  }
+
+  async function modern(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    const msg = await readBody(req);
+    const refuse = (status: number, code: number, message: string) =>
+      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id ?? null, error: { code, message } }));
+    // What the transport must put on every POST of this revision, and must not.
+    if (req.headers['mcp-protocol-version'] !== '2026-07-28') return refuse(400, -32020, 'MCP-Protocol-Version header missing or wrong');
+    if (req.headers['mcp-method'] !== msg.method) return refuse(400, -32020, 'Mcp-Method header does not match the body');
+    if (req.headers['mcp-session-id'] !== undefined) return refuse(400, -32600, 'no sessions in this revision');
+    if (msg.id === undefined) return void res.writeHead(202).end();
+    const script = answerTo(msg);
+    if (script === 'crash') {
+      // The server is gone: nothing listens at the URL any more.
+      server.close();
+      server.closeAllConnections();
+      return;
+    }
+    writeScript(res, script, {}, mode === 'modern-json' ? 'json' : 'sse');
   }
 
   async function legacy(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

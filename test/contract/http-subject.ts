@@ -9,8 +9,14 @@ export async function httpSubject(mode: HttpMode, make: (url: string) => Transpo
   const server = await startContractHttpServer(mode);
   return {
     transport: make(server.url),
-    // Streamable HTTP: the server forgets the session and answers 404; legacy: it ends the stream.
-    goAway: async (c) => void c.request('tools/call', { name: 'crash', arguments: {} }).catch(() => {}),
+    // Streamable HTTP: the server forgets the session and answers 404; legacy: it ends the stream;
+    // 2026-07-28: it stops listening, which the next request finds out.
+    goAway: async (c) => {
+      const crash = c.request('tools/call', { name: 'crash', arguments: {} }).catch(() => {});
+      if (!mode.startsWith('modern')) return;
+      await crash;
+      await c.request('tools/call', { name: 'echo', arguments: { text: 'anyone?' } }).catch(() => {});
+    },
     released: () => server.socketsClosed(),
     dispose: () => server.close(),
   };
@@ -25,6 +31,14 @@ export const wireOptions: Record<HttpMode, ContractOptions> = {
     unanswerable: [oversized, { label: 'body cut short', tool: 'cut', code: 'HTTP_ERROR' }],
   },
   sse: {
+    garbage: 'between',
+    unanswerable: [oversized, { label: 'stream ended before the answer', tool: 'cut', code: 'CONNECTION_CLOSED' }],
+  },
+  'modern-json': {
+    garbage: 'instead',
+    unanswerable: [oversized, { label: 'body cut short', tool: 'cut', code: 'HTTP_ERROR' }],
+  },
+  'modern-sse': {
     garbage: 'between',
     unanswerable: [oversized, { label: 'stream ended before the answer', tool: 'cut', code: 'CONNECTION_CLOSED' }],
   },

@@ -5,19 +5,20 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, fixtureServer, gatewayMain, nodeBin, repoRoot, startGateway, yamlServers } from '../helpers/index.js';
+import { cleanup, fixture, fixtureServer, gatewayMain, nodeBin, repoRoot, startGateway, yamlServers } from '../helpers/index.js';
 
 afterAll(cleanup);
 
-function run(args: string[], configText?: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], configText?: string, env: Record<string, string> = {}, cwd = repoRoot, fileName = 'switchboard.yaml'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const extra: string[] = [];
   if (configText !== undefined) {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-cli-')), 'switchboard.yaml');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-cli-')), fileName);
     writeFileSync(file, configText);
     extra.push('-c', file);
   }
+  const { SWITCHBOARD_CONFIG: _chosen, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [gatewayMain, ...args, ...extra], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(nodeBin, [gatewayMain, ...args, ...extra], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -61,8 +62,9 @@ describe('switchboard check', () => {
     expect(r.stderr).toMatch(/nonexistent\/switchboard\.yaml/);
   });
 
-  it('checks the default config that npm start serves', async () => {
-    const r = await run(['check', '--json']);
+  it('checks the default config that npm start serves, from any folder, with a line per server and no spurious warning', async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'switchboard-cwd-'));
+    const r = await run(['check', '--json'], undefined, {}, elsewhere);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.servers.map((s: any) => [s.name, s.state])).toEqual([
@@ -70,6 +72,26 @@ describe('switchboard check', () => {
       ['memory', 'ready'],
       ['files', 'ready'],
     ]);
+    // Progress on stderr, plain lines off a terminal: each server connecting, then connected.
+    for (const name of ['everything', 'memory', 'files']) {
+      expect(r.stderr).toContain(`${name}: connecting\n`);
+      expect(r.stderr).toMatch(new RegExp(`^${name}: connected \\(stdio, `, 'm'));
+    }
+    // check closing while server-everything's list_changed refetch ran gave both of these.
+    expect(r.stderr).not.toMatch(/refetching \w+ failed/);
+    expect(r.stderr).not.toMatch(/response for unknown id/);
+  });
+
+  it('reads a whole claude_desktop_config.json, its own settings and all', async () => {
+    const desktop = {
+      globalShortcut: 'Alt+Space',
+      preferences: { menuBarEnabled: false },
+      mcpServers: { echo: { command: nodeBin, args: [fixture('echo')] } },
+    };
+    const r = await run(['check', '--json'], JSON.stringify(desktop, null, 2), {}, repoRoot, 'claude_desktop_config.json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).tools).toContainEqual({ name: 'echo__echo', server: 'echo', original: 'echo' });
+    expect(r.stderr).toMatch(/reading its mcpServers, ignoring globalShortcut, preferences/);
   });
 });
 
@@ -88,6 +110,24 @@ describe('switchboard status', () => {
     const text = await run(['status', '--http', `127.0.0.1:${port}`], config);
     expect(text.stdout).toMatch(/good: connected/);
     expect(text.stdout).toMatch(/gone: down, reconnecting/);
+  });
+
+  it('takes the URL serve printed, from a folder with no config', async () => {
+    const gw = await startGateway(yamlServers([fixtureServer('good', 'echo')]));
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'switchboard-cwd-'));
+    const r = await run(['status', gw.url], undefined, {}, elsewhere);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/good: connected/);
+  });
+
+  it('says unauthorised, not "no gateway", when the gateway wants a token', async () => {
+    const gw = await startGateway(yamlServers([fixtureServer('good', 'echo')], { clients: [{ name: 'ops', token: 'ops-token', operator: true }] }));
+    const r = await run(['status', gw.url]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/answered 401, unauthorised: set SWITCHBOARD_TOKEN/);
+    expect(r.stderr).not.toMatch(/no gateway answered/);
+    const ok = await run(['status', gw.url], undefined, { SWITCHBOARD_TOKEN: 'ops-token' });
+    expect(ok.code).toBe(0);
   });
 
   it('says so when no gateway answers', async () => {

@@ -260,3 +260,13 @@ describe('server requests across several HTTP sessions', () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   });
 });
+
+describe('a server that asks for roots as it starts, before any client is connected', () => {
+  it('is told that no client is connected, and the gateway does not warn about it', async () => {
+    const gw = await startGateway(yamlServers([fixtureServer('int', 'interactive', ['--ask-roots-on-start'])]));
+    // The fixture logs the error its roots/list got; the gateway relays its stderr.
+    await gw.waitForStderr(/no client is connected to Switchboard to answer roots\/list/);
+    expect(gw.stderrLines.filter((l) => /"level":(40|50)/.test(l))).toEqual([]);
+    await gw.stop();
+  });
+});

@@ -13,14 +13,17 @@ import { cleanup, connectHttpClient, connectStdioClient, fixtureServer, startGat
 
 type Face = 'http' | 'stdio';
 
+/** The client is an MCP Apps host: app-only tools are listed only to clients that render apps. */
+const APP_HOST = { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } as any };
+
 /** A client of a gateway on `yaml`, over one face; stdio serves `stdioClient`'s profile. */
 async function connect(face: Face, yaml: string, token?: string): Promise<{ client: Client; stderr: (re: RegExp) => Promise<string> }> {
   if (face === 'http') {
     const gw = await startGateway(yaml);
-    const client = await connectHttpClient(gw.url, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    const client = await connectHttpClient(gw.url, token ? { ...APP_HOST, headers: { Authorization: `Bearer ${token}` } } : APP_HOST);
     return { client, stderr: (re) => gw.waitForStderr(re) };
   }
-  const client = await connectStdioClient(stdioGatewayParams(yaml));
+  const client = await connectStdioClient(stdioGatewayParams(yaml), APP_HOST);
   return { client, stderr: (re) => stdioStderr(client).waitForLine(re) };
 }
 

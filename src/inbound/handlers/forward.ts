@@ -3,7 +3,9 @@
 // server's own name, forwards, and relays the server's answer as it is. Unknown and
 // policy-denied names get the same error, so a denied item is invisible.
 
-import { GatewayError, RpcError } from '../../errors.js';
+import { GatewayError, RefusalError, RpcError } from '../../errors.js';
+import { paramHeaderProblem } from '../param-headers.js';
+import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './modern-tasks.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse } from '../../jsonrpc/raw.js';
@@ -11,9 +13,15 @@ import { callNamedTool, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
+import { MRTR_METHODS } from '../../protocol/modern.js';
+import { answerInputRounds, passInputRounds } from './input-rounds.js';
 import type { Handler, RequestContext } from '../context.js';
-import { sanitizePromptResult, sanitizeReadResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
+import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
+import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
+
+type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
+type RequestEnvelope = NonNullable<ForwardOptions['envelope']>;
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
@@ -36,7 +44,7 @@ export async function connectionFor(context: RequestContext, server: string): Pr
  */
 export function forwardOn(connection: Connection, context: RequestContext, method: string, params: Record<string, any>, raw = false): Promise<PeerAnswer> {
   const timeoutMs = connection.config.timeoutMs;
-  return connection.forward(method, params, {
+  const options: ForwardOptions = {
     timeoutMs,
     cancellation: context.cancellation,
     onProgress: context.progress,
@@ -44,7 +52,22 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     maxTotalMs: timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR,
     owner: context,
     raw,
-  });
+  };
+  if (connection.era !== 'modern') return connection.forward(method, params, options);
+  // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
+  options.envelope = requestEnvelope(context);
+  if (!MRTR_METHODS.has(method)) return connection.forward(method, params, options);
+  const send = (p: Record<string, any>) => connection.forward(method, p, options);
+  // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
+  return context.modern !== undefined ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
+}
+
+/** The originating client's side of a request to a 2026-07-28 server. */
+function requestEnvelope(context: RequestContext): RequestEnvelope {
+  const modern = context.modern;
+  if (modern !== undefined) return { clientCapabilities: modern.clientCapabilities, logLevel: modern.logLevel };
+  const level = context.session.logLevel;
+  return level === undefined ? { clientCapabilities: context.session.clientCapabilities } : { clientCapabilities: context.session.clientCapabilities, logLevel: level };
 }
 
 export async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
@@ -63,14 +86,24 @@ export const callTool: Handler = async (params, context) => {
   const own = context.router.catalog.exposure.settingsFor(context.session.profile);
   if (params?.name === own.searchTool) return searchTools(params.arguments, context);
   if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
-  const entry = lookup(context.view.lists.tools, params?.name, 'tool');
+  const entry = toolForCall(context, params?.name);
+  if (context.httpHeaders !== undefined) {
+    const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
+    if (problem !== undefined) throw new RefusalError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, 'request');
+  }
   const ready = context.router.connectionFor(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
+  // Stateless clients get a task where the server runs this tool only as one (tasks extension).
+  if (context.modern !== undefined && entry.item.execution?.taskSupport === 'required') {
+    if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
+    return callAsTask(connection, context, { ...params, name: entry.original });
+  }
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
   const renamed = context.router.catalog.renamedUris.get(entry.server);
-  const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined;
+  // A stateless-revision answer is dressed (resultType, serverInfo), so it is parsed.
+  const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined && context.modern === undefined;
   const answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
   if (isRawResponse(answer)) return answer;
   let result = unwrap(answer);
@@ -123,12 +156,13 @@ function isNotFound(err: unknown): boolean {
 }
 
 export const readResource: Handler = async (params, context) => {
-  const targets = resourceTargets(context, params?.uri);
+  const targets = appReadTargets(context, params?.uri) ?? resourceTargets(context, params?.uri);
   for (let i = 0; ; i++) {
     const t = targets[i]!;
     try {
       const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
-      return renameInRead(cleanAnswer(context, t.server, t.uri, result, sanitizeReadResult), context.router.catalog.renamedUris.get(t.server));
+      noteAppRead(context.session, t.server, t.uri);
+      return renameInRead(cleanAnswer(context, t.server, t.uri, result, readSanitizer(context)), context.router.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;

@@ -3,13 +3,17 @@
 import type { Handler } from '../context.js';
 import { callTool, complete, getPrompt, readResource } from './forward.js';
 import { ping, setLogLevel } from './lifecycle.js';
+import { discover } from './discover.js';
+import { listen } from './listen.js';
 import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
-import { cancelTask, getTask, listTasks, taskResult } from './tasks.js';
+import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks.js';
 
 /** A Map, not an object literal: a method called `constructor` or `toString` must find nothing. */
 export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
   ping,
+  'server/discover': discover,
+  'subscriptions/listen': listen,
   'tools/list': listHandler('tools'),
   'tools/call': callTool,
   'prompts/list': listHandler('prompts'),
@@ -24,5 +28,6 @@ export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
   'tasks/get': getTask,
   'tasks/result': taskResult,
   'tasks/cancel': cancelTask,
+  'tasks/update': updateTask,
   'tasks/list': listTasks,
 }));

@@ -1,6 +1,7 @@
 // tools/list, prompts/list, resources/list, resources/templates/list: served from the catalog
 // snapshot with the gateway's own cursors. Never fans out to servers.
 
+import { toolsForClient } from '../../catalog/apps.js';
 import { pageBounds } from '../../catalog/cursor.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { RpcError } from '../../errors.js';
@@ -16,8 +17,9 @@ export function servedList(view: CatalogView, kind: ListKind): CatalogList {
 
 export function listHandler(kind: ListKind): Handler {
   const key = KINDS[kind].key;
-  return async (params, { router, view }) => {
-    const list = servedList(view, kind);
+  return async (params, { router, view, session, modern }) => {
+    // MCP Apps: a tool for an app alone is listed only to clients that render apps.
+    const list = kind === 'tools' ? toolsForClient(servedList(view, kind), modern?.clientCapabilities ?? session.clientCapabilities) : servedList(view, kind);
     let after;
     if (params?.cursor !== undefined) {
       after = typeof params.cursor === 'string' ? router.cursors.decode(params.cursor) : undefined;

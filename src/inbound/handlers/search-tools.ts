@@ -4,7 +4,10 @@
 // for an app's UI alone (MCP Apps visibility without "model"); held-back tools are not in the
 // catalog at all. Bad input is a tool error (isError), as the spec asks for input validation.
 
+import { hiddenFromModel } from '../../catalog/tool-exposure.js';
+import { RpcError } from '../../errors.js';
 import type { RawResponse } from '../../jsonrpc/raw.js';
+import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { RequestContext } from '../context.js';
 
 const DEFAULT_LIMIT = 5;
@@ -27,6 +30,18 @@ export async function searchTools(args: Record<string, any> | undefined, context
   return { content: [{ type: 'text', text: readable(tools, query) }], structuredContent: { tools } };
 }
 
+/**
+ * call_tool is the model's: it reaches exposed names only (never an app's own names) and never a
+ * tool meant for an app alone; the gateway's own two tools pass (tools/call answers them).
+ */
+function callableByModel(context: RequestContext, name: string): boolean {
+  const own = context.router.catalog.exposure.settingsFor(context.session.profile);
+  if (name === own.searchTool || name === own.callTool) return true;
+  const tools = context.view.lists.tools;
+  const i = tools.index.get(name);
+  return i !== undefined && !hiddenFromModel(tools.entries[i]!.item);
+}
+
 /** call_tool: `{ name, arguments }` goes through tools/call's own path (policy, sanitizer, audit, errors, progress). */
 export async function callNamedTool(
   args: Record<string, any> | undefined,
@@ -36,6 +51,7 @@ export async function callNamedTool(
 ): Promise<Record<string, any> | RawResponse> {
   const name = args?.name;
   if (typeof name !== 'string' || name === '') return toolError('name must be the exact name of a tool, as search_tools returned it');
+  if (!callableByModel(context, name)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const params: Record<string, any> = { name, arguments: args?.arguments ?? {} };
   if (meta !== undefined) params._meta = meta;
   return call(params, context);

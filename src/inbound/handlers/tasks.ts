@@ -8,6 +8,7 @@ import type { Handler, RequestContext } from '../context.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import { withRelatedTask } from '../../router/task-ids.js';
 import { forwardOn, unwrap } from './forward.js';
+import { modernCancelTask, modernGetTask, modernUpdateTask } from './modern-tasks.js';
 
 function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
   const entry = context.router.tasks.lookup(params?.taskId, context.session);
@@ -25,9 +26,15 @@ function onTask(method: string): Handler {
   };
 }
 
-export const getTask = onTask('tasks/get');
+/** The 2025 handler, or the tasks extension's for a stateless-revision request. */
+function byEra(legacy: Handler, modern: Handler): Handler {
+  return (params, context) => (context.modern !== undefined ? modern(params, context) : legacy(params, context));
+}
+
+export const getTask = byEra(onTask('tasks/get'), modernGetTask);
 export const taskResult = onTask('tasks/result');
-export const cancelTask = onTask('tasks/cancel');
+export const cancelTask = byEra(onTask('tasks/cancel'), modernCancelTask);
+export const updateTask = modernUpdateTask;
 
 /** This session's tasks, as each server currently reports them. */
 export const listTasks: Handler = async (_params, context) => {

@@ -24,6 +24,7 @@ describe('the JSON Schema', () => {
       new Set([
         '.$schema',
         '.listen.allowedHosts', // the loopback names and the listen host
+        '.listen.stateKey', // a random key per process
         '.servers.name',
         '.servers.command', // command or url: the kind of server
         '.servers.url',

@@ -12,6 +12,7 @@ export const SERVER_DEFAULTS = {
   timeoutMs: 60_000,
   startupTimeoutMs: 30_000,
   isolation: 'shared',
+  protocol: 'auto',
   reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
   downtimeGraceMs: 30_000,
   tools: { allow: ['*'], deny: [] },

@@ -29,10 +29,11 @@ describe('handshake', () => {
     const server = fakeServers.latest('alpha');
     const init = server.requests('initialize')[0]!;
     expect(init.params).toMatchObject({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { roots: {} }, clientInfo: { name: 'switchboard' } });
-    // initialized comes after the answer to initialize, and before any list request.
+    // The era probe first (this server answers it -32601: the stateful era), then initialized
+    // after the answer to initialize, and before any list request.
     const methods = server.received.map((m: any) => m.method);
-    expect(methods.slice(0, 2)).toEqual(['initialize', 'notifications/initialized']);
-    expect(w.connection).toMatchObject({ state: 'ready', listed: true, protocolVersion: LATEST_PROTOCOL_VERSION, instructions: 'Use alpha for a.', serverInfo: { name: 'alpha-server' } });
+    expect(methods.slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'legacy', listed: true, protocolVersion: LATEST_PROTOCOL_VERSION, instructions: 'Use alpha for a.', serverInfo: { name: 'alpha-server' } });
     expect(w.changes.at(-1)).toMatchObject({ state: 'ready', kinds: ['tools', 'prompts', 'resources', 'resourceTemplates'] });
   });
 

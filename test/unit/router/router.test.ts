@@ -218,6 +218,8 @@ describe('notifications from servers', () => {
     const { router } = await start([{ name: 'asker', command: 'asker' }]);
     const files = router.connection('asker')!;
     const [a, b] = [new RecordingSession(), new RecordingSession()];
+    router.attach(a);
+    router.attach(b);
     let answer: any;
     await callWhile(files, { session: a }, async (call) => (answer = await call.server.request('sampling/createMessage', { messages: [] })));
     expect(answer.result).toEqual({ answeredBy: a.id });

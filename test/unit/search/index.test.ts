@@ -93,7 +93,7 @@ describe('ToolSearchIndex updates', () => {
 
   it('ranks after any sequence of upserts and removes exactly like a fresh build of what is left', () => {
     const variants = CATALOG.flatMap((d, i) => [d, { ...d, description: `${CATALOG[(i + 3) % CATALOG.length]!.description} (v2)` }]);
-    const queries = ['create issue', 'list files in a folder', 'post message', 'calendar event', 'pull request merge', 'navigate url'];
+    const queries = ['create issue', 'list files in a folder', 'post message', 'calendar event', 'pull request merge', 'navigate url', 'repo directions'];
     const op = fc.oneof(
       fc.record({ kind: fc.constant('upsert' as const), doc: fc.constantFrom(...variants) }),
       fc.record({ kind: fc.constant('remove' as const), key: fc.constantFrom(...CATALOG.map((d) => d.key)) }),

@@ -1,0 +1,20 @@
+// server/discover: what the gateway is in the stateless revision — the revisions it speaks, the
+// merged servers' capabilities, and the instructions this client's profile should read.
+
+import { MODERN_VERSIONS } from '../../protocol/modern.js';
+import type { Handler } from '../context.js';
+import { mergedCapabilities } from './lifecycle.js';
+import { TASKS_EXTENSION } from './modern-tasks.js';
+
+export const discover: Handler = async (_params, { router, view }) => {
+  const capabilities = mergedCapabilities(router);
+  // Tasks left the core in this revision: the extension, served over servers' 2025 tasks. A listen
+  // stream replaces resources/subscribe but keeps the capability's meaning.
+  const tasks = capabilities.tasks;
+  delete capabilities.tasks;
+  if (tasks?.requests?.tools?.call) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
+  const result: Record<string, any> = { supportedVersions: [...MODERN_VERSIONS], capabilities };
+  const instructions = router.instructions(view);
+  if (instructions) result.instructions = instructions;
+  return result;
+};

@@ -1,0 +1,156 @@
+// Input rounds (MRTR) of a 2026-07-28 server. For a client of the stateful era: the server's
+// questions become real requests to that client (elicitation/create, sampling/createMessage,
+// roots/list) on the call's own channel, and the call is sent again with the answers and the
+// server's requestState byte for byte; the client never sees a round. For a 2026 client: the
+// rounds pass through, the server's requestState wrapped in a signed one of ours.
+
+import { randomUUID } from 'node:crypto';
+import { RpcError } from '../../errors.js';
+import type { PeerAnswer } from '../../jsonrpc/peer.js';
+import { isRawResponse } from '../../jsonrpc/raw.js';
+import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { REQUESTS_TO_CLIENTS } from '../../protocol/mcp.js';
+import { StateWrapper, paramsDigest, type WrappedClaims } from '../../router/request-state.js';
+import type { Connection } from '../../router/session.js';
+import type { RequestContext } from '../context.js';
+
+/** A server that keeps asking after this many rounds is given up on (the SDK's own shim stops at 8 too). */
+export const MAX_INPUT_ROUNDS = 8;
+/** A round that asks nothing (the server only wants its state back) waits this long: a server cannot make us spin. */
+export const EMPTY_ROUND_PAUSE_MS = 250;
+/** How long a 2026 client has to come back with a wrapped state: a person may take a while, and nothing is held meanwhile. */
+export const WRAPPED_STATE_TTL_MS = 30 * 60_000;
+
+interface InputRequired {
+  inputRequests?: unknown;
+  requestState?: unknown;
+}
+
+/**
+ * Sends `params` with `send`, answering the server's input rounds through the client, and
+ * resolves with the first answer that is not input_required. A round that cannot be answered
+ * (the client lacks the capability or refuses, a malformed question, too many rounds) ends the
+ * call: an isError result for tools/call, an RpcError for prompts/get and resources/read.
+ */
+export async function answerInputRounds(
+  connection: Connection,
+  context: RequestContext,
+  method: string,
+  params: Record<string, any>,
+  send: (params: Record<string, any>) => Promise<PeerAnswer>,
+): Promise<PeerAnswer> {
+  let next = params;
+  for (let round = 1; ; round++) {
+    const answer = await send(next);
+    const asked = inputRequired(answer);
+    if (asked === undefined) return answer;
+    try {
+      if (round > MAX_INPUT_ROUNDS) throw new RpcError(ErrorCode.InternalError, `server "${connection.name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds`);
+      const inputResponses = await askClient(connection, context, asked);
+      next = { ...params, inputResponses };
+      if (typeof asked.requestState === 'string') next.requestState = asked.requestState;
+    } catch (err) {
+      return failure(method, err);
+    }
+  }
+}
+
+/**
+ * Forwards a 2026 client's request to a 2026 server: the requestState the client brings back must
+ * be one we wrapped for this server, principal, method and params (else -32602, as for any bad
+ * state); the server gets its own back. An input_required answer's requestState is wrapped.
+ */
+export async function passInputRounds(
+  connection: Connection,
+  context: RequestContext,
+  method: string,
+  params: Record<string, any>,
+  send: (params: Record<string, any>) => Promise<PeerAnswer>,
+): Promise<PeerAnswer> {
+  const states = context.router.states;
+  const bound: Omit<WrappedClaims, 'inner' | 'exp'> = { server: connection.name, principal: context.session.profile?.name ?? '', method, digest: paramsDigest(params) };
+  let forwarded = params;
+  if (params.requestState !== undefined) {
+    const inner = StateWrapper.isWrapped(params.requestState) ? states.unwrap(params.requestState, bound) : undefined;
+    if (inner === undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
+    forwarded = { ...params, requestState: inner };
+  }
+  const answer = await send(forwarded);
+  const asked = inputRequired(answer);
+  if (asked === undefined || typeof asked.requestState !== 'string') return answer;
+  const requestState = states.wrap({ inner: asked.requestState, ...bound, exp: Date.now() + WRAPPED_STATE_TTL_MS });
+  return { jsonrpc: '2.0', id: 0, result: { ...asked, requestState } };
+}
+
+/** The answer's result when it is input_required; a raw answer is parsed only when it can be one. */
+function inputRequired(answer: PeerAnswer): InputRequired | undefined {
+  let result: any;
+  if (isRawResponse(answer)) {
+    if (answer.isError || !answer.raw.includes('"input_required"')) return undefined;
+    result = (JSON.parse(answer.raw) as JsonRpcResponse & { result?: any }).result;
+  } else {
+    if (isErrorResponse(answer as JsonRpcResponse)) return undefined;
+    result = (answer as { result?: any }).result;
+  }
+  return result?.resultType === 'input_required' ? result : undefined;
+}
+
+/** Every question of a round, asked at once; their answers keyed as the server keyed them. */
+async function askClient(connection: Connection, context: RequestContext, asked: InputRequired): Promise<Record<string, any>> {
+  const requests = asked.inputRequests ?? {};
+  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) throw malformed(connection, 'inputRequests is not an object');
+  const entries = Object.entries(requests as Record<string, any>);
+  if (entries.length === 0) {
+    if (typeof asked.requestState !== 'string') throw malformed(connection, 'it asked nothing and gave no requestState');
+    await pause(context);
+    return {};
+  }
+  for (const [key, request] of entries) {
+    if (!REQUESTS_TO_CLIENTS.has(request?.method)) throw malformed(connection, `input request "${key.slice(0, 64)}" is not one a client can be asked`);
+  }
+  const stop = new AbortController();
+  const unregister = context.cancellation.onCancel(() => stop.abort());
+  try {
+    const answers = await Promise.all(entries.map(([, request]) => context.router.askClient(connection, request.method, questionParams(request), context, stop.signal)));
+    const responses: Record<string, any> = {};
+    entries.forEach(([key], i) => (responses[key] = answers[i]));
+    return responses;
+  } catch (err) {
+    stop.abort();
+    throw err;
+  } finally {
+    unregister();
+  }
+}
+
+/** A URL-mode elicitation of 2026-07-28 carries no elicitationId; a 2025-11-25 client needs one. */
+function questionParams(request: Record<string, any>): Record<string, any> | undefined {
+  const params = request.params;
+  if (request.method !== 'elicitation/create' || params?.mode !== 'url' || typeof params.elicitationId === 'string') return params;
+  return { ...params, elicitationId: randomUUID() };
+}
+
+function pause(context: RequestContext): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, EMPTY_ROUND_PAUSE_MS);
+    const unregister = context.cancellation.onCancel(() => {
+      clearTimeout(timer);
+      reject(new RpcError(ErrorCode.InternalError, 'the request was cancelled'));
+    });
+    function done(): void {
+      unregister();
+      resolve();
+    }
+  });
+}
+
+function malformed(connection: Connection, what: string): RpcError {
+  return new RpcError(ErrorCode.InternalError, `server "${connection.name}" asked for input the gateway cannot relay: ${what}`);
+}
+
+/** How a round that cannot be answered ends the call (as the SDK's own shim ends it). */
+function failure(method: string, err: unknown): PeerAnswer {
+  if (method !== 'tools/call') throw err;
+  const why = err instanceof Error ? err.message : String(err);
+  return { jsonrpc: '2.0', id: 0, result: { content: [{ type: 'text', text: `The tool needed input the client could not give: ${why}` }], isError: true } };
+}

@@ -1,0 +1,72 @@
+// subscriptions/listen (2026-07-28): a long-lived request whose channel carries list_changed and
+// resource updates for this client. The filter is narrowed to what the merged servers can tell
+// (list changes always: the gateway emits them itself; resource updates for URIs a server with
+// the subscribe capability serves and policy allows). Acknowledged first, answered last.
+
+import { RpcError } from '../../errors.js';
+import { ErrorCode } from '../../protocol/jsonrpc.js';
+import { META } from '../../protocol/modern.js';
+import type { Handler, RequestContext } from '../context.js';
+import { Listen, type ListenFilter } from '../listen.js';
+import { connectionFor, resourceTargets } from './forward.js';
+import { mergedCapabilities } from './lifecycle.js';
+import type { Connection } from '../../router/session.js';
+
+/** Resource URIs one listen stream may hold: a bound, like every other per-client resource. */
+export const MAX_LISTEN_URIS = 1000;
+
+export const listen: Handler = async (params, context) => {
+  const { related, session, cancellation } = context;
+  if (related === undefined) throw new RpcError(ErrorCode.InternalError, 'subscriptions/listen needs a channel for its notifications');
+  const asked = params.notifications;
+  if (asked !== undefined && (asked === null || typeof asked !== 'object' || Array.isArray(asked))) {
+    throw new RpcError(ErrorCode.InvalidParams, 'params.notifications must be an object');
+  }
+  const caps = mergedCapabilities(context.router);
+  const filter: ListenFilter = {};
+  if (asked?.toolsListChanged === true && caps.tools) filter.toolsListChanged = true;
+  if (asked?.promptsListChanged === true && caps.prompts) filter.promptsListChanged = true;
+  if (asked?.resourcesListChanged === true && caps.resources) filter.resourcesListChanged = true;
+  const stream = new Listen(context.requestId, filter, related, context.view);
+  const held: { connection: Connection; uri: string }[] = [];
+  try {
+    if (Array.isArray(asked?.resourceSubscriptions) && caps.resources?.subscribe) {
+      filter.resourceSubscriptions = await subscribeAll(asked.resourceSubscriptions, stream, context, held);
+    }
+    stream.acknowledge();
+    session.listens.add(stream);
+    await new Promise<void>((resolve) => {
+      cancellation.onCancel(resolve);
+      void stream.endedByGateway.then(resolve);
+    });
+  } finally {
+    stream.close();
+    session.listens.delete(stream);
+    for (const h of held) void context.router.subscriptions.unsubscribe(h.connection, h.uri, stream).catch(() => {});
+  }
+  return { _meta: { [META.subscriptionId]: context.requestId } };
+};
+
+/** Subscribes the stream to each URI it may hear about; answers the ones honoured. */
+async function subscribeAll(uris: unknown[], stream: Listen, context: RequestContext, held: { connection: Connection; uri: string }[]): Promise<string[]> {
+  const honoured: string[] = [];
+  for (const uri of new Set(uris.slice(0, MAX_LISTEN_URIS))) {
+    if (typeof uri !== 'string') continue;
+    let target;
+    try {
+      target = resourceTargets(context, uri)[0]!;
+    } catch {
+      continue; // unknown or not allowed: not honoured, and not worth failing the others for
+    }
+    const connection = await connectionFor(context, target.server);
+    if (!connection.capabilities.resources?.subscribe) continue;
+    try {
+      await context.router.subscriptions.subscribe(connection, target.uri, stream, uri);
+    } catch {
+      continue;
+    }
+    held.push({ connection, uri: target.uri });
+    honoured.push(uri);
+  }
+  return honoured;
+}

@@ -1,0 +1,42 @@
+// What differs when a request comes in the stateless revision (2026-07-28), on any face: how the
+// gateway refuses it before serving (HTTP maps the kind to 404/400), and how its result is
+// dressed (resultType, the gateway's serverInfo, cache hints). Handlers stay era-blind.
+
+import { ErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { CACHEABLE, META, REFUSAL, type RefusalKind } from '../protocol/modern.js';
+import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
+
+const GATEWAY_INFO = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
+
+/** An error response the transport may answer with an HTTP status of its own (see REFUSAL). */
+export function refusal(id: JsonRpcId, error: JsonRpcErrorObject, kind: RefusalKind): JsonRpcResponse {
+  const response: JsonRpcResponse & { [REFUSAL]?: RefusalKind } = { jsonrpc: '2.0', id, error };
+  Object.defineProperty(response, REFUSAL, { value: kind, enumerable: false });
+  return response;
+}
+
+export function refusalKind(response: object): RefusalKind | undefined {
+  return (response as { [REFUSAL]?: RefusalKind })[REFUSAL];
+}
+
+/**
+ * A complete result as the stateless revision wants it. Cache hints: ttlMs 0, because the merged
+ * catalog changes whenever any server's does and the gateway has no way to promise freshness
+ * for all of them (a listen stream tells of changes); private when a client profile shapes
+ * what this client sees, so no shared cache hands one profile's list to another.
+ */
+export function dressResult(method: string, result: Record<string, any>, profiled: boolean): Record<string, any> {
+  const out: Record<string, any> = { ...result };
+  out.resultType ??= 'complete';
+  out._meta = { ...(result._meta as object | undefined), [META.serverInfo]: GATEWAY_INFO };
+  if (out.resultType === 'complete' && CACHEABLE.has(method)) {
+    out.ttlMs = 0;
+    out.cacheScope = profiled ? 'private' : 'public';
+  }
+  return out;
+}
+
+/** Errors whose code the stateless revision retired: resource-not-found is -32602 there. */
+export function modernErrorCode(code: number): number {
+  return code === ErrorCode.ResourceNotFound ? ErrorCode.InvalidParams : code;
+}

@@ -1,0 +1,282 @@
+// Streamable HTTP client transport of MCP 2026-07-28 (stateless): every request is its own POST,
+// with MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* headers; the answer is a JSON
+// body or an SSE stream scoped to that request. No session, no GET stream, no DELETE, no resuming.
+// Invariants: closing a request's stream is its cancellation (notifications/cancelled is never
+// POSTed); a 4xx carrying a JSON-RPC error answers the request it was sent for; every stream and
+// socket dies with close(); a server that refuses connections has gone away (onclose with a reason).
+
+import { setMaxListeners } from 'node:events';
+import { Agent, type Dispatcher } from 'undici';
+import { GatewayError, describeError } from '../errors.js';
+import { serializeMessage } from '../jsonrpc/ndjson.js';
+import { classify, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { Transport } from '../transport.js';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  consumeSse,
+  discardBody,
+  headerValue,
+  lowerCaseHeaders,
+  mediaType,
+  networkError,
+  parseMessages,
+  readJsonBody,
+  redactUrl,
+  statusError,
+  type HttpLogger,
+  type HttpTransportOptions,
+  type Refusals,
+} from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
+import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
+
+export interface ModernHttpTransportOptions extends HttpTransportOptions {
+  /** The revision of every request: the MCP-Protocol-Version header (the body's _meta says the same). */
+  protocolVersion: string;
+  /** A tool's `x-mcp-header` parameters, for the Mcp-Param-* headers of its calls. */
+  paramHeaders?: (tool: string) => readonly ParamHeader[] | undefined;
+}
+
+/** Network failures that mean nothing listens there any more (not a hiccup of one request). */
+const GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export class ModernHttpTransport implements Transport {
+  readonly kind = 'streamable-http' as const;
+  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
+  onclose?: (reason?: Error) => void;
+  onerror?: (error: Error) => void;
+  onfail?: (id: JsonRpcId, error: Error) => void;
+  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+
+  private readonly shownUrl: string;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly log?: HttpLogger;
+  private readonly maxBytes: number;
+  private readonly refusals: Refusals;
+  private readonly agent: Agent;
+  private readonly closing = new AbortController();
+  /** Our requests whose POST is open, by id: aborting one closes its stream, which cancels it. */
+  private readonly inflight = new Map<JsonRpcId, AbortController>();
+  private closed = false;
+  private closePromise?: Promise<void>;
+
+  constructor(private readonly options: ModernHttpTransportOptions) {
+    this.shownUrl = redactUrl(options.url);
+    this.baseHeaders = lowerCaseHeaders(options.headers);
+    this.log = options.logger;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.refusals = {
+      onerror: (e) => this.reportError(e),
+      failRequest: (id, e) => this.failRequest(id, e),
+      // Servers of this revision send no requests; one that does gets nothing back.
+      refuseRequest: () => {},
+    };
+    this.agent = new Agent({ connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, pipelining: 1, keepAliveTimeout: 10_000 });
+    setMaxListeners(0, this.closing.signal);
+  }
+
+  /** Nothing to open: every request is its own POST. */
+  async start(): Promise<void> {}
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} is closed`);
+    const kind = classify(message);
+    if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
+      // On this transport the end of the request's stream is the cancellation.
+      const id = (message as { params?: { requestId?: JsonRpcId } }).params?.requestId;
+      if (id !== undefined) this.inflight.get(id)?.abort();
+      return;
+    }
+    // No other client notification exists on HTTP in this revision, and servers send no requests
+    // to answer: there is nothing to POST.
+    if (kind !== 'request') return;
+    await this.post(message as JsonRpcRequest);
+  }
+
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown(undefined);
+    return this.closePromise;
+  }
+
+  private async shutdown(reason: Error | undefined): Promise<void> {
+    this.closed = true;
+    this.closing.abort();
+    this.inflight.clear();
+    await this.agent.destroy().catch(() => {});
+    this.onclose?.(reason);
+  }
+
+  private headersFor(message: JsonRpcRequest): Record<string, string> {
+    const h: Record<string, string> = {
+      ...this.baseHeaders,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': this.options.protocolVersion,
+      ...standardHeaders(message.method, message.params),
+    };
+    if (message.method === 'tools/call' && typeof message.params?.name === 'string') {
+      const params = this.options.paramHeaders?.(message.params.name);
+      if (params) Object.assign(h, paramHeaderValues(params, message.params.arguments));
+    }
+    return h;
+  }
+
+  private async post(message: JsonRpcRequest): Promise<void> {
+    const id = message.id;
+    const own = new AbortController();
+    this.inflight.set(id, own);
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await requestWithAuth(this.options.auth, this.options.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: this.headersFor(message),
+        body: serializeMessage(message),
+        signal: AbortSignal.any([this.closing.signal, own.signal]),
+        headersTimeout: this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+        // An SSE answer may idle while a tool runs, and a listen stream for hours.
+        bodyTimeout: 0,
+      });
+    } catch (err) {
+      this.forget(id, own);
+      if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
+      // Cancelled before the answer began: the Peer has already settled the request.
+      if (own.signal.aborted) return;
+      const e = networkError('POST', this.shownUrl, err);
+      if (GONE.has((err as { code?: string })?.code ?? '')) void this.gone(e);
+      throw e;
+    }
+    if (res.statusCode >= 400) {
+      await this.refused(res, id, own);
+      return;
+    }
+    const type = mediaType(res.headers);
+    if (type === 'text/event-stream') {
+      void this.followStream(res, id, own);
+    } else if (type === 'application/json') {
+      void this.readJson(res, id, own);
+    } else {
+      this.forget(id, own);
+      discardBody(res.body);
+      this.failRequest(id, new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl} answered a request with ${res.statusCode} and ${type ? `content-type ${type}` : 'no body'}`));
+    }
+  }
+
+  /**
+   * An error status. A JSON-RPC error in the body (-32022, -32020, -32601...) is the server's
+   * answer to this request and is delivered as such; anything else (401, 403, 5xx, an HTML page)
+   * rejects send() with the status, which callers (era detection, auth) branch on.
+   */
+  private async refused(res: Dispatcher.ResponseData, id: JsonRpcId, own: AbortController): Promise<void> {
+    const status = res.statusCode;
+    if (status === 401 || status === 403 || mediaType(res.headers) !== 'application/json') {
+      this.forget(id, own);
+      throw await statusError('POST', this.shownUrl, res);
+    }
+    let text: string | undefined;
+    try {
+      text = await readJsonBody(res.body, headerValue(res.headers, 'content-length'), this.maxBytes, (e) => this.reportError(e));
+    } catch (err) {
+      this.forget(id, own);
+      throw networkError('POST', this.shownUrl, err);
+    }
+    this.forget(id, own);
+    let body: any;
+    try {
+      body = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const error = body?.error;
+    if (typeof error?.code !== 'number' || typeof error?.message !== 'string' || (body.id !== id && body.id !== null && body.id !== undefined)) {
+      throw new GatewayError('HTTP_ERROR', `POST ${this.shownUrl} → ${status}${text ? ` ${text.slice(0, 200)}` : ''}`, { status });
+    }
+    // An error without our id (JSON-RPC's null id for a request it could not read) still answers this POST.
+    this.onmessage?.({ jsonrpc: '2.0', id, error }, id);
+  }
+
+  /** Reads a request's SSE stream to its end; without the answer by then, the request fails. */
+  private async followStream(res: Dispatcher.ResponseData, id: JsonRpcId, own: AbortController): Promise<void> {
+    let answered = false;
+    try {
+      await consumeSse(res.body, this.maxBytes, {
+        onEvent: (ev) => {
+          if (ev.data === '' || (ev.event !== undefined && ev.event !== 'message')) return;
+          if (this.deliver(ev.data, id).includes(id)) answered = true;
+        },
+        onerror: (e) => this.reportError(e),
+        onTooLarge: (e) => {
+          this.reportError(e);
+          // On a request's own stream the dropped event was, all but certainly, its answer.
+          if (!answered) {
+            answered = true;
+            this.failRequest(id, e);
+          }
+        },
+      });
+    } catch (err) {
+      if (this.closed || own.signal.aborted) return;
+      this.log?.debug({ url: this.shownUrl, err: describeError(err) }, 'SSE response stream dropped');
+    } finally {
+      this.forget(id, own);
+      discardBody(res.body);
+    }
+    if (!answered && !own.signal.aborted) {
+      this.failRequest(id, new GatewayError('CONNECTION_CLOSED', `the server's SSE stream for this request ended before its response (streams of this revision cannot be resumed)`));
+    }
+  }
+
+  private async readJson(res: Dispatcher.ResponseData, id: JsonRpcId, own: AbortController): Promise<void> {
+    const failed = (e: Error) => {
+      this.reportError(e);
+      this.failRequest(id, e);
+    };
+    try {
+      const text = await readJsonBody(res.body, headerValue(res.headers, 'content-length'), this.maxBytes, failed);
+      if (text === undefined) return;
+      if (!this.deliver(text, id).includes(id)) failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
+    } catch (err) {
+      if (!this.closed && !own.signal.aborted) failed(networkError('POST', this.shownUrl, err));
+    } finally {
+      this.forget(id, own);
+    }
+  }
+
+  /** Hands one text's messages up (as text first: see Transport.ontext); returns the ids of the responses among them. */
+  private deliver(text: string, relatedTo: JsonRpcId): JsonRpcId[] {
+    const taken = this.ontext?.(text, relatedTo);
+    if (taken !== undefined) return [taken];
+    const answered: JsonRpcId[] = [];
+    for (const msg of parseMessages(text, this.options.maxDepth, this.refusals)) {
+      if (classify(msg) === 'response') answered.push((msg as { id: JsonRpcId }).id);
+      try {
+        this.onmessage?.(msg, relatedTo);
+      } catch (err) {
+        this.reportError(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return answered;
+  }
+
+  private forget(id: JsonRpcId, own: AbortController): void {
+    if (this.inflight.get(id) === own) this.inflight.delete(id);
+  }
+
+  private failRequest(id: JsonRpcId, err: Error): void {
+    if (!this.closed) this.onfail?.(id, err);
+  }
+
+  private reportError(err: Error): void {
+    if (!this.closed) this.onerror?.(err);
+  }
+
+  /** Nothing listens at the URL any more: the pipe is gone, and the layer above reconnects. */
+  private gone(reason: Error): Promise<void> {
+    if (this.closePromise) return this.closePromise;
+    this.log?.warn({ url: this.shownUrl }, 'server unreachable');
+    this.closePromise = this.shutdown(new GatewayError('CONNECTION_CLOSED', `server at ${this.shownUrl} is unreachable: ${reason.message}`, { cause: reason }));
+    return this.closePromise;
+  }
+}

@@ -1,0 +1,100 @@
+// What a ServerConnection does for a server that speaks 2026-07-28: every request with the
+// envelope (the router's, else the connection's defaults and last logging/setLevel), the stateful
+// era's methods answered here, a HeaderMismatch answered by listing the tools and retrying once,
+// the tools' x-mcp-header index (HTTP), and the listen stream. Invariant: nothing here applies
+// to a stateful-era server; the connection calls in only while its era is modern.
+
+import type { ServerConfig } from '../config/types.js';
+import type { Peer, PeerAnswer, RequestOptions } from '../jsonrpc/peer.js';
+import type { Logger } from '../log.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { modernParams, type EnvelopeBase, type RequestEnvelope } from './envelope.js';
+import { fetchAll, type Requester } from './list-fetch.js';
+import { Listener } from './listen.js';
+import { screenTools, type ParamHeader } from './mcp-headers.js';
+import { answeredHere, isHeaderMismatch, listenFilter, untagged, type LocalCalls } from './modern-calls.js';
+
+export interface ModernHost<O> {
+  readonly config: ServerConfig;
+  readonly logger: Logger;
+  /** The capabilities the connection declares: the envelope's default. */
+  readonly clientCapabilities: Record<string, any>;
+  /** Whether the connection keeps the server's lists (then it listens for their changes). */
+  readonly keepsLists: boolean;
+  protocolVersion(): string;
+  capabilities(): Record<string, any>;
+  /** The connection's open peer while it speaks 2026-07-28, else undefined. */
+  peer(): Peer<O> | undefined;
+  subscribedUris(): ReadonlySet<string>;
+  subscribe(uri: unknown): Promise<void>;
+  unsubscribe(uri: unknown): Promise<void>;
+}
+
+export class ModernSide<O> {
+  readonly listener: Listener<O>;
+  /** The level of the router's last logging/setLevel: requests that name none carry it. */
+  private logLevel?: string;
+  /** Each tool's x-mcp-header parameters, for the Mcp-Param-* headers of its calls (HTTP). */
+  private toolHeaders = new Map<string, readonly ParamHeader[]>();
+  private readonly localCalls: LocalCalls;
+
+  constructor(private readonly host: ModernHost<O>) {
+    this.listener = new Listener<O>({
+      logger: host.logger,
+      peer: () => host.peer(),
+      filter: () => listenFilter(host.capabilities(), host.keepsLists, host.subscribedUris()),
+      params: (filter) => modernParams({ notifications: filter }, this.base()),
+    });
+    this.localCalls = {
+      setLogLevel: (level) => (this.logLevel = level),
+      subscribe: (uri) => host.subscribe(uri),
+      unsubscribe: (uri) => host.unsubscribe(uri),
+    };
+  }
+
+  /** For the HTTP transport: a tool's annotated parameters. */
+  readonly paramHeaders = (tool: string): readonly ParamHeader[] | undefined => this.toolHeaders.get(tool);
+
+  forward(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: RequestOptions<O> & { envelope?: RequestEnvelope }): Promise<PeerAnswer> {
+    return answeredHere(method, params, this.localCalls) ?? this.send(peer, method, params, options);
+  }
+
+  /** What list fetches go through: the Peer, with the envelope first. */
+  requester(peer: Peer<O>): Requester {
+    return { request: (method, params, options) => peer.request(method, modernParams(params, this.base()), options) };
+  }
+
+  /**
+   * Every page of tools/list. Over HTTP each tool's x-mcp-header parameters are indexed for its
+   * calls' headers, and a tool whose annotations are invalid is dropped (the spec: clients MUST
+   * exclude it), with a warning.
+   */
+  async loadTools(peer: Peer<O>, timeoutMs: number): Promise<Record<string, any>[]> {
+    const c = this.host.config;
+    const tools = await fetchAll(this.requester(peer), 'tools', timeoutMs, c.name, this.host.logger);
+    if (c.kind !== 'http') return tools;
+    const screened = screenTools(tools);
+    for (const d of screened.dropped) this.host.logger.warn({ tool: d.name.slice(0, 128), problem: d.problem }, 'tool dropped: invalid x-mcp-header annotation');
+    this.toolHeaders = screened.headers;
+    return screened.kept;
+  }
+
+  /** A server notification as the connection should see it, or undefined when it is the listener's business or from a stale stream. */
+  receive(n: JsonRpcNotification): JsonRpcNotification | undefined {
+    return this.listener.accept(n) ? untagged(n) : undefined;
+  }
+
+  private async send(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: RequestOptions<O> & { envelope?: RequestEnvelope }): Promise<PeerAnswer> {
+    const stamped = modernParams(params, this.base(), options.envelope);
+    const answer = await peer.requestRaw(method, stamped, options);
+    if (method !== 'tools/call' || this.host.config.kind !== 'http' || !isHeaderMismatch(answer)) return answer;
+    // The spec's advice on HeaderMismatch: the tool's x-mcp-header annotations may have changed
+    // (or, on a connection that fetches no lists, were never known): list the tools, retry once.
+    await this.loadTools(peer, this.host.config.timeoutMs).catch(() => undefined);
+    return peer.requestRaw(method, stamped, options);
+  }
+
+  private base(): EnvelopeBase {
+    return { protocolVersion: this.host.protocolVersion(), clientCapabilities: this.host.clientCapabilities, logLevel: this.logLevel };
+  }
+}

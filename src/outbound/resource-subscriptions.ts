@@ -1,0 +1,105 @@
+// One connection's resource subscriptions, across reconnects: which URIs we want updates about,
+// and how the server is told. Stateful era: resources/subscribe and unsubscribe, made again after a
+// reconnect (the server forgets them with its connection). 2026-07-28: the listen stream's filter
+// (the connection re-listens). Invariant: a URI is wanted only once the server agreed to it.
+
+import { RpcError, describeError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { ErrorCode } from '../protocol/jsonrpc.js';
+import type { Era } from './era.js';
+
+export interface SubscriptionHost {
+  readonly name: string;
+  readonly logger: Logger;
+  era(): Era;
+  /** Throws the connection's unavailability when it is not ready. */
+  checkReady(): void;
+  capabilities(): Record<string, any>;
+  request(method: string, params: Record<string, any>): Promise<unknown>;
+  /** 2026-07-28: opens a listen stream with the current URIs; resolves once it is acknowledged. */
+  relisten(): Promise<void>;
+}
+
+export class ResourceSubscriptions {
+  private readonly wanted = new Set<string>();
+  /** Of those, the ones the current stateful-era server holds. */
+  private readonly held = new Set<string>();
+  /** resources/subscribe requests in flight, so a URI is asked for once (restore and the router race after a reconnect). */
+  private readonly asking = new Map<string, Promise<void>>();
+
+  constructor(private readonly host: SubscriptionHost) {}
+
+  get uris(): ReadonlySet<string> {
+    return this.wanted;
+  }
+
+  async subscribe(uri: unknown): Promise<void> {
+    if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
+    const host = this.host;
+    host.checkReady();
+    const had = this.wanted.has(uri);
+    this.wanted.add(uri);
+    try {
+      if (host.era() === 'modern') {
+        if (!host.capabilities().resources?.subscribe) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
+        await host.relisten();
+      } else {
+        await this.hold(uri);
+      }
+    } catch (err) {
+      if (!had) {
+        this.wanted.delete(uri);
+        if (host.era() === 'modern') void host.relisten().catch(() => {});
+      }
+      throw err;
+    }
+  }
+
+  async unsubscribe(uri: unknown): Promise<void> {
+    if (typeof uri !== 'string' || !this.wanted.delete(uri)) return;
+    try {
+      this.host.checkReady();
+    } catch {
+      return; // nothing is held on a server that is gone
+    }
+    if (this.host.era() === 'modern') return this.host.relisten();
+    if (!this.held.delete(uri)) return;
+    await this.host.request('resources/unsubscribe', { uri });
+  }
+
+  /** A new connection to the server: it holds nothing of ours yet. */
+  connected(): void {
+    this.held.clear();
+    this.asking.clear();
+  }
+
+  /** resources/subscribe, unless the server holds the URI already or is being asked for it. */
+  private hold(uri: string): Promise<void> {
+    if (this.held.has(uri)) return Promise.resolve();
+    let asked = this.asking.get(uri);
+    if (!asked) {
+      asked = this.host.request('resources/subscribe', { uri }).then(
+        () => {
+          if (this.asking.get(uri) === asked) this.held.add(uri);
+        },
+      );
+      const settle = () => {
+        if (this.asking.get(uri) === asked) this.asking.delete(uri);
+      };
+      asked.then(settle, settle);
+      this.asking.set(uri, asked);
+    }
+    return asked;
+  }
+
+  /** Stateful era, after a reconnect: subscribe again to every URI still wanted. */
+  async restore(): Promise<void> {
+    for (const uri of [...this.wanted]) {
+      try {
+        await this.hold(uri);
+      } catch (err) {
+        this.host.logger.warn({ err: describeError(err) }, 'subscribing again after a reconnect failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// Which client capability each request to a client needs (sampling, elicitation and its modes,
+// roots): a client that did not declare one never receives such a request. Pure.
+
+/** Why this client cannot take this request (the capability it lacks), or undefined if it can. */
+export function missingCapability(capabilities: Record<string, any>, method: string, params: Record<string, any> | undefined): string | undefined {
+  switch (method) {
+    case 'sampling/createMessage':
+      if (!capabilities.sampling) return 'sampling';
+      if (params?.tools && !capabilities.sampling.tools) return 'sampling.tools';
+      return undefined;
+    case 'elicitation/create': {
+      const e = capabilities.elicitation;
+      if (!e) return 'elicitation';
+      const mode = params?.mode ?? 'form';
+      // An empty elicitation capability means form mode only (2025-11-25).
+      const declaresModes = e.form !== undefined || e.url !== undefined;
+      if (mode === 'url' && !e.url) return 'elicitation.url';
+      if (mode === 'form' && declaresModes && !e.form) return 'elicitation.form';
+      return undefined;
+    }
+    case 'roots/list':
+      return capabilities.roots ? undefined : 'roots';
+    default:
+      return method;
+  }
+}
+
+/** The capability named by missingCapability, as a ClientCapabilities object (for -32021's data). */
+export function capabilityObject(missing: string): Record<string, any> {
+  const [top, sub] = missing.split('.') as [string, string | undefined];
+  return { [top]: sub === undefined ? {} : { [sub]: {} } };
+}

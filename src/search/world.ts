@@ -1,0 +1,113 @@
+// World knowledge, one way: everyday words of requests → the words tools use for the job
+// ("weather" → web search, "standup" → calendar event, "mobile" → viewport). Directional, unlike
+// the synonym groups: "search" must not bring back "weather". Written from what kinds of tools
+// do (web, maps, calendar, mail, chat, files, browser, code hosting, trackers, tasks, CRM,
+// databases, clusters), never from evaluation queries. Left words are everyday words that tools
+// rarely use themselves; right words are the tools' own vocabulary.
+
+import { analyzeText } from './analyze.js';
+
+/** Weight of a world-knowledge expansion relative to the query's own word (1). */
+export const WORLD_WEIGHT = 0.65;
+
+const MAP: readonly string[] = [
+  // Questions about the world at large: a web search answers them.
+  'weather forecast temperature rain raining snow sunny humidity wind > web search',
+  'news headline headlines stock stocks shares bitcoin crypto exchange currency > web search news',
+  'recipe recipes lyrics movie movies showtimes wikipedia definition define meaning > web search',
+  'population capital president celebrity election sports score scores tournament > web search',
+  'googling internet online > web search',
+  'article articles blog blogs > web page search',
+  // Places, routes and the map.
+  'restaurant restaurants cafe coffee pizza sushi pub hotel motel gym pharmacy hospital clinic museum supermarket grocery bakery > place nearby local business',
+  'walk walking bike biking cycling bicycle transit subway bus train commute > directions route travel mode',
+  'altitude elevation height > elevation',
+  'coordinates latitude longitude gps > geocode latitude longitude location',
+  'far miles kilometers km > distance',
+  // Time and the calendar.
+  'meeting meetings appointment standup interview lunch dinner birthday anniversary holiday vacation pto offsite webinar conference reservation > event calendar',
+  'busy available availability around > free busy calendar',
+  'reschedule postpone > update event time',
+  'rsvp attend attending > respond event invitation',
+  'invite invitation invitations > event attendee',
+  'timezone clock > time current',
+  // Mail and chat.
+  'inbox newsletter newsletters spam unsubscribe cc bcc sender recipient > email',
+  'forward forwarded > email send',
+  'ping dm pm > message send',
+  'emoji thumbs react > reaction',
+  'chat chats > message channel',
+  // Files and folders.
+  'downloads > directory folder',
+  'txt csv markdown readme > file text',
+  'rename renaming > move',
+  'overwrite > write file',
+  'disk space big large bigger largest > size',
+  // The browser.
+  'button checkbox menu > click element',
+  'dropdown combobox > select option',
+  'mobile phone tablet iphone android responsive > resize viewport device emulate',
+  'dark theme > emulate media color scheme',
+  'print printable > pdf',
+  'keyboard keystroke hotkey shortcut > press key',
+  'scroll scrolling > mouse wheel',
+  // Code hosting.
+  'pr prs > pull request',
+  'snippet snippets paste > gist',
+  'changelog shipped > release',
+  'vulnerable vulnerabilities cve > security alert advisory dependabot',
+  'wrote authored > blame commit author',
+  'contributor contributors maintainers > collaborator',
+  'upstream > fork',
+  // Trackers and tasks.
+  'feature story stories epic > issue',
+  'sprint iteration > cycle',
+  'backlog > issues list',
+  'assignee > assign user',
+  'urgent > priority',
+  'todo todos chore chores errand errands reminder reminders remind checklist > task',
+  'subtask subtasks > sub issue task',
+  // Knowledge kept for later.
+  'remember memorize memorise forget forgotten > memory observation entity',
+  'preference preferences fact facts > observation entity memory',
+  'relationship relationships > relation',
+  // Data.
+  'sql > query database',
+  'spreadsheet > table base record',
+  'rows row > record',
+  // Customers.
+  'lead leads prospect prospects opportunity opportunities > deal contact crm',
+  'client clients > contact customer company',
+  // Infrastructure and delivery.
+  'live production hosting > deploy site',
+  'crash crashing crashed broken failing > error failure log',
+  // Pictures and words.
+  'picture drawing illustration logo artwork art painting sketch > image generate',
+  'documentation docs manual examples > documentation library docs',
+  'brainstorm reasoning > thinking thought',
+  'credits quota billing spend > usage credit',
+];
+
+let table: Map<string, Map<string, number>> | undefined;
+
+/** Tool-vocabulary terms an everyday query term stands for, with their weights; empty when none. */
+export function worldExpansions(term: string): ReadonlyMap<string, number> {
+  table ??= build();
+  return table.get(term) ?? EMPTY;
+}
+
+const EMPTY: ReadonlyMap<string, number> = new Map();
+
+function build(): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const line of MAP) {
+    const [left = '', right = ''] = line.split('>');
+    const targets = [...new Set(analyzeText(right))];
+    for (const a of new Set(analyzeText(left))) {
+      let m = out.get(a);
+      if (m === undefined) out.set(a, (m = new Map()));
+      for (const b of targets) if (b !== a) m.set(b, WORLD_WEIGHT);
+    }
+  }
+  return out;
+}
