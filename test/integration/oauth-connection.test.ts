@@ -1,6 +1,7 @@
 // ServerConnection's needs-login state, in process, against a real AS and a protected MCP server:
 // a login is needed at connect, or becomes needed while the server is in use (refresh refused);
-// a token stored by a login elsewhere is picked up; other failures are not mistaken for it.
+// a token stored by a login elsewhere is picked up; other failures are not mistaken for it; a
+// 2026-07-28 server gets the token on its stateless POSTs and the same refresh on 401.
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +18,10 @@ import { gatewayConfig, watched } from '../unit/outbound/connection-harness.js';
 
 let as: AuthServer;
 let mcp: ProtectedServer;
+/** What the AS issues tokens for (read at each request: servers started later are added here). */
+const resources: Record<string, { scopes: string[] }> = {};
 
 beforeAll(async () => {
-  const resources: Record<string, { scopes: string[] }> = {};
   as = await startAuthServer({ resources });
   mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'] });
   resources[mcp.url] = { scopes: ['mcp:read'] };
@@ -87,6 +89,40 @@ describe('ServerConnection: needs-login', () => {
     expect(w.connection.problem).toMatch(/500/);
     await w.connection.close();
     await new Promise<void>((r) => broken.close(() => r()));
+  });
+});
+
+describe('ServerConnection: a protected server of 2026-07-28 (stateless HTTP)', () => {
+  it('every POST carries the token, from the discover probe on; a token the server stops accepting is refreshed once and the call goes through', async () => {
+    const modern = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'], modern: true });
+    resources[modern.url] = { scopes: ['mcp:read'] };
+    try {
+      const { store, gateway, login } = authPair(modern.url);
+      await login();
+      const w = watched(httpConfig(modern.url), { auth: gateway });
+      await w.connection.connect();
+      expect(w.connection.state).toBe('ready');
+      expect(w.connection.era).toBe('modern');
+      expect(w.connection.lists.tools.map((t) => t.name)).toEqual(['whoami', 'write_note']);
+
+      const first = (await store.getTokens('notes', modern.url))!;
+      modern.reject(first.accessToken);
+      const refreshes = as.counts.token.refresh_token ?? 0;
+      const answer = await w.connection.forward('tools/call', { name: 'whoami', arguments: {} });
+      expect(answer.result?.content?.[0]?.text).toMatch(/mcp:read/);
+      expect((as.counts.token.refresh_token ?? 0) - refreshes).toBe(1);
+      const second = (await store.getTokens('notes', modern.url))!;
+      expect(second.accessToken).not.toBe(first.accessToken);
+
+      // Every request went over the 2026-07-28 transport with a token: the first, then the new one.
+      expect(modern.versions.every((v) => v === '2026-07-28')).toBe(true);
+      expect(modern.seen).toHaveLength(modern.counts.requests);
+      expect(new Set(modern.seen)).toEqual(new Set([`Bearer ${first.accessToken}`, `Bearer ${second.accessToken}`]));
+      expect(modern.seen.at(-1)).toBe(`Bearer ${second.accessToken}`);
+      await w.connection.close();
+    } finally {
+      await modern.close();
+    }
   });
 });
 
