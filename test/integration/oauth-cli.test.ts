@@ -1,8 +1,9 @@
 // OAuth towards a protected server, end to end with the built CLI (dist/main.js): check before
 // any login, `switchboard login` (the browser step is an HTTP client following redirects),
 // serving with the token, expiry → refresh, revoked → needs-login while the other server keeps
-// serving, login again → picked up without a restart, logout. Real AS (oidc-provider), a real
-// protected MCP server, the official SDK client in front of the gateway.
+// serving, login again → picked up without a restart, logout; a server with a client secret
+// (client credentials: no login at all). Real AS (oidc-provider), real protected MCP servers,
+// the official SDK client in front of the gateway.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
@@ -20,10 +21,13 @@ let stateHome: string;
 let configPath: string;
 let config: string;
 const CLIENT_TOKEN = 'client-token-that-must-never-reach-a-server';
+const M2M_SECRET = 'm2m-secret-that-must-never-be-logged';
+/** What the AS issues tokens for (read per request: servers started later are added). */
+const resources: Record<string, { scopes: string[] }> = {};
 
 beforeAll(async () => {
-  const resources: Record<string, { scopes: string[] }> = {};
-  as = await startAuthServer({ resources });
+  const m2m = { client_id: 'm2m', client_secret: M2M_SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' };
+  as = await startAuthServer({ resources, clients: [m2m] });
   mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'], toolScopes: { write_note: ['mcp:write'] } });
   resources[mcp.url] = { scopes: ['mcp:read', 'mcp:write'] };
   stateHome = trackDir(await mkdtemp(path.join(os.tmpdir(), 'sb-oauth-cli-')));
@@ -45,8 +49,8 @@ const env = () => ({ XDG_STATE_HOME: stateHome, SWITCHBOARD_NO_BROWSER: '1', SWI
 const tokenFile = () => path.join(stateHome, 'switchboard', 'tokens.json');
 const storedTokens = async () => Object.values(JSON.parse(await readFile(tokenFile(), 'utf8')).tokens) as { accessToken: string; refreshToken?: string; expiresAt?: number }[];
 
-function cli(args: string[]): { done: Promise<{ code: number | null; stdout: string; stderr: LineCollector }>; stderr: LineCollector } {
-  const child = spawnTracked(nodeBin, [gatewayMain, ...args, '-c', configPath], { cwd: repoRoot, env: { ...process.env, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+function cli(args: string[], file = configPath, vars: Record<string, string> = env()): { done: Promise<{ code: number | null; stdout: string; stderr: LineCollector }>; stderr: LineCollector } {
+  const child = spawnTracked(nodeBin, [gatewayMain, ...args, '-c', file], { cwd: repoRoot, env: { ...process.env, ...vars }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = new LineCollector(child.stderr);
   let stdout = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -194,5 +198,40 @@ describe('switchboard login, serve, refresh, revoke (built CLI)', () => {
     const r = await cli(['login', 'echo']).done;
     expect(r.code).toBe(2);
     expect(r.stderr.text).toMatch(/"echo" is a stdio server; OAuth is for HTTP servers \(HTTP servers in the config: notes\)/);
+  });
+});
+
+describe('a server with a client secret: client credentials, no login (built CLI)', () => {
+  it('check connects at once and shows the token and its expiry; serve calls with it; the secret is never logged', async () => {
+    const billing = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'] });
+    resources[billing.url] = { scopes: ['mcp:read'] };
+    const home = trackDir(await mkdtemp(path.join(os.tmpdir(), 'sb-oauth-m2m-')));
+    const yaml = yamlServers([httpServer('billing', billing.url, { auth: { type: 'oauth', clientId: 'm2m', clientSecret: '${M2M_SECRET}', scopes: ['mcp:read'] } })], {
+      clients: [{ name: 'me', token: CLIENT_TOKEN, operator: true }],
+    });
+    const file = path.join(home, 'switchboard.yaml');
+    await writeFile(file, yaml);
+    const vars = { ...env(), XDG_STATE_HOME: home, M2M_SECRET };
+    const before = { cc: as.counts.token.client_credentials ?? 0, authorize: as.counts.authorize, register: as.counts.register };
+    try {
+      const checked = await cli(['check'], file, vars).done;
+      expect(checked.code, checked.stderr.text).toBe(0);
+      expect(checked.stdout).toMatch(/billing\s+ready\s.*OAuth ok, token expires in \d+m, scopes mcp:read/);
+      expect((as.counts.token.client_credentials ?? 0) - before.cc).toBe(1);
+      expect(as.counts.authorize).toBe(before.authorize); // no browser,
+      expect(as.counts.register).toBe(before.register); // no registration
+
+      const gw = await startGateway(yaml, { env: vars });
+      const client = await connectHttpClient(gw.url, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } });
+      expect(text(await client.callTool({ name: 'billing__whoami', arguments: {} }))).toMatch(/mcp:read/);
+      expect(billing.seen.at(-1)).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/); // the AS's JWT, not the client's token
+      const human = await cli(['status', '--http', new URL(gw.url).host], file, vars).done;
+      expect(human.stdout).toMatch(/billing: connected .*OAuth ok, token expires in \d+m/);
+      await gw.stop();
+      const log = [...gw.stderrLines, checked.stderr.text, human.stderr.text].join('\n');
+      for (const secret of [M2M_SECRET, CLIENT_TOKEN, ...billing.seen.map((h) => h.replace(/^Bearer /, ''))]) expect(log).not.toContain(secret);
+    } finally {
+      await billing.close();
+    }
   });
 });
