@@ -1,8 +1,10 @@
 // The built gateway behind an identity provider (listen.auth): the official SDK client (v1, with
 // its OAuth support) logs in through a real AS (oidc-provider) and connects; each bad token gets
 // the spec's status and WWW-Authenticate; profiles are picked by claims; static tokens keep
-// working beside OAuth; the protected-resource metadata is served where clients look for it.
+// working beside OAuth; the protected-resource metadata is served where clients look for it; a
+// 2026-07-28 client (SDK v2, client credentials) gets in through the same AS with stateless requests.
 
+import { Client as ModernClient, ClientCredentialsProvider, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,6 +27,7 @@ beforeAll(async () => {
     resources,
     clients: [
       { client_id: 'agent', client_secret: 'agent-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+      { client_id: 'robot', client_secret: 'robot-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
       { client_id: 'gateway-introspector', client_secret: 'introspector-secret', grant_types: [], redirect_uris: [], response_types: [] },
     ],
   });
@@ -35,6 +38,7 @@ beforeAll(async () => {
         { name: 'ops', token: STATIC, operator: true },
         { name: 'admins', match: { scope: 'mcp:admin' }, operator: true },
         { name: 'readers', match: { sub: 'user-*' }, tools: { allow: ['echo__echo'] } },
+        { name: 'robots', match: { sub: 'robot' }, tools: { allow: ['echo__echo'] } },
       ],
     }),
   );
@@ -229,5 +233,29 @@ describe('opaque tokens through introspection (RFC 7662)', () => {
     expect(res.status).toBe(401);
     expect(bearerChallenge(res.headers.get('www-authenticate') ?? undefined)).toMatchObject({ error: 'invalid_token' });
     await opaque.stop();
+  });
+});
+
+describe('a 2026-07-28 client (SDK v2) with OAuth client credentials, stateless requests', () => {
+  it('no token: a stateless request gets 401 with the metadata URL; the SDK then finds the AS, gets a token for the gateway and is served as its profile', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+    const bare = await fetch(gw.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) });
+    await bare.arrayBuffer();
+    expect(bare.status).toBe(401);
+    expect(bearerChallenge(bare.headers.get('www-authenticate') ?? undefined)).toEqual({ resourceMetadata: prmUrl, scope: ['mcp:read'] });
+
+    const grants = as.counts.token.client_credentials ?? 0;
+    // The SDK asks for the scope of the gateway's challenge (mcp:read); the robots profile takes it by sub.
+    const provider = new ClientCredentialsProvider({ clientId: 'robot', clientSecret: 'robot-secret', expectedIssuer: as.issuer });
+    const client = trackClosable(new ModernClient({ name: 'sdk-v2-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
+    await client.connect(new ModernTransport(new URL(gw.url), { authProvider: provider }));
+    expect((as.counts.token.client_credentials ?? 0) - grants).toBe(1);
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(tools).toEqual(['echo__echo']); // robots: echo only
+    const r = await client.callTool({ name: 'echo__echo', arguments: { text: 'stateless, with a token' } });
+    expect((r.content as { text: string }[])[0]!.text).toBe('stateless, with a token');
+    const token = (await provider.tokens())!.access_token;
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({ iss: as.issuer, aud: gw.url, scope: 'mcp:read' });
+    expect(gw.stderrLines.join('\n')).not.toContain(token);
   });
 });
