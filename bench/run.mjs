@@ -26,7 +26,10 @@ const USAGE = `usage: node bench/run.mjs [options]
   --quick            CI smoke run (2 runs, short windows, < 1 min); writes bench/.out/RESULTS-quick.md
   --only LIST        scenarios, comma-separated: ${SCENARIOS.join(', ')}
                      (a partial run writes bench/.out/RESULTS-partial.md, not bench/RESULTS.md)
-  --paths LIST       tools/call paths: ${Object.keys(PATHS).join(', ')} (default: all)
+  --paths LIST       tools/call paths: ${Object.keys(PATHS).join(', ')} (default: all but
+                     sb-http-nometrics)
+  --metrics-cost     also measure sb-http-nometrics (SWITCHBOARD_METRICS=off) beside sb-http: the
+                     report gives sb-http ÷ sb-http-nometrics (what counting every call costs)
   --runs N           paired runs (default 3, quick 2)
   --duration MS      measured ms per path per tools/call point (default 3000, quick 400)
   --burn N           start N busy-loop processes for the whole run (how figures move with load);
@@ -50,6 +53,7 @@ try {
       profile: { type: 'boolean', default: false },
       profiler: { type: 'string', default: 'auto' },
       gateway: { type: 'string' },
+      'metrics-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -73,7 +77,8 @@ const list = (v, allowed, what) => {
   return out;
 };
 const only = list(args.only, SCENARIOS, 'scenario');
-let paths = list(args.paths, Object.keys(PATHS), 'path');
+let paths = args.paths === undefined ? Object.keys(PATHS).filter((p) => !PATHS[p].optIn) : list(args.paths, Object.keys(PATHS), 'path');
+if (args['metrics-cost']) for (const p of ['sb-http', 'sb-http-nometrics']) if (!paths.includes(p)) paths.push(p);
 const s = settings(args.quick);
 if (args.runs !== undefined) s.runs = Math.max(1, Number(args.runs) | 0);
 if (args.duration !== undefined) s.durationMs = Math.max(100, Number(args.duration) | 0);

@@ -3,6 +3,8 @@
 //   sb-stdio      raw stdio client -> Switchboard (--stdio) -> echo server(s)
 //   sb-http       raw HTTP client  -> Switchboard (--http, Streamable HTTP) -> echo server(s)
 //   sb-http-modern  the same, the client speaking 2026-07-28 (stateless: envelope per request)
+//   sb-http-nometrics  sb-http with SWITCHBOARD_METRICS=off (only with --metrics-cost: the counters'
+//                  cost is sb-http ÷ this, measured in the same run)
 //   mcp-proxy     raw HTTP client  -> mcp-proxy (Streamable HTTP at /mcp) -> echo server
 //   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
 // open(path, opts) returns { path, pid, proc, toolName, tool(base), session (a client),
@@ -33,6 +35,7 @@ export const PATHS = {
   'sb-stdio': { label: 'Switchboard stdio→stdio', transport: 'stdio', peer: false },
   'sb-http': { label: 'Switchboard HTTP→stdio', transport: 'http', peer: false },
   'sb-http-modern': { label: 'Switchboard HTTP→stdio, 2026-07-28 stateless', transport: 'http', peer: false },
+  'sb-http-nometrics': { label: 'Switchboard HTTP→stdio, metrics off', transport: 'http', peer: false, optIn: true },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
   supergateway: { label: 'supergateway HTTP→stdio (--stateful)', transport: 'http', peer: true },
 };
@@ -77,13 +80,14 @@ export function freePort() {
  * Starts the gateway over HTTP and resolves once it prints its URL.
  * extraNodeArgs: e.g. ['--cpu-prof', ...]. Resolves { proc, url, readyMs }.
  */
-export function startGatewayHttp(configFile, { extraNodeArgs = [], timeoutMs = 120_000 } = {}) {
+export function startGatewayHttp(configFile, { extraNodeArgs = [], timeoutMs = 120_000, env } = {}) {
   const t0 = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     let done = false;
     const proc = start(process.execPath, [...extraNodeArgs, GATEWAY, 'serve', '-c', configFile, '--http', '127.0.0.1:0'], {
       label: 'switchboard',
       stdio: ['ignore', 'ignore', 'pipe'],
+      env: env ? { ...process.env, ...env } : undefined,
       onStderrLine(line) {
         if (done) return;
         const m = /listening on (http:\/\/[^\s"]+)/.exec(line);
@@ -156,8 +160,9 @@ export async function open(path, opts = {}) {
   let url;
   let toolName = 'echo';
   let readyMs;
-  if (path === 'sb-http' || path === 'sb-http-modern') {
-    ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize }), { extraNodeArgs }));
+  if (path === 'sb-http' || path === 'sb-http-modern' || path === 'sb-http-nometrics') {
+    const env = path === 'sb-http-nometrics' ? { SWITCHBOARD_METRICS: 'off' } : undefined;
+    ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize }), { extraNodeArgs, env }));
     toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
   } else if (path === 'mcp-proxy') {
     const port = await freePort();

@@ -15,6 +15,8 @@ export function fmt(v, digits = 3) {
   if (a >= 1000) return String(Math.round(v));
   return Number(v.toPrecision(digits)).toString();
 }
+/** Three decimals: a cost of a few percent must show. */
+const fine = (v) => (Number.isFinite(v) ? `${v.toFixed(3)}×` : '—');
 export const times = (v) => (Number.isFinite(v) ? `${v >= 10 ? v.toFixed(0) : v >= 0.1 ? v.toFixed(2) : v.toPrecision(2)}×` : '—');
 const plus = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : '−'}${fmt(Math.abs(v))}` : '—');
 const mark = (ok) => (ok === undefined ? '—' : ok ? '✅' : '❌');
@@ -38,6 +40,11 @@ export function callRatios(R, paths) {
         out.push({ point, name: `${p} CPU ÷ its echo server's`, stats: R.ratio(fig(p, point, 'cpu µs/call'), fig(p, point, 'server cpu µs/call')), f: times });
       }
       for (const q of peers) if (q !== p) out.push({ point, name: `${p} ÷ ${q}, calls/s`, stats: R.ratio(fig(p, point, 'calls/s'), fig(q, point, 'calls/s')), f: times });
+    }
+    // --metrics-cost: the same gateway with and without its counters, paired in each run.
+    if (paths.includes('sb-http') && paths.includes('sb-http-nometrics')) {
+      out.push({ point, name: 'metrics on ÷ off (sb-http ÷ sb-http-nometrics), calls/s', stats: R.ratio(fig('sb-http', point, 'calls/s'), fig('sb-http-nometrics', point, 'calls/s')), f: fine });
+      out.push({ point, name: 'metrics on ÷ off, gateway CPU µs/call', stats: R.ratio(fig('sb-http', point, 'cpu µs/call'), fig('sb-http-nometrics', point, 'cpu µs/call')), f: fine });
     }
   }
   return out;

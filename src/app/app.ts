@@ -20,6 +20,10 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
 import { createAuditLog, type AuditLog } from '../observability/audit.js';
 import { GuardReporter } from '../observability/guard-report.js';
+import { Observer } from '../observability/observer.js';
+import { tapAudit } from '../observability/recent-audit.js';
+import { startObservability, type Observability } from '../observability/setup.js';
+import { handlers } from '../inbound/handlers/index.js';
 import type { LockFile } from '../catalog/pinning.js';
 import { readLock } from './lock-file.js';
 import { ServerConnection } from '../outbound/server-connection.js';
@@ -34,6 +38,8 @@ export type { ServerSummary };
 export interface AppOptions {
   /** Reconnect servers that fail or drop (default true; `check` makes one attempt). */
   reconnect?: boolean;
+  /** Where OTEL_* and SWITCHBOARD_METRICS are read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -52,6 +58,8 @@ export class App implements SessionOpener {
   readonly store: CatalogStore;
   readonly router: Router;
   readonly audit: AuditLog;
+  /** Metrics and traces: observes nothing until listen() switches them on. */
+  readonly observer: Observer;
   /** Bytes all sessions together may hold in flight (limits.totalBytesInFlight). */
   readonly budget: ByteBudget;
   /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
@@ -60,6 +68,7 @@ export class App implements SessionOpener {
   /** The token counter is loading (see countExactlyIfClose). */
   private counting = false;
   private faces?: Faces;
+  private observability?: Observability;
 
   constructor(
     private current: GatewayConfig,
@@ -67,9 +76,10 @@ export class App implements SessionOpener {
     private readonly options: AppOptions = {},
   ) {
     this.budget = new ByteBudget(current.limits.totalBytesInFlight, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
-    this.audit = createAuditLog({ file: current.sanitize.auditLog, logger });
+    this.observer = new Observer(() => this.store.current);
+    this.audit = tapAudit(createAuditLog({ file: current.sanitize.auditLog, logger }), (entry) => this.observer.audited(entry));
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
-    this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session) });
+    this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session), observer: this.observer });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
     const reporter = new GuardReporter(this.audit, logger);
     this.store.snapshots.subscribe((catalog) => {
@@ -153,7 +163,20 @@ export class App implements SessionOpener {
 
   /** Opens the client faces (stdio, HTTP); resolves with the HTTP URL when there is one. */
   async listen(options: FaceOptions): Promise<string | undefined> {
-    this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status: () => ({ servers: this.summary(), sessions: this.sessionCount }) }, options);
+    this.observability = await startObservability(
+      this.observer,
+      {
+        servers: () => this.summary(),
+        sessionProfiles: () => [...(this.router.allSessions() as Iterable<ClientSession>)].map((s) => s.profile?.name),
+        catalog: () => this.store.current,
+        profiles: () => this.current.clients,
+      },
+      { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },
+    );
+    this.faces = await openFaces(
+      { opener: this, config: () => this.current, logger: this.logger, status: () => ({ servers: this.summary(), sessions: this.sessionCount }), pages: this.observability.pages },
+      options,
+    );
     return this.faces.url;
   }
 
@@ -264,6 +287,8 @@ export class App implements SessionOpener {
     await Promise.all(this.router.connections().map((c) => c.close()));
     this.store.close();
     await this.audit.close();
+    // Last: the spans of everything above are exported before the process ends.
+    await this.observability?.close();
   }
 
   /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */
@@ -296,6 +321,7 @@ export class App implements SessionOpener {
       ...this.connectionLimits(),
       clientCapabilities: SHARED_CLIENT_CAPABILITIES,
       reconnect: this.options.reconnect,
+      observer: this.observer,
     });
   }
 
@@ -313,6 +339,7 @@ export class App implements SessionOpener {
       fetchLists: false,
       owner: { session },
       reconnect: this.options.reconnect,
+      observer: this.observer,
     });
     await connection.connect();
     if (connection.state !== 'ready') throw connection.unavailable();

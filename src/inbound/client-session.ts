@@ -95,7 +95,7 @@ export class ClientSession implements EndpointSession, Session {
   handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
-        return this.handleRequest(message as JsonRpcRequest, related, abort, headers);
+        return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related, abort, headers), headers);
       case 'notification':
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
@@ -203,7 +203,7 @@ export class ClientSession implements EndpointSession, Session {
     try {
       const result = await handler(params, context);
       // The server's own answer as text: the client's id spliced in, nothing else touched.
-      if (isRawResponse(result)) return { text: spliceId(result, id), id };
+      if (isRawResponse(result)) return { text: spliceId(result, id), id, isError: result.isError };
       return { jsonrpc: '2.0', id, result: modern ? dressResult(method, result, this.profile !== undefined) : result };
     } catch (err) {
       return modern ? this.modernError(id, method, err) : this.errorFor(id, method, err);

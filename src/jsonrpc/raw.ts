@@ -125,6 +125,8 @@ export function scanResponse(text: string, maxDepth: number): RawResponse | 'too
 export interface TextResponse {
   readonly text: string;
   readonly id: JsonRpcId;
+  /** A JSON-RPC error response (metrics and traces count it as one). */
+  readonly isError?: boolean;
 }
 
 export function isTextResponse(value: unknown): value is TextResponse {

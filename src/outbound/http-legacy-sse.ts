@@ -25,6 +25,7 @@ import {
   type Refusals,
 } from './http-common.js';
 import { requestWithAuth } from './http-authorized.js';
+import { traceHeaders } from './observing.js';
 
 export interface LegacySseTransportOptions extends HttpTransportOptions {
   /** How long start() waits for the `endpoint` event (and the GET's headers). Default 10 s. */
@@ -120,7 +121,7 @@ export class LegacySseTransport implements Transport {
       res = await requestWithAuth(this.auth, this.endpoint.href, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: { ...this.baseHeaders, 'content-type': 'application/json' },
+        headers: { ...this.baseHeaders, 'content-type': 'application/json', ...traceHeaders(message) },
         body: serializeMessage(message),
         signal: this.closing.signal,
         headersTimeout: this.headersTimeout,

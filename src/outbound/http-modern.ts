@@ -31,6 +31,7 @@ import {
 } from './http-common.js';
 import { requestWithAuth } from './http-authorized.js';
 import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
+import { traceHeaders } from './observing.js';
 
 export interface ModernHttpTransportOptions extends HttpTransportOptions {
   /** The revision of every request: the MCP-Protocol-Version header (the body's _meta says the same). */
@@ -115,6 +116,7 @@ export class ModernHttpTransport implements Transport {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': this.options.protocolVersion,
       ...standardHeaders(message.method, message.params),
+      ...traceHeaders(message),
     };
     if (message.method === 'tools/call' && typeof message.params?.name === 'string') {
       const params = this.options.paramHeaders?.(message.params.name);

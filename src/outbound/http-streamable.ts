@@ -27,6 +27,7 @@ import {
 } from './http-common.js';
 import { requestWithAuth } from './http-authorized.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
+import { traceHeaders } from './observing.js';
 
 const DELETE_TIMEOUT_MS = 2000;
 /** Visible ASCII only (spec): anything else could smuggle header syntax. */
@@ -130,7 +131,7 @@ export class StreamableHttpTransport implements Transport {
       res = await requestWithAuth(this.auth, this.url, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...traceHeaders(message) }),
         body: serializeMessage(message),
         signal: this.closing.signal,
         headersTimeout: this.headersTimeout,

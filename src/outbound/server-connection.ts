@@ -25,6 +25,7 @@ import { legacyParams, type RequestEnvelope } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
 import { fetchAll } from './list-fetch.js';
+import type { CallObserver } from './observing.js';
 import { ModernSide } from './modern-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createTransport } from './transports.js';
@@ -74,6 +75,8 @@ export interface ServerConnectionOptions<O = never> {
   reconnect?: boolean;
   /** HTTP: this OAuth client state instead of the process-wide one (the conformance driver's, interactive). */
   auth?: ServerAuth;
+  /** Sees every forwarded request (metrics, traces). */
+  observer?: CallObserver;
 }
 
 /**
@@ -184,6 +187,11 @@ export class ServerConnection<O = never> {
    * resources/subscribe and unsubscribe become subscribe() and unsubscribe().
    */
   forward(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O> = {}): Promise<PeerAnswer> {
+    const observer = this.options.observer;
+    return observer ? observer.call(this.name, method, params, (p) => this.dispatch(method, p, options)) : this.dispatch(method, params, options);
+  }
+
+  private dispatch(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;

@@ -13,6 +13,7 @@ import type { GatewayConfig, ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../observability/audit.js';
+import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
 import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
@@ -35,6 +36,8 @@ export interface RouterDeps {
   config: () => GatewayConfig;
   /** Opens `session`'s own connection to a per-session server (the app builds connections). */
   openIsolated: (server: ServerConfig, session: Session) => Promise<Connection>;
+  /** Metrics and traces of requests (default: one that observes nothing). */
+  observer?: Observer;
 }
 
 export class Router {
@@ -58,6 +61,7 @@ export class Router {
   readonly store: CatalogStore;
   readonly audit: AuditLog;
   readonly logger: Logger;
+  readonly observer: Observer;
   private readonly relay: ServerRequestRelay;
   private readonly isolated: IsolatedConnections;
   private readonly routes: NotificationRoutes;
@@ -77,6 +81,7 @@ export class Router {
     this.store = deps.store;
     this.audit = deps.audit;
     this.logger = deps.logger;
+    this.observer = deps.observer ?? new Observer(() => deps.store.current);
     this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size);
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
@@ -184,7 +189,10 @@ export class Router {
   connectionEvents(): ServerConnectionEvents<RequestOwner> {
     return {
       onChange: () => this.store.invalidate(),
-      onReconnect: (c) => void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed')),
+      onReconnect: (c) => {
+        this.observer.reconnected(c.name);
+        void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed'));
+      },
       onNotification: (c, n, owner) => routeServerNotification(this.routes, c, n, owner),
       onRequest: (c, request, context) => this.relay.relay(c, request, context.owner, context.signal),
     };

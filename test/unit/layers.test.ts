@@ -65,6 +65,13 @@ const HOMES: Record<string, string[]> = {
   stemmer: ['search/'],
   stopword: ['search/'],
   'gpt-tokenizer': ['search/'],
+  'prom-client': ['observability/metrics.ts'],
+  '@opentelemetry/api': ['observability/tracing-sdk.ts'],
+  '@opentelemetry/core': ['observability/tracing-sdk.ts'],
+  '@opentelemetry/resources': ['observability/tracing-sdk.ts'],
+  '@opentelemetry/sdk-trace-base': ['observability/tracing-sdk.ts'],
+  '@opentelemetry/exporter-trace-otlp-http': ['observability/tracing-sdk.ts'],
+  '@opentelemetry/exporter-trace-otlp-proto': ['observability/tracing-sdk.ts'],
 };
 
 interface Edge {

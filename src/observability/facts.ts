@@ -1,0 +1,36 @@
+// What metrics and the dashboard read of the running gateway, at scrape or poll time only: the
+// app hands these in as functions (observability imports neither the app nor the connections).
+// Everything here is read-only and cheap enough to call once per scrape.
+
+import type { Catalog } from '../catalog/build.js';
+import type { ClientProfile } from '../config/types.js';
+
+/** A server as the status page shows it (outbound/summary.ts's ServerSummary fits). */
+export interface ServerFacts {
+  name: string;
+  state: string;
+  transport: string;
+  protocolVersion?: string;
+  tools: number;
+  prompts: number;
+  resources: number;
+  resourceTemplates: number;
+  /** Why it is not ready (safe to show a client). */
+  problem?: string;
+  /** More on the problem, for the operator only (the server's last stderr line). */
+  detail?: string;
+  /** backing-off: ms until the next attempt. */
+  retryInMs?: number;
+}
+
+export interface GatewayFacts {
+  servers(): readonly ServerFacts[];
+  /** The profile name of each open session (undefined: a session without a profile). */
+  sessionProfiles(): Iterable<string | undefined>;
+  catalog(): Catalog;
+  /** The configured client profiles. */
+  profiles(): readonly ClientProfile[];
+}
+
+/** Every state a server connection can be in (a Prometheus state set lists them all). */
+export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'disabled', 'closed'] as const;
