@@ -21,6 +21,14 @@
 // Elicitations are accepted with each field's schema default (what a client's form shows
 // pre-filled, SEP-1034), sampling gets a canned answer, roots/list an empty list.
 //
+// The `auth/*` scenarios: the connection gets an OAuth client state of the gateway's own
+// (createServerAuth from dist/outbound/auth, the one ServerConnection's HTTP transports consult on
+// every request), interactive and in memory: the suite's authorization server redirects straight
+// back, so "the browser" is fetch following redirects to our loopback callback. Client identity
+// from MCP_CONFORMANCE_CONTEXT (client_id, client_secret, private_key_pem) as a config would give
+// it; a Client ID Metadata Document URL for the CIMD scenario; client credentials when the
+// scenario is one of those.
+//
 // Exit code: 0 when the connection became ready and every call got an answer (a JSON-RPC error
 // is an answer), else 1. Logs go to stderr (the suite keeps them in stderr.txt);
 // CONFORMANCE_DRIVER_LOG=debug (or info, warn ...) also turns on the gateway's own logger.
@@ -30,6 +38,7 @@ const dist = new URL('../dist/', import.meta.url);
 const { ServerConnection } = await import(new URL('outbound/server-connection.js', dist).href);
 const { silentLogger, createLogger } = await import(new URL('log.js', dist).href);
 const errors = await import(new URL('errors.js', dist).href);
+const auth = await import(new URL('outbound/auth/index.js', dist).href);
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
@@ -66,6 +75,28 @@ const config = {
   prompts: { allow: ['*'], deny: [] },
   resources: { allow: ['*'], deny: [] },
 };
+
+/** `auth:` as a config file would hold it for this scenario's server. */
+function oauthSettings() {
+  const settings = { type: 'oauth', clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
+  if (context.client_id) settings.clientId = context.client_id;
+  if (context.client_secret) settings.clientSecret = context.client_secret;
+  if (context.private_key_pem) settings.clientPrivateKey = context.private_key_pem;
+  if (context.signing_algorithm) settings.clientPrivateKeyAlg = context.signing_algorithm;
+  settings.grant = scenario.includes('client-credentials') ? 'client_credentials' : 'authorization_code';
+  return settings;
+}
+
+/** The gateway's OAuth client for this server, interactive, tokens in memory. */
+function serverAuth() {
+  const target = { name: config.name, url, ...(scenario.startsWith('auth/') ? { auth: oauthSettings() } : {}) };
+  return auth.createServerAuth(target, {
+    store: new auth.MemoryTokenStore(),
+    interactive: true,
+    print: (line) => say(line.replace(/([?&](code|state|code_challenge)=)[^&\s]+/g, '$1…')),
+    openUrl: async (u) => void (await (await fetch(u, { redirect: 'follow' })).arrayBuffer()),
+  });
+}
 
 /** Form content made of the defaults in an elicitation's requestedSchema. */
 function defaultsOf(schema) {
@@ -148,7 +179,7 @@ function summary(response) {
 const logLevel = process.env.CONFORMANCE_DRIVER_LOG;
 const logger = logLevel ? createLogger({ level: logLevel, format: 'json' }) : silentLogger();
 const clientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
-const connection = new ServerConnection(config, logger, { onRequest: async (_c, request) => answer(request.method, request.params) }, { clientCapabilities, reconnect: false });
+const connection = new ServerConnection(config, logger, { onRequest: async (_c, request) => answer(request.method, request.params) }, { clientCapabilities, reconnect: false, auth: serverAuth() });
 
 let ok = true;
 const started = Date.now();
@@ -188,6 +219,7 @@ try {
   ok = false;
   say(`unexpected: ${err?.stack ?? err}`);
 } finally {
+  if (connection.auth) say(`auth ${JSON.stringify({ ...connection.auth.state(), expiresAt: undefined })}`);
   await connection.close().catch((err) => say(`close: ${err?.message ?? err}`));
 }
 say(`done (${ok ? 'ok' : 'failed'}); client requests answered: ${serverRequests.join(', ') || 'none'}`);

@@ -23,11 +23,14 @@
 //   --fixture-only           config with the fixture alone (no server-everything)
 //   --direct                 run against the fixture's own HTTP harness instead of the gateway
 //   --client                 client scenarios (initialize, tools_call,
-//                            elicitation-sep1034-client-defaults, sse-retry) with
+//                            elicitation-sep1034-client-defaults, sse-retry, then the auth suite:
+//                            the 14 auth/* scenarios of spec 2025-11-25, with the suite's
+//                            0.2.0-alpha.12, which checks them most closely) with
 //                            conformance/client-driver.mjs, inside a private network namespace
-//                            With --requirements REV: the client scenarios REV requires, with
-//                            the baseline conformance/expected-failures-client.yaml; with
-//                            --scenario, that one scenario at REV's wire
+//   --no-auth                client mode without the auth suite
+//                            With --requirements REV: the client scenarios REV requires (auth/*
+//                            among them), with the baseline conformance/expected-failures-client.yaml;
+//                            with --scenario, that one scenario at REV's wire
 //   --no-netns               client mode without `unshare -n` (the suite's test servers then
 //                            listen on every interface while they run)
 //   --expected-failures FILE baseline (default conformance/expected-failures.yaml, or
@@ -48,6 +51,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // of one revision, at that revision's wire (2026-07-28 = stateless requests).
 const SUITE_VERSION = process.argv.includes('--requirements') ? '0.2.0-alpha.12' : '0.1.16';
 const SUITE_PACKAGES = ['-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
+/** Without --requirements the auth suite still runs with the 0.2 line: more checks per scenario (RFC 9207 iss, metadata). */
+const AUTH_SUITE_PACKAGES = ['-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.2.0-alpha.12'];
+const AUTH_SPEC_VERSION = '2025-11-25';
 const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const FIXTURE = path.join(ROOT, 'test/fixtures/servers/conformance-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -69,6 +75,7 @@ try {
       direct: { type: 'boolean' },
       client: { type: 'boolean' },
       'no-netns': { type: 'boolean' },
+      'no-auth': { type: 'boolean' },
       'expected-failures': { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -233,13 +240,27 @@ function gatewayConfig(fixtureUrl) {
   return { listen: { host: '127.0.0.1', port: 0, path: '/mcp' }, servers };
 }
 
-/** Scenario result folders the suite wrote in outDir since `before`. */
+/** Scenario result folders the suite wrote in outDir since `before` (auth ones in outDir/auth/). */
 function newResults(before) {
-  return fs
-    .readdirSync(outDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !before.has(d.name) && fs.existsSync(path.join(outDir, d.name, 'checks.json')))
-    .map((d) => d.name)
-    .sort();
+  const found = [];
+  const scan = (sub) => {
+    const dir = path.join(outDir, sub);
+    if (!fs.existsSync(dir)) return;
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      const rel = sub ? `${sub}/${d.name}` : d.name;
+      if (d.isDirectory() && !before.has(rel) && fs.existsSync(path.join(outDir, rel, 'checks.json'))) found.push(rel);
+    }
+  };
+  scan('');
+  scan('auth');
+  return found.sort();
+}
+
+/** Every result folder there is now, as newResults names them. */
+function existingResults() {
+  const all = new Set(fs.readdirSync(outDir));
+  if (fs.existsSync(path.join(outDir, 'auth'))) for (const d of fs.readdirSync(path.join(outDir, 'auth'))) all.add(`auth/${d}`);
+  return all;
 }
 
 function summarize(dirs, prefix) {
@@ -277,8 +298,8 @@ function printSummary(rows, title) {
   );
 }
 
-function suiteArgs(rest) {
-  return ['-y', ...SUITE_PACKAGES, '--', 'conformance', ...rest];
+function suiteArgs(rest, packages = SUITE_PACKAGES) {
+  return ['-y', ...packages, '--', 'conformance', ...rest];
 }
 
 async function serverMode() {
@@ -321,8 +342,8 @@ async function serverMode() {
 }
 
 /** The folder holding the suite's `conformance` and Node 22 `node` binaries (npx cache). */
-function suiteBinDir() {
-  const probe = spawnSync('npx', ['-y', ...SUITE_PACKAGES, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
+function suiteBinDir(packages = SUITE_PACKAGES) {
+  const probe = spawnSync('npx', ['-y', ...packages, '--', 'sh', '-c', 'dirname "$(command -v conformance)"'], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -335,29 +356,36 @@ function suiteBinDir() {
 async function clientMode() {
   if (!fs.existsSync(path.join(ROOT, 'dist/outbound/server-connection.js'))) die('dist/ is missing: run `npm run build` first');
   const revision = flags.requirements;
-  // With --requirements the suite picks the scenarios (one run); else one run per scenario.
-  const runs = revision !== undefined ? [flags.scenario ?? null] : flags.scenario ? [flags.scenario] : CLIENT_SCENARIOS;
+  const single = flags.scenario;
+  /** Each `conformance client` run: what it selects and which suite runs it. */
+  const runs = [];
+  if (revision !== undefined) {
+    // The suite picks the scenarios the revision requires, auth/* among them (one run).
+    runs.push({ select: single ? ['--scenario', single, '--spec-version', revision] : ['--requirements', revision], packages: SUITE_PACKAGES, label: single ?? `--requirements ${revision}` });
+  } else {
+    for (const scenario of single ? (single.startsWith('auth/') ? [] : [single]) : CLIENT_SCENARIOS) runs.push({ select: ['--scenario', scenario], packages: SUITE_PACKAGES, label: scenario });
+    const auth = single ? (single.startsWith('auth/') ? ['--scenario', single] : undefined) : flags['no-auth'] ? undefined : ['--suite', 'auth', '--spec-version', AUTH_SPEC_VERSION];
+    if (auth) runs.push({ select: auth, packages: AUTH_SUITE_PACKAGES, label: single ?? `auth suite (spec ${AUTH_SPEC_VERSION})` });
+  }
   const netns = !flags['no-netns'];
   if (netns && spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up']).status !== 0) {
     die('`unshare -n` (with `ip link set lo up`) does not work here: it needs root or user namespaces and iproute2; use --no-netns to run without it');
   }
-  // npx resolves (and if needed downloads) the suite outside the namespace, which has no network.
-  const bin = suiteBinDir();
+  // npx resolves (and if needed downloads) the suites outside the namespace, which has no network.
+  const bins = new Map();
+  for (const r of runs) if (!bins.has(r.packages)) bins.set(r.packages, suiteBinDir(r.packages));
   const command = `${process.execPath} ${DRIVER}`;
   if (/\s/.test(process.execPath) || /\s/.test(DRIVER)) die('the suite splits --command on spaces: node and the repository must live at paths without spaces');
-  const what = revision !== undefined ? `${flags.scenario ?? 'every client scenario'} required by ${revision}` : runs.join(', ');
+  const what = revision !== undefined ? `${single ?? 'every client scenario'} required by ${revision}` : runs.map((r) => r.label).join(', ');
   say(`client scenarios: ${what}${netns ? ' (private network namespace)' : ''}; results in ${outDir}`);
 
-  const before = new Set(fs.readdirSync(outDir));
+  const before = existingResults();
   let worst = 0;
-  for (const scenario of runs) {
-    const rest = ['client', '--command', command, '-o', outDir];
-    if (revision !== undefined && scenario === null) rest.push('--requirements', revision);
-    else if (revision !== undefined) rest.push('--scenario', scenario, '--spec-version', revision);
-    else rest.push('--scenario', scenario);
+  for (const { select, packages, label } of runs) {
+    const rest = ['client', '--command', command, ...select, '-o', outDir];
     if (baseline !== '') rest.push('--expected-failures', baseline);
     if (flags.verbose) rest.push('--verbose');
-    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+    const env = { ...process.env, PATH: `${bins.get(packages)}${path.delimiter}${process.env.PATH}` };
     let code;
     if (netns) {
       const quoted = rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
@@ -365,21 +393,11 @@ async function clientMode() {
     } else {
       code = await run('conformance', rest, { env });
     }
-    say(`${scenario ?? `--requirements ${revision}`}: exit code ${code}`);
+    say(`${label}: exit code ${code}`);
     worst = Math.max(worst, code);
   }
 
-  // auth/* scenarios write their results one folder down (DIR/auth/<name>-<time>).
-  const authDir = path.join(outDir, 'auth');
-  const authBefore = new Set(before.has('auth') && fs.existsSync(authDir) ? fs.readdirSync(authDir).map((d) => `auth/${d}`) : []);
-  const auth = fs.existsSync(authDir)
-    ? fs
-        .readdirSync(authDir, { withFileTypes: true })
-        .map((d) => `auth/${d.name}`)
-        .filter((d) => !authBefore.has(d) && fs.existsSync(path.join(outDir, d, 'checks.json')))
-        .sort()
-    : [];
-  const rows = summarize([...newResults(before), ...auth], /^$/);
+  const rows = summarize(newResults(before), /^$/);
   printSummary(rows, `client scenarios${revision ? ` (${revision})` : ''}, gateway outbound client (ServerConnection)`);
   fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ kind: 'client', requirements: revision, exitCode: worst, scenarios: rows }, null, 2));
   return worst;

@@ -128,6 +128,23 @@ async function status(options: CliOptions): Promise<void> {
   }
 }
 
+/** login and logout: exit 2 when the config names no such HTTP server. */
+async function loginOrLogout(options: CliOptions): Promise<void> {
+  const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(note + '\n'));
+  // Loaded here only: the OAuth libraries cost start-up time every other command would pay.
+  const { LoginUsageError, loginTarget, runLogin, runLogout } = await import('./cli/login.js');
+  let target;
+  try {
+    target = loginTarget(config, options.server!);
+  } catch (err) {
+    if (!(err instanceof LoginUsageError)) throw err;
+    process.stderr.write(`switchboard: ${err.message}\n`);
+    process.exit(2);
+  }
+  const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+  process.exit(await (options.command === 'login' ? runLogin(target, io) : runLogout(target, io)));
+}
+
 async function main(argv: string[]): Promise<void> {
   let options: CliOptions;
   try {
@@ -160,6 +177,9 @@ async function main(argv: string[]): Promise<void> {
       return status(options);
     case 'search':
       return search(options);
+    case 'login':
+    case 'logout':
+      return loginOrLogout(options);
   }
 }
 

@@ -3,12 +3,12 @@
 // HTTP face looks the config up per request, so a reload's new tokens apply at once.
 
 import type { GatewayConfig } from '../config/types.js';
-import { bearerAuthenticator, type Authenticator } from '../inbound/http-auth.js';
 import { STATUS_PATH, startHttpEndpoint, type HttpEndpoint, type Page } from '../inbound/http-endpoint.js';
 import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { SessionOpener } from '../inbound/session-opener.js';
 import type { Logger } from '../log.js';
+import { faceAuth } from './face-auth.js';
 
 export interface FaceOptions {
   /** Serve one client on stdin/stdout; `onEnd` is called when stdin ends. */
@@ -42,13 +42,19 @@ export interface Faces {
 export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<Faces> {
   const { opener, config, logger } = deps;
   const l = config().limits;
-  let auth: Authenticator | undefined = bearerAuthenticator(config().clients);
+  const auth = faceAuth(config, logger);
   const stdio = options.stdio
     ? startStdioEndpoint(opener, { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, principal: config().stdioClient, onEnd: options.stdio.onEnd })
     : undefined;
   let http: HttpEndpoint | undefined;
   if (options.http) {
-    http = await startHttpEndpoint(opener, {
+    // An OAuth principal stands for a profile (or none): sessions open on that profile.
+    const httpOpener: SessionOpener = {
+      budget: opener.budget,
+      openSession: (push, principal) => opener.openSession(push, auth.profileOf(principal)),
+      openStatelessSession: (principal) => opener.openStatelessSession(auth.profileOf(principal)),
+    };
+    http = await startHttpEndpoint(httpOpener, {
       ...config().listen,
       ...options.http,
       maxMessageBytes: l.maxMessageBytes,
@@ -60,13 +66,15 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
-      authenticate: (header) => auth?.(header),
-      isOperator: (principal) => config().clients.some((c) => c.name === principal && c.operator),
+      authenticate: (header) => auth.authenticate()?.(header),
+      isOperator: (principal) => auth.isOperator(principal),
       pages: new Map<string, Page>([
         [STATUS_PATH, { access: 'operator', serve: (_req, res) => replyJson(res, 200, JSON.stringify(deps.status())) }],
+        ...auth.pages(),
         ...(deps.pages ?? []),
       ]),
     });
+    auth.listening(http.url);
   }
   return {
     url: http?.url,
@@ -76,7 +84,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
     },
     repliesWritten: () => http?.drain() ?? Promise.resolve(),
     reloaded() {
-      auth = bearerAuthenticator(config().clients);
+      auth.reloaded();
     },
     async close() {
       await Promise.allSettled([http?.close(), stdio?.close()]);

@@ -21,6 +21,12 @@ export const USAGE = `Usage:
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
+  switchboard login SERVER [-c FILE]
+      Authorize the gateway towards an OAuth-protected HTTP server: prints a URL to open
+      (and opens a browser when there is one), then stores the tokens (mode 0600) where
+      the running gateway picks them up. Exit 0: logged in; 1: failed; 2: no such server.
+  switchboard logout SERVER [-c FILE]
+      Forget the tokens of SERVER.
 
 Options:
   -c, --config FILE   config file (default: $SWITCHBOARD_CONFIG, else the demo config
@@ -36,9 +42,11 @@ Options:
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'login' | 'logout' | 'help' | 'version';
   /** search: what to look for. */
   query?: string;
+  /** login, logout: the server's name. */
+  server?: string;
   /** status: the gateway's MCP endpoint URL, as serve printed it. */
   url?: string;
   limit?: number;
@@ -102,6 +110,10 @@ export function parseCli(argv: string[]): CliOptions {
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError('--limit expects an integer from 1 to 20');
     return { ...base, command, query: rest[0], limit };
+  }
+  if (command === 'login' || command === 'logout') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError(`${command} expects the name of one server (switchboard ${command} SERVER)`);
+    return { ...base, command, server: rest[0] };
   }
   if (command === 'status' && rest.length === 1) {
     if (!/^https?:\/\//i.test(rest[0]!)) throw new UsageError(`status expects the gateway's URL (e.g. http://127.0.0.1:8808/mcp), got "${rest[0]}"`);

@@ -10,9 +10,30 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Whether a server is down (failed for good, or failed and retrying). */
+/** Whether a server is down (failed for good, failed and retrying, or waiting for a login). */
 export function isDown(s: ServerSummary): boolean {
-  return s.state === 'failed' || s.state === 'backing-off' || (s.state === 'connecting' && s.problem !== undefined);
+  return s.state === 'failed' || s.state === 'backing-off' || s.state === 'needs-login' || (s.state === 'connecting' && s.problem !== undefined);
+}
+
+/** `OAuth: ok, expires in 42m, scopes a b`: what the operator needs to know about a server's login. */
+export function authNote(s: ServerSummary, now = Date.now()): string | undefined {
+  const a = s.auth;
+  if (!a) return undefined;
+  const parts = [`OAuth ${a.status}`];
+  if (a.status === 'ok' && a.expiresAt !== undefined) {
+    const left = a.expiresAt - now;
+    parts.push(left <= 0 ? 'token expired (renewed on next use)' : `token expires in ${duration(left)}`);
+  }
+  if (a.status === 'ok' && a.scopes?.length) parts.push(`scopes ${a.scopes.join(' ')}`);
+  if (a.status === 'needs-login') parts.push(`run: switchboard login ${s.name}`);
+  return parts.join(', ');
+}
+
+function duration(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  if (m < 1) return `${Math.max(1, Math.round(ms / 1000))}s`;
+  if (m < 120) return `${m}m`;
+  return `${Math.round(m / 60)}h`;
 }
 
 /** The problem with the operator's detail (the server's own last words), when there is one. */
@@ -22,11 +43,13 @@ function problemOf(s: ServerSummary): string | undefined {
 
 /** One line per server: what connected, what it gave, or why it failed. */
 export function describeServer(s: ServerSummary): string {
+  const auth = authNote(s);
   if (s.state === 'ready') {
     const counts = [plural(s.tools, 'tool'), plural(s.prompts, 'prompt'), plural(s.resources, 'resource')];
     if (s.resourceTemplates) counts.push(plural(s.resourceTemplates, 'template'));
-    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}`;
+    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}${auth ? `; ${auth}` : ''}`;
   }
+  if (s.state === 'needs-login') return `${s.name}: needs login — ${problemOf(s) ?? `run: switchboard login ${s.name}`}`;
   const problem = problemOf(s);
   if (s.state === 'connecting' && problem) return `${s.name}: down, reconnecting — ${problem}`;
   if (s.state === 'backing-off') return `${s.name}: down, reconnecting${s.retryInMs !== undefined ? ` in ${(s.retryInMs / 1000).toFixed(1)}s` : ''}${problem ? ` — ${problem}` : ''}`;
@@ -82,7 +105,13 @@ function table(rows: string[][]): string {
 
 export function renderReport(r: CatalogReport): string {
   let out = 'Servers\n';
-  out += table(r.servers.map((s) => [s.name, s.state, s.transport, s.state === 'ready' ? `${s.tools} tools, ${s.prompts} prompts, ${s.resources} resources, ${s.resourceTemplates} templates` : s.problem ?? '']));
+  out += table(
+    r.servers.map((s) => {
+      const what = s.state === 'ready' ? `${s.tools} tools, ${s.prompts} prompts, ${s.resources} resources, ${s.resourceTemplates} templates` : (s.problem ?? '');
+      const auth = s.state === 'ready' ? authNote(s) : undefined;
+      return [s.name, s.state, s.transport, auth ? `${what}; ${auth}` : what];
+    }),
+  );
   out += `\nTools (${r.tools.length}): exposed name, server, original name\n`;
   out += table(r.tools.map((t) => [t.name, t.server, t.original]));
   out += `\nPrompts (${r.prompts.length})\n`;

@@ -7,7 +7,7 @@ import { MAX_NAME_LENGTH, PREFIX_PATTERN } from './schema-values.js';
 import { isEnabled, transportOfType, type ServerEntry } from './server-entries.js';
 
 const STDIO_ONLY = ['args', 'env', 'cwd', 'inheritEnv'] as const;
-const HTTP_ONLY = ['transport', 'headers'] as const;
+const HTTP_ONLY = ['transport', 'headers', 'auth'] as const;
 
 /** Exactly one of command (stdio) and url (HTTP), and no key that only the other kind reads. */
 export function transportShapeProblems(e: ServerEntry): Found[] {

@@ -74,8 +74,24 @@ export function toStdioServer(e: Entry, command: string, baseDir: string) {
   };
 }
 
+type OAuthSettings = Extract<NonNullable<UserServer['auth']>, object>;
+
+/**
+ * `auth: oauth` and `auth: {...}` as one shape: the token file made absolute, and the grant the
+ * settings imply (a client secret means machine-to-machine). Undefined: OAuth only on a challenge.
+ */
+function toServerAuth(auth: UserServer['auth'], baseDir: string): OAuthSettings | undefined {
+  if (auth === undefined) return undefined;
+  if (auth === 'oauth') return { type: 'oauth' };
+  const out: OAuthSettings = { ...auth };
+  if (auth.scopes) out.scopes = [...auth.scopes];
+  if (auth.tokenFile !== undefined) out.tokenFile = resolve(baseDir, auth.tokenFile);
+  out.grant = auth.grant ?? (auth.clientSecret !== undefined ? 'client_credentials' : 'authorization_code');
+  return out;
+}
+
 /** A server reached over HTTP. */
-export function toHttpServer(e: Entry, url: string) {
+export function toHttpServer(e: Entry, url: string, baseDir: string) {
   return {
     kind: 'http' as const,
     ...serverBase(e),
@@ -83,6 +99,8 @@ export function toHttpServer(e: Entry, url: string) {
     // A `type` that implies a transport never contradicts an explicit one (crossCheck saw to it).
     transport: transportOfType(e.type) ?? e.s.transport,
     headers: { ...e.s.headers },
+    /** OAuth towards this server; undefined: only when it answers 401 with a Bearer challenge. */
+    auth: toServerAuth(e.s.auth, baseDir),
   };
 }
 
@@ -113,7 +131,7 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
     },
     servers: entriesOf(data).map((e) =>
       // (A disabled server whose command or url held an unset variable keeps it as "".)
-      e.s.command !== undefined ? toStdioServer(e, e.s.command, baseDir) : toHttpServer(e, e.s.url!),
+      e.s.command !== undefined ? toStdioServer(e, e.s.command, baseDir) : toHttpServer(e, e.s.url!, baseDir),
     ),
     ...toPolicyConfig(data, baseDir),
   };

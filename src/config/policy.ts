@@ -61,6 +61,16 @@ function catalogProblems(tree: Record<string, unknown>): Found[] {
   return problems;
 }
 
+/** A match selects OAuth principals: it needs listen.auth, and at least one condition. */
+function matchProblems(match: unknown, path: Segment[], oauthOn: boolean): Found[] {
+  if (!isRecord(match)) return [];
+  if (!oauthOn) return [{ path, message: 'matches OAuth tokens, but listen.auth is not set: no token can be matched' }];
+  if (match.scope === undefined && match.sub === undefined && match.group === undefined) {
+    return [{ path, message: 'has no condition (scope, sub or group): it would match nobody' }];
+  }
+  return [];
+}
+
 /** Problems of the policy sections that no single field shows. Tolerates invalid fields. */
 export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): Found[] {
   const problems: Found[] = [];
@@ -71,6 +81,7 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
   problems.push(...catalogProblems(tree));
 
   const clients = clientEntries(tree);
+  const oauthOn = isRecord(tree.listen) && tree.listen.auth !== undefined && tree.listen.auth !== null;
   const stdioClient = isRecord(tree.stdio) && typeof tree.stdio.client === 'string' ? tree.stdio.client : undefined;
   const nameOwner = new Map<string, number>();
   const tokenOwner = new Map<string, number>();
@@ -90,11 +101,12 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
         at([...path, 'token'], `same token as ${formatPath(['clients', first])}: each client needs its own token`);
       } else tokenOwner.set(raw.token, index);
     }
-    // A profile without a token is unreachable over HTTP; unless stdio serves it, it is a mistake
-    // (most likely a forgotten or misspelt token key), not a silent no-op.
-    if (raw.token === undefined && name !== undefined && name !== stdioClient) {
-      at(path, 'has no token, so no HTTP request can select it: give it a token, or serve it on stdio (stdio.client)');
+    // A profile without a token or a match is unreachable over HTTP; unless stdio serves it, it is
+    // a mistake (most likely a forgotten or misspelt token key), not a silent no-op.
+    if (raw.token === undefined && raw.match === undefined && name !== undefined && name !== stdioClient) {
+      at(path, 'has no token, so no HTTP request can select it: give it a token (or a match, with listen.auth), or serve it on stdio (stdio.client)');
     }
+    problems.push(...matchProblems(raw.match, [...path, 'match'], oauthOn));
   }
   if (stdioClient !== undefined && !nameOwner.has(stdioClient)) {
     at(['stdio', 'client'], 'names no configured client: it must be the name of an entry in clients');

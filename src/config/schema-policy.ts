@@ -4,6 +4,7 @@
 // valid globs) live in policy.ts.
 
 import { z } from 'zod';
+import { clientMatchSchema } from './schema-auth.js';
 import { alwaysVisibleSchema, tokenBudgetSchema, toolModeSchema, type OrNull, type Subst } from './schema-values.js';
 
 const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
@@ -56,8 +57,9 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
         .meta({
           description:
             'Bearer token that selects this profile on HTTP (Authorization: Bearer <token>); use ${VAR}. ' +
-            'Without a token the profile can only serve stdio (stdio.client).',
+            'Without a token (or a match) the profile can only serve stdio (stdio.client).',
         }),
+      match: clientMatchSchema,
       tools: filterSchema('Tools', 'exposed tool name (after prefixing)'),
       prompts: filterSchema('Prompts', 'exposed prompt name (after prefixing)'),
       resources: filterSchema('Resources', 'exposed resource URI or URI template'),

@@ -3,6 +3,7 @@
 // live in cross-check.ts; the mapping onto ServerConfig in normalize.ts.
 
 import { z } from 'zod';
+import { serverAuthSchema } from './schema-auth.js';
 import { filterSchema } from './schema-policy.js';
 import { PREFIX_PATTERN, duration, isHttpUrl, type Subst } from './schema-values.js';
 
@@ -42,6 +43,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       description: 'HTTP server: auto (default) tries Streamable HTTP, then falls back to the legacy SSE transport.',
     }),
     headers: stringMap('HTTP server: extra HTTP headers sent with every request, e.g. Authorization (default {}).'),
+    auth: serverAuthSchema(subst),
     prefix: subst(z.string().regex(PREFIX_PATTERN, { error: 'must be at most 64 of A-Z a-z 0-9 _ . -' }))
       .optional()
       .meta({ description: 'Namespace for exposed tool and prompt names (default: the name). "" exposes names unprefixed.' }),

@@ -4,6 +4,7 @@
 // what schema/switchboard.schema.json publishes. Cross-field rules live in cross-check.ts and policy.ts.
 
 import { z } from 'zod';
+import { listenAuthSchema } from './schema-auth.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
 import { SEPARATOR_PATTERN, alwaysVisibleSchema, duration, isHttpUrl, isOrigin, nameSchema, orNullFor, size, substFor, tokenBudgetSchema, toolModeSchema } from './schema-values.js';
@@ -41,6 +42,7 @@ function build(editor: boolean) {
           description:
             'Host header names (without port) a request may carry, against DNS rebinding (default: localhost, 127.0.0.1, [::1] and the listen host). Add the names clients use when you listen on a public address.',
         }),
+      auth: listenAuthSchema(subst),
       // No default: absent means a random key per process (router/request-state.ts).
       // An empty value (`${SWITCHBOARD_STATE_KEY:-}` with the variable unset) is the same as none.
       stateKey: z

@@ -17,7 +17,7 @@ import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, errorBody, limitHeaders, limitSt
 import { PostExchange, SessionEntry } from './http-session.js';
 import { SessionTable } from './http-session-table.js';
 import type { SseStream } from './http-sse.js';
-import type { Authenticator } from './http-auth.js';
+import { refusalBodies, type AuthVerdict, type Authenticator } from './http-auth.js';
 import type { SessionOpener } from './session-opener.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/mcp.js';
 import { isModernVersion } from '../protocol/modern.js';
@@ -66,7 +66,10 @@ export interface HttpEndpointOptions {
    * configured, operator pages are as open as the MCP endpoint itself.
    */
   isOperator?: (principal: string) => boolean;
-  /** When set, every request must carry a bearer token it accepts (401 otherwise). */
+  /**
+   * When set, every request must carry a bearer token it accepts (401 otherwise). Its verdict may
+   * be a promise (OAuth tokens to verify); no byte of the body is read before it is in.
+   */
   authenticate?: Authenticator;
   /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
   onGetStreamClosed?: (sessionId: string) => void;
@@ -270,17 +273,34 @@ class Endpoint {
       return this.refuse(req, res, 405, Refusal.methodNotAllowed, { Allow: 'GET, HEAD' });
     }
     if (page?.access === 'public') return page.serve(req, res, undefined);
-    let principal: string | undefined;
-    if (this.options.authenticate) {
-      const who = this.options.authenticate(headers.authorization);
-      if (who === null) {
-        this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: missing or unknown bearer token');
-        // Answered before any of the body is read, and the connection closed: a client without
-        // a valid token cannot hold a socket by trickling its body.
-        return replyJson(res, 401, Refusal.unauthorized, { 'WWW-Authenticate': 'Bearer realm="switchboard"', ...CLOSE_HEADERS });
-      }
-      principal = who;
+    if (!this.options.authenticate) return this.authorized(req, res, page, undefined);
+    const verdict = this.options.authenticate(headers.authorization);
+    if (!(verdict instanceof Promise)) return this.judged(req, res, page, verdict);
+    // The body stays unread (nothing listens for it) until the token is verified.
+    verdict.then(
+      (v) => (this.draining ? this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' }) : this.judged(req, res, page, v)),
+      (err: unknown) => {
+        this.logger.error({ err }, 'authenticate rejected');
+        replyJson(res, 500, Refusal.internalError, CLOSE_HEADERS);
+      },
+    );
+  }
+
+  /** Acts on the authenticator's verdict. */
+  private judged(req: IncomingMessage, res: ServerResponse, page: Page | undefined, verdict: AuthVerdict): void {
+    if (verdict === null || typeof verdict === 'object') {
+      const refusal = verdict ?? { status: 401 as const, reason: 'missing or unknown bearer token', wwwAuthenticate: 'Bearer realm="switchboard"' };
+      this.logger.warn({ method: req.method, remote: req.socket.remoteAddress, status: refusal.status }, `refused request: ${refusal.reason}`);
+      // Answered before any of the body is read, and the connection closed: a client without
+      // a valid token cannot hold a socket by trickling its body.
+      const headers = refusal.wwwAuthenticate === undefined ? CLOSE_HEADERS : { 'WWW-Authenticate': refusal.wwwAuthenticate, ...CLOSE_HEADERS };
+      return replyJson(res, refusal.status, refusalBodies[refusal.status], headers);
     }
+    this.authorized(req, res, page, verdict);
+  }
+
+  /** A request that passed authentication (or needed none): its page, or the MCP methods. */
+  private authorized(req: IncomingMessage, res: ServerResponse, page: Page | undefined, principal: string | undefined): void {
     if (page !== undefined) {
       if (principal !== undefined && !this.options.isOperator?.(principal)) return this.refuse(req, res, 403, Refusal.notOperator);
       return page.serve(req, res, principal);

@@ -5,6 +5,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
+import type { ServerAuth } from './auth/types.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
@@ -31,6 +32,8 @@ export interface HttpTransportOptions {
   maxConnections?: number;
   /** How long to wait for response headers of a POST. Default 300 s (JSON-mode servers answer late). */
   headersTimeoutMs?: number;
+  /** The server's OAuth client state: its token goes on every request (see requestWithAuth). */
+  auth?: ServerAuth;
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -73,6 +76,8 @@ export function mediaType(headers: Dispatcher.ResponseData['headers']): string {
 
 /** A network failure as a GatewayError naming the method and the redacted URL. */
 export function networkError(method: string, url: string, err: unknown): GatewayError {
+  // A refusal requestWithAuth already explained (a login is needed) stays as it is.
+  if (err instanceof GatewayError && err.status !== undefined) return err;
   const code = (err as { code?: unknown })?.code;
   let detail = describeError(err);
   if (typeof code === 'string' && !detail.includes(code)) detail = `${code}: ${detail}`;

@@ -3,7 +3,7 @@
 // Invariants: the endpoint is same-origin with the SSE URL; the end of the stream ends the pipe.
 
 import { setMaxListeners } from 'node:events';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
@@ -24,6 +24,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
 import { traceHeaders } from './observing.js';
 
 export interface LegacySseTransportOptions extends HttpTransportOptions {
@@ -51,6 +52,7 @@ export class LegacySseTransport implements Transport {
   private readonly headersTimeout: number;
   private readonly endpointTimeout: number;
   private readonly agent: Agent;
+  private readonly auth: HttpTransportOptions['auth'];
   private readonly closing = new AbortController();
   private endpoint?: URL;
   private started = false;
@@ -72,6 +74,7 @@ export class LegacySseTransport implements Transport {
       refuseRequest: (id, e) => void this.send(errorResponse(id, ErrorCode.InvalidRequest, e.message)).catch(() => {}),
     };
     this.headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+    this.auth = options.auth;
     this.endpointTimeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.agent = new Agent({
       connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
@@ -115,7 +118,7 @@ export class LegacySseTransport implements Transport {
     const shown = redactUrl(this.endpoint);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.endpoint, {
+      res = await requestWithAuth(this.auth, this.endpoint.href, {
         method: 'POST',
         dispatcher: this.agent,
         headers: { ...this.baseHeaders, 'content-type': 'application/json', ...traceHeaders(message) },
@@ -147,7 +150,7 @@ export class LegacySseTransport implements Transport {
   private async openStream(resolve: () => void, reject: (e: Error) => void): Promise<void> {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.url, {
+      res = await requestWithAuth(this.auth, this.url.href, {
         method: 'GET',
         dispatcher: this.agent,
         headers: { ...this.baseHeaders, accept: 'text/event-stream' },

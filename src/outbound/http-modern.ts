@@ -6,7 +6,7 @@
 // socket dies with close(); a server that refuses connections has gone away (onclose with a reason).
 
 import { setMaxListeners } from 'node:events';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { classify, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -29,6 +29,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
 import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
 import { traceHeaders } from './observing.js';
 
@@ -130,7 +131,7 @@ export class ModernHttpTransport implements Transport {
     this.inflight.set(id, own);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.options.url, {
+      res = await requestWithAuth(this.options.auth, this.options.url, {
         method: 'POST',
         dispatcher: this.agent,
         headers: this.headersFor(message),

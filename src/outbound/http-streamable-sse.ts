@@ -3,10 +3,11 @@
 // standalone GET stream open with bounded backoff. Invariant: every loop stops once host.closed.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { classify, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { SSE_HEADERS_TIMEOUT_MS, consumeSse, discardBody, mediaType, statusError, type HttpLogger } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
+import { SSE_HEADERS_TIMEOUT_MS, consumeSse, discardBody, mediaType, statusError, type HttpLogger, type HttpTransportOptions } from './http-common.js';
 
 /** Resuming a POST's stream: reconnections in a row that bring nothing before giving up. */
 const MAX_RESUME_ATTEMPTS = 5;
@@ -18,6 +19,8 @@ export interface SseReaderContext {
   readonly url: string;
   readonly shownUrl: string;
   readonly agent: Dispatcher;
+  /** The server's OAuth state, when it has one: the GET carries its token too. */
+  readonly auth: HttpTransportOptions['auth'];
   /** Aborted by close(): ends streams, requests and retry waits. */
   readonly signal: AbortSignal;
   readonly maxBytes: number;
@@ -159,7 +162,7 @@ export class StreamableSseReader {
     if (cursor.lastEventId !== undefined) extra['last-event-id'] = cursor.lastEventId;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(host.url, {
+      res = await requestWithAuth(host.auth, host.url, {
         method: 'GET',
         dispatcher: host.agent,
         headers: host.headers(extra),

@@ -3,7 +3,7 @@
 // settles once the POST's status is known; every stream, timer and socket dies with close().
 
 import { setMaxListeners } from 'node:events';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
@@ -25,6 +25,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { requestWithAuth } from './http-authorized.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
 import { traceHeaders } from './observing.js';
 
@@ -48,6 +49,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxDepth: number | undefined;
   private readonly refusals: Refusals;
   private readonly headersTimeout: number;
+  private readonly auth: HttpTransportOptions['auth'];
   private readonly agent: Agent;
   /** Aborted by close(): cancels every stream, resume loop and retry wait. */
   private readonly closing = new AbortController();
@@ -71,6 +73,7 @@ export class StreamableHttpTransport implements Transport {
       refuseRequest: (id, e) => void this.send(errorResponse(id, ErrorCode.InvalidRequest, e.message)).catch(() => {}),
     };
     this.headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+    this.auth = options.auth;
     // Many calls are multiplexed on one server: keep-alive, no pipelining (a slow response must
     // not hold up the ones queued behind it), and room for the long-lived SSE streams.
     this.agent = new Agent({
@@ -85,6 +88,7 @@ export class StreamableHttpTransport implements Transport {
       url: this.url,
       shownUrl: this.shownUrl,
       agent: this.agent,
+      auth: this.auth,
       signal: this.closing.signal,
       maxBytes: this.maxBytes,
       log: this.log,
@@ -124,7 +128,7 @@ export class StreamableHttpTransport implements Transport {
     const sentSession = this.sessionId;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.url, {
+      res = await requestWithAuth(this.auth, this.url, {
         method: 'POST',
         dispatcher: this.agent,
         headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...traceHeaders(message) }),
@@ -181,14 +185,14 @@ export class StreamableHttpTransport implements Transport {
     if (endSession && this.sessionId !== undefined) {
       // Tells the server it may free the session; 405 (not supported) and failures don't matter.
       try {
-        const res = await request(this.url, {
+        const res = await requestWithAuth(this.auth, this.url, {
           method: 'DELETE',
           dispatcher: this.agent,
           headers: this.headers(),
           signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
           headersTimeout: DELETE_TIMEOUT_MS,
           bodyTimeout: DELETE_TIMEOUT_MS,
-        });
+        }, 0);
         await res.body.dump();
       } catch (err) {
         this.log?.debug({ url: this.shownUrl, err: describeError(err) }, 'session DELETE failed');

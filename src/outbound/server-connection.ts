@@ -6,8 +6,11 @@
 // down. It publishes state and lists; it never decides names or policy (the catalog does).
 //
 //   disabled            connecting ──ok──▶ ready ──drop──▶ backing-off ──timer──▶ connecting
-//                          │                                    │
+//                          │                │                   │
 //                          └──fail──▶ backing-off / failed ◀────┘ (crash-loop limit reached)
+//                          │                │
+//                          └─no token──▶ needs-login ◀─┘ (token refused, refresh refused): a new
+//                             token in the store (switchboard login) is looked for every maxDelay
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
 import { Peer, type IncomingContext, type PeerAnswer, type RequestOptions } from '../jsonrpc/peer.js';
@@ -15,6 +18,8 @@ import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcReque
 import type { Logger } from '../log.js';
 import { KINDS, LIST_CHANGED, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
+import { AuthError, AuthErrorCode, isLoginNeeded } from './auth/errors.js';
+import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { legacyParams, type RequestEnvelope } from './envelope.js';
 import type { Era } from './era.js';
@@ -38,7 +43,7 @@ export interface ForwardOptions<O = never> extends RequestOptions<O> {
   envelope?: RequestEnvelope;
 }
 
-export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'disabled' | 'closed';
+export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'needs-login' | 'disabled' | 'closed';
 
 export type ServerLists = Record<ListKind, Record<string, any>[]>;
 
@@ -68,6 +73,8 @@ export interface ServerConnectionOptions<O = never> {
   owner?: O;
   /** Reconnect after failures (default: on, with the server's policy). `check` turns it off. */
   reconnect?: boolean;
+  /** HTTP: this OAuth client state instead of the process-wide one (the conformance driver's, interactive). */
+  auth?: ServerAuth;
   /** Sees every forwarded request (metrics, traces). */
   observer?: CallObserver;
 }
@@ -107,6 +114,8 @@ export class ServerConnection<O = never> {
   transportKind: string;
   /** When the next attempt is due (backing-off). */
   retryAt?: number;
+  /** The server's OAuth client state (HTTP servers, from the first connect on). */
+  auth?: ServerAuth;
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
@@ -116,6 +125,7 @@ export class ServerConnection<O = never> {
   private retryTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;
+  private stopWatchingAuth?: () => void;
   private readonly refetching = new Set<ListKind>();
   private readonly refetchAgain = new Set<ListKind>();
   /** Waiting for the refetches in flight to end (listsSettled). */
@@ -237,6 +247,7 @@ export class ServerConnection<O = never> {
   async close(): Promise<void> {
     if (this.state === 'disabled') return;
     this.state = 'closed';
+    this.stopWatchingAuth?.();
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
     for (const done of this.settledWaiters.splice(0)) done();
@@ -294,23 +305,61 @@ export class ServerConnection<O = never> {
   /** The connection failed or dropped: back off and retry, or give up at the crash-loop limit. */
   private down(err: unknown): void {
     const wasListed = this.listed;
+    const wasWaiting = this.state === 'needs-login';
     this.modern.listener.stop();
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
-    const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
-    if (delay === undefined) {
-      this.state = 'failed';
-      const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
-      this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
+    if (isLoginNeeded(err) && this.auth?.state().status === 'needs-login') {
+      // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
+      this.state = 'needs-login';
+      if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
+      if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
     } else {
-      this.state = 'backing-off';
-      this.retryAt = Date.now() + delay;
-      this.retryTimer = setTimeout(() => void this.attempt(), delay);
-      this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
+      const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
+      if (delay === undefined) {
+        this.state = 'failed';
+        const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
+        this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
+      } else {
+        this.state = 'backing-off';
+        this.retryAt = Date.now() + delay;
+        this.retryTimer = setTimeout(() => void this.attempt(), delay);
+        this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
+      }
     }
     if (wasListed) this.startGrace();
     else this.lists = emptyLists();
     this.events.onChange?.(this, LIST_KINDS);
+  }
+
+  /** How often a server waiting for a login looks for a new token: its longest reconnect delay. */
+  private loginCheckMs(): number {
+    return this.config.reconnect?.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs;
+  }
+
+  /** needs-login: connect again once the token store has a token for us (a login elsewhere). */
+  private async lookForLogin(): Promise<void> {
+    await this.auth!.headers().catch(() => undefined); // re-reads the store while a login is needed
+    if (this.state !== 'needs-login') return;
+    if (this.auth!.state().status === 'needs-login') {
+      this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
+      return;
+    }
+    await this.attempt();
+  }
+
+  /**
+   * The token was refused and could not be renewed while the server was in use: it is down until
+   * someone logs in, like a server that dropped (its items stay listed for downtimeGrace).
+   */
+  private authChanged(state: AuthState): void {
+    if (state.status !== 'needs-login' || this.state !== 'ready') return;
+    const peer = this.peer;
+    const message = `server "${this.name}" needs an OAuth login (${state.reason ?? 'token refused'}). Run: switchboard login ${this.name}`;
+    this.down(new GatewayError('HTTP_ERROR', message, { server: this.name, cause: new AuthError(AuthErrorCode.AUTH_REQUIRED, this.name, message) }));
+    // Closed a turn later: the request whose refusal brought us here fails with its own clear
+    // error first, not with "connection closed".
+    setImmediate(() => void peer?.close().catch(() => {}));
   }
 
   /** A dropped server's items stay listed for a while, so a quick restart is invisible to clients. */
@@ -328,13 +377,23 @@ export class ServerConnection<O = never> {
     }, graceMs);
   }
 
+  /** HTTP servers: their OAuth client state, one per server for the whole process (every connection shares the token and its refresh). */
+  private async serverAuth(): Promise<ServerAuth | undefined> {
+    if (this.config.kind !== 'http') return undefined;
+    if (!this.auth) {
+      this.auth = this.options.auth ?? (await import('./auth/registry.js')).serverAuthFor(this.config, this.logger);
+      this.stopWatchingAuth = this.auth.onStatus((state) => this.authChanged(state));
+    }
+    return this.auth;
+  }
+
   /** A started pipe with its Peer, which becomes the connection's (a probe's pipe is replaced by the next). */
   private async openPipe(kind: PipeKind, version?: string): Promise<Pipe<O>> {
     if (this.peer && !this.peer.isClosed) await this.peer.close().catch(() => {});
     const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
     if (this.state === 'closed') throw closed();
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.modern.paramHeaders });
+    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.modern.paramHeaders, auth: await this.serverAuth() });
     const peer = new Peer<O>(
       transport,
       {

@@ -1,5 +1,6 @@
 // A connection's state as people read it: `check`, the start-up log, the status page.
 
+import type { AuthState } from './auth/types.js';
 import type { ServerConnection } from './server-connection.js';
 
 export interface ServerSummary {
@@ -18,6 +19,8 @@ export interface ServerSummary {
   detail?: string;
   /** backing-off: when the next attempt is due. */
   retryInMs?: number;
+  /** OAuth towards the server, when it uses it: ok or needs-login, the token's expiry, its scopes. */
+  auth?: AuthState;
 }
 
 // (any: a summary reads state only, whoever the connection attributes its requests to.)
@@ -39,6 +42,8 @@ export function summarize(connections: Iterable<ServerConnection<any>>): ServerS
     if (c.problem && c.state !== 'ready') s.problem = c.problem;
     if (c.problemDetail && c.state !== 'ready') s.detail = c.problemDetail;
     if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());
+    const auth = c.auth?.state();
+    if (auth && (auth.status !== 'none' || c.auth!.configured)) s.auth = auth;
     return s;
   });
 }

@@ -6,6 +6,7 @@
 import type { ServerConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { Transport } from '../transport.js';
+import type { ServerAuth } from './auth/types.js';
 import type { PipeKind } from './handshake.js';
 import type { ParamHeader } from './mcp-headers.js';
 
@@ -18,6 +19,8 @@ export interface TransportOptions {
   version?: string;
   /** modern-http: a tool's x-mcp-header parameters. */
   paramHeaders?: (tool: string) => readonly ParamHeader[] | undefined;
+  /** HTTP: the server's OAuth client state (its token on every request, 401/403 handled). */
+  auth?: ServerAuth;
 }
 
 /** The stdio transport module, imported once (by the first stdio server to connect). */
@@ -32,8 +35,8 @@ export async function createTransport(c: ServerConfig, kind: PipeKind, o: Transp
   }
   if (kind === 'modern-http') {
     const { ModernHttpTransport } = await import('./http-modern.js');
-    return new ModernHttpTransport({ url: c.url, headers: c.headers, logger, maxMessageBytes, maxDepth, protocolVersion: o.version!, paramHeaders: o.paramHeaders });
+    return new ModernHttpTransport({ url: c.url, headers: c.headers, logger, maxMessageBytes, maxDepth, protocolVersion: o.version!, paramHeaders: o.paramHeaders, auth: o.auth });
   }
   const { createHttpTransport } = await import('./http-auto.js');
-  return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger, maxMessageBytes, maxDepth });
+  return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger, maxMessageBytes, maxDepth, auth: o.auth });
 }

@@ -4,5 +4,6 @@ import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
 import { stateless } from './stateless.mjs';
+import { tokens } from './tokens.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens];

@@ -48,7 +48,7 @@ describe('era detection over HTTP', () => {
     }
   });
 
-  it('401 to the probe decides nothing: the attempt fails, no verdict is kept, no initialize is sent', async () => {
+  it('401 to the probe decides nothing: the attempt waits for a login, no verdict is kept, no initialize is sent', async () => {
     const methods: string[] = [];
     const server = http.createServer(async (req, res) => {
       let body = '';
@@ -61,7 +61,8 @@ describe('era detection over HTTP', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     try {
       const connection = await connected(url);
-      expect(connection).toMatchObject({ state: 'failed', problem: expect.stringContaining('401') });
+      // A Bearer challenge is OAuth's (the gateway has no token for it): a login is what is missing.
+      expect(connection).toMatchObject({ state: 'needs-login', problem: expect.stringContaining('switchboard login') });
       expect(methods).toEqual(['server/discover']);
       expect(eraCache.get(eraKey(connection.config))).toBeUndefined();
       await connection.close();

@@ -37,3 +37,11 @@ export function authRequired(server: string, why: string, scopes?: string[]): Au
     scopes ? { scopes } : undefined,
   );
 }
+
+/** The failure is (or was caused by) "a login is needed", not a network or protocol problem. */
+export function isLoginNeeded(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof AuthError) return e.code === AuthErrorCode.AUTH_REQUIRED;
+  }
+  return false;
+}

@@ -26,6 +26,7 @@ export function createServerAuth(server: ServerTarget, deps: ServerAuthDeps): Se
 
 class OAuthServerAuth implements ServerAuth {
   readonly ready: Promise<void>;
+  readonly configured: boolean;
   private tokens: StoredTokens | undefined;
   private status: AuthState['status'];
   private reason: string | undefined;
@@ -41,16 +42,21 @@ class OAuthServerAuth implements ServerAuth {
   private readonly now: () => number;
   private readonly config: OAuthConfig;
   private readonly url: string;
+  private readonly listeners = new Set<(state: AuthState) => void>();
+  /** The status listeners last heard of. */
+  private announced: AuthState['status'];
 
   constructor(
     private readonly server: ServerTarget,
     private readonly deps: ServerAuthDeps,
   ) {
     this.config = server.auth ?? { type: 'oauth' };
+    this.configured = server.auth !== undefined;
     this.url = canonicalResource(server.url);
     this.log = deps.logger ?? silentAuthLogger;
     this.now = deps.now ?? Date.now;
     this.status = server.auth && this.grant() === 'authorization_code' ? 'needs-login' : 'none';
+    this.announced = this.status;
     this.ready = this.reload().catch((err) => this.log.warn({ server: server.name, err: (err as Error).message }, 'token store unreadable'));
   }
 
@@ -62,6 +68,11 @@ class OAuthServerAuth implements ServerAuth {
     if (issuer) s.issuer = issuer;
     if (this.reason && this.status === 'needs-login') s.reason = this.reason;
     return s;
+  }
+
+  onStatus(listener: (state: AuthState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   async headers(): Promise<Record<string, string>> {
@@ -79,6 +90,7 @@ class OAuthServerAuth implements ServerAuth {
 
   async challenged(status: number, wwwAuthenticate: string | undefined, sent?: Record<string, string>): Promise<'retry'> {
     await this.ready;
+    await this.reload(); // a token stored by a login elsewhere beats a refresh
     const bc = bearerChallenge(wwwAuthenticate);
     if (status === 403) return this.forbidden(bc, sent);
     if (status !== 401) throw new AuthError(AuthErrorCode.AUTH_FAILED, this.server.name, `HTTP ${status} is not an authorization challenge`);
@@ -114,7 +126,7 @@ class OAuthServerAuth implements ServerAuth {
       await this.flight.run('cc', () => this.clientCredentials(this.config.scopes));
       return this.state();
     }
-    const wanted = union(this.config.scopes, this.tokens?.requestedScopes, this.wantedScopes);
+    const wanted = union(this.config.scopes, this.tokens?.requestedScopes, this.tokens?.wantedScopes, this.wantedScopes);
     this.stepUps.clear();
     await this.flight.run('login', () => this.runInteractive(bc, wanted.length > 0 ? wanted : undefined, true));
     return this.state();
@@ -128,6 +140,7 @@ class OAuthServerAuth implements ServerAuth {
     await this.deps.store.setTokens(this.server.name, this.url, undefined);
     this.setNeedsLogin('logged out');
     if (!this.server.auth) this.status = 'none';
+    this.announce();
   }
 
   // ── transitions ─────────────────────────────────────────────────────────────
@@ -137,6 +150,7 @@ class OAuthServerAuth implements ServerAuth {
       throw new AuthError(AuthErrorCode.AUTH_FORBIDDEN, this.server.name, `Server "${this.server.name}" refused the request (403${bc?.error ? ` ${bc.error}` : ''})`);
     }
     await this.flight.settled();
+    await this.reload(); // `switchboard login` may have brought the scopes meanwhile
     const target = stepUpScopes(this.tokens?.requestedScopes ?? this.tokens?.scopes ?? this.config.scopes, bc.scope);
     if (this.newerThan(sent) && covers(this.tokens?.requestedScopes, target)) return 'retry';
     const key = scopeKey(target);
@@ -150,6 +164,11 @@ class OAuthServerAuth implements ServerAuth {
       await this.flight.run(`cc:${key}`, () => this.clientCredentials(target));
       return 'retry';
     }
+    if (!this.deps.interactive && this.tokens) {
+      // Remembered with the tokens, so that the login this error asks for asks for them too.
+      this.tokens = { ...this.tokens, wantedScopes: target };
+      await this.deps.store.setTokens(this.server.name, this.url, this.tokens);
+    }
     await this.authorize(`step-up:${key}`, bc, target, false);
     return 'retry';
   }
@@ -157,12 +176,13 @@ class OAuthServerAuth implements ServerAuth {
   /** Full authorization when interactive, else the clear AUTH_REQUIRED error. */
   private async authorize(key: string, bc: BearerChallenge | undefined, scopes: string[] | undefined, initial: boolean): Promise<void> {
     if (!this.deps.interactive) {
+      const had = this.tokens !== undefined;
       if (initial) {
-        this.setNeedsLogin(this.tokens ? 'the server rejected the token and it could not be refreshed' : 'no token yet');
+        this.setNeedsLogin(had ? 'the server rejected the token and it could not be refreshed' : 'no token yet');
         if (this.tokens) this.rejected = this.tokens.accessToken; // useless now; never reload it
         this.tokens = undefined;
       }
-      const why = initial ? (this.tokens ? 'its token was rejected' : 'it requires authorization') : 'the operation needs more scopes';
+      const why = initial ? (had ? 'its token was rejected' : 'it requires authorization') : 'the operation needs more scopes';
       throw authRequired(this.server.name, why, scopes);
     }
     await this.flight.run(key, () => this.runInteractive(bc, scopes, initial));
@@ -253,12 +273,28 @@ class OAuthServerAuth implements ServerAuth {
     this.generation++;
     this.status = 'ok';
     this.reason = undefined;
+    this.announce();
     await this.deps.store.setTokens(this.server.name, this.url, tokens);
   }
 
   private setNeedsLogin(reason: string) {
     this.status = 'needs-login';
     this.reason = reason;
+    this.announce();
+  }
+
+  /** Tells the listeners about a status change (once per change; a listener that throws is its own problem). */
+  private announce() {
+    if (this.status === this.announced) return;
+    this.announced = this.status;
+    const state = this.state();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(state);
+      } catch (err) {
+        this.log.error({ server: this.server.name, err: (err as Error).message }, 'auth status listener failed');
+      }
+    }
   }
 
   private async reload(): Promise<void> {
@@ -268,6 +304,7 @@ class OAuthServerAuth implements ServerAuth {
       this.generation++;
       this.status = 'ok';
       this.reason = undefined;
+      this.announce();
     }
   }
 

@@ -18,6 +18,11 @@ export interface StoredTokens {
   scopes?: string[];
   /** What we asked for: the base of a step-up union. */
   requestedScopes?: string[];
+  /**
+   * Scopes an operation was refused for (403 insufficient_scope) when no login could run (the
+   * gateway serving): the next `switchboard login` asks for them too.
+   */
+  wantedScopes?: string[];
   issuer: string;
   resource: string;
   grant: 'authorization_code' | 'client_credentials';

@@ -94,6 +94,13 @@ export interface ServerAuth {
   logout(): Promise<void>;
   /** Settles once the stored tokens were read. */
   readonly ready: Promise<void>;
+  /** The server entry asks for OAuth (`auth:`); false: OAuth only once it answers with a Bearer challenge. */
+  readonly configured: boolean;
+  /**
+   * Calls `listener` with the state each time the status changes (none / ok / needs-login), so
+   * the connection can report a login that became necessary. Returns the unsubscribe function.
+   */
+  onStatus(listener: (state: AuthState) => void): () => void;
 }
 
 export interface ServerAuthDeps {

@@ -46,6 +46,25 @@ describe('the JSON Schema', () => {
         '.clients.catalog.mode',
         '.clients.catalog.tokenBudget',
         '.clients.catalog.alwaysVisible',
+        // OAuth: absent means no OAuth on that side, or the value the provider's metadata gives.
+        '.listen.auth', // static tokens only
+        '.listen.auth.issuer',
+        '.listen.auth.resource', // the URL the gateway listens on
+        '.listen.auth.audience', // the resource
+        '.listen.auth.jwksUrl', // the issuer's metadata
+        '.listen.auth.scopesSupported', // requiredScopes
+        '.listen.auth.introspection', // JWTs only
+        '.listen.auth.introspection.url',
+        '.listen.auth.introspection.clientId',
+        '.listen.auth.introspection.clientSecret',
+        ...['servers', 'mcpServers'].flatMap((s) =>
+          // OAuth only on a 401; the registration, scopes and grant the server's metadata leads to
+          ['', '.type', '.clientId', '.clientSecret', '.clientMetadataUrl', '.scopes', '.grant', '.redirectPort', '.tokenFile'].map((k) => `.${s}.auth${k}`),
+        ),
+        '.clients.match', // token only
+        '.clients.match.scope',
+        '.clients.match.sub',
+        '.clients.match.group',
       ]),
     );
   });

@@ -70,7 +70,7 @@ stdio: { client: local }
     ['clients: [{ name: a, token: t, tols: [] }]', 'clients[0].tols: unknown key (did you mean tools?)'],
     ['clients: [{ name: a, token: t, readonly: true }]', 'clients[0].readonly: unknown key (did you mean readOnly?)'],
     ['clients: { a: 1 }', 'clients: expected a list, got a mapping'],
-    ['clients: [{ name: a }]', 'clients[0]: has no token, so no HTTP request can select it: give it a token, or serve it on stdio (stdio.client)'],
+    ['clients: [{ name: a }]', 'clients[0]: has no token, so no HTTP request can select it: give it a token (or a match, with listen.auth), or serve it on stdio (stdio.client)'],
     ['stdio: { client: nobody }', 'stdio.client: names no configured client: it must be the name of an entry in clients'],
     ['stdio: { client: Bad }', 'stdio.client: must be lowercase letters, digits and -'],
     ['stdio: { clinet: a }', 'stdio.clinet: unknown key (did you mean client?)'],
