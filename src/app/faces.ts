@@ -6,7 +6,7 @@ import type { GatewayConfig } from '../config/types.js';
 import { STATUS_PATH, startHttpEndpoint, type HttpEndpoint, type Page } from '../inbound/http-endpoint.js';
 import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
-import type { SessionOpener } from '../inbound/session-opener.js';
+import type { EndpointSession, SessionOpener } from '../inbound/session-opener.js';
 import type { Logger } from '../log.js';
 import { faceAuth } from './face-auth.js';
 
@@ -51,8 +51,8 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
     // An OAuth principal stands for a profile (or none): sessions open on that profile.
     const httpOpener: SessionOpener = {
       budget: opener.budget,
-      openSession: (push, principal) => opener.openSession(push, auth.profileOf(principal)),
-      openStatelessSession: (principal) => opener.openStatelessSession(auth.profileOf(principal)),
+      openSession: (push, principal) => identified(opener.openSession(push, auth.profileOf(principal)), principal),
+      openStatelessSession: (principal) => identified(opener.openStatelessSession(auth.profileOf(principal)), principal),
     };
     http = await startHttpEndpoint(httpOpener, {
       ...config().listen,
@@ -90,4 +90,10 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       await Promise.allSettled([http?.close(), stdio?.close()]);
     },
   };
+}
+
+/** A session knows whom it serves (an OAuth subject, not only its profile): its state tokens are bound to that. */
+function identified(session: EndpointSession, principal: string | undefined): EndpointSession {
+  session.principal = principal;
+  return session;
 }

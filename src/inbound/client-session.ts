@@ -61,6 +61,9 @@ export class ClientSession implements EndpointSession, Session {
   /** Per kind, the hash of the list this client last saw: list_changed only when its view changed. */
   private readonly seen = new Map<ListKind, string>();
 
+  /** Whom the endpoint authenticated for this session, when narrower than its profile (see EndpointSession). */
+  principal?: string;
+
   constructor(
     readonly router: Router,
     private readonly push: (message: JsonRpcMessage) => void,

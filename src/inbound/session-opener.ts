@@ -13,6 +13,11 @@ import type { ByteBudget } from './budget.js';
 export interface EndpointSession {
   /** Stable id; on HTTP it is the Mcp-Session-Id. */
   readonly id: string;
+  /**
+   * Whom the endpoint authenticated for it, when that is narrower than its profile (an OAuth
+   * token's subject): state the gateway hands this client is bound to it.
+   */
+  principal?: string;
   /** The revision agreed in `initialize`, undefined before it. */
   readonly protocolVersion: string | undefined;
   /** Bytes this session's requests and answers may hold at once (limits.sessionBytesInFlight). */

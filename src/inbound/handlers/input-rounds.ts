@@ -65,7 +65,7 @@ export const answerInputRounds: RoundsForward = async (connection, context, meth
  */
 export const passInputRounds: RoundsForward = async (connection, context, method, params, send) => {
   const states = context.router.states;
-  const bound: Omit<WrappedClaims, 'inner' | 'exp'> = { server: connection.name, principal: context.session.profile?.name ?? '', method, digest: paramsDigest(params) };
+  const bound: Omit<WrappedClaims, 'inner' | 'exp'> = { server: connection.name, principal: context.session.principal ?? context.session.profile?.name ?? '', method, digest: paramsDigest(params) };
   let forwarded = params;
   if (params.requestState !== undefined) {
     const inner = StateWrapper.isWrapped(params.requestState) ? states.unwrap(params.requestState, bound) : undefined;

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RpcError } from '../../../src/errors.js';
 import { Cancellation } from '../../../src/jsonrpc/cancellation.js';
-import { EMPTY_ROUND_PAUSE_MS, MAX_INPUT_ROUNDS, answerInputRounds } from '../../../src/inbound/handlers/input-rounds.js';
+import { EMPTY_ROUND_PAUSE_MS, MAX_INPUT_ROUNDS, answerInputRounds, passInputRounds } from '../../../src/inbound/handlers/input-rounds.js';
+import { StateWrapper } from '../../../src/router/request-state.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -93,5 +94,27 @@ describe('answerInputRounds', () => {
     const failed: any = await answerInputRounds(connection, context, 'tools/call', {}, async () => result(ask));
     expect(failed.result).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringContaining('did not declare the sampling capability') }] });
     expect(asked.find((a) => a.method === 'elicitation/create')!.params.elicitationId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('passInputRounds', () => {
+  const states = new StateWrapper(Buffer.alloc(32, 7));
+  const as = (principal: string | undefined, profile = 'team') => ({ cancellation: new Cancellation(), session: { principal, profile: { name: profile } }, router: { states } }) as any;
+  const asks = async () => result({ resultType: 'input_required', inputRequests: { k: elicit('?') }, requestState: 'the server’s own' });
+
+  it("wraps the server's state and gives it back byte for byte only to the same principal, server and call", async () => {
+    const first: any = await passInputRounds(connection, as('oauth:team:alice'), 'tools/call', { name: 't', arguments: { a: 1 } }, asks);
+    const wrapped = first.result.requestState;
+    expect(wrapped).toMatch(/^sb1w\./);
+    const retry = { name: 't', arguments: { a: 1 }, inputResponses: {}, requestState: wrapped };
+    const sent: any[] = [];
+    const record = async (p: any) => (sent.push(p), result({ content: [] }));
+    await passInputRounds(connection, as('oauth:team:alice'), 'tools/call', retry, record);
+    expect(sent[0].requestState).toBe('the server’s own');
+    // Another user of the same profile, another server, other arguments: all refused.
+    await expect(passInputRounds(connection, as('oauth:team:bob'), 'tools/call', retry, record)).rejects.toThrow('Invalid or expired requestState');
+    await expect(passInputRounds({ name: 'other' } as any, as('oauth:team:alice'), 'tools/call', retry, record)).rejects.toThrow('Invalid or expired requestState');
+    await expect(passInputRounds(connection, as('oauth:team:alice'), 'tools/call', { ...retry, arguments: { a: 2 } }, record)).rejects.toThrow('Invalid or expired requestState');
+    expect(sent).toHaveLength(1);
   });
 });
