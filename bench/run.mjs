@@ -230,7 +230,9 @@ const meta = {
   paths,
 };
 
-const partial = !args.quick && (only.length !== SCENARIOS.length || paths.length !== Object.keys(PATHS).length || args.gateway !== undefined || burn > 0);
+// A full run measures every path but the opt-in ones (an extra opt-in path still writes RESULTS.md).
+const everyDefaultPath = Object.keys(PATHS).every((p) => PATHS[p].optIn || paths.includes(p));
+const partial = !args.quick && (only.length !== SCENARIOS.length || !everyDefaultPath || args.gateway !== undefined || burn > 0);
 const name = args.quick ? 'quick' : partial ? 'partial' : '';
 const mdFile = name ? join(OUT_DIR, `RESULTS-${name}.md`) : join(BENCH_DIR, 'RESULTS.md');
 const jsonFile = join(OUT_DIR, name ? `results-${name}.json` : 'results.json');
