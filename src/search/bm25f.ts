@@ -11,6 +11,7 @@ import { actionsOf, askedActions } from './actions.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { numbers } from './number.js';
+import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 import { worldExpansions, WORLD_WEIGHT } from './world.js';
@@ -45,6 +46,8 @@ export interface RankingParams {
    * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
    */
   numberMismatch: number;
+  /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
+  valueMatch: number;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -71,6 +74,7 @@ export const DEFAULT_RANKING: RankingParams = {
   serverContext: 0.5,
   actionMismatch: 0.3,
   numberMismatch: 0.05,
+  valueMatch: 0.2,
 };
 
 export const DEFAULT_LIMIT = 10;
@@ -98,6 +102,8 @@ export class ToolSearchIndex implements Searcher {
   private readonly nameNumber = new Map<string, Map<string, boolean>>();
   /** Action families each tool's name says (see actions.ts). */
   private readonly actionOf = new Map<string, number>();
+  /** Kinds of value each tool's parameters take (see values.ts). */
+  private readonly kindsOf = new Map<string, number>();
   private readonly servers = new ServerContext();
   /** What each tool was indexed from, to skip unchanged tools in syncServer. */
   private readonly fingerprints = new Map<string, string>();
@@ -125,6 +131,7 @@ export class ToolSearchIndex implements Searcher {
     const own = new Set(this.servers.words(doc.server));
     this.nameWords.set(doc.key, [...new Set(terms[0])].filter((t) => !own.has(t)));
     this.actionOf.set(doc.key, actionsOf(terms[0]!));
+    this.kindsOf.set(doc.key, parameterKinds(doc.inputSchema));
     this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
   }
 
@@ -161,6 +168,7 @@ export class ToolSearchIndex implements Searcher {
     }
     this.nameWords.delete(key);
     this.actionOf.delete(key);
+    this.kindsOf.delete(key);
     this.nameNumber.delete(key);
     this.fingerprints.delete(key);
     return this.index.delete(key);
@@ -185,6 +193,8 @@ export class ToolSearchIndex implements Searcher {
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
     const numberKept = 1 - this.params.numberMismatch;
+    const carried = this.params.valueMatch > 0 ? valueKinds(query.slice(0, MAX_QUERY_CHARS)) : 0;
+    const fits = 1 + this.params.valueMatch;
     const boost = (key: string, score: number): number => {
       if (numberKept !== 1) {
         for (const [t, plural] of this.nameNumber.get(key)!) {
@@ -200,6 +210,7 @@ export class ToolSearchIndex implements Searcher {
       if (named.has(server)) s *= mention;
       const does = this.actionOf.get(key)!;
       if (asked !== 0 && does !== 0 && (asked & does) === 0) s *= mismatch;
+      if ((carried & this.kindsOf.get(key)!) !== 0) s *= fits;
       return gamma > 0 ? s * (1 + gamma * (context.get(server) ?? 0)) : s;
     };
     const limit = options.limit ?? DEFAULT_LIMIT;
