@@ -35,7 +35,10 @@ export interface RankingParams {
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
    */
   nameCoverage: number;
-  /** Tools of a server the query names ("... in hubspot") score × (1 + serverMention). */
+  /**
+   * Tools of a server the query names ("... in hubspot") score × (1 + serverMention × the
+   * naming term's weight): 1 for the query's own word, less for an expansion of it.
+   */
   serverMention: number;
   /** A tool whose name's action family differs from every one the query names scores × (1 − actionMismatch). */
   actionMismatch: number;
@@ -183,8 +186,8 @@ export class ToolSearchIndex implements Searcher {
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
     for (const c of concepts) for (const [t, w] of c) if (w > (weights.get(t) ?? 0)) weights.set(t, w);
-    const named = this.params.serverMention > 0 ? this.servers.named(weights) : new Set<string>();
-    const mention = 1 + this.params.serverMention;
+    const named = this.params.serverMention > 0 ? this.servers.named(weights) : new Map<string, number>();
+    const mention = this.params.serverMention;
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
@@ -207,7 +210,8 @@ export class ToolSearchIndex implements Searcher {
       for (const w of words) covered += weights.get(w) ?? 0;
       let s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
       const server = this.serverOf.get(key)!;
-      if (named.has(server)) s *= mention;
+      const naming = named.get(server);
+      if (naming !== undefined) s *= 1 + mention * naming;
       const does = this.actionOf.get(key)!;
       if (asked !== 0 && does !== 0 && (asked & does) === 0) s *= mismatch;
       if ((carried & this.kindsOf.get(key)!) !== 0) s *= fits;
