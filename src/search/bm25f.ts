@@ -11,6 +11,7 @@ import { actionsOf, askedActions } from './actions.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { numbers } from './number.js';
+import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
 import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
 import { worldExpansions, WORLD_WEIGHT } from './world.js';
@@ -34,7 +35,10 @@ export interface RankingParams {
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
    */
   nameCoverage: number;
-  /** Tools of a server the query names ("... in hubspot") score × (1 + serverMention). */
+  /**
+   * Tools of a server the query names ("... in hubspot") score × (1 + serverMention × the
+   * naming term's weight): 1 for the query's own word, less for an expansion of it.
+   */
   serverMention: number;
   /** A tool whose name's action family differs from every one the query names scores × (1 − actionMismatch). */
   actionMismatch: number;
@@ -45,6 +49,8 @@ export interface RankingParams {
    * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
    */
   numberMismatch: number;
+  /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
+  valueMatch: number;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -71,6 +77,7 @@ export const DEFAULT_RANKING: RankingParams = {
   serverContext: 0.5,
   actionMismatch: 0.3,
   numberMismatch: 0.05,
+  valueMatch: 0.2,
 };
 
 export const DEFAULT_LIMIT = 10;
@@ -98,6 +105,8 @@ export class ToolSearchIndex implements Searcher {
   private readonly nameNumber = new Map<string, Map<string, boolean>>();
   /** Action families each tool's name says (see actions.ts). */
   private readonly actionOf = new Map<string, number>();
+  /** Kinds of value each tool's parameters take (see values.ts). */
+  private readonly kindsOf = new Map<string, number>();
   private readonly servers = new ServerContext();
   /** What each tool was indexed from, to skip unchanged tools in syncServer. */
   private readonly fingerprints = new Map<string, string>();
@@ -125,6 +134,7 @@ export class ToolSearchIndex implements Searcher {
     const own = new Set(this.servers.words(doc.server));
     this.nameWords.set(doc.key, [...new Set(terms[0])].filter((t) => !own.has(t)));
     this.actionOf.set(doc.key, actionsOf(terms[0]!));
+    this.kindsOf.set(doc.key, parameterKinds(doc.inputSchema));
     this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
   }
 
@@ -161,6 +171,7 @@ export class ToolSearchIndex implements Searcher {
     }
     this.nameWords.delete(key);
     this.actionOf.delete(key);
+    this.kindsOf.delete(key);
     this.nameNumber.delete(key);
     this.fingerprints.delete(key);
     return this.index.delete(key);
@@ -175,8 +186,8 @@ export class ToolSearchIndex implements Searcher {
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
     for (const c of concepts) for (const [t, w] of c) if (w > (weights.get(t) ?? 0)) weights.set(t, w);
-    const named = this.params.serverMention > 0 ? this.servers.named(weights) : new Set<string>();
-    const mention = 1 + this.params.serverMention;
+    const named = this.params.serverMention > 0 ? this.servers.named(weights) : new Map<string, number>();
+    const mention = this.params.serverMention;
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
@@ -185,6 +196,8 @@ export class ToolSearchIndex implements Searcher {
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
     const numberKept = 1 - this.params.numberMismatch;
+    const carried = this.params.valueMatch > 0 ? valueKinds(query.slice(0, MAX_QUERY_CHARS)) : 0;
+    const fits = 1 + this.params.valueMatch;
     const boost = (key: string, score: number): number => {
       if (numberKept !== 1) {
         for (const [t, plural] of this.nameNumber.get(key)!) {
@@ -197,9 +210,11 @@ export class ToolSearchIndex implements Searcher {
       for (const w of words) covered += weights.get(w) ?? 0;
       let s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
       const server = this.serverOf.get(key)!;
-      if (named.has(server)) s *= mention;
+      const naming = named.get(server);
+      if (naming !== undefined) s *= 1 + mention * naming;
       const does = this.actionOf.get(key)!;
       if (asked !== 0 && does !== 0 && (asked & does) === 0) s *= mismatch;
+      if ((carried & this.kindsOf.get(key)!) !== 0) s *= fits;
       return gamma > 0 ? s * (1 + gamma * (context.get(server) ?? 0)) : s;
     };
     const limit = options.limit ?? DEFAULT_LIMIT;

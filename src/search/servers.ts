@@ -41,10 +41,18 @@ export class ServerContext {
     return this.servers.get(server)?.words ?? [];
   }
 
-  /** Servers whose name contains a word the query says itself (weight 1, not a synonym). */
-  named(weights: ReadonlyMap<string, number>): Set<string> {
-    const out = new Set<string>();
-    for (const [server, { words }] of this.servers) if (words.some((w) => weights.get(w) === 1)) out.add(server);
+  /**
+   * Servers whose name contains a query term, each with the best weight of such a term: 1 for
+   * the query's own word, less for a synonym, another form or a likely correction of it
+   * ("mail" names gmail less surely than "gmail" does).
+   */
+  named(weights: ReadonlyMap<string, number>): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [server, { words }] of this.servers) {
+      let best = 0;
+      for (const w of words) best = Math.max(best, weights.get(w) ?? 0);
+      if (best > 0) out.set(server, best);
+    }
     return out;
   }
 
