@@ -204,6 +204,10 @@ class GatewayLog {
     } catch {
       return;
     }
+    // A server's first ready is the CLI's "<name>: connected (…)" line (the connection's own
+    // "ready" is a debug line); later ones are the connection's "reconnected".
+    const connected = typeof entry.msg === 'string' ? /^(\S+): connected \(/.exec(entry.msg) : null;
+    if (connected && entry.server === undefined && this.up.has(connected[1])) this.up.get(connected[1]).push(entry.time);
     const server = entry.server;
     if (server !== undefined && this.up.has(server)) {
       if (entry.msg === 'reconnected' || entry.msg === 'ready') {
