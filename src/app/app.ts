@@ -26,7 +26,7 @@ import { startObservability, type Observability } from '../observability/setup.j
 import { handlers } from '../inbound/handlers/index.js';
 import type { LockFile } from '../catalog/pinning.js';
 import { readLock } from './lock-file.js';
-import { ServerConnection } from '../outbound/server-connection.js';
+import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.js';
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
@@ -170,6 +170,7 @@ export class App implements SessionOpener {
         sessionProfiles: () => [...(this.router.allSessions() as Iterable<ClientSession>)].map((s) => s.profile?.name),
         catalog: () => this.store.current,
         profiles: () => this.current.clients,
+        serverStates: SERVER_STATES,
       },
       { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },
     );

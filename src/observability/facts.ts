@@ -30,7 +30,6 @@ export interface GatewayFacts {
   catalog(): Catalog;
   /** The configured client profiles. */
   profiles(): readonly ClientProfile[];
+  /** Every state a server can be in (outbound's list: a Prometheus state set names them all). */
+  readonly serverStates: readonly string[];
 }
-
-/** Every state a server connection can be in (a Prometheus state set lists them all). */
-export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'disabled', 'closed'] as const;

@@ -5,7 +5,7 @@
 import { Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { viewFor } from '../catalog/view.js';
 import { GATEWAY_VERSION, LIST_KINDS } from '../protocol/mcp.js';
-import { SERVER_STATES, type GatewayFacts } from './facts.js';
+import type { GatewayFacts } from './facts.js';
 import { LATENCY_BOUNDS, type CallStats, type ObservedStats } from './stats.js';
 
 type Labels = Record<string, string>;
@@ -83,7 +83,7 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
     new Scraped('switchboard_server_reconnects_total', 'Times a server came back after a drop.', 'counter', () => [...stats.reconnects].map(([server, value]) => ({ labels: { server }, value }))),
     new Scraped('switchboard_server_up', '1 when the server is connected and ready.', 'gauge', () => servers().map((s) => ({ labels: { server: s.name }, value: s.state === 'ready' ? 1 : 0 }))),
     new Scraped('switchboard_server_state', 'The state of each server connection (1 for the current state).', 'gauge', () =>
-      servers().flatMap((s) => SERVER_STATES.map((state) => ({ labels: { server: s.name, state }, value: s.state === state ? 1 : 0 }))),
+      servers().flatMap((s) => facts.serverStates.map((state) => ({ labels: { server: s.name, state }, value: s.state === state ? 1 : 0 }))),
     ),
     new Scraped('switchboard_server_info', 'Transport and negotiated protocol revision of each server.', 'gauge', () =>
       servers().map((s) => ({ labels: { server: s.name, transport: s.transport, protocol_version: s.protocolVersion ?? '' }, value: 1 })),

@@ -43,7 +43,10 @@ export interface ForwardOptions<O = never> extends RequestOptions<O> {
   envelope?: RequestEnvelope;
 }
 
-export type ServerState = 'connecting' | 'ready' | 'backing-off' | 'failed' | 'needs-login' | 'disabled' | 'closed';
+/** Every state a connection can be in (metrics list them all as a state set). */
+export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'needs-login', 'disabled', 'closed'] as const;
+
+export type ServerState = (typeof SERVER_STATES)[number];
 
 export type ServerLists = Record<ListKind, Record<string, any>[]>;
 

@@ -74,6 +74,8 @@ describe('/metrics', () => {
     expect(m.get('switchboard_sessions{profile="agent"}')).toBe(1);
     expect(m.get('switchboard_server_up{server="echo"}')).toBe(1);
     expect(m.get('switchboard_server_state{server="echo",state="ready"}')).toBe(1);
+    // The state set names every state a connection has, needs-login (OAuth) included.
+    expect(m.get('switchboard_server_state{server="echo",state="needs-login"}')).toBe(0);
     expect(m.get('switchboard_server_info{server="echo",transport="stdio",protocol_version="2025-11-25"}')).toBe(1);
     expect(m.get('switchboard_server_items{server="echo",kind="tools"}')).toBe(2);
     expect(m.get('switchboard_catalog_items{kind="tools"}')).toBeGreaterThanOrEqual(2);
