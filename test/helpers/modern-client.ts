@@ -123,3 +123,19 @@ export async function connectModernStdio(command: StdioCommand, options: ModernC
 export function logLevelMeta(level: LoggingLevel): Record<string, unknown> {
   return { [LOG_LEVEL_META_KEY]: level };
 }
+
+/**
+ * POSTs one JSON-RPC message as a raw HTTP client would (no SDK), and reads the answer whether
+ * it came as JSON or as one SSE event: the status, the headers and the message (undefined when
+ * the body is empty).
+ */
+export async function postMessage(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; data: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+  const raw = await res.text();
+  const data = raw.startsWith('{') ? JSON.parse(raw) : raw ? JSON.parse(raw.split('\n').find((l) => l.startsWith('data: '))!.slice(6)) : undefined;
+  return { status: res.status, headers: res.headers, data };
+}

@@ -7,7 +7,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { cleanup, trackClosable, type HttpFixture } from '../helpers/index.js';
-import { MODERN_VERSION, connectModernHttp, connectModernStdio, logLevelMeta } from '../helpers/modern-client.js';
+import { MODERN_VERSION, connectModernHttp, connectModernStdio, logLevelMeta, postMessage } from '../helpers/modern-client.js';
 import { modernServerCommand, startModernHttpFixture } from '../helpers/modern-fixture.js';
 
 afterAll(cleanup);
@@ -35,17 +35,6 @@ async function rpcError(p: Promise<unknown>): Promise<{ code?: number; message: 
     return err as { code?: number; message: string; data?: unknown };
   }
   throw new Error('expected an error');
-}
-
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify(body),
-  });
-  const raw = await res.text();
-  const data = raw.startsWith('{') ? JSON.parse(raw) : JSON.parse(raw.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
-  return { status: res.status, data };
 }
 
 describe('modern fixture over Streamable HTTP, SDK v2 client pinned to 2026-07-28', () => {
@@ -133,14 +122,14 @@ describe('modern fixture over Streamable HTTP, SDK v2 client pinned to 2026-07-2
     const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: meta } };
     const std = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call' };
-    expect(await post(fx.url, call, { ...std, 'mcp-name': 'echo' })).toMatchObject({ status: 200, data: { id: 7, result: { resultType: 'complete' } } });
-    expect(await post(fx.url, call, { ...std, 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` })).toMatchObject({ status: 200 });
-    expect(await post(fx.url, call, { ...std, 'mcp-name': 'add' })).toMatchObject({ status: 400, data: { id: 7, error: { code: -32020 } } });
-    expect(await post(fx.url, call, { 'mcp-method': 'tools/call', 'mcp-name': 'echo' })).toMatchObject({ status: 400, data: { error: { code: -32020 } } });
+    expect(await postMessage(fx.url, call, { ...std, 'mcp-name': 'echo' })).toMatchObject({ status: 200, data: { id: 7, result: { resultType: 'complete' } } });
+    expect(await postMessage(fx.url, call, { ...std, 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` })).toMatchObject({ status: 200 });
+    expect(await postMessage(fx.url, call, { ...std, 'mcp-name': 'add' })).toMatchObject({ status: 400, data: { id: 7, error: { code: -32020 } } });
+    expect(await postMessage(fx.url, call, { 'mcp-method': 'tools/call', 'mcp-name': 'echo' })).toMatchObject({ status: 400, data: { error: { code: -32020 } } });
     const odd = { jsonrpc: '2.0', id: 8, method: 'no/such', params: { _meta: meta } };
-    expect(await post(fx.url, odd, { ...std, 'mcp-method': 'no/such' })).toMatchObject({ status: 404, data: { id: 8, error: { code: -32601 } } });
+    expect(await postMessage(fx.url, odd, { ...std, 'mcp-method': 'no/such' })).toMatchObject({ status: 404, data: { id: 8, error: { code: -32601 } } });
     const future = { ...call, params: { ...call.params, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } };
-    expect(await post(fx.url, future, { ...std, 'mcp-name': 'echo', 'mcp-protocol-version': '2099-01-01' })).toMatchObject({
+    expect(await postMessage(fx.url, future, { ...std, 'mcp-name': 'echo', 'mcp-protocol-version': '2099-01-01' })).toMatchObject({
       status: 400,
       data: { error: { code: -32022, data: { supported: [MODERN_VERSION], requested: '2099-01-01' } } },
     });
@@ -148,9 +137,9 @@ describe('modern fixture over Streamable HTTP, SDK v2 client pinned to 2026-07-2
 
   it('answers a 2025-era initialize (dual-era); --modern-only refuses it with -32022 naming 2026-07-28', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } };
-    expect(await post(fx.url, init)).toMatchObject({ status: 200, data: { result: { protocolVersion: '2025-11-25' } } });
+    expect(await postMessage(fx.url, init)).toMatchObject({ status: 200, data: { result: { protocolVersion: '2025-11-25' } } });
     const strict = await startModernHttpFixture({ modernOnly: true });
-    const refused = await post(strict.url, init);
+    const refused = await postMessage(strict.url, init);
     expect(refused.status).toBe(400);
     expect(refused.data.error).toMatchObject({ code: -32022, data: { supported: [MODERN_VERSION] } });
     const { client } = await connectModernHttp(strict.url, { mode: 'auto' });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { cleanup, connectHttpClient, fixtureServer, startGateway, stdioGatewayParams, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { MODERN_VERSION, connectModernHttp, connectModernStdio, logLevelMeta } from '../helpers/modern-client.js';
+import { MODERN_VERSION, connectModernHttp, connectModernStdio, logLevelMeta, postMessage } from '../helpers/modern-client.js';
 
 afterAll(cleanup);
 
@@ -32,17 +32,6 @@ function next(client: Client, method: 'notifications/resources/updated' | 'notif
   return new Promise<Record<string, any>>((resolve) => {
     client.setNotificationHandler(method, async (n) => resolve((n.params ?? {}) as Record<string, any>));
   });
-}
-
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify(body),
-  });
-  const raw = await res.text();
-  const data = raw.startsWith('{') ? JSON.parse(raw) : raw ? JSON.parse(raw.split('\n').find((l) => l.startsWith('data: '))!.slice(6)) : undefined;
-  return { status: res.status, headers: res.headers, data };
 }
 
 describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind', () => {
@@ -83,7 +72,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   it('refuses a tampered or foreign requestState, and re-asks what a retry left out', async () => {
     const params = { name: 'int__ask_elicitation', arguments: {}, _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
     const headers = { ...STD, 'mcp-method': 'tools/call', 'mcp-name': 'int__ask_elicitation' };
-    const r1 = await post(gw.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, headers);
+    const r1 = await postMessage(gw.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, headers);
     expect(r1.status).toBe(200);
     expect(r1.headers.get('mcp-session-id')).toBeNull();
     const { inputRequests, requestState } = r1.data.result;
@@ -91,24 +80,24 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
     const [key] = Object.keys(inputRequests);
     expect(inputRequests[key!]).toMatchObject({ method: 'elicitation/create', params: { message: 'Your name?' } });
 
-    const tampered = await post(gw.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...params, requestState: `${requestState}x`, inputResponses: {} } }, headers);
+    const tampered = await postMessage(gw.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...params, requestState: `${requestState}x`, inputResponses: {} } }, headers);
     expect(tampered.data.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
-    const otherArgs = await post(gw.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { ...params, arguments: { mode: 'form' }, requestState, inputResponses: {} } }, headers);
+    const otherArgs = await postMessage(gw.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { ...params, arguments: { mode: 'form' }, requestState, inputResponses: {} } }, headers);
     expect(otherArgs.data.error.code).toBe(-32602);
-    const malformed = await post(gw.url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { ...params, requestState, inputResponses: { [key!]: 12345 } } }, headers);
+    const malformed = await postMessage(gw.url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { ...params, requestState, inputResponses: { [key!]: 12345 } } }, headers);
     expect(malformed.data.error.code).toBe(-32602);
 
     // Still valid after those refusals; a retry without the answer is asked again.
-    const again = await post(gw.url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { ...params, requestState, inputResponses: { unrelated: {} } } }, headers);
+    const again = await postMessage(gw.url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { ...params, requestState, inputResponses: { unrelated: {} } } }, headers);
     expect(again.data.result).toMatchObject({ resultType: 'input_required', inputRequests: { [key!]: { method: 'elicitation/create' } } });
-    const done = await post(
+    const done = await postMessage(
       gw.url,
       { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { ...params, requestState: again.data.result.requestState, inputResponses: { [key!]: { action: 'decline' } } } },
       headers,
     );
     expect(done.data.result).toMatchObject({ resultType: 'complete', content: [{ text: 'elicited: {"action":"decline"}' }] });
     // A state is good for one resumption only.
-    const replay = await post(gw.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, requestState: again.data.result.requestState, inputResponses: {} } }, headers);
+    const replay = await postMessage(gw.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, requestState: again.data.result.requestState, inputResponses: {} } }, headers);
     expect(replay.data.error.code).toBe(-32602);
   });
 
@@ -163,21 +152,21 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
     expect((await fetch(gw.url, { method: 'GET', headers: { accept: 'text/event-stream' } })).status).toBe(405);
     expect((await fetch(gw.url, { method: 'DELETE' })).status).toBe(405);
     const call = (id: number, extra: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo__echo', arguments: { text: 'x' }, _meta: META, ...extra } });
-    const ok = await post(gw.url, call(1), { ...STD, 'mcp-method': 'tools/call', 'mcp-name': `=?base64?${Buffer.from('echo__echo').toString('base64')}?=` });
+    const ok = await postMessage(gw.url, call(1), { ...STD, 'mcp-method': 'tools/call', 'mcp-name': `=?base64?${Buffer.from('echo__echo').toString('base64')}?=` });
     expect(ok).toMatchObject({ status: 200, data: { id: 1, result: { resultType: 'complete', content: [{ text: 'x' }] } } });
-    expect(await post(gw.url, call(2), { ...STD, 'mcp-method': 'tools/call', 'mcp-name': 'echo__add' })).toMatchObject({ status: 400, data: { id: 2, error: { code: -32020 } } });
-    expect(await post(gw.url, call(3), { 'mcp-method': 'tools/call', 'mcp-name': 'echo__echo' })).toMatchObject({ status: 400, data: { id: 3, error: { code: -32020 } } });
+    expect(await postMessage(gw.url, call(2), { ...STD, 'mcp-method': 'tools/call', 'mcp-name': 'echo__add' })).toMatchObject({ status: 400, data: { id: 2, error: { code: -32020 } } });
+    expect(await postMessage(gw.url, call(3), { 'mcp-method': 'tools/call', 'mcp-name': 'echo__echo' })).toMatchObject({ status: 400, data: { id: 3, error: { code: -32020 } } });
     const odd = { jsonrpc: '2.0', id: 4, method: 'ping', params: { _meta: META } };
-    expect(await post(gw.url, odd, { ...STD, 'mcp-method': 'ping' })).toMatchObject({ status: 404, data: { id: 4, error: { code: -32601 } } });
+    expect(await postMessage(gw.url, odd, { ...STD, 'mcp-method': 'ping' })).toMatchObject({ status: 404, data: { id: 4, error: { code: -32601 } } });
     const future = { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const refused = await post(gw.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: future } }, { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' });
+    const refused = await postMessage(gw.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: future } }, { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' });
     expect(refused).toMatchObject({ status: 400, data: { id: 5, error: { code: -32022, data: { supported: [MODERN_VERSION], requested: '2099-01-01' } } } });
-    const bare = await post(gw.url, { jsonrpc: '2.0', id: 6, method: 'server/discover', params: {} }, { ...STD, 'mcp-method': 'server/discover' });
+    const bare = await postMessage(gw.url, { jsonrpc: '2.0', id: 6, method: 'server/discover', params: {} }, { ...STD, 'mcp-method': 'server/discover' });
     expect(bare).toMatchObject({ status: 400, data: { id: 6, error: { code: -32602 } } });
-    const list = await post(gw.url, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: META } }, { ...STD, 'mcp-method': 'tools/list' });
+    const list = await postMessage(gw.url, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: META } }, { ...STD, 'mcp-method': 'tools/list' });
     expect(list.data.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'switchboard' } } });
     // Neither era's request without a session names the way forward: 400 with the id echoed.
-    const lost = await post(gw.url, { jsonrpc: '2.0', id: 8, method: 'tools/list' });
+    const lost = await postMessage(gw.url, { jsonrpc: '2.0', id: 8, method: 'tools/list' });
     expect(lost).toMatchObject({ status: 400, data: { id: 8, error: { code: -32600 } } });
     expect(lost.data.error.message).toMatch(/initialize.*2026-07-28/);
   });
@@ -185,7 +174,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   it('serves the tasks extension over a 2025 server’s tasks', async () => {
     const withTasks = { ...META, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
     const call = (id: number, method: string, params: Record<string, unknown>, meta = withTasks) =>
-      post(gw.url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }, { ...STD, 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}) });
+      postMessage(gw.url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }, { ...STD, 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}) });
     const discover = await call(1, 'server/discover', {});
     expect(discover.data.result.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
 

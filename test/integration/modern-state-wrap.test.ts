@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, httpServer, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { MODERN_VERSION } from '../helpers/modern-client.js';
+import { MODERN_VERSION, postMessage } from '../helpers/modern-client.js';
 import { startModernHttpFixture } from '../helpers/modern-fixture.js';
 
 afterAll(cleanup);
@@ -14,23 +14,11 @@ const KEY = 'a shared secret of at least 32 characters, for tests';
 const META = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
 
 async function post(gw: HttpGateway, id: number, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await fetch(gw.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method, ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: META, ...params } }),
-  });
-  return res.json();
+  const headersFor = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method, ...headers };
+  return (await postMessage(gw.url, { jsonrpc: '2.0', id, method, params: { _meta: META, ...params } }, headersFor)).data;
 }
 
-async function call(gw: HttpGateway, id: number, name: string, extra: Record<string, unknown> = {}) {
-  const res = await fetch(gw.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': name },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, _meta: META, ...extra } }),
-  });
-  const raw = await res.text();
-  return raw.startsWith('{') ? JSON.parse(raw) : JSON.parse(raw.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
-}
+const call = (gw: HttpGateway, id: number, name: string, extra: Record<string, unknown> = {}) => post(gw, id, 'tools/call', { name, arguments: {}, ...extra }, { 'mcp-name': name });
 
 const accept = (content: Record<string, string>) => ({ action: 'accept', content });
 
