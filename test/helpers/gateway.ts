@@ -4,7 +4,7 @@
 //   const client = await connectHttpClient(gw.url);
 //   ...
 //   await gw.stop();            // or let cleanup() do it
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -142,4 +142,34 @@ function assertBuilt(): void {
   if (!existsSync(gatewayMain)) {
     throw new Error(`${gatewayMain} does not exist: run \`npm run build\` before the integration tests`);
   }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built CLI once to its end: `args`, then `-c FILE` when `configText` is given (written
+ * to a temp `fileName`), in `cwd`, with `env` over this process's environment less
+ * SWITCHBOARD_CONFIG (so the command reads the config it is given, or none).
+ */
+export function runCli(args: string[], configText?: string, env: Record<string, string> = {}, cwd = repoRoot, fileName = 'switchboard.yaml'): Promise<CliRun> {
+  const extra: string[] = [];
+  if (configText !== undefined) {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-cli-')), fileName);
+    writeFileSync(file, configText);
+    extra.push('-c', file);
+  }
+  const { SWITCHBOARD_CONFIG: _chosen, ...inherited } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(nodeBin, [gatewayMain, ...args, ...extra], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -2,28 +2,12 @@
 // (the thrown error, npm's 404), not its last line. Real child processes; npm is played by a
 // fixture that writes npm's stderr, so no network is needed.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, fixture, gatewayMain, nodeBin, repoRoot, yamlServers } from '../helpers/index.js';
+import { cleanup, fixture, nodeBin, runCli, yamlServers } from '../helpers/index.js';
 
 afterAll(cleanup);
 
-function check(configText: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-fail-')), 'switchboard.yaml');
-  writeFileSync(file, configText);
-  return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [gatewayMain, 'check', '--json', '-c', file], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const check = (configText: string) => runCli(['check', '--json'], configText);
 
 describe('a server that fails to start', () => {
   it('is reported with the error it threw, not "Node.js vX"', async () => {

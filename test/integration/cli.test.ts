@@ -1,36 +1,16 @@
 // The CLI as a script would use it: exit codes, output on stdout, problems with their paths.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, fixture, fixtureServer, gatewayMain, nodeBin, repoRoot, startGateway, yamlServers } from '../helpers/index.js';
+import { cleanup, fixture, fixtureServer, nodeBin, repoRoot, runCli, startGateway, yamlServers } from '../helpers/index.js';
 
 afterAll(cleanup);
 
-function run(args: string[], configText?: string, env: Record<string, string> = {}, cwd = repoRoot, fileName = 'switchboard.yaml'): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const extra: string[] = [];
-  if (configText !== undefined) {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-cli-')), fileName);
-    writeFileSync(file, configText);
-    extra.push('-c', file);
-  }
-  const { SWITCHBOARD_CONFIG: _chosen, ...inherited } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [gatewayMain, ...args, ...extra], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('switchboard check', () => {
   it('prints the merged catalog and exits 0 when every server connected', async () => {
-    const r = await run(['check'], yamlServers([fixtureServer('echo', 'echo'), fixtureServer('pages', 'paginated', ['--tools', '7'])]));
+    const r = await runCli(['check'], yamlServers([fixtureServer('echo', 'echo'), fixtureServer('pages', 'paginated', ['--tools', '7'])]));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/echo__echo\s+echo\s+echo/);
     expect(r.stdout).toMatch(/pages__t_6\s+pages\s+t_6/);
@@ -38,7 +18,7 @@ describe('switchboard check', () => {
   });
 
   it('exits 1 and names the server that failed', async () => {
-    const r = await run(['check', '--json'], yamlServers([fixtureServer('echo', 'echo'), fixtureServer('broken', 'misbehaving', ['--exit-on-start'])]));
+    const r = await runCli(['check', '--json'], yamlServers([fixtureServer('echo', 'echo'), fixtureServer('broken', 'misbehaving', ['--exit-on-start'])]));
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.tools).toContainEqual({ name: 'echo__echo', server: 'echo', original: 'echo' });
@@ -48,7 +28,7 @@ describe('switchboard check', () => {
   });
 
   it('exits 2 on an invalid config, one line per problem with its path', async () => {
-    const r = await run(['check'], 'servers:\n  - name: ok\n    command: node\n  - name: Bad Name\n    url: ftp://x\n  - name: ok\n    command: node\n');
+    const r = await runCli(['check'], 'servers:\n  - name: ok\n    command: node\n  - name: Bad Name\n    url: ftp://x\n  - name: ok\n    command: node\n');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/servers\[1\]\.name/);
@@ -57,14 +37,14 @@ describe('switchboard check', () => {
   });
 
   it('exits 2 with a clear message when the config file does not exist', async () => {
-    const r = await run(['check', '-c', '/nonexistent/switchboard.yaml']);
+    const r = await runCli(['check', '-c', '/nonexistent/switchboard.yaml']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/nonexistent\/switchboard\.yaml/);
   });
 
   it('checks the default config that npm start serves, from any folder, with a line per server and no spurious warning', async () => {
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'switchboard-cwd-'));
-    const r = await run(['check', '--json'], undefined, {}, elsewhere);
+    const r = await runCli(['check', '--json'], undefined, {}, elsewhere);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.servers.map((s: any) => [s.name, s.state])).toEqual([
@@ -88,7 +68,7 @@ describe('switchboard check', () => {
       preferences: { menuBarEnabled: false },
       mcpServers: { echo: { command: nodeBin, args: [fixture('echo')] } },
     };
-    const r = await run(['check', '--json'], JSON.stringify(desktop, null, 2), {}, repoRoot, 'claude_desktop_config.json');
+    const r = await runCli(['check', '--json'], JSON.stringify(desktop, null, 2), {}, repoRoot, 'claude_desktop_config.json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).tools).toContainEqual({ name: 'echo__echo', server: 'echo', original: 'echo' });
     expect(r.stderr).toMatch(/reading its mcpServers, ignoring globalShortcut, preferences/);
@@ -100,14 +80,14 @@ describe('switchboard status', () => {
     const config = yamlServers([fixtureServer('good', 'echo'), fixtureServer('gone', 'misbehaving', ['--exit-on-start'])]);
     const gw = await startGateway(config);
     const port = new URL(gw.url).port;
-    const r = await run(['status', '--json', '--http', `127.0.0.1:${port}`], config);
+    const r = await runCli(['status', '--json', '--http', `127.0.0.1:${port}`], config);
     expect(r.code).toBe(1); // one server is down
     const s = JSON.parse(r.stdout);
     const states = Object.fromEntries(s.servers.map((x: any) => [x.name, x.state]));
     expect(states.good).toBe('ready');
     expect(['backing-off', 'connecting']).toContain(states.gone);
     expect(s.sessions).toBe(0);
-    const text = await run(['status', '--http', `127.0.0.1:${port}`], config);
+    const text = await runCli(['status', '--http', `127.0.0.1:${port}`], config);
     expect(text.stdout).toMatch(/good: connected/);
     expect(text.stdout).toMatch(/gone: down, reconnecting/);
   });
@@ -115,23 +95,23 @@ describe('switchboard status', () => {
   it('takes the URL serve printed, from a folder with no config', async () => {
     const gw = await startGateway(yamlServers([fixtureServer('good', 'echo')]));
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'switchboard-cwd-'));
-    const r = await run(['status', gw.url], undefined, {}, elsewhere);
+    const r = await runCli(['status', gw.url], undefined, {}, elsewhere);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/good: connected/);
   });
 
   it('says unauthorised, not "no gateway", when the gateway wants a token', async () => {
     const gw = await startGateway(yamlServers([fixtureServer('good', 'echo')], { clients: [{ name: 'ops', token: 'ops-token', operator: true }] }));
-    const r = await run(['status', gw.url]);
+    const r = await runCli(['status', gw.url]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/answered 401, unauthorised: set SWITCHBOARD_TOKEN/);
     expect(r.stderr).not.toMatch(/no gateway answered/);
-    const ok = await run(['status', gw.url], undefined, { SWITCHBOARD_TOKEN: 'ops-token' });
+    const ok = await runCli(['status', gw.url], undefined, { SWITCHBOARD_TOKEN: 'ops-token' });
     expect(ok.code).toBe(0);
   });
 
   it('says so when no gateway answers', async () => {
-    const r = await run(['status', '--http', '127.0.0.1:9'], yamlServers([]));
+    const r = await runCli(['status', '--http', '127.0.0.1:9'], yamlServers([]));
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/no gateway answered at http:\/\/127\.0\.0\.1:9\/status/);
   });
@@ -139,7 +119,7 @@ describe('switchboard status', () => {
 
 describe('switchboard (usage)', () => {
   it('explains itself and exits 2 on an unknown command', async () => {
-    const r = await run(['frobnicate']);
+    const r = await runCli(['frobnicate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown command "frobnicate"');
     expect(r.stderr).toContain('switchboard serve');
