@@ -16,7 +16,7 @@ export class ServerRequestRelay {
   constructor(
     private readonly logger: Logger,
     /** How many client sessions there are: a request while there are none is no one's, and no news. */
-    private readonly sessionCount: () => number = () => 1,
+    private readonly sessionCount: () => number,
   ) {}
 
   async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<Record<string, any>> {
