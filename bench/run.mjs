@@ -17,7 +17,7 @@ import { installCleanupHooks, stopAll } from './lib/procs.mjs';
 import { consoleSummary, renderReport } from './lib/report.mjs';
 import { Results, summary } from './lib/results.mjs';
 import { listScenario, memoryScenario } from './lib/scenarios.mjs';
-import { settings } from './lib/settings.mjs';
+import { POINTS, settings } from './lib/settings.mjs';
 import { cliStartRun, fiftyServersRun, firstAnswerRun, oneServerRun } from './lib/startup.mjs';
 import { load1, startBurners, stopBurners } from './lib/sysload.mjs';
 
@@ -37,6 +37,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --profile          instead: profile the gateway (stdio→stdio, c=32, 100 B; --paths sb-http for
                      HTTP→stdio) with Linux perf where it works, else V8 --cpu-prof
   --profiler NAME    with --profile: auto (default), perf or cpu-prof
+  --point KEY        with --profile: the tools/call point to load it with (default "100B c=32"; one of
+                     ${POINTS.map((p) => `"${p.key}"`).join(', ')})
   --gateway FILE     measure another build's main.js instead of dist/main.js (report to bench/.out/)
   --help`;
 
@@ -52,6 +54,7 @@ try {
       burn: { type: 'string' },
       profile: { type: 'boolean', default: false },
       profiler: { type: 'string', default: 'auto' },
+      point: { type: 'string', default: '100B c=32' },
       gateway: { type: 'string' },
       'metrics-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -125,7 +128,9 @@ if (args.profile) {
   let code = 0;
   try {
     const path = args.paths === 'sb-http' ? 'sb-http' : 'sb-stdio';
-    log(await profileGateway({ path, durationMs: args.duration ? s.durationMs : 3000, profiler: args.profiler }));
+    const point = POINTS.find((p) => p.key === args.point);
+    if (!point) throw new Error(`--point: one of ${POINTS.map((p) => `"${p.key}"`).join(', ')}`);
+    log(await profileGateway({ path, point, durationMs: args.duration ? s.durationMs : 3000, profiler: args.profiler }));
   } catch (err) {
     console.error(err);
     code = 1;

@@ -30,9 +30,10 @@ export interface Transport {
   /**
    * Offered each incoming text before it is parsed (set by the Peer). When it takes the text as
    * it is (a response passed on without parsing, see jsonrpc/raw.ts) it returns that response's
-   * id; otherwise undefined, and the transport parses and delivers the text as usual.
+   * id; otherwise undefined, and the transport parses and delivers the text as usual. Bytes as
+   * read (stdio: the chunks of one line) are best: they are passed on without ever being decoded.
    */
-  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
   /**
    * One of our requests cannot be answered any more though the pipe stays open (its response was
    * over a limit, or the HTTP stream carrying it ended and cannot be resumed): fail it now,

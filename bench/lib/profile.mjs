@@ -9,29 +9,31 @@ import { OUT_DIR, ROOT_DIR, open } from './paths.mjs';
 import { detectPerf, perfRecord, perfSamples, summarizeSamples } from './perf.mjs';
 import { cpuNs } from './procs.mjs';
 import { fmt } from './report.mjs';
+import { POINTS, pointCall } from './settings.mjs';
 import { load1 } from './sysload.mjs';
 
 const pct = (rows, unit) => rows.map((f) => `${f.pct.toFixed(1).padStart(5)}%  ${unit(f.amount).padStart(8)}  ${f.name}`);
 
-export async function profileGateway({ path = 'sb-stdio', durationMs = 3000, warmupMs = 3000, concurrency = 32, top = 30, profiler = 'auto' } = {}) {
+export async function profileGateway({ path = 'sb-stdio', point = POINTS[1], durationMs = 3000, warmupMs = 3000, top = 30, profiler = 'auto' } = {}) {
+  const concurrency = point.concurrency;
   const dir = join(OUT_DIR, 'prof');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const perf = detectPerf();
   const usePerf = profiler === 'perf' || (profiler === 'auto' && perf.mode !== undefined);
   if (usePerf && perf.mode === undefined) throw new Error(`--profiler perf: ${perf.reason}`);
-  const title = `${path === 'sb-stdio' ? 'Switchboard stdio→stdio' : 'Switchboard HTTP→stdio'}, concurrency ${concurrency}, 100 B`;
-  const text = usePerf ? await withPerf({ path, durationMs, warmupMs, concurrency, top, perf, dir, title }) : await withCpuProf({ path, durationMs, warmupMs, concurrency, top, dir, title, why: profiler === 'cpu-prof' ? 'asked for (--profiler cpu-prof)' : perf.reason });
+  const title = `${path === 'sb-stdio' ? 'Switchboard stdio→stdio' : 'Switchboard HTTP→stdio'}, ${point.label}`;
+  const text = usePerf ? await withPerf({ path, point, durationMs, warmupMs, concurrency, top, perf, dir, title }) : await withCpuProf({ path, point, durationMs, warmupMs, concurrency, top, dir, title, why: profiler === 'cpu-prof' ? 'asked for (--profiler cpu-prof)' : perf.reason });
   writeFileSync(join(dir, 'summary.txt'), text);
   return text;
 }
 
-function load(handle, concurrency, warmupMs, durationMs) {
-  const params = JSON.stringify({ name: handle.toolName, arguments: { text: 'x'.repeat(100) } });
-  return runLoad({ call: () => handle.session.requestRaw('tools/call', params), check: (r) => r?.content?.[0]?.text?.length === 100, concurrency, warmupMs, durationMs });
+function load(handle, point, warmupMs, durationMs) {
+  const { params, check } = pointCall(point, handle.tool(point.tool));
+  return runLoad({ call: () => handle.session.requestRaw('tools/call', params), check, concurrency: point.concurrency, warmupMs, durationMs });
 }
 
-async function withPerf({ path, durationMs, warmupMs, concurrency, top, perf, dir, title }) {
+async function withPerf({ path, point, durationMs, warmupMs, concurrency, top, perf, dir, title }) {
   const handle = await open(path, { connections: concurrency, extraNodeArgs: ['--perf-basic-prof', '--interpreted-frames-native-stack'] });
   const file = join(dir, 'perf.data');
   let result;
@@ -47,7 +49,7 @@ async function withPerf({ path, durationMs, warmupMs, concurrency, top, perf, di
         }, reject);
       }, warmupMs);
     });
-    [result] = await Promise.all([load(handle, concurrency, warmupMs, durationMs + 300), recording]);
+    [result] = await Promise.all([load(handle, point, warmupMs, durationMs + 300), recording]);
   } finally {
     await handle.close();
   }
@@ -76,11 +78,11 @@ async function withPerf({ path, durationMs, warmupMs, concurrency, top, perf, di
   ].join('\n');
 }
 
-async function withCpuProf({ path, durationMs, warmupMs, concurrency, top, dir, title, why }) {
+async function withCpuProf({ path, point, durationMs, warmupMs, concurrency, top, dir, title, why }) {
   const handle = await open(path, { connections: concurrency, extraNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   let result;
   try {
-    result = await load(handle, concurrency, warmupMs, durationMs);
+    result = await load(handle, point, warmupMs, durationMs);
   } finally {
     // A polite end (stdin closed, or SIGTERM for HTTP) lets node write the profile as it exits.
     if (path === 'sb-stdio') handle.proc.child.stdin.end();

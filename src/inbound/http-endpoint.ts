@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { isTextResponse } from '../jsonrpc/raw.js';
+import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { ErrorCode, classify, errorResponse, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { GatewayError } from '../errors.js';
 import { overBudget, type ByteBudget } from './budget.js';
@@ -499,7 +499,7 @@ class Endpoint {
     const exchange = new PostExchange(res, entry, this.options.writeBufferBytes);
     const response = await exchange.obtain(request);
     this.sessions.initializing.delete(entry);
-    const accepted = !isTextResponse(response) && !isErrorResponse(response) && !this.closed && !entry.closed;
+    const accepted = !isSplicedResponse(response) && !isErrorResponse(response) && !this.closed && !entry.closed;
     if (accepted) this.sessions.byId.set(entry.id, entry);
     exchange.finish(response, accepted);
     if (!accepted) entry.terminate();

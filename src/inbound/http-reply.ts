@@ -5,6 +5,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { LimitScope } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { SplicedResponse } from '../jsonrpc/raw.js';
 
 const TRANSPORT_ERROR = ErrorCode.TransportRefused;
 const SESSION_NOT_FOUND = ErrorCode.SessionNotFound;
@@ -73,19 +74,35 @@ export function replyJson(res: ServerResponse, status: number, body: string, ext
   res.end(body);
 }
 
+/** The body of a reply: JSON text, or a server's answer passed on as bytes (jsonrpc/raw.ts). */
+export type MessageBody = string | SplicedResponse;
+
+export function bodyBytes(body: MessageBody): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
 /** The hot path: a JSON-RPC response to a POSTed request, tagged with its session. */
-export function replyMessage(res: ServerResponse, body: string, sessionId: string | undefined, status = 200, extra?: OutgoingHttpHeaders): void {
+export function replyMessage(res: ServerResponse, body: MessageBody, sessionId: string | undefined, status = 200, extra?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.destroyed) return;
   if (extra !== undefined) {
-    const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...extra };
+    const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json', 'Content-Length': bodyBytes(body), ...extra };
     if (sessionId !== undefined) headers['Mcp-Session-Id'] = sessionId;
     res.writeHead(status, headers);
   } else {
     // The common reply: headers as a flat list, which node:http takes without walking an object.
-    const length = String(Buffer.byteLength(body));
+    const length = String(bodyBytes(body));
     res.writeHead(status, sessionId === undefined ? ['Content-Type', 'application/json', 'Content-Length', length] : ['Content-Type', 'application/json', 'Content-Length', length, 'Mcp-Session-Id', sessionId]);
   }
-  res.end(body);
+  if (typeof body === 'string') {
+    res.end(body);
+    return;
+  }
+  // The bytes as they are, no copy: corked, so they leave with the headers in one writev.
+  const { chunks } = body;
+  res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
+  res.uncork();
 }
 
 /** The HTTP status for a response: a refusal for a limit (LIMIT_EXCEEDED) is 429/503, anything else 200. */

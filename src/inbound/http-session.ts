@@ -9,11 +9,11 @@ import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
-import { isTextResponse } from '../jsonrpc/raw.js';
+import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { refusalKind } from './modern-request.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
-import { Refusal, replyJson, replyMessage, statusOf } from './http-reply.js';
+import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody } from './http-reply.js';
 import { SseStream } from './http-sse.js';
 import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
 
@@ -170,14 +170,14 @@ export class PostExchange {
     if (this.done) return;
     this.done = true;
     this.entry.touch();
-    const text = isTextResponse(response);
+    const text = isSplicedResponse(response);
     if (this.stream !== undefined) {
-      if (text) this.stream.sendText(response.text);
+      if (text) this.stream.sendChunks(response.chunks);
       else this.stream.send(response);
       this.stream.end();
       return;
     }
-    let body = text ? response.text : serializeMessage(response);
+    let body: MessageBody = text ? response : serializeMessage(response);
     // A server's answer passed through is never one of our refusals: 200.
     let reply = text ? OK : statusOf(response);
     const refused = text ? undefined : refusalKind(response);
@@ -185,15 +185,15 @@ export class PostExchange {
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
     const budget = this.entry.session.budget;
-    const full = budget.take(body.length);
+    const size = bodyBytes(body);
+    const full = budget.take(size);
     if (full) {
-      const e = overBudget(full, body.length).toJsonRpc();
+      const e = overBudget(full, size).toJsonRpc();
       const refusal = { jsonrpc: '2.0' as const, id: response.id, error: { code: e.code, message: e.message, data: e.data } };
       body = serializeMessage(refusal);
       reply = statusOf(refusal);
     } else {
-      const held = body.length;
-      this.res.once('close', () => budget.give(held));
+      this.res.once('close', () => budget.give(size));
     }
     replyMessage(this.res, body, tagSession ? this.entry.headerId : undefined, reply.status, reply.headers);
   }

@@ -14,6 +14,16 @@ import { serializeMessage } from '../jsonrpc/ndjson.js';
  */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
+const CR = 13;
+const SPACE = 32;
+
+/** A copy of `chunk` with every CR made a space. */
+function withoutCr(chunk: Buffer): Buffer {
+  const copy = Buffer.from(chunk);
+  for (let at = copy.indexOf(CR); at !== -1; at = copy.indexOf(CR, at + 1)) copy[at] = SPACE;
+  return copy;
+}
+
 export class SseStream {
   private seq = 0;
   private closed = false;
@@ -53,10 +63,21 @@ export class SseStream {
     return this.write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
   }
 
-  /** Sends one message already serialised (a server's answer passed through). */
-  sendText(json: string): boolean {
+  /**
+   * Sends one message already serialised (a server's answer passed through, jsonrpc/raw.ts). Its
+   * bytes hold no LF (they were one line), but a CR is a line end to SSE too: a server that put a
+   * raw CR in its answer could end our `data:` line and forge events of its own. Outside strings a
+   * CR is JSON whitespace, inside one it is invalid JSON either way, so it becomes a space.
+   */
+  sendChunks(chunks: readonly Buffer[]): boolean {
+    if (!this.writable()) return false;
     this.seq++;
-    return this.write(`event: message\ndata: ${json}\n\n`);
+    this.res.cork();
+    this.res.write('event: message\ndata: ');
+    for (const chunk of chunks) this.res.write(chunk.includes(CR) ? withoutCr(chunk) : chunk);
+    this.res.write('\n\n');
+    this.res.uncork();
+    return true;
   }
 
   /** An SSE comment: ignored by clients, but it moves bytes (headers, keep-alive). */
@@ -72,13 +93,19 @@ export class SseStream {
   }
 
   private write(chunk: string): boolean {
+    if (!this.writable()) return false;
+    this.res.write(chunk);
+    return true;
+  }
+
+  /** Whether a write can go out now; a client too far behind loses its stream here. */
+  private writable(): boolean {
     if (this.closed || this.res.destroyed || this.res.writableEnded) return false;
     if (this.res.writableLength > this.maxBufferedBytes) {
       this.markClosed();
       this.res.destroy();
       return false;
     }
-    this.res.write(chunk);
     return true;
   }
 

@@ -3,11 +3,11 @@
 // the part of a ClientSession an endpoint uses (tests give endpoints fakes of it); SessionOpener
 // is what opens them (the app).
 
-import type { TextResponse } from '../jsonrpc/raw.js';
+import type { SplicedResponse } from '../jsonrpc/raw.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 
 /** What a session answers a request with: a response, or one already serialised (passed through). */
-export type Reply = JsonRpcResponse | TextResponse;
+export type Reply = JsonRpcResponse | SplicedResponse;
 import type { ByteBudget } from './budget.js';
 
 export interface EndpointSession {

@@ -3,11 +3,11 @@
 // the owner, who lets calls in flight finish before closing (graceful shutdown).
 
 import { LineWriter } from '../jsonrpc/line-writer.js';
-import { LineDecoder, encodeLine } from '../jsonrpc/ndjson.js';
+import { LineDecoder, encodeLine, textOf } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { overBudget } from './budget.js';
-import { isTextResponse, type TextResponse } from '../jsonrpc/raw.js';
+import { isSplicedResponse, type SplicedResponse } from '../jsonrpc/raw.js';
 import type { SessionOpener } from './session-opener.js';
 
 export interface StdioEndpointOptions {
@@ -33,9 +33,16 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
   let paused = false;
   // Backpressure: a client that does not read its answers stops being read from, so what we
   // queue for it stays bounded; reading resumes when the output drains.
-  const write = (message: JsonRpcMessage | TextResponse) => writeLine(isTextResponse(message) ? message.text + '\n' : encodeLine(message));
-  const writeLine = (line: string) => {
-    writer.write(line);
+  const write = (message: JsonRpcMessage | SplicedResponse) => {
+    if (isSplicedResponse(message)) {
+      for (const chunk of message.chunks) writer.write(chunk);
+      writer.write('\n');
+    } else {
+      writer.write(encodeLine(message));
+    }
+    holdBack();
+  };
+  const holdBack = () => {
     if (!paused && writer.pendingBytes + ((output as NodeJS.WriteStream).writableLength ?? 0) > writeLimit) {
       paused = true;
       (input as NodeJS.ReadStream).pause?.();
@@ -52,8 +59,8 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
 
   const decoder = new LineDecoder(
     {
-      line(text) {
-        const parsed = parseJsonText(text, maxDepth);
+      line(chunks) {
+        const parsed = parseJsonText(textOf(chunks), maxDepth);
         if (!parsed.ok) {
           if (parsed.why === 'invalid-json') write(errorResponse(null, ErrorCode.ParseError, 'Parse error: invalid JSON'));
           else write(errorResponse(parsed.id ?? null, ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${maxDepth} levels (limits.maxDepth)`));
@@ -65,15 +72,15 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
           return;
         }
         // A request holds its bytes against the session's budget until it is answered.
-        const bytes = classify(message) === 'request' ? text.length : 0;
-        const full = bytes > 0 ? session.budget.take(bytes) : undefined;
+        const held = classify(message) === 'request' ? chunks.reduce((n, c) => n + c.length, 0) : 0;
+        const full = held > 0 ? session.budget.take(held) : undefined;
         if (full) {
-          const e = overBudget(full, bytes).toJsonRpc();
+          const e = overBudget(full, held).toJsonRpc();
           write(errorResponse((message as { id: string | number }).id, e.code, e.message, e.data));
           return;
         }
         session.handle(message as JsonRpcMessage, write).then((response) => {
-          if (bytes > 0) session.budget.give(bytes);
+          if (held > 0) session.budget.give(held);
           if (response) write(response);
         });
       },

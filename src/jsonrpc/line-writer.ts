@@ -1,28 +1,31 @@
 // Coalesces the lines written in one turn of the event loop into few writes. Under load, one
 // syscall per message was the largest single cost in profiles (a chunk of server output holds
 // many responses, each answered to a client); flushing on setImmediate keeps latency within the
-// same loop iteration while batching everything that turn produced. Small lines are joined up to
-// JOIN_LIMIT characters; a large one is written on its own, so a burst of big messages never
-// builds one string past V8's string length limit ("Invalid string length").
+// same loop iteration while batching everything that turn produced. Small strings are joined up
+// to JOIN_LIMIT characters; a large one is written on its own, so a burst of big messages never
+// builds one string past V8's string length limit ("Invalid string length"). Bytes (a server's
+// answer passed on as it came, jsonrpc/raw.ts) are never copied or joined: the stream is corked
+// for the flush, so they leave with the strings around them in one writev.
 
 /** Joined writes stay under this many characters. */
 const JOIN_LIMIT = 1024 * 1024;
 
 export class LineWriter {
-  private pending: string[] = [];
+  private pending: (string | Buffer)[] = [];
   private pendingChars = 0;
   private scheduled = false;
 
   constructor(private readonly stream: NodeJS.WritableStream) {}
 
-  /** Characters written but not yet handed to the stream (callers add the stream's own buffer). */
+  /** Bytes (characters, for strings) written but not yet handed to the stream (callers add the stream's own buffer). */
   get pendingBytes(): number {
     return this.pendingChars;
   }
 
-  write(line: string): void {
-    this.pending.push(line);
-    this.pendingChars += line.length;
+  /** One line, or part of one: the caller writes its pieces in order and ends it with '\n'. */
+  write(chunk: string | Buffer): void {
+    this.pending.push(chunk);
+    this.pendingChars += chunk.length;
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flush);
@@ -32,25 +35,34 @@ export class LineWriter {
   /** Writes what is pending now (also before closing the stream). */
   readonly flush = (): void => {
     this.scheduled = false;
-    const lines = this.pending;
-    if (lines.length === 0) return;
+    const chunks = this.pending;
+    if (chunks.length === 0) return;
     this.pending = [];
     this.pendingChars = 0;
-    if (lines.length === 1) {
-      this.stream.write(lines[0]!);
+    if (chunks.length === 1) {
+      this.stream.write(chunks[0]!);
       return;
     }
+    const stream = this.stream as NodeJS.WritableStream & { cork?(): void; uncork?(): void };
+    stream.cork?.();
     let batch: string[] = [];
     let size = 0;
-    for (const line of lines) {
-      if (size + line.length > JOIN_LIMIT && batch.length > 0) {
-        this.stream.write(batch.length === 1 ? batch[0]! : batch.join(''));
-        batch = [];
-        size = 0;
+    const writeBatch = () => {
+      if (batch.length > 0) this.stream.write(batch.length === 1 ? batch[0]! : batch.join(''));
+      batch = [];
+      size = 0;
+    };
+    for (const chunk of chunks) {
+      if (typeof chunk !== 'string') {
+        writeBatch();
+        this.stream.write(chunk);
+        continue;
       }
-      batch.push(line);
-      size += line.length;
+      if (size + chunk.length > JOIN_LIMIT) writeBatch();
+      batch.push(chunk);
+      size += chunk.length;
     }
-    this.stream.write(batch.length === 1 ? batch[0]! : batch.join(''));
+    writeBatch();
+    stream.uncork?.();
   };
 }

@@ -1,16 +1,29 @@
 // Newline-delimited JSON framing (the MCP stdio transport): one JSON message per line, no
 // embedded newlines. The decoder is fed raw chunks and yields complete lines; it never buffers
 // more than `maxLineBytes` of one line (an oversized line is skipped up to its newline and
-// reported), so a misbehaving peer cannot make us hold an unbounded buffer.
+// reported), so a misbehaving peer cannot make us hold an unbounded buffer. Lines are handed over
+// as bytes: a server's answer can then be passed on without ever becoming a string (raw.ts); who
+// needs text decodes it.
 
 export interface LineDecoderEvents {
-  line(text: string): void;
+  /**
+   * One line, without its newline (nor a CR before it), as the chunks it was read in: views of
+   * them, never a copy (a 1 MiB line is sixteen 64 KiB reads; joining them would allocate it
+   * again). `textOf` decodes it.
+   */
+  line(chunks: readonly Buffer[]): void;
   /** A line longer than the limit was discarded; only its first bytes are kept, to tell what it was. */
   oversized(bytes: number, head: string): void;
 }
 
 /** How much of an oversized line is kept: enough for its envelope (jsonrpc, id, method). */
 const HEAD_BYTES = 256;
+
+/** The text of a line's chunks (invalid UTF-8 becomes U+FFFD, as everywhere in Node). */
+export function textOf(chunks: readonly Buffer[]): string {
+  if (chunks.length === 1) return chunks[0]!.toString('utf8');
+  return Buffer.concat(chunks as Buffer[]).toString('utf8');
+}
 
 export class LineDecoder {
   private parts: Buffer[] = [];
@@ -73,11 +86,17 @@ export class LineDecoder {
       return;
     }
     if (this.size === 0) return; // blank line: tolerated, ignored
-    const text = this.parts.length === 1 ? this.parts[0]!.toString('utf8') : Buffer.concat(this.parts, this.size).toString('utf8');
+    const parts = this.parts;
     this.parts = [];
     this.size = 0;
     // A CRLF peer leaves '\r'; JSON.parse tolerates trailing whitespace, but keep lines clean.
-    this.events.line(text.endsWith('\r') ? text.slice(0, -1) : text);
+    const last = parts[parts.length - 1]!;
+    if (last[last.length - 1] === 13) {
+      if (last.length === 1) parts.pop();
+      else parts[parts.length - 1] = last.subarray(0, last.length - 1);
+      if (parts.length === 0) return;
+    }
+    this.events.line(parts);
   }
 }
 

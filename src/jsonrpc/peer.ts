@@ -246,9 +246,9 @@ export class Peer<O = never> {
    * A text the transport offers before parsing it: taken as it is when it answers a request that
    * accepts a raw answer (see jsonrpc/raw.ts); anything else is left to the transport to parse.
    */
-  private receiveText(text: string, _relatedTo?: JsonRpcId): JsonRpcId | undefined {
+  private receiveText(text: string | readonly Buffer[], _relatedTo?: JsonRpcId): JsonRpcId | undefined {
     if (this.rawWanted === 0) return undefined;
-    const r = scanResponse(text, this.maxDepth);
+    const r = scanResponse(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, this.maxDepth);
     if (r === undefined || r === 'too-deep') return undefined;
     const entry = this.pending.get(r.id);
     if (!entry?.options?.raw) return undefined;

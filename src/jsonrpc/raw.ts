@@ -1,63 +1,181 @@
-// Passing a response on without parsing it: one scan of the text finds the top-level id (and
-// checks the nesting bound and the object's shape on the way), and the client's id is spliced in
-// its place. JSON.parse + JSON.stringify of a large tool result was a third of the gateway's CPU;
-// the scan skips string contents with indexOf, so a result made of text costs almost nothing.
+// Passing a response on without parsing or decoding it: one scan of the server's bytes finds the
+// top-level id (and checks the nesting bound and the object's shape on the way), and the client's
+// id is spliced in its place; the bytes before and after it are written out as they came, never
+// turned into a string. Decoding, re-encoding and the garbage of large strings were most of the
+// gateway's CPU for large results; the scan skips string contents with indexOf (memchr), so a
+// result made of text costs almost nothing.
 //
-// The scan accepts only what it can vouch for: one object; exactly one top-level "id" (a number
-// or a string) and exactly one top-level "result" or "error"; balanced brackets; depth within the
-// bound. Anything else returns undefined and the caller parses the text the ordinary way.
+// The scan accepts only what it can vouch for: valid UTF-8; one object; exactly one top-level "id"
+// (a number or a string) and exactly one top-level "result" or "error"; balanced brackets; depth
+// within the bound. Anything else returns undefined and the caller parses the text the ordinary way
+// (which also replaces invalid UTF-8, as before). Scanning bytes for ASCII structure is sound in
+// UTF-8: a multi-byte character never contains a byte below 0x80.
 
+import { isUtf8 } from 'node:buffer';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 
-/** A response kept as the text the server sent, with where its id is. */
+/** A response kept as the bytes the server sent (the chunks they were read in), with where its id is. */
 export interface RawResponse {
-  readonly raw: string;
+  readonly chunks: readonly Buffer[];
+  readonly byteLength: number;
   readonly id: JsonRpcId;
-  /** The id's value spans [idStart, idEnd) of `raw`. */
+  /** The id's value spans bytes [idStart, idEnd) of the message. */
   readonly idStart: number;
   readonly idEnd: number;
   readonly isError: boolean;
 }
 
 export function isRawResponse(value: unknown): value is RawResponse {
-  return typeof value === 'object' && value !== null && typeof (value as RawResponse).raw === 'string' && typeof (value as RawResponse).idStart === 'number';
+  return typeof value === 'object' && value !== null && Array.isArray((value as RawResponse).chunks) && typeof (value as RawResponse).idStart === 'number';
 }
 
-/** The same response with `id` in place of the server's: valid JSON whenever `raw` was. */
-export function spliceId(r: RawResponse, id: JsonRpcId): string {
-  return r.raw.slice(0, r.idStart) + JSON.stringify(id) + r.raw.slice(r.idEnd);
+/** A complete response already serialised: a raw answer with the client's id spliced in. */
+export interface SplicedResponse {
+  /** The message's bytes, in order (no newline or other framing). */
+  readonly chunks: readonly Buffer[];
+  readonly byteLength: number;
+  readonly id: JsonRpcId;
+  /** A JSON-RPC error response (metrics and traces count it as one). */
+  readonly isError?: boolean;
 }
 
-const WS = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+export function isSplicedResponse(value: unknown): value is SplicedResponse {
+  return typeof value === 'object' && value !== null && Array.isArray((value as SplicedResponse).chunks) && !('idStart' in value) && !('jsonrpc' in value);
+}
 
-/** Index of the quote closing the string that opens at `open`, or -1. */
-function stringEnd(text: string, open: number): number {
-  let at = open;
-  for (;;) {
-    at = text.indexOf('"', at + 1);
-    if (at === -1) return -1;
-    let backslashes = 0;
-    for (let j = at - 1; j > open && text.charCodeAt(j) === 92; j--) backslashes++;
-    if ((backslashes & 1) === 0) return at;
+/** The same response with `id` in place of the server's: valid JSON whenever the server's was. No byte is copied. */
+export function spliceId(r: RawResponse, id: JsonRpcId): SplicedResponse {
+  const idBytes = Buffer.from(JSON.stringify(id), 'utf8');
+  const out: Buffer[] = [];
+  let base = 0;
+  for (const chunk of r.chunks) {
+    const end = base + chunk.length;
+    if (end <= r.idStart || base >= r.idEnd) {
+      out.push(chunk);
+    } else {
+      if (r.idStart > base) out.push(chunk.subarray(0, r.idStart - base));
+      if (r.idStart >= base) out.push(idBytes);
+      if (r.idEnd < end) out.push(chunk.subarray(r.idEnd - base));
+    }
+    base = end;
+  }
+  return { chunks: out, byteLength: r.byteLength - (r.idEnd - r.idStart) + idBytes.length, id, isError: r.isError };
+}
+
+/** The text of a message kept as chunks (tests, and the rare consumer that must parse one). */
+export function chunksText(chunks: readonly Buffer[]): string {
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks as Buffer[]).toString('utf8');
+}
+
+/** Whether the chunks contain `needle` (ASCII), also across a boundary between two chunks. */
+export function chunksInclude(chunks: readonly Buffer[], needle: string): boolean {
+  for (let k = 0; k < chunks.length; k++) {
+    if (chunks[k]!.includes(needle)) return true;
+    if (k + 1 < chunks.length) {
+      const seam = Buffer.concat([chunks[k]!.subarray(-(needle.length - 1)), chunks[k + 1]!.subarray(0, needle.length - 1)]);
+      if (seam.includes(needle)) return true;
+    }
+  }
+  return false;
+}
+
+const WS = (c: number | undefined) => c === 32 || c === 10 || c === 13 || c === 9;
+const QUOTE = 34;
+const BACKSLASH = 92;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Random access to a message split in chunks, by offset from its start. The scan walks chunk by
+ * chunk; this serves the few reads that look back or ahead (keys, the id, escapes).
+ */
+class Bytes {
+  readonly starts: number[] = [];
+  readonly length: number;
+
+  constructor(readonly chunks: readonly Buffer[]) {
+    let at = 0;
+    for (const c of chunks) {
+      this.starts.push(at);
+      at += c.length;
+    }
+    this.length = at;
+  }
+
+  /** Index of the chunk holding offset `g` (the last chunk for g past the end). */
+  chunkAt(g: number): number {
+    let lo = 0;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  at(g: number): number | undefined {
+    if (g < 0 || g >= this.length) return undefined;
+    const k = this.chunkAt(g);
+    return this.chunks[k]![g - this.starts[k]!];
+  }
+
+  /** Offset of the next `byte` at or after `from`, or -1. */
+  indexOf(byte: number, from: number): number {
+    for (let k = this.chunkAt(from); k < this.chunks.length; k++) {
+      const local = this.chunks[k]!.indexOf(byte, Math.max(0, from - this.starts[k]!));
+      if (local !== -1) return this.starts[k]! + local;
+    }
+    return -1;
+  }
+
+  text(from: number, to: number, encoding: 'utf8' | 'latin1'): string {
+    const k = this.chunkAt(from);
+    const chunk = this.chunks[k]!;
+    const start = this.starts[k]!;
+    if (to - start <= chunk.length) return chunk.toString(encoding, from - start, to - start);
+    let s = '';
+    for (let g = from; g < to; g++) s += String.fromCharCode(this.at(g)!);
+    return encoding === 'latin1' ? s : Buffer.from(s, 'latin1').toString('utf8');
+  }
+
+  /** Offset of the quote closing the string that opens at `open`, or -1. */
+  stringEnd(open: number): number {
+    let at = open;
+    for (;;) {
+      at = this.indexOf(QUOTE, at + 1);
+      if (at === -1) return -1;
+      let backslashes = 0;
+      for (let j = at - 1; j > open && this.at(j) === BACKSLASH; j--) backslashes++;
+      if ((backslashes & 1) === 0) return at;
+    }
+  }
+
+  skipSpace(g: number): number {
+    while (g < this.length && WS(this.at(g))) g++;
+    return g;
+  }
+
+  /** End of a JSON number token starting at `g` (exclusive), or -1 if there is none. */
+  numberEnd(g: number): number {
+    let j = g;
+    for (; j < this.length; j++) {
+      const c = this.at(j)!;
+      // digits, '-', '+', '.', 'e', 'E'
+      if (!((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69)) break;
+    }
+    return j > g && NUMBER.test(this.text(g, j, 'latin1')) ? j : -1;
   }
 }
 
-/** End of a number token starting at `i` (exclusive), or -1 if there is none. */
-function numberEnd(text: string, i: number): number {
-  const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  m.lastIndex = i;
-  return m.exec(text) ? m.lastIndex : -1;
-}
-
 /**
- * Scans a JSON-RPC response text. Returns where its id is, or undefined when the text is not a
- * plain response the scan can vouch for (the caller then parses it), or 'too-deep'.
+ * Scans a JSON-RPC response's bytes (one Buffer, or the chunks they were read in). Returns where
+ * its id is, or undefined when they are not a plain response the scan can vouch for (the caller
+ * then parses them), or 'too-deep'.
  */
-export function scanResponse(text: string, maxDepth: number): RawResponse | 'too-deep' | undefined {
-  let i = 0;
-  const n = text.length;
-  while (i < n && WS(text.charCodeAt(i))) i++;
-  if (text.charCodeAt(i) !== 123 /* { */) return undefined;
+export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number): RawResponse | 'too-deep' | undefined {
+  const b = new Bytes(Buffer.isBuffer(input) ? [input] : input);
+  let g = b.skipSpace(0);
+  if (b.at(g) !== 123 /* { */) return undefined;
   let depth = 0;
   let expectKey = false;
   let ids = 0;
@@ -65,70 +183,113 @@ export function scanResponse(text: string, maxDepth: number): RawResponse | 'too
   let isError = false;
   let idStart = -1;
   let idEnd = -1;
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34 /* " */) {
-      const end = stringEnd(text, i);
-      if (end === -1) return undefined;
-      if (depth === 1 && expectKey) {
-        expectKey = false;
-        const key = text.slice(i + 1, end);
-        // "\u0069d" is "id" to a parser: a key spelled with escapes could smuggle a second id.
-        if (key.includes('\\')) return undefined;
-        let j = end + 1;
-        while (j < n && WS(text.charCodeAt(j))) j++;
-        if (text.charCodeAt(j) !== 58 /* : */) return undefined;
-        if (key === 'id') {
-          j++;
-          while (j < n && WS(text.charCodeAt(j))) j++;
-          const valueEnd = text.charCodeAt(j) === 34 ? stringEnd(text, j) + 1 : numberEnd(text, j);
-          if (valueEnd <= j) return undefined;
-          ids++;
-          idStart = j;
-          idEnd = valueEnd;
-          i = valueEnd - 1;
-          continue;
+  let closed = -1;
+  // The hot loop walks each chunk with a local index; a string (found with indexOf) may end in a
+  // later chunk, so the walk resumes from the offset after it.
+  scan: for (let k = b.chunkAt(g); k < b.chunks.length; k = b.chunkAt(g)) {
+    const chunk = b.chunks[k]!;
+    const base = b.starts[k]!;
+    let i = g - base;
+    for (; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (c === QUOTE) {
+        const open = base + i;
+        const end = b.stringEnd(open);
+        if (end === -1) return undefined;
+        g = end + 1;
+        if (depth === 1 && expectKey) {
+          expectKey = false;
+          // "\u0069d" is "id" to a parser: a key spelled with escapes could smuggle a second id.
+          // No key of ours is this long, even spelled with escapes: skip it unread.
+          if (end - open > 40) continue scan;
+          const key = b.text(open + 1, end, 'latin1');
+          if (key.includes('\\')) return undefined;
+          let j = b.skipSpace(end + 1);
+          if (b.at(j) !== 58 /* : */) return undefined;
+          if (key === 'id') {
+            j = b.skipSpace(j + 1);
+            const valueEnd = b.at(j) === QUOTE ? b.stringEnd(j) + 1 : b.numberEnd(j);
+            if (valueEnd <= j) return undefined;
+            ids++;
+            idStart = j;
+            idEnd = valueEnd;
+            g = valueEnd;
+          } else if (key === 'result' || key === 'error') {
+            bodies++;
+            isError = key === 'error';
+          }
         }
-        if (key === 'result' || key === 'error') {
-          bodies++;
-          isError = key === 'error';
+        continue scan;
+      }
+      if (c === 123 || c === 91 /* [ */) {
+        if (++depth > maxDepth) return 'too-deep';
+        expectKey = c === 123 && depth === 1;
+      } else if (c === 125 || c === 93) {
+        if (--depth === 0) {
+          closed = base + i;
+          break scan;
         }
+        if (depth < 0) return undefined;
+      } else if (c === 44 /* , */ && depth === 1) {
+        expectKey = true;
       }
-      i = end;
-    } else if (c === 123 || c === 91 /* [ */) {
-      if (++depth > maxDepth) return 'too-deep';
-      expectKey = c === 123 && depth === 1;
-    } else if (c === 125 || c === 93) {
-      if (--depth === 0) {
-        // Only whitespace may follow the object.
-        for (let j = i + 1; j < n; j++) if (!WS(text.charCodeAt(j))) return undefined;
-        break;
-      }
-      if (depth < 0) return undefined;
-    } else if (c === 44 /* , */ && depth === 1) {
-      expectKey = true;
     }
+    g = base + chunk.length;
+    if (g >= b.length) break;
   }
-  if (depth !== 0 || ids !== 1 || bodies !== 1) return undefined;
-  const token = text.slice(idStart, idEnd);
+  // Only whitespace may follow the object.
+  if (closed === -1 || b.skipSpace(closed + 1) !== b.length) return undefined;
+  if (ids !== 1 || bodies !== 1) return undefined;
   let id: JsonRpcId;
   try {
-    id = JSON.parse(token) as JsonRpcId;
+    id = JSON.parse(b.text(idStart, idEnd, 'utf8')) as JsonRpcId;
   } catch {
     return undefined;
   }
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return undefined;
-  return { raw: text, id, idStart, idEnd, isError };
+  // Last, because it reads every byte: what we pass on must be UTF-8 (JSON's encoding), as the
+  // parsed path guarantees by replacing what is not. A character split between two reads is
+  // checked whole, across the seam.
+  if (!isUtf8Chunks(b.chunks)) return undefined;
+  return { chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError };
 }
 
-/** A complete response already serialised (a raw answer with the client's id spliced in). */
-export interface TextResponse {
-  readonly text: string;
-  readonly id: JsonRpcId;
-  /** A JSON-RPC error response (metrics and traces count it as one). */
-  readonly isError?: boolean;
+/** Bytes in the UTF-8 sequence a byte opens (0 for a continuation byte). */
+const sequenceLength = (byte: number) => (byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 0);
+
+/** Where a sequence cut short by the end of `c` starts (c.length if none is). */
+function incompleteTail(c: Buffer): number {
+  for (let j = c.length - 1; j >= Math.max(0, c.length - 3); j--) {
+    const byte = c[j]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const n = sequenceLength(byte);
+    return n > 1 && j + n > c.length ? j : c.length;
+  }
+  return c.length;
 }
 
-export function isTextResponse(value: unknown): value is TextResponse {
-  return typeof value === 'object' && value !== null && typeof (value as TextResponse).text === 'string' && !('jsonrpc' in value);
+/** Whether chunks are UTF-8 taken together: each is checked whole but for a character split across a seam, checked on its own. */
+function isUtf8Chunks(chunks: readonly Buffer[]): boolean {
+  if (chunks.length === 1) return isUtf8(chunks[0]!);
+  let carry: Buffer | undefined;
+  for (let k = 0; k < chunks.length; k++) {
+    let c = chunks[k]!;
+    if (carry !== undefined) {
+      const need = sequenceLength(carry[0]!) - carry.length;
+      // A character spread over three chunks: rare enough to check the plain way.
+      if (c.length < need) return isUtf8(Buffer.concat(chunks as Buffer[]));
+      if (!isUtf8(Buffer.concat([carry, c.subarray(0, need)]))) return false;
+      c = c.subarray(need);
+      carry = undefined;
+    }
+    if (k < chunks.length - 1) {
+      const cut = incompleteTail(c);
+      if (cut < c.length) {
+        carry = c.subarray(cut);
+        c = c.subarray(0, cut);
+      }
+    }
+    if (!isUtf8(c)) return false;
+  }
+  return true;
 }

@@ -22,8 +22,8 @@ const GATEWAY_LABELS: ReadonlyMap<string, string> = new Map(Object.values(Gatewa
 /** What a session answered a client: a response, a passed-through text, or nothing (notification). */
 export function replyOutcome(reply: unknown): Outcome {
   if (reply === null || typeof reply !== 'object') return OK;
-  // A server's error passed on as its own text.
-  if ((reply as { isError?: unknown }).isError === true) return { label: 'error', code: rawErrorCode((reply as { text?: unknown }).text) };
+  // A server's error passed on as its own bytes.
+  if ((reply as { isError?: unknown }).isError === true) return { label: 'error', code: rawErrorCode((reply as { chunks?: unknown }).chunks) };
   if (!('error' in reply)) return OK;
   const error = (reply as { error?: { code?: unknown; data?: { code?: unknown } } }).error;
   const code = typeof error?.code === 'number' ? error.code : undefined;
@@ -31,20 +31,22 @@ export function replyOutcome(reply: unknown): Outcome {
   return { label: (typeof gateway === 'string' && GATEWAY_LABELS.get(gateway)) || 'error', code };
 }
 
-/** What a server answered a forwarded request: a parsed response or its raw text (isError set by the scan). */
+/** What a server answered a forwarded request: a parsed response or its raw bytes (isError set by the scan). */
 export function answerOutcome(answer: unknown): Outcome {
   if (answer === null || typeof answer !== 'object') return OK;
-  if ((answer as { isError?: unknown }).isError === true) return { label: 'error', code: rawErrorCode((answer as { raw?: unknown }).raw) };
+  if ((answer as { isError?: unknown }).isError === true) return { label: 'error', code: rawErrorCode((answer as { chunks?: unknown }).chunks) };
   if (!('error' in answer)) return OK;
   const code = (answer as { error?: { code?: unknown } }).error?.code;
   return { label: 'error', code: typeof code === 'number' ? code : undefined };
 }
 
-/** The code of an error response kept as text: parsed on this rare path only, and only when small. */
-function rawErrorCode(raw: unknown): number | undefined {
-  if (typeof raw !== 'string' || raw.length > 65_536) return undefined;
+/** The code of an error response kept as bytes (the chunks it was read in): parsed on this rare path only, and only when small. */
+function rawErrorCode(chunks: unknown): number | undefined {
+  if (!Array.isArray(chunks) || !chunks.every((b) => Buffer.isBuffer(b))) return undefined;
+  if (chunks.reduce((n: number, b: Buffer) => n + b.length, 0) > 65_536) return undefined;
+  const bytes = Buffer.concat(chunks);
   try {
-    const code = JSON.parse(raw)?.error?.code;
+    const code = JSON.parse(bytes.toString('utf8'))?.error?.code;
     return typeof code === 'number' ? code : undefined;
   } catch {
     return undefined;

@@ -40,7 +40,7 @@ export class AutoHttpTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
 
   private inner: HttpTransport;
   /** Settles when the first send has decided the transport; later sends wait behind it. */

@@ -40,7 +40,7 @@ export class LegacySseTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string) => JsonRpcId | undefined;
+  ontext?: (text: string | readonly Buffer[]) => JsonRpcId | undefined;
 
   private readonly url: URL;
   private readonly shownUrl: string;

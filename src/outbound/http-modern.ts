@@ -49,7 +49,7 @@ export class ModernHttpTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
 
   private readonly shownUrl: string;
   private readonly baseHeaders: Record<string, string>;

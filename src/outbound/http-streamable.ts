@@ -39,7 +39,7 @@ export class StreamableHttpTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string, relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
 
   private readonly url: string;
   private readonly shownUrl: string;

@@ -6,7 +6,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { GatewayError } from '../errors.js';
 import { LineWriter } from '../jsonrpc/line-writer.js';
-import { LineDecoder, encodeLine, responseIdInHead } from '../jsonrpc/ndjson.js';
+import { LineDecoder, encodeLine, responseIdInHead, textOf } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
@@ -77,7 +77,7 @@ export class StdioTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string) => JsonRpcId | undefined;
+  ontext?: (text: string | readonly Buffer[]) => JsonRpcId | undefined;
 
   private child?: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false; detached: true }>;
   private exited?: Promise<void>;
@@ -126,14 +126,14 @@ export class StdioTransport implements Transport {
 
     const decoder = new LineDecoder(
       {
-        line: (text) => this.receiveLine(text),
+        line: (chunks) => this.receiveLine(chunks),
         oversized: (bytes, head) => this.receiveOversized(bytes, head),
       },
       o.maxMessageBytes,
     );
     child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
     child.stdout.on('end', () => decoder.end());
-    const stderrLines = new LineDecoder({ line: (text) => this.receiveStderr(text), oversized: () => {} }, 64 * 1024);
+    const stderrLines = new LineDecoder({ line: (chunks) => this.receiveStderr(textOf(chunks)), oversized: () => {} }, 64 * 1024);
     child.stderr.on('data', (chunk: Buffer) => stderrLines.push(chunk));
     child.stderr.on('end', () => stderrLines.end());
     // EPIPE on a dead child's stdin is reported through the exit path, not as a crash.
@@ -200,9 +200,10 @@ export class StdioTransport implements Transport {
     });
   }
 
-  private receiveLine(text: string): void {
-    // A response someone takes as text is passed on without being parsed (jsonrpc/raw.ts).
-    if (this.ontext?.(text) !== undefined) return;
+  private receiveLine(chunks: readonly Buffer[]): void {
+    // A response someone takes as it is is passed on without being decoded or parsed (jsonrpc/raw.ts).
+    if (this.ontext?.(chunks) !== undefined) return;
+    const text = textOf(chunks);
     const parsed = parseJsonText(text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
     if (parsed.ok) {
       this.onmessage?.(parsed.value as JsonRpcMessage);

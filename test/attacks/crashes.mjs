@@ -1,7 +1,7 @@
 // Attacks that tried to take the gateway down or hold it up (issue "Hardening", items 1, 5, 6, 7):
 // each one ends by checking the gateway still serves a well-behaved call.
 
-import { HttpClient, breached, deepJson, held, q, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, deepJson, held, q, rawHttp, startGateway, stdioServer } from './lib.mjs';
 
 const hostile = (extra = '') => `servers:\n${stdioServer('bad', 'hostile.mjs')}${extra}`;
 
@@ -25,7 +25,46 @@ async function stillServes(gw, client) {
 /** The first of `promise` or a deadline; resolves undefined at the deadline. */
 const within = (ms, promise) => Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
 
+/** The data of each event of an SSE body, read as the SSE spec reads it: CR, LF and CRLF all end a line. */
+function sseEvents(text) {
+  const events = [];
+  let data = [];
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line === '') {
+      if (data.length > 0) events.push(data.join('\n'));
+      data = [];
+    } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
+  }
+  return events;
+}
+
 export const crashes = [
+  {
+    name: 'raw carriage returns in a passed-through answer forge an SSE event',
+    item: 'sanitizer',
+    async run({ cli }) {
+      return withGateway(cli, hostile(), async (gw) => {
+        const c = new HttpClient(gw.url);
+        await c.initialize({ elicitation: {} });
+        // A progress token makes the gateway answer as SSE (progress first, then the answer).
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'bad__cr_answer', arguments: {}, _meta: { progressToken: 'p1' } } });
+        const res = await rawHttp(gw.url, { headers: c.headers(), body });
+        const messages = sseEvents(res.text).map((d) => {
+          try {
+            return JSON.parse(d);
+          } catch {
+            return { unparsable: d.slice(0, 80) };
+          }
+        });
+        const forged = messages.find((m) => m.id === 'forged' || m.method === 'elicitation/create');
+        if (!(await stillServes(gw, c))) return breached('the gateway stopped answering');
+        if (forged) return breached(`the client read a message the gateway never sent: ${JSON.stringify(forged).slice(0, 120)}`);
+        // The answer itself is not JSON (the server's own doing): it must reach the client as one event.
+        const events = messages.filter((m) => m.method !== 'notifications/progress').length;
+        return events === 1 ? held('the answer arrived as one event; its CRs could not end the data line') : breached(`the answer became ${events} events`);
+      });
+    },
+  },
   {
     name: 'deeply nested tool result',
     item: 1,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '../../errors.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
-import { isRawResponse } from '../../jsonrpc/raw.js';
+import { chunksInclude, chunksText, isRawResponse } from '../../jsonrpc/raw.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { REQUESTS_TO_CLIENTS } from '../../protocol/mcp.js';
 import { StateWrapper, paramsDigest, type WrappedClaims } from '../../router/request-state.js';
@@ -83,8 +83,8 @@ export const passInputRounds: RoundsForward = async (connection, context, method
 function inputRequired(answer: PeerAnswer): InputRequired | undefined {
   let result: any;
   if (isRawResponse(answer)) {
-    if (answer.isError || !answer.raw.includes('"input_required"')) return undefined;
-    result = (JSON.parse(answer.raw) as JsonRpcResponse & { result?: any }).result;
+    if (answer.isError || !chunksInclude(answer.chunks, '"input_required"')) return undefined;
+    result = (JSON.parse(chunksText(answer.chunks)) as JsonRpcResponse & { result?: any }).result;
   } else {
     if (isErrorResponse(answer as JsonRpcResponse)) return undefined;
     result = (answer as { result?: any }).result;

@@ -44,8 +44,8 @@ describe('answerInputRounds', () => {
 
   it('reads an input_required answer that came as raw text', async () => {
     const { context, asked } = harness();
-    const raw = JSON.stringify(result({ resultType: 'input_required', inputRequests: { k: elicit('raw') } }));
-    const answers: any[] = [{ raw, id: 7, idStart: raw.indexOf('7'), idEnd: raw.indexOf('7') + 1, isError: false }, result({ content: [] })];
+    const raw = Buffer.from(JSON.stringify(result({ resultType: 'input_required', inputRequests: { k: elicit('raw') } })));
+    const answers: any[] = [{ chunks: [raw.subarray(0, 20), raw.subarray(20)], byteLength: raw.length, id: 7, idStart: raw.indexOf('7'), idEnd: raw.indexOf('7') + 1, isError: false }, result({ content: [] })];
     await answerInputRounds(connection, context, 'tools/call', {}, async () => answers.shift());
     expect(asked.map((a) => a.params.message)).toEqual(['raw']);
   });

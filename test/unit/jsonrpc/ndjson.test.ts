@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineDecoder, encodeLine } from '../../../src/jsonrpc/ndjson.js';
+import { LineDecoder, encodeLine, textOf } from '../../../src/jsonrpc/ndjson.js';
 
 function decodeAll(chunks: Buffer[], max?: number) {
   const lines: string[] = [];
   const oversized: number[] = [];
-  const d = new LineDecoder({ line: (l) => lines.push(l), oversized: (n) => oversized.push(n) }, max);
+  const d = new LineDecoder({ line: (l) => lines.push(textOf(l)), oversized: (n) => oversized.push(n) }, max);
   for (const c of chunks) d.push(c);
   d.end();
   return { lines, oversized };

@@ -4,7 +4,17 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanResponse, spliceId } from '../../../src/jsonrpc/raw.js';
+import { chunksInclude, chunksText, scanResponse as scanBytes, spliceId as spliceBytes, type RawResponse } from '../../../src/jsonrpc/raw.js';
+import type { JsonRpcId } from '../../../src/protocol/jsonrpc.js';
+
+// The scan reads bytes; these tests write texts.
+const scanResponse = (text: string, maxDepth: number) => scanBytes(Buffer.from(text, 'utf8'), maxDepth);
+const spliceId = (r: RawResponse, id: JsonRpcId) => chunksText(spliceBytes(r, id).chunks);
+/** `bytes` cut at the given offsets, as the reads of a pipe would cut them. */
+const cutAt = (bytes: Buffer, cuts: number[]) => {
+  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  return [0, ...at].map((from, i) => bytes.subarray(from, [...at, bytes.length][i])).filter((c) => c.length > 0);
+};
 
 const id = fc.oneof(fc.integer(), fc.string());
 const body = fc.oneof(
@@ -55,6 +65,57 @@ describe('raw responses', () => {
     ['an array (a batch)', '[{"jsonrpc":"2.0","id":1,"result":{}}]'],
   ])('leaves %s to the parser', (_why, raw) => {
     expect(scanResponse(raw, 512)).toBeUndefined();
+  });
+
+  it('splices bytes of any Unicode text the same as the parsed path (property)', () => {
+    const text = fc.string({ unit: 'binary' });
+    fc.assert(
+      fc.property(text, fc.oneof(fc.integer(), text), fc.dictionary(text, fc.jsonValue({ stringUnit: 'binary' })), (t, clientId, extra) => {
+        const raw = JSON.stringify({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: t }], ...extra } });
+        const scanned = scanResponse(raw, 512);
+        if (scanned === undefined || scanned === 'too-deep') throw new Error(`not scanned: ${raw}`);
+        expect(JSON.parse(spliceId(scanned, clientId))).toEqual({ ...JSON.parse(raw), id: clientId });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('scans a message cut into chunks anywhere exactly as whole, and splices it without joining them (property)', () => {
+    const text = fc.string({ unit: 'binary' });
+    fc.assert(
+      fc.property(id, id, body, text, fc.array(fc.nat(), { maxLength: 12 }), (serverId, clientId, b, t, cuts) => {
+        const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: serverId, ...b, extra: t }), 'utf8');
+        const whole = scanBytes(bytes, 512);
+        const chunks = cutAt(bytes, cuts);
+        const cut = scanBytes(chunks, 512);
+        if (whole === undefined || whole === 'too-deep' || cut === undefined || cut === 'too-deep') throw new Error(`not scanned: ${bytes}`);
+        expect([cut.id, cut.idStart, cut.idEnd, cut.isError]).toEqual([whole.id, whole.idStart, whole.idEnd, whole.isError]);
+        const spliced = spliceBytes(cut, clientId);
+        expect(spliced.byteLength).toBe(spliced.chunks.reduce((n, c) => n + c.length, 0));
+        expect(JSON.parse(chunksText(spliced.chunks))).toEqual({ ...JSON.parse(bytes.toString()), id: clientId });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses invalid UTF-8 however the chunks cut it, and accepts characters split across chunks', () => {
+    const good = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"é€😀"}}');
+    for (let a = 1; a < good.length; a++) for (let c = a + 1; c < good.length; c++) expect(scanBytes([good.subarray(0, a), good.subarray(a, c), good.subarray(c)], 512)).toMatchObject({ id: 1 });
+    const bad = Buffer.concat([good.subarray(0, 44), Buffer.from([0xe2, 0x82]), good.subarray(44)]);
+    for (let a = 1; a < bad.length; a++) expect(scanBytes([bad.subarray(0, a), bad.subarray(a)], 512)).toBeUndefined();
+  });
+
+  it('finds a needle across the seam of two chunks', () => {
+    const b = Buffer.from('{"resultType":"input_required"}');
+    for (let a = 1; a < b.length; a++) expect(chunksInclude([b.subarray(0, a), b.subarray(a)], '"input_required"')).toBe(true);
+    expect(chunksInclude([b], '"complete"')).toBe(false);
+  });
+
+  it('leaves bytes that are not UTF-8 to the parser, which replaces them as before', () => {
+    const head = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"');
+    const bad = Buffer.concat([head, Buffer.from([0xc0, 0xa2, 0xff]), Buffer.from('"}}')]);
+    expect(scanBytes(bad, 512)).toBeUndefined();
+    expect(scanBytes(Buffer.concat([head, Buffer.from('é"}}')]), 512)).toMatchObject({ id: 1 });
   });
 
   it('reports a text nested deeper than the bound', () => {
