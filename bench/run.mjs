@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pairedCallRun } from './lib/paired.mjs';
-import { BENCH_DIR, GATEWAY, OUT_DIR, PATHS, removeConfigs, setGateway } from './lib/paths.mjs';
+import { BASELINE, BENCH_DIR, GATEWAY, OUT_DIR, PATHS, removeConfigs, setBaseline, setGateway } from './lib/paths.mjs';
 import { buildIsStale, ensureBuilt, ensurePeers, gitDescribe, loadavgText, machineMeta, versionOf } from './lib/prereq.mjs';
 import { installCleanupHooks, stopAll } from './lib/procs.mjs';
 import { consoleSummary, renderReport } from './lib/report.mjs';
@@ -40,6 +40,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --point KEY        with --profile: the tools/call point to load it with (default "100B c=32"; one of
                      ${POINTS.map((p) => `"${p.key}"`).join(', ')})
   --gateway FILE     measure another build's main.js instead of dist/main.js (report to bench/.out/)
+  --baseline FILE    also measure another build's main.js (an older main) on base-stdio and base-http,
+                     in the same windows: the report gives CPU per call ÷ that build's
   --help`;
 
 let args;
@@ -56,6 +58,7 @@ try {
       profiler: { type: 'string', default: 'auto' },
       point: { type: 'string', default: '100B c=32' },
       gateway: { type: 'string' },
+      baseline: { type: 'string' },
       'metrics-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -89,6 +92,15 @@ const burn = Math.max(0, Number(args.burn ?? 0) | 0);
 if (!['auto', 'perf', 'cpu-prof'].includes(args.profiler)) {
   console.error(`--profiler: auto, perf or cpu-prof\n${USAGE}`);
   process.exit(2);
+}
+if (args.baseline !== undefined) {
+  const file = resolve(args.baseline);
+  if (!existsSync(file)) {
+    console.error(`--baseline: no such file ${file}`);
+    process.exit(2);
+  }
+  setBaseline(file);
+  if (args.paths === undefined) paths.push('base-stdio', 'base-http');
 }
 if (args.gateway !== undefined) {
   const file = resolve(args.gateway);
@@ -224,6 +236,7 @@ const meta = {
     args.gateway !== undefined
       ? `from ${GATEWAY} (--gateway)`
       : `${versionOf(join(BENCH_DIR, '..', 'package.json'))} (${gitDescribe()}${buildIsStale() ? '; WARNING: dist/ older than src/' : ''})`,
+  baseline: BASELINE === undefined ? undefined : `${BASELINE} (${gitDescribe(resolve(BASELINE, '..', '..'))})`,
   runs: s.runs,
   listRuns: Math.min(s.runs, s.listRuns),
   memoryRuns: Math.min(s.runs, s.memoryRuns),

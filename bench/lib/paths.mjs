@@ -27,6 +27,15 @@ export let GATEWAY = join(ROOT_DIR, 'dist', 'main.js');
 export function setGateway(path) {
   GATEWAY = path;
 }
+/**
+ * Another build measured beside this one in the same run (`--baseline PATH`: its dist/main.js),
+ * on the paths base-stdio and base-http. CPU per call moves with the machine's load by 2× and
+ * more; a ratio to an older build measured in the same windows does not.
+ */
+export let BASELINE;
+export function setBaseline(path) {
+  BASELINE = path;
+}
 export const MCP_PROXY_BIN = join(BENCH_DIR, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
 export const SUPERGATEWAY_BIN = join(BENCH_DIR, 'node_modules', 'supergateway', 'dist', 'index.js');
 
@@ -36,6 +45,8 @@ export const PATHS = {
   'sb-http': { label: 'Switchboard HTTP→stdio', transport: 'http', peer: false },
   'sb-http-modern': { label: 'Switchboard HTTP→stdio, 2026-07-28 stateless', transport: 'http', peer: false },
   'sb-http-nometrics': { label: 'Switchboard HTTP→stdio, metrics off', transport: 'http', peer: false, optIn: true },
+  'base-stdio': { label: 'baseline build stdio→stdio', transport: 'stdio', peer: false, optIn: true, baseline: true },
+  'base-http': { label: 'baseline build HTTP→stdio', transport: 'http', peer: false, optIn: true, baseline: true },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
   supergateway: { label: 'supergateway HTTP→stdio (--stateful)', transport: 'http', peer: true },
 };
@@ -49,11 +60,12 @@ export function removeConfigs() {
 }
 
 /** Writes a gateway config for `count` echo servers (each with `tools` extra tools). */
-export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100 } = {}) {
+export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100, baseline = false } = {}) {
   mkdirSync(OUT_DIR, { recursive: true });
   const file = join(OUT_DIR, `switchboard-${process.pid}-${++configCounter}.yaml`);
   // mode full: the list scenario measures paging the whole catalog (auto would serve search mode).
-  const lines = ['# written by bench/run.mjs', `catalog: { pageSize: ${pageSize}, mode: full }`, 'servers:'];
+  // (A baseline build from before catalog.mode knows no such key, and is always full.)
+  const lines = ['# written by bench/run.mjs', `catalog: { pageSize: ${pageSize}${baseline ? '' : ', mode: full'} }`, 'servers:'];
   for (let i = 0; i < count; i++) {
     const name = count === 1 ? 'echo' : `echo-${i}`;
     const args = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : []), '--name', name];
@@ -80,11 +92,11 @@ export function freePort() {
  * Starts the gateway over HTTP and resolves once it prints its URL.
  * extraNodeArgs: e.g. ['--cpu-prof', ...]. Resolves { proc, url, readyMs }.
  */
-export function startGatewayHttp(configFile, { extraNodeArgs = [], timeoutMs = 120_000, env } = {}) {
+export function startGatewayHttp(configFile, { extraNodeArgs = [], timeoutMs = 120_000, env, gateway = GATEWAY } = {}) {
   const t0 = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     let done = false;
-    const proc = start(process.execPath, [...extraNodeArgs, GATEWAY, 'serve', '-c', configFile, '--http', '127.0.0.1:0'], {
+    const proc = start(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', configFile, '--http', '127.0.0.1:0'], {
       label: 'switchboard',
       stdio: ['ignore', 'ignore', 'pipe'],
       env: env ? { ...process.env, ...env } : undefined,
@@ -135,11 +147,14 @@ async function connectHttp(url, agent, proc, timeoutMs = 30_000, Session = HttpS
  */
 export async function open(path, opts = {}) {
   const { connections = 1, servers = 1, tools = 0, pageSize = 100, extraNodeArgs = [] } = opts;
-  if (path === 'direct' || path === 'sb-stdio') {
+  const baseline = PATHS[path]?.baseline === true;
+  const gateway = baseline ? BASELINE : GATEWAY;
+  if (PATHS[path]?.baseline && !gateway) throw new Error(`${path}: no baseline build given (--baseline PATH)`);
+  if (path === 'direct' || path === 'sb-stdio' || path === 'base-stdio') {
     const client =
       path === 'direct'
         ? new StdioClient(process.execPath, [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])], { label: 'echo-server' })
-        : new StdioClient(process.execPath, [...extraNodeArgs, GATEWAY, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize }), '--stdio'], {
+        : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
             label: 'switchboard',
           });
     await client.initialize();
@@ -160,9 +175,9 @@ export async function open(path, opts = {}) {
   let url;
   let toolName = 'echo';
   let readyMs;
-  if (path === 'sb-http' || path === 'sb-http-modern' || path === 'sb-http-nometrics') {
+  if (path === 'sb-http' || path === 'sb-http-modern' || path === 'sb-http-nometrics' || path === 'base-http') {
     const env = path === 'sb-http-nometrics' ? { SWITCHBOARD_METRICS: 'off' } : undefined;
-    ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize }), { extraNodeArgs, env }));
+    ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize, baseline }), { extraNodeArgs, env, gateway }));
     toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
   } else if (path === 'mcp-proxy') {
     const port = await freePort();
@@ -200,7 +215,7 @@ export async function open(path, opts = {}) {
     url,
     agent,
     toolName,
-    tool: (base) => (path.startsWith('sb-http') ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
+    tool: (base) => (path.startsWith('sb-http') || path === 'base-http' ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
     readyMs,
     /** Another initialized session on the same endpoint (memory per session). */
     newSession: () => connectHttp(url, agent, proc),

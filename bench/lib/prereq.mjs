@@ -54,12 +54,12 @@ export function versionOf(pkgJson) {
   }
 }
 
-export function gitDescribe() {
-  const r = spawnSync('git', ['-C', ROOT_DIR, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+export function gitDescribe(dir = ROOT_DIR) {
+  const r = spawnSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
   if (r.status !== 0) return 'no git';
-  const dirty = spawnSync('git', ['-C', ROOT_DIR, 'status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['-C', dir, 'status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
   // The branch may be ahead with bench-only commits: name the commit that last changed src/ too.
-  const src = spawnSync('git', ['-C', ROOT_DIR, 'log', '-1', '--format=%h', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
+  const src = spawnSync('git', ['-C', dir, 'log', '-1', '--format=%h', '--', 'src'], { encoding: 'utf8' }).stdout.trim();
   return `commit ${r.stdout.trim()}${src ? `, src/ as of ${src}` : ''}${dirty ? ' + uncommitted changes in src/' : ''}`;
 }
 

@@ -72,7 +72,7 @@ export function renderReport(R, meta) {
   L.push(`# Benchmark results${meta.quick ? ' (quick smoke run — not for quoting)' : ''}`, '');
   L.push(`Written by \`${meta.command}\` on ${meta.date}. Do not edit by hand.`, '');
   L.push(`- Machine: ${meta.cpu}, ${meta.cores} cores, ${meta.memGiB} GiB RAM, ${meta.os}. 1-minute load average ${meta.loadBefore} before the run, ${meta.loadAfter} after, ${meta.loadDuring} while figures were taken${meta.burners ? `, with ${meta.burners} busy-loop processes started by the harness (--burn)` : ''}; other jobs share this machine.`);
-  L.push(`- Node ${meta.node}. Switchboard ${meta.gateway}. Peers: ${meta.peerVersions}.`);
+  L.push(`- Node ${meta.node}. Switchboard ${meta.gateway}. Peers: ${meta.peerVersions}.${meta.baseline ? ` Baseline build (paths base-stdio, base-http): ${meta.baseline}.` : ''}`);
   L.push(
     `- ${meta.runs} runs. In each run every tools/call path is open at once and measured back to back at each point, ${meta.mirror ? `in two slices ordered A B … B A and rotated by one path per run (${meta.warmupMs} ms warm-up before the first slice, ${meta.rewarmMs} ms before the second, ${meta.durationMs} ms measured in all` : `one slice each, the order rotated by one path per run (${meta.warmupMs} ms warm-up, ${meta.durationMs} ms measured`}, closed loop; a window stays open until one round of calls completed).${meta.quick ? ' Quick run: the peers only at 100 B c=32.' : ''} Start-up comparisons alternate their two sides within a run. **Every ratio is formed inside one run; the figure shown is the median of the per-run ratios, with their range in parentheses; targets are judged on that median.** Absolute figures: median (range) over runs. Total wall time ${meta.wallSeconds} s.`,
   );

@@ -99,6 +99,10 @@ export function replyMessage(res: ServerResponse, body: MessageBody, sessionId: 
   }
   // The bytes as they are, no copy: corked, so they leave with the headers in one writev.
   const { chunks } = body;
+  if (chunks.length === 1) {
+    res.end(chunks[0]);
+    return;
+  }
   res.cork();
   for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
   res.end(chunks[chunks.length - 1]);

@@ -69,12 +69,17 @@ export class SseStream {
    * raw CR in its answer could end our `data:` line and forge events of its own. Outside strings a
    * CR is JSON whitespace, inside one it is invalid JSON either way, so it becomes a space.
    */
-  sendChunks(chunks: readonly Buffer[]): boolean {
+  sendChunks(chunks: readonly (Buffer | string)[]): boolean {
     if (!this.writable()) return false;
     this.seq++;
+    if (chunks.length === 1 && typeof chunks[0] === 'string') {
+      const json = chunks[0];
+      this.res.write(`event: message\ndata: ${json.includes('\r') ? json.replaceAll('\r', ' ') : json}\n\n`);
+      return true;
+    }
     this.res.cork();
     this.res.write('event: message\ndata: ');
-    for (const chunk of chunks) this.res.write(chunk.includes(CR) ? withoutCr(chunk) : chunk);
+    for (const chunk of chunks) this.res.write(typeof chunk === 'string' ? chunk.replaceAll('\r', ' ') : chunk.includes(CR) ? withoutCr(chunk) : chunk);
     this.res.write('\n\n');
     this.res.uncork();
     return true;

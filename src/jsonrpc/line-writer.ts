@@ -43,8 +43,10 @@ export class LineWriter {
       this.stream.write(chunks[0]!);
       return;
     }
+    // Corked only when bytes are among the chunks: strings alone are joined into few writes anyway.
     const stream = this.stream as NodeJS.WritableStream & { cork?(): void; uncork?(): void };
-    stream.cork?.();
+    const cork = chunks.some((c) => typeof c !== 'string');
+    if (cork) stream.cork?.();
     let batch: string[] = [];
     let size = 0;
     const writeBatch = () => {
@@ -63,6 +65,6 @@ export class LineWriter {
       size += chunk.length;
     }
     writeBatch();
-    stream.uncork?.();
+    if (cork) stream.uncork?.();
   };
 }

@@ -31,8 +31,8 @@ export function isRawResponse(value: unknown): value is RawResponse {
 
 /** A complete response already serialised: a raw answer with the client's id spliced in. */
 export interface SplicedResponse {
-  /** The message's bytes, in order (no newline or other framing). */
-  readonly chunks: readonly Buffer[];
+  /** The message, in order (no newline or other framing): one string when small, else the server's bytes. */
+  readonly chunks: readonly (Buffer | string)[];
   readonly byteLength: number;
   readonly id: JsonRpcId;
   /** A JSON-RPC error response (metrics and traces count it as one). */
@@ -43,8 +43,27 @@ export function isSplicedResponse(value: unknown): value is SplicedResponse {
   return typeof value === 'object' && value !== null && Array.isArray((value as SplicedResponse).chunks) && !('idStart' in value) && !('jsonrpc' in value);
 }
 
-/** The same response with `id` in place of the server's: valid JSON whenever the server's was. No byte is copied. */
+/**
+ * Up to this size an answer is spliced as one string: a writer joins strings into one write, and
+ * a hundred-byte answer costs less decoded than as three Buffer views in a writev.
+ */
+const SPLICE_AS_TEXT_BYTES = 16 * 1024;
+
+/**
+ * The same response with `id` in place of the server's: valid JSON whenever the server's was.
+ * A large one copies no byte: its chunks are views of the reads, and the id a chunk of its own.
+ */
 export function spliceId(r: RawResponse, id: JsonRpcId): SplicedResponse {
+  if (r.byteLength <= SPLICE_AS_TEXT_BYTES) {
+    const bytes = r.chunks.length === 1 ? r.chunks[0]! : Buffer.concat(r.chunks as Buffer[]);
+    const idText = JSON.stringify(id);
+    const idBytes = typeof id === 'number' ? idText.length : Buffer.byteLength(idText);
+    const byteLength = r.byteLength - (r.idEnd - r.idStart) + idBytes;
+    // One decode; the offsets carry over when no multi-byte character comes before the id (as good as always).
+    const text = bytes.toString('utf8');
+    if (text.length === bytes.length || asciiUpTo(bytes, r.idEnd)) return { chunks: [text.slice(0, r.idStart) + idText + text.slice(r.idEnd)], byteLength, id, isError: r.isError };
+    return { chunks: [bytes.toString('utf8', 0, r.idStart) + idText + bytes.toString('utf8', r.idEnd)], byteLength, id, isError: r.isError };
+  }
   const idBytes = Buffer.from(JSON.stringify(id), 'utf8');
   const out: Buffer[] = [];
   let base = 0;
@@ -62,9 +81,15 @@ export function spliceId(r: RawResponse, id: JsonRpcId): SplicedResponse {
   return { chunks: out, byteLength: r.byteLength - (r.idEnd - r.idStart) + idBytes.length, id, isError: r.isError };
 }
 
+function asciiUpTo(bytes: Buffer, end: number): boolean {
+  for (let i = 0; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
 /** The text of a message kept as chunks (tests, and the rare consumer that must parse one). */
-export function chunksText(chunks: readonly Buffer[]): string {
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks as Buffer[]).toString('utf8');
+export function chunksText(chunks: readonly (Buffer | string)[]): string {
+  if (chunks.length === 1) return chunks[0]!.toString();
+  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
 }
 
 /** Whether the chunks contain `needle` (ASCII), also across a boundary between two chunks. */
@@ -115,17 +140,45 @@ class Bytes {
 
   at(g: number): number | undefined {
     if (g < 0 || g >= this.length) return undefined;
+    if (this.chunks.length === 1) return this.chunks[0]![g];
     const k = this.chunkAt(g);
     return this.chunks[k]![g - this.starts[k]!];
   }
 
-  /** Offset of the next `byte` at or after `from`, or -1. */
+  /**
+   * Offset of the next `byte` at or after `from`, or -1. The first bytes are looked at here: most
+   * strings of a message are short, and Buffer.indexOf (memchr) costs a call into C++ each time;
+   * past them it wins by far.
+   */
   indexOf(byte: number, from: number): number {
     for (let k = this.chunkAt(from); k < this.chunks.length; k++) {
-      const local = this.chunks[k]!.indexOf(byte, Math.max(0, from - this.starts[k]!));
+      const chunk = this.chunks[k]!;
+      let i = Math.max(0, from - this.starts[k]!);
+      const near = Math.min(chunk.length, i + 48);
+      for (; i < near; i++) if (chunk[i] === byte) return this.starts[k]! + i;
+      const local = i < chunk.length ? chunk.indexOf(byte, i) : -1;
       if (local !== -1) return this.starts[k]! + local;
     }
     return -1;
+  }
+
+  /** Whether bytes [from, to) spell `word` (ASCII). */
+  spells(from: number, to: number, word: string): boolean {
+    if (to - from !== word.length) return false;
+    for (let k = 0; k < word.length; k++) if (this.at(from + k) !== word.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** The value of a number token: digits alone are read here, anything else (sign, fraction, exponent) by JSON.parse. */
+  numberValue(from: number, to: number): number {
+    if (to - from > 15) return JSON.parse(this.text(from, to, 'latin1')) as number;
+    let n = 0;
+    for (let g = from; g < to; g++) {
+      const d = this.at(g)! - 48;
+      if (d < 0 || d > 9) return JSON.parse(this.text(from, to, 'latin1')) as number;
+      n = n * 10 + d;
+    }
+    return n;
   }
 
   text(from: number, to: number, encoding: 'utf8' | 'latin1'): string {
@@ -158,12 +211,18 @@ class Bytes {
   /** End of a JSON number token starting at `g` (exclusive), or -1 if there is none. */
   numberEnd(g: number): number {
     let j = g;
+    let digitsOnly = true;
     for (; j < this.length; j++) {
       const c = this.at(j)!;
-      // digits, '-', '+', '.', 'e', 'E'
-      if (!((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69)) break;
+      if (c >= 48 && c <= 57) continue;
+      // '-', '+', '.', 'e', 'E': the token is checked whole below
+      if (c === 45 || c === 43 || c === 46 || c === 101 || c === 69) digitsOnly = false;
+      else break;
     }
-    return j > g && NUMBER.test(this.text(g, j, 'latin1')) ? j : -1;
+    if (j === g) return -1;
+    // Plain digits (our own ids) are a number unless they start with a superfluous 0.
+    if (digitsOnly) return this.at(g) !== 48 || j - g === 1 ? j : -1;
+    return NUMBER.test(this.text(g, j, 'latin1')) ? j : -1;
   }
 }
 
@@ -202,11 +261,10 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
           // "\u0069d" is "id" to a parser: a key spelled with escapes could smuggle a second id.
           // No key of ours is this long, even spelled with escapes: skip it unread.
           if (end - open > 40) continue scan;
-          const key = b.text(open + 1, end, 'latin1');
-          if (key.includes('\\')) return undefined;
+          for (let q = open + 1; q < end; q++) if (b.at(q) === BACKSLASH) return undefined;
           let j = b.skipSpace(end + 1);
           if (b.at(j) !== 58 /* : */) return undefined;
-          if (key === 'id') {
+          if (b.spells(open + 1, end, 'id')) {
             j = b.skipSpace(j + 1);
             const valueEnd = b.at(j) === QUOTE ? b.stringEnd(j) + 1 : b.numberEnd(j);
             if (valueEnd <= j) return undefined;
@@ -214,9 +272,11 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
             idStart = j;
             idEnd = valueEnd;
             g = valueEnd;
-          } else if (key === 'result' || key === 'error') {
+          } else if (b.spells(open + 1, end, 'result')) {
             bodies++;
-            isError = key === 'error';
+          } else if (b.spells(open + 1, end, 'error')) {
+            bodies++;
+            isError = true;
           }
         }
         continue scan;
@@ -242,15 +302,17 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   if (ids !== 1 || bodies !== 1) return undefined;
   let id: JsonRpcId;
   try {
-    id = JSON.parse(b.text(idStart, idEnd, 'utf8')) as JsonRpcId;
+    // Our own ids are integers: read without a parse.
+    id = b.at(idStart) === QUOTE ? (JSON.parse(b.text(idStart, idEnd, 'utf8')) as string) : b.numberValue(idStart, idEnd);
   } catch {
     return undefined;
   }
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return undefined;
-  // Last, because it reads every byte: what we pass on must be UTF-8 (JSON's encoding), as the
-  // parsed path guarantees by replacing what is not. A character split between two reads is
-  // checked whole, across the seam.
-  if (!isUtf8Chunks(b.chunks)) return undefined;
+  // Last, because it reads every byte: what we pass on as bytes must be UTF-8 (JSON's encoding),
+  // as the parsed path guarantees by replacing what is not. A character split between two reads
+  // is checked whole, across the seam. A small answer is decoded when spliced (spliceId), which
+  // replaces the same way, so it needs no check.
+  if (b.length > SPLICE_AS_TEXT_BYTES && !isUtf8Chunks(b.chunks)) return undefined;
   return { chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError };
 }
 

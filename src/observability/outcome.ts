@@ -40,13 +40,13 @@ export function answerOutcome(answer: unknown): Outcome {
   return { label: 'error', code: typeof code === 'number' ? code : undefined };
 }
 
-/** The code of an error response kept as bytes (the chunks it was read in): parsed on this rare path only, and only when small. */
+/** The code of an error response kept as the server's text (its chunks): parsed on this rare path only, and only when small. */
 function rawErrorCode(chunks: unknown): number | undefined {
-  if (!Array.isArray(chunks) || !chunks.every((b) => Buffer.isBuffer(b))) return undefined;
-  if (chunks.reduce((n: number, b: Buffer) => n + b.length, 0) > 65_536) return undefined;
-  const bytes = Buffer.concat(chunks);
+  if (!Array.isArray(chunks) || !chunks.every((c) => typeof c === 'string' || Buffer.isBuffer(c))) return undefined;
+  if (chunks.reduce((n: number, c: Buffer | string) => n + c.length, 0) > 65_536) return undefined;
   try {
-    const code = JSON.parse(bytes.toString('utf8'))?.error?.code;
+    const text = chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
+    const code = JSON.parse(text)?.error?.code;
     return typeof code === 'number' ? code : undefined;
   } catch {
     return undefined;

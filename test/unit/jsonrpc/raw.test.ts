@@ -80,7 +80,7 @@ describe('raw responses', () => {
     );
   });
 
-  it('scans a message cut into chunks anywhere exactly as whole, and splices it without joining them (property)', () => {
+  it('scans a message cut into chunks anywhere exactly as whole, and splices it the same (property)', () => {
     const text = fc.string({ unit: 'binary' });
     fc.assert(
       fc.property(id, id, body, text, fc.array(fc.nat(), { maxLength: 12 }), (serverId, clientId, b, t, cuts) => {
@@ -91,18 +91,30 @@ describe('raw responses', () => {
         if (whole === undefined || whole === 'too-deep' || cut === undefined || cut === 'too-deep') throw new Error(`not scanned: ${bytes}`);
         expect([cut.id, cut.idStart, cut.idEnd, cut.isError]).toEqual([whole.id, whole.idStart, whole.idEnd, whole.isError]);
         const spliced = spliceBytes(cut, clientId);
-        expect(spliced.byteLength).toBe(spliced.chunks.reduce((n, c) => n + c.length, 0));
+        expect(spliced.byteLength).toBe(spliced.chunks.reduce((n, c) => n + Buffer.byteLength(c), 0));
         expect(JSON.parse(chunksText(spliced.chunks))).toEqual({ ...JSON.parse(bytes.toString()), id: clientId });
       }),
       { numRuns: 500 },
     );
   });
 
-  it('refuses invalid UTF-8 however the chunks cut it, and accepts characters split across chunks', () => {
-    const good = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"é€😀"}}');
-    for (let a = 1; a < good.length; a++) for (let c = a + 1; c < good.length; c++) expect(scanBytes([good.subarray(0, a), good.subarray(a, c), good.subarray(c)], 512)).toMatchObject({ id: 1 });
-    const bad = Buffer.concat([good.subarray(0, 44), Buffer.from([0xe2, 0x82]), good.subarray(44)]);
-    for (let a = 1; a < bad.length; a++) expect(scanBytes([bad.subarray(0, a), bad.subarray(a)], 512)).toBeUndefined();
+  it('splices a large answer without copying its bytes: its chunks are views of the reads', () => {
+    const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 41, result: { content: [{ type: 'text', text: 'x'.repeat(100_000) }] } }));
+    const reads = [bytes.subarray(0, 65_536), bytes.subarray(65_536)];
+    const spliced = spliceBytes(scanBytes(reads, 512) as RawResponse, 'c-1');
+    expect(spliced.chunks.map((c) => (typeof c === 'string' ? 'text' : c.buffer === bytes.buffer ? 'view' : 'id'))).toEqual(['view', 'id', 'view', 'view']);
+    expect(JSON.parse(chunksText(spliced.chunks)).id).toBe('c-1');
+  });
+
+  // Large answers pass as bytes, so the scan checks them; a small one is decoded when spliced.
+  const filler = 'f'.repeat(20_000);
+
+  it('refuses a large answer that is not UTF-8 however the chunks cut it, and accepts characters split across chunks', () => {
+    const good = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"pad":"${filler}","text":"é€😀"}}`);
+    const at = good.length - 20;
+    for (let a = at; a < good.length; a++) for (let c = a + 1; c < good.length; c++) expect(scanBytes([good.subarray(0, a), good.subarray(a, c), good.subarray(c)], 512)).toMatchObject({ id: 1 });
+    const bad = Buffer.concat([good.subarray(0, at), Buffer.from([0xe2, 0x82]), good.subarray(at)]);
+    for (let a = at - 4; a < bad.length; a++) expect(scanBytes([bad.subarray(0, a), bad.subarray(a)], 512)).toBeUndefined();
   });
 
   it('finds a needle across the seam of two chunks', () => {
@@ -111,11 +123,14 @@ describe('raw responses', () => {
     expect(chunksInclude([b], '"complete"')).toBe(false);
   });
 
-  it('leaves bytes that are not UTF-8 to the parser, which replaces them as before', () => {
-    const head = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"');
-    const bad = Buffer.concat([head, Buffer.from([0xc0, 0xa2, 0xff]), Buffer.from('"}}')]);
-    expect(scanBytes(bad, 512)).toBeUndefined();
+  it('never passes on bytes that are not UTF-8: a large answer goes to the parser, a small one is decoded as the parser would', () => {
+    const head = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"pad":"${filler}","text":"`);
+    const invalid = Buffer.from([0xc0, 0xa2, 0xff]);
+    expect(scanBytes(Buffer.concat([head, invalid, Buffer.from('"}}')]), 512)).toBeUndefined();
     expect(scanBytes(Buffer.concat([head, Buffer.from('é"}}')]), 512)).toMatchObject({ id: 1 });
+    const small = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"'), invalid, Buffer.from('"}}')]);
+    const spliced = chunksText(spliceBytes(scanBytes(small, 512) as RawResponse, 9).chunks);
+    expect(JSON.parse(spliced)).toEqual({ ...JSON.parse(small.toString('utf8')), id: 9 });
   });
 
   it('reports a text nested deeper than the bound', () => {
