@@ -5,20 +5,17 @@
 // or the command's report.
 
 import { USAGE, UsageError, parseCli, type CliOptions } from './cli/args.js';
-import { renderCheck, runCheck } from './cli/check.js';
-import { listsSettled } from './cli/connect.js';
-import { isDown } from './cli/report.js';
-import { fetchStatus, renderStatus, statusUrlFor, statusUrlFromEndpoint } from './cli/status.js';
 import { serve } from './cli/serve.js';
-import { renderLockOutcome, writeLockFile } from './cli/lock.js';
 import { Terminal } from './cli/terminal.js';
 import { defaultConfigPath, loadConfigFile } from './config/load.js';
 import { ConfigError, type ClientProfile, type GatewayConfig } from './config/types.js';
-import { renderSearch, searchReport } from './cli/search.js';
 import { describeError } from './errors.js';
-import { App } from './app/app.js';
+import type { App } from './app/app.js';
 import { createLogger, type Logger } from './log.js';
 import { GATEWAY_VERSION } from './protocol/mcp.js';
+
+// Each command's own modules (the app, the catalog report, the status client) are imported when
+// it runs: start-up compiles only what the command in hand needs (bench/NOTES.md, start-up).
 
 /** -c, else $SWITCHBOARD_CONFIG, else the config this installation ships (whatever the cwd). */
 function configPath(options: CliOptions): string {
@@ -49,6 +46,7 @@ async function check(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
   const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
   const profile = profileOrExit(config, options.client);
+  const { renderCheck, runCheck } = await import('./cli/check.js');
   const report = await runCheck(config, logger, terminal, profile);
   process.stdout.write(renderCheck(report, options.json));
   process.exit(report.problems.length > 0 ? 1 : 0);
@@ -67,6 +65,7 @@ function profileOrExit(config: GatewayConfig, name: string | undefined): ClientP
 
 /** An app with every server started once and their lists settled, for a one-shot command. */
 async function startedApp(config: GatewayConfig, logger: Logger): Promise<App> {
+  const [{ App }, { listsSettled }] = await Promise.all([import('./app/app.js'), import('./cli/connect.js')]);
   const app = new App(config, logger, { reconnect: false });
   await app.start();
   await listsSettled(app, config.limits.startupWaitMs);
@@ -78,6 +77,7 @@ async function search(options: CliOptions): Promise<void> {
   const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
   const profile = profileOrExit(config, options.client);
   const app = await startedApp(config, logger);
+  const { renderSearch, searchReport } = await import('./cli/search.js');
   const report = await searchReport(app, options.query!, options.limit ?? 5, profile);
   await app.close();
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderSearch(report));
@@ -88,6 +88,7 @@ async function lock(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
   const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
   const app = await startedApp(config, logger);
+  const { renderLockOutcome, writeLockFile } = await import('./cli/lock.js');
   const outcome = await writeLockFile(app);
   await app.close();
   process.stdout.write(renderLockOutcome(outcome));
@@ -96,6 +97,7 @@ async function lock(options: CliOptions): Promise<void> {
 
 /** Where to ask: the URL serve printed, --http, else the config's listen (any folder, no config needed). */
 async function statusTarget(options: CliOptions): Promise<string> {
+  const { statusUrlFor, statusUrlFromEndpoint } = await import('./cli/status.js');
   if (options.url !== undefined) {
     const url = statusUrlFromEndpoint(options.url);
     if (url === undefined) {
@@ -114,6 +116,7 @@ async function statusTarget(options: CliOptions): Promise<string> {
 
 async function status(options: CliOptions): Promise<void> {
   const url = await statusTarget(options);
+  const [{ fetchStatus, renderStatus }, { isDown }] = await Promise.all([import('./cli/status.js'), import('./cli/report.js')]);
   const outcome = await fetchStatus(url, process.env.SWITCHBOARD_TOKEN);
   switch (outcome.kind) {
     case 'ok':

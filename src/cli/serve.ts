@@ -1,20 +1,20 @@
 // `switchboard serve`: the process around the app. Starts it, opens its faces, reloads the config
 // when the file changes (or on SIGHUP), and shuts down gracefully on SIGINT/SIGTERM or when stdin
 // closes in stdio mode: drain (calls in flight finish, up to limits.shutdownGrace), close, exit.
-// Signals and process.exit live here and nowhere else.
+// Signals and process.exit live here and nowhere else. Start-up order: the stdio servers are
+// spawned first, and the app's modules are loaded (compiled) while those children boot.
 
-import { App } from '../app/app.js';
+import type { App } from '../app/app.js';
 import { loadConfigFile } from '../config/load.js';
 import { ConfigError, type GatewayConfig } from '../config/types.js';
-import { watchConfigFile } from '../config/watch.js';
 import { describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { CliOptions } from './args.js';
-import { startWithProgress } from './connect.js';
+import { spawnServersEarly } from './early-spawn.js';
 import type { Terminal } from './terminal.js';
 
 export async function serve(options: CliOptions, configPath: string, config: GatewayConfig, logger: Logger, terminal: Terminal): Promise<void> {
-  const app = new App(config, logger);
+  let app: App | undefined;
   let watcher: { close(): void } | undefined;
 
   let stopping = false;
@@ -25,6 +25,8 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
     }
     stopping = true;
     logger.info(`shutting down (${why})`);
+    // Still loading: nothing to drain; the exit hook kills the servers spawned so far.
+    if (!app) process.exit(0);
     watcher?.close();
     const grace = app.config.limits.shutdownGraceMs;
     if (!(await app.drain(grace))) logger.warn(`calls still in flight after ${grace / 1000}s; ending them`);
@@ -53,7 +55,7 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
       logger.error(`config not reloaded (${why}); the running config stays:\n${message}`);
       return;
     }
-    const plan = await app.reload(next);
+    const plan = await app!.reload(next);
     if (plan.listenChanged) logger.warn('listen changed: that takes a restart; everything else is applied now');
     const names = (servers: { name: string }[]) => servers.map((s) => s.name).join(', ');
     const parts = [plan.added.length && `started ${names(plan.added)}`, plan.removed.length && `stopped ${plan.removed.join(', ')}`, plan.restarted.length && `restarted ${names(plan.restarted)}`].filter(Boolean);
@@ -62,12 +64,16 @@ export async function serve(options: CliOptions, configPath: string, config: Gat
   process.on('SIGHUP', () => void reload('SIGHUP'));
 
   logger.info(`starting ${config.servers.length} server${config.servers.length === 1 ? '' : 's'} from ${configPath}`);
+  const early = await spawnServersEarly(config);
+  const [{ App }, { startWithProgress }, { watchConfigFile }] = await Promise.all([import('../app/app.js'), import('./connect.js'), import('../config/watch.js')]);
+  app = new App(config, logger);
   // A line per server as it connects (spinners on a terminal); one still starting after
   // limits.startupWait is reported when it settles, after serving has begun.
   const { progress } = await startWithProgress(app, terminal, {
     done: (text, down) => (down ? logger.error(text) : logger.info(text)),
     note: (text) => logger.info(text),
   }, config.limits.startupWaitMs);
+  void early.dropUnclaimed();
   progress.stopSpinning();
   for (const name of progress.waiting) logger.warn(`${name}: still connecting after ${config.limits.startupWaitMs / 1000}s; it joins the catalog when ready`);
   const lists = app.catalog.lists;

@@ -38,7 +38,7 @@ export function parseWithout(tree: unknown, paths: readonly (readonly Segment[])
     removed.push({ path, key, value: parent[key] });
     delete parent[key];
   }
-  const result = configSchema.safeParse(copy, { error: errorMap, reportInput: false });
+  const result = configSchema.safeParse(copy, { error: errorMap, reportInput: false, jitless: true });
   if (result.success) {
     for (const { path, key, value } of removed) {
       const parent = parentOf(result.data, path);

@@ -93,7 +93,9 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   const isUnder = (path: Segment[]) =>
     unsetPaths.some((u) => u.length <= path.length && u.every((seg, i) => path[i] === seg));
 
-  const result = configSchema.safeParse(data, { error: errorMap, reportInput: false });
+  // jitless: zod's eval-compiled fast path pays off over many parses; a config is parsed once,
+  // and compiling it cost more start-up time than it saved (bench/NOTES.md, start-up).
+  const result = configSchema.safeParse(data, { error: errorMap, reportInput: false, jitless: true });
   if (!result.success) found.push(...translateIssues(result.error.issues).filter((p) => !isUnder(p.path)));
   found.push(...crossCheck(entries), ...policyProblems(data, entries));
 

@@ -3,7 +3,7 @@
 // `clients[].match` (a profile chosen by token claims). Cross-field rules live in policy.ts and
 // cross-check.ts; none of these keys is ever logged (client secrets may be in them).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHttpUrl, type Subst } from './schema-values.js';
 
 const httpUrl = (description: string) => z.string().refine(isHttpUrl, { error: 'must be an http:// or https:// URL' }).meta({ description });

@@ -3,7 +3,7 @@
 // composes them; cross-field rules (unique client names and tokens, stdio.client names a client,
 // valid globs) live in policy.ts.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientMatchSchema } from './schema-auth.js';
 import { alwaysVisibleSchema, tokenBudgetSchema, toolModeSchema, type OrNull, type Subst } from './schema-values.js';
 

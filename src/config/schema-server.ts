@@ -2,7 +2,7 @@
 // schemas, each key with its default. Rules across keys (command xor url, `type` against the rest)
 // live in cross-check.ts; the mapping onto ServerConfig in normalize.ts.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { serverAuthSchema } from './schema-auth.js';
 import { filterSchema } from './schema-policy.js';
 import { PREFIX_PATTERN, duration, isHttpUrl, type Subst } from './schema-values.js';

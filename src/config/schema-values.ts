@@ -3,7 +3,7 @@
 // the validating one (`${VAR}` anywhere, `key:` with nothing after it). Transforms only ever see
 // input their own checks accepted.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { DURATION_PATTERN, MAX_DURATION_MS, MAX_SIZE_BYTES, SIZE_PATTERN, parseDuration, parseSize } from './duration.js';
 
 export const NAME_PATTERN = /^[a-z0-9-]+$/;

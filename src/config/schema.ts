@@ -3,7 +3,7 @@
 // `${VAR}` substitution), what its output types are inferred from, and, in its editor variant,
 // what schema/switchboard.schema.json publishes. Cross-field rules live in cross-check.ts and policy.ts.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { listenAuthSchema } from './schema-auth.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';

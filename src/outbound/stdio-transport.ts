@@ -2,6 +2,7 @@
 // JSON on its stdin/stdout, and sends its stderr to our log. The child runs in its own process
 // group so that shutdown reaches grandchildren too (npx → node): close stdin, then SIGTERM the
 // group, then SIGKILL. A registry kills every live group synchronously if the gateway exits.
+// At start-up a child may be spawned before its transport exists (spawnEarly); the transport adopts it.
 
 import { execa, type ResultPromise } from 'execa';
 import { GatewayError } from '../errors.js';
@@ -72,6 +73,89 @@ function installExitHook(): void {
   });
 }
 
+type Child = ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false; detached: true }>;
+type SpawnOptions = Pick<StdioTransportOptions, 'command' | 'args' | 'env' | 'inheritEnv' | 'cwd'>;
+interface Launched {
+  child: Child;
+  /** Settles when the OS has started the process (or failed to). */
+  spawned: Promise<void>;
+}
+
+function launch(o: SpawnOptions): Launched {
+  installExitHook();
+  const child = execa(o.command, o.args, {
+    cwd: o.cwd,
+    env: childEnvironment(o.env, o.inheritEnv),
+    extendEnv: false,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    detached: true,
+    // Not execa's forceKillAfterDelay, cleanup or cancelSignal: each of them signals the child's
+    // own pid, and an `npx` wrapper's real server is a grandchild that would outlive it. We run
+    // our own sequence on the whole process group (stdin end → SIGTERM → SIGKILL) in close(),
+    // and the exit hook above is the group-wide equivalent of execa's cleanup.
+    forceKillAfterDelay: false,
+    cleanup: false,
+    windowsHide: true,
+  });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve());
+    child.once('error', (err) => reject(err));
+  });
+  return { child, spawned };
+}
+
+/**
+ * Start-up: children spawned before their transport exists (spawnEarly), so that their boot
+ * overlaps the gateway's own. Keyed by everything that makes the spawn (command, args, cwd, the
+ * child's environment); the first transport started with the same key adopts one, unchanged.
+ */
+const early = new Map<string, Launched[]>();
+const spawnKey = (o: SpawnOptions) => JSON.stringify([o.command, o.args, o.cwd, childEnvironment(o.env, o.inheritEnv)]);
+
+/** Spawns a server now (its pid, if the OS started it); the transport that later starts with the same options adopts it. */
+export function spawnEarly(o: SpawnOptions): number | undefined {
+  let launched: Launched;
+  try {
+    launched = launch(o);
+  } catch {
+    return undefined; // the transport's own start() reports it
+  }
+  const { child, spawned } = launched;
+  // Until adopted nobody else listens: a failure to spawn is reported by the adopting transport.
+  child.stdin.on('error', () => {});
+  spawned.then(() => child.pid !== undefined && liveGroups.add(child.pid), () => {});
+  const key = spawnKey(o);
+  early.set(key, [...(early.get(key) ?? []), launched]);
+  return child.pid;
+}
+
+function adoptEarly(o: SpawnOptions): Launched | undefined {
+  if (early.size === 0) return undefined;
+  const key = spawnKey(o);
+  const waiting = early.get(key);
+  const launched = waiting?.shift();
+  if (waiting?.length === 0) early.delete(key);
+  return launched;
+}
+
+/** Kills the early children no transport adopted (their server did not start after all); resolves once they are gone. */
+export async function dropEarly(): Promise<void> {
+  const left = [...early.values()].flat();
+  early.clear();
+  await Promise.all(
+    left.map(async ({ child }) => {
+      child.stdin.end();
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      await child;
+      if (child.pid !== undefined) liveGroups.delete(child.pid);
+    }),
+  );
+}
+
 export class StdioTransport implements Transport {
   onmessage?: (message: JsonRpcMessage) => void;
   onclose?: (reason?: Error) => void;
@@ -79,7 +163,7 @@ export class StdioTransport implements Transport {
   onfail?: (id: JsonRpcId, error: Error) => void;
   ontext?: (text: string | readonly Buffer[]) => JsonRpcId | undefined;
 
-  private child?: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false; detached: true }>;
+  private child?: Child;
   private exited?: Promise<void>;
   private writer?: LineWriter;
   private closing = false;
@@ -93,32 +177,10 @@ export class StdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    installExitHook();
     const o = this.options;
-    const child = execa(o.command, o.args, {
-      cwd: o.cwd,
-      env: childEnvironment(o.env, o.inheritEnv),
-      extendEnv: false,
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      reject: false,
-      detached: true,
-      // Not execa's forceKillAfterDelay, cleanup or cancelSignal: each of them signals the child's
-      // own pid, and an `npx` wrapper's real server is a grandchild that would outlive it. We run
-      // our own sequence on the whole process group (stdin end → SIGTERM → SIGKILL) in close(),
-      // and the exit hook above is the group-wide equivalent of execa's cleanup.
-      forceKillAfterDelay: false,
-      cleanup: false,
-      windowsHide: true,
-    });
+    const { child, spawned } = adoptEarly(o) ?? launch(o);
     this.child = child;
     this.writer = new LineWriter(child.stdin);
-    const spawned = new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (err) => reject(err));
-    });
     this.exited = child.then(
       (result) => this.onExit(result.exitCode, result.signal ?? undefined, result.failed && !result.exitCode && !result.signal ? result.message : undefined),
       (err: unknown) => this.onExit(undefined, undefined, String(err)),

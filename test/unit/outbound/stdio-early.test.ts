@@ -1,0 +1,69 @@
+// Early spawning (start-up): a child spawned before its transport exists is adopted, unchanged, by
+// the first transport started with the same spawn options, and only by one; a child nobody adopts
+// is killed by dropEarly. Real children (the echo fixture), no timing assumptions.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log.js';
+import { StdioTransport, dropEarly, spawnEarly } from '../../../src/outbound/stdio-transport.js';
+import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
+import { fixture, nodeBin, repoRoot } from '../../helpers/paths.js';
+
+const spawnOptions = (env: Record<string, string> = {}) => ({ command: nodeBin, args: [fixture('echo')], env, cwd: repoRoot });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** initialize over the transport: resolves with the server's answer. */
+function initialize(transport: StdioTransport): Promise<JsonRpcMessage> {
+  const answered = new Promise<JsonRpcMessage>((resolve) => (transport.onmessage = resolve));
+  void transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } } });
+  return answered;
+}
+
+const started: StdioTransport[] = [];
+async function startTransport(env?: Record<string, string>): Promise<StdioTransport> {
+  const transport = new StdioTransport({ ...spawnOptions(env), logger: silentLogger() });
+  started.push(transport);
+  await transport.start();
+  return transport;
+}
+
+afterEach(async () => {
+  await dropEarly();
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+describe('spawnEarly', () => {
+  it('the transport with the same options adopts the early child, which serves it', async () => {
+    const pid = spawnEarly(spawnOptions());
+    expect(pid).toBeTypeOf('number');
+    const transport = await startTransport();
+    expect(transport.pid).toBe(pid);
+    expect(await initialize(transport)).toMatchObject({ id: 1, result: { serverInfo: expect.any(Object) } });
+  });
+
+  it('each early child is adopted once: the next transport spawns its own', async () => {
+    const pid = spawnEarly(spawnOptions());
+    const first = await startTransport();
+    const second = await startTransport();
+    expect(first.pid).toBe(pid);
+    expect(second.pid).not.toBe(pid);
+    expect(await initialize(second)).toMatchObject({ id: 1 });
+  });
+
+  it('a transport with other options (here the env) does not adopt it, and dropEarly kills it', async () => {
+    const pid = spawnEarly(spawnOptions({ MODE: 'a' }))!;
+    const transport = await startTransport({ MODE: 'b' });
+    expect(transport.pid).not.toBe(pid);
+    expect(alive(pid)).toBe(true);
+    await dropEarly();
+    expect(alive(pid)).toBe(false);
+    expect(await initialize(transport)).toMatchObject({ id: 1 });
+  });
+});
