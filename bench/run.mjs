@@ -93,23 +93,20 @@ if (!['auto', 'perf', 'cpu-prof'].includes(args.profiler)) {
   console.error(`--profiler: auto, perf or cpu-prof\n${USAGE}`);
   process.exit(2);
 }
-if (args.baseline !== undefined) {
-  const file = resolve(args.baseline);
+/** A build's main.js given on the command line; exits when there is no such file. */
+function buildFile(option) {
+  const file = resolve(args[option]);
   if (!existsSync(file)) {
-    console.error(`--baseline: no such file ${file}`);
+    console.error(`--${option}: no such file ${file}`);
     process.exit(2);
   }
-  setBaseline(file);
+  return file;
+}
+if (args.baseline !== undefined) {
+  setBaseline(buildFile('baseline'));
   if (args.paths === undefined) paths.push('base-stdio', 'base-http');
 }
-if (args.gateway !== undefined) {
-  const file = resolve(args.gateway);
-  if (!existsSync(file)) {
-    console.error(`--gateway: no such file ${file}`);
-    process.exit(2);
-  }
-  setGateway(file);
-}
+if (args.gateway !== undefined) setGateway(buildFile('gateway'));
 
 installCleanupHooks();
 mkdirSync(OUT_DIR, { recursive: true });

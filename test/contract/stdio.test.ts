@@ -5,16 +5,8 @@ import { silentLogger } from '../../src/log.js';
 import { StdioTransport } from '../../src/outbound/stdio-transport.js';
 import { fixture, nodeBin, repoRoot } from '../helpers/paths.js';
 import { CONTRACT_MAX_BYTES, transportContract } from './transport.contract.js';
+import { pidAlive as alive } from '../helpers/processes.js';
 
-/** Whether a process with this pid still exists (signal 0 only checks). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 transportContract(
   'stdio',

@@ -7,17 +7,10 @@ import { silentLogger } from '../../../src/log.js';
 import { StdioTransport, dropEarly, spawnEarly } from '../../../src/outbound/stdio-transport.js';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
 import { fixture, nodeBin, repoRoot } from '../../helpers/paths.js';
+import { pidAlive as alive } from '../../helpers/processes.js';
 
 const spawnOptions = (env: Record<string, string> = {}) => ({ command: nodeBin, args: [fixture('echo')], env, cwd: repoRoot });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** initialize over the transport: resolves with the server's answer. */
 function initialize(transport: StdioTransport): Promise<JsonRpcMessage> {
