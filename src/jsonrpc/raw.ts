@@ -14,8 +14,17 @@
 import { isUtf8 } from 'node:buffer';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 
+/**
+ * Marks the records below as the gateway's own. Handlers return either a result object or a
+ * RawResponse, and a server's result is a parsed JSON object: told apart by shape, a result that
+ * carried these fields was sent to the client as the "answer" it spelled (past sanitize.results).
+ * JSON cannot make a symbol key.
+ */
+const KIND = Symbol('switchboard.raw-kind');
+
 /** A response kept as the bytes the server sent (the chunks they were read in), with where its id is. */
 export interface RawResponse {
+  readonly [KIND]: 'raw';
   readonly chunks: readonly Buffer[];
   readonly byteLength: number;
   readonly id: JsonRpcId;
@@ -26,11 +35,12 @@ export interface RawResponse {
 }
 
 export function isRawResponse(value: unknown): value is RawResponse {
-  return typeof value === 'object' && value !== null && Array.isArray((value as RawResponse).chunks) && typeof (value as RawResponse).idStart === 'number';
+  return typeof value === 'object' && value !== null && (value as RawResponse)[KIND] === 'raw';
 }
 
 /** A complete response already serialised: a raw answer with the client's id spliced in. */
 export interface SplicedResponse {
+  readonly [KIND]: 'spliced';
   /** The message, in order (no newline or other framing): one string when small, else the server's bytes. */
   readonly chunks: readonly (Buffer | string)[];
   readonly byteLength: number;
@@ -40,7 +50,7 @@ export interface SplicedResponse {
 }
 
 export function isSplicedResponse(value: unknown): value is SplicedResponse {
-  return typeof value === 'object' && value !== null && Array.isArray((value as SplicedResponse).chunks) && !('idStart' in value) && !('jsonrpc' in value);
+  return typeof value === 'object' && value !== null && (value as SplicedResponse)[KIND] === 'spliced';
 }
 
 /**
@@ -61,8 +71,8 @@ export function spliceId(r: RawResponse, id: JsonRpcId): SplicedResponse {
     const byteLength = r.byteLength - (r.idEnd - r.idStart) + idBytes;
     // One decode; the offsets carry over when no multi-byte character comes before the id (as good as always).
     const text = bytes.toString('utf8');
-    if (text.length === bytes.length || asciiUpTo(bytes, r.idEnd)) return { chunks: [text.slice(0, r.idStart) + idText + text.slice(r.idEnd)], byteLength, id, isError: r.isError };
-    return { chunks: [bytes.toString('utf8', 0, r.idStart) + idText + bytes.toString('utf8', r.idEnd)], byteLength, id, isError: r.isError };
+    if (text.length === bytes.length || asciiUpTo(bytes, r.idEnd)) return { [KIND]: 'spliced', chunks: [text.slice(0, r.idStart) + idText + text.slice(r.idEnd)], byteLength, id, isError: r.isError };
+    return { [KIND]: 'spliced', chunks: [bytes.toString('utf8', 0, r.idStart) + idText + bytes.toString('utf8', r.idEnd)], byteLength, id, isError: r.isError };
   }
   const idBytes = Buffer.from(JSON.stringify(id), 'utf8');
   const out: Buffer[] = [];
@@ -78,7 +88,7 @@ export function spliceId(r: RawResponse, id: JsonRpcId): SplicedResponse {
     }
     base = end;
   }
-  return { chunks: out, byteLength: r.byteLength - (r.idEnd - r.idStart) + idBytes.length, id, isError: r.isError };
+  return { [KIND]: 'spliced', chunks: out, byteLength: r.byteLength - (r.idEnd - r.idStart) + idBytes.length, id, isError: r.isError };
 }
 
 function asciiUpTo(bytes: Buffer, end: number): boolean {
@@ -313,7 +323,7 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   // is checked whole, across the seam. A small answer is decoded when spliced (spliceId), which
   // replaces the same way, so it needs no check.
   if (b.length > SPLICE_AS_TEXT_BYTES && !isUtf8Chunks(b.chunks)) return undefined;
-  return { chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError };
+  return { [KIND]: 'raw', chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError };
 }
 
 /** Bytes in the UTF-8 sequence a byte opens (0 for a continuation byte). */

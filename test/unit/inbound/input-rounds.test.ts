@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RpcError } from '../../../src/errors.js';
 import { Cancellation } from '../../../src/jsonrpc/cancellation.js';
+import { scanResponse } from '../../../src/jsonrpc/raw.js';
 import { EMPTY_ROUND_PAUSE_MS, MAX_INPUT_ROUNDS, answerInputRounds, passInputRounds } from '../../../src/inbound/handlers/input-rounds.js';
 import { StateWrapper } from '../../../src/router/request-state.js';
 
@@ -45,7 +46,7 @@ describe('answerInputRounds', () => {
   it('reads an input_required answer that came as raw text', async () => {
     const { context, asked } = harness();
     const raw = Buffer.from(JSON.stringify(result({ resultType: 'input_required', inputRequests: { k: elicit('raw') } })));
-    const answers: any[] = [{ chunks: [raw.subarray(0, 20), raw.subarray(20)], byteLength: raw.length, id: 7, idStart: raw.indexOf('7'), idEnd: raw.indexOf('7') + 1, isError: false }, result({ content: [] })];
+    const answers: any[] = [scanResponse([raw.subarray(0, 20), raw.subarray(20)], 512), result({ content: [] })];
     await answerInputRounds(connection, context, 'tools/call', {}, async () => answers.shift());
     expect(asked.map((a) => a.params.message)).toEqual(['raw']);
   });
