@@ -79,6 +79,48 @@ interface Launched {
   child: Child;
   /** Settles when the OS has started the process (or failed to). */
   spawned: Promise<void>;
+  /** An early child's output from before it was adopted (see spawnEarly). */
+  held?: HeldOutput;
+}
+
+/** What an early child wrote before its transport existed, kept in order for the transport. */
+interface HeldOutput {
+  stdout: Buffer[];
+  stderr: Buffer[];
+  stdoutEnded: boolean;
+  stderrEnded: boolean;
+  /** Stops holding (the transport reads from here on) and resumes a stream paused at the bound. */
+  release(): void;
+}
+
+/** Output held for one early child, per stream, before reading from it pauses. */
+const MAX_HELD_BYTES = 1024 * 1024;
+
+/**
+ * Reads an early child's stdout and stderr until it is adopted. Nothing may be dropped: a server
+ * that dies at start says why on stderr at once, possibly before its transport exists.
+ */
+function holdOutput(child: Child): HeldOutput {
+  const held: HeldOutput = { stdout: [], stderr: [], stdoutEnded: false, stderrEnded: false, release: () => {} };
+  const sizes = { stdout: 0, stderr: 0 };
+  const hold = (name: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    held[name].push(chunk);
+    sizes[name] += chunk.length;
+    if (sizes[name] > MAX_HELD_BYTES) child[name].pause();
+  };
+  const onOut = hold('stdout');
+  const onErr = hold('stderr');
+  const outEnd = () => (held.stdoutEnded = true);
+  const errEnd = () => (held.stderrEnded = true);
+  child.stdout.on('data', onOut).once('end', outEnd);
+  child.stderr.on('data', onErr).once('end', errEnd);
+  held.release = () => {
+    child.stdout.off('data', onOut).off('end', outEnd);
+    child.stderr.off('data', onErr).off('end', errEnd);
+    child.stdout.resume();
+    child.stderr.resume();
+  };
+  return held;
 }
 
 function launch(o: SpawnOptions): Launched {
@@ -127,6 +169,7 @@ export function spawnEarly(o: SpawnOptions): number | undefined {
   const { child, spawned } = launched;
   // Until adopted nobody else listens: a failure to spawn is reported by the adopting transport.
   child.stdin.on('error', () => {});
+  launched.held = holdOutput(child);
   spawned.then(() => child.pid !== undefined && liveGroups.add(child.pid), () => {});
   const key = spawnKey(o);
   early.set(key, [...(early.get(key) ?? []), launched]);
@@ -178,7 +221,7 @@ export class StdioTransport implements Transport {
 
   async start(): Promise<void> {
     const o = this.options;
-    const { child, spawned } = adoptEarly(o) ?? launch(o);
+    const { child, spawned, held } = adoptEarly(o) ?? launch(o);
     this.child = child;
     this.writer = new LineWriter(child.stdin);
     this.exited = child.then(
@@ -193,11 +236,19 @@ export class StdioTransport implements Transport {
       },
       o.maxMessageBytes,
     );
-    child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
-    child.stdout.on('end', () => decoder.end());
     const stderrLines = new LineDecoder({ line: (chunks) => this.receiveStderr(textOf(chunks)), oversized: () => {} }, 64 * 1024);
+    // An adopted child's output so far comes first, in the same turn as the listeners below: in order, none lost.
+    if (held) {
+      held.release();
+      for (const chunk of held.stdout) decoder.push(chunk);
+      for (const chunk of held.stderr) stderrLines.push(chunk);
+    }
+    child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderrLines.push(chunk));
-    child.stderr.on('end', () => stderrLines.end());
+    if (held?.stdoutEnded) decoder.end();
+    else child.stdout.on('end', () => decoder.end());
+    if (held?.stderrEnded) stderrLines.end();
+    else child.stderr.on('end', () => stderrLines.end());
     // EPIPE on a dead child's stdin is reported through the exit path, not as a crash.
     child.stdin.on('error', () => {});
 

@@ -7,7 +7,7 @@ import { silentLogger } from '../../../src/log.js';
 import { StdioTransport, dropEarly, spawnEarly } from '../../../src/outbound/stdio-transport.js';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
 import { fixture, nodeBin, repoRoot } from '../../helpers/paths.js';
-import { pidAlive as alive } from '../../helpers/processes.js';
+import { pidAlive as alive, waitFor } from '../../helpers/processes.js';
 
 const spawnOptions = (env: Record<string, string> = {}) => ({ command: nodeBin, args: [fixture('echo')], env, cwd: repoRoot });
 
@@ -48,6 +48,21 @@ describe('spawnEarly', () => {
     expect(first.pid).toBe(pid);
     expect(second.pid).not.toBe(pid);
     expect(await initialize(second)).toMatchObject({ id: 1 });
+  });
+
+  it('a child that dies before it is adopted still has its say: its stderr reaches the transport', async () => {
+    const options = { command: nodeBin, args: [fixture('misbehaving'), '--exit-on-start'], env: {}, cwd: repoRoot };
+    const pid = spawnEarly(options)!;
+    // Adopted only once it is gone: everything it wrote came before any transport listened.
+    await waitFor(() => !alive(pid), { message: 'the early child exits' });
+    const transport = new StdioTransport({ ...options, logger: silentLogger() });
+    const closed = new Promise<Error | undefined>((resolve) => (transport.onclose = resolve));
+    started.push(transport);
+    await transport.start();
+    expect(transport.pid).toBe(pid);
+    const reason = await closed;
+    expect(transport.lastStderr.join('\n')).toMatch(/--exit-on-start given/);
+    expect(String(reason?.message)).toMatch(/exited with code 1/);
   });
 
   it('a transport with other options (here the env) does not adopt it, and dropEarly kills it', async () => {
