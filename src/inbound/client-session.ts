@@ -205,7 +205,7 @@ export class ClientSession implements EndpointSession, Session {
     };
     try {
       const result = await handler(params, context);
-      // The server's own answer as text: the client's id spliced in, nothing else touched.
+      // The server's own answer as it came: the client's id spliced in, nothing else touched.
       if (isRawResponse(result)) return spliceId(result, id);
       return { jsonrpc: '2.0', id, result: modern ? dressResult(method, result, this.profile !== undefined) : result };
     } catch (err) {

@@ -170,17 +170,17 @@ export class PostExchange {
     if (this.done) return;
     this.done = true;
     this.entry.touch();
-    const text = isSplicedResponse(response);
+    const passed = isSplicedResponse(response);
     if (this.stream !== undefined) {
-      if (text) this.stream.sendChunks(response.chunks);
+      if (passed) this.stream.sendChunks(response.chunks);
       else this.stream.send(response);
       this.stream.end();
       return;
     }
-    let body: MessageBody = text ? response : serializeMessage(response);
+    let body: MessageBody = passed ? response : serializeMessage(response);
     // A server's answer passed through is never one of our refusals: 200.
-    let reply = text ? OK : statusOf(response);
-    const refused = text ? undefined : refusalKind(response);
+    let reply = passed ? OK : statusOf(response);
+    const refused = passed ? undefined : refusalKind(response);
     if (refused !== undefined) reply = { status: refused === 'method' ? 404 : 400 };
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
