@@ -13,7 +13,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerChallenge } from '../../src/outbound/auth/challenge.js';
 import { cleanup, connectHttpClient, fixtureServer, startGateway, trackClosable, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
+import { clientCredentialsToken, startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
 import { followRedirects } from '../fixtures/oauth/browser.js';
 
 const STATIC = 'static-operator-token-0123456789';
@@ -53,15 +53,8 @@ afterAll(async () => {
   await as?.close();
 });
 
-async function clientCredentials(resource: string, scope: string): Promise<string> {
-  const res = await fetch(`${as.issuer}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('agent:agent-secret').toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+/** A token of the pre-registered confidential client `agent`. */
+const clientCredentials = (resource: string, scope: string) => clientCredentialsToken(as, { client: 'agent', secret: 'agent-secret', resource, scope });
 
 /** An initialize POSTed with this Authorization header: the status and the challenge. */
 async function initialize(authorization?: string) {

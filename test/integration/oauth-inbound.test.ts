@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthAuthenticator, matchProfile } from '../../src/inbound/auth/index.js';
 import { bearerChallenge } from '../../src/outbound/auth/challenge.js';
-import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
+import { clientCredentialsToken, startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
 
 const gateway = 'http://127.0.0.1:7777/mcp'; // the resource identifier; nothing needs to listen there
 const elsewhere = 'http://127.0.0.1:7778/mcp';
@@ -26,15 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => as?.close());
 
-async function tokenFor(resource: string, scope: string): Promise<string> {
-  const res = await fetch(`${as.issuer}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('agent:agent-secret').toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+/** A token of the pre-registered confidential client `agent`. */
+const tokenFor = (resource: string, scope: string) => clientCredentialsToken(as, { client: 'agent', secret: 'agent-secret', resource, scope });
 
 describe('inbound OAuth with a real authorization server', () => {
   it('accepts a JWT issued for the gateway (JWKS found through OIDC discovery) and matches a profile by scope', async () => {
