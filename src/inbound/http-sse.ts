@@ -17,11 +17,13 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const CR = 13;
 const SPACE = 32;
 
-/** A copy of `chunk` with every CR made a space. */
-function withoutCr(chunk: Buffer): Buffer {
+/** `chunk` with every CR made a space (a copy only when it has one). */
+function withoutCr<C extends Buffer | string>(chunk: C): C {
+  if (typeof chunk === 'string') return (chunk.includes('\r') ? chunk.replaceAll('\r', ' ') : chunk) as C;
+  if (!chunk.includes(CR)) return chunk;
   const copy = Buffer.from(chunk);
   for (let at = copy.indexOf(CR); at !== -1; at = copy.indexOf(CR, at + 1)) copy[at] = SPACE;
-  return copy;
+  return copy as C;
 }
 
 export class SseStream {
@@ -73,13 +75,12 @@ export class SseStream {
     if (!this.writable()) return false;
     this.seq++;
     if (chunks.length === 1 && typeof chunks[0] === 'string') {
-      const json = chunks[0];
-      this.res.write(`event: message\ndata: ${json.includes('\r') ? json.replaceAll('\r', ' ') : json}\n\n`);
+      this.res.write(`event: message\ndata: ${withoutCr(chunks[0])}\n\n`);
       return true;
     }
     this.res.cork();
     this.res.write('event: message\ndata: ');
-    for (const chunk of chunks) this.res.write(typeof chunk === 'string' ? chunk.replaceAll('\r', ' ') : chunk.includes(CR) ? withoutCr(chunk) : chunk);
+    for (const chunk of chunks) this.res.write(withoutCr(chunk));
     this.res.write('\n\n');
     this.res.uncork();
     return true;

@@ -19,10 +19,13 @@ export interface LineDecoderEvents {
 /** How much of an oversized line is kept: enough for its envelope (jsonrpc, id, method). */
 const HEAD_BYTES = 256;
 
-/** The text of a line's chunks (invalid UTF-8 becomes U+FFFD, as everywhere in Node). */
-export function textOf(chunks: readonly Buffer[]): string {
-  if (chunks.length === 1) return chunks[0]!.toString('utf8');
-  return Buffer.concat(chunks as Buffer[]).toString('utf8');
+/**
+ * The text of a message kept as chunks: a line as read, or a spliced answer (whose chunks may be
+ * strings). Invalid UTF-8 becomes U+FFFD, as everywhere in Node.
+ */
+export function textOf(chunks: readonly (Buffer | string)[]): string {
+  if (chunks.length === 1) return chunks[0]!.toString();
+  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
 }
 
 export class LineDecoder {

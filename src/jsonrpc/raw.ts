@@ -96,12 +96,6 @@ function asciiUpTo(bytes: Buffer, end: number): boolean {
   return true;
 }
 
-/** The text of a message kept as chunks (tests, and the rare consumer that must parse one). */
-export function chunksText(chunks: readonly (Buffer | string)[]): string {
-  if (chunks.length === 1) return chunks[0]!.toString();
-  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
-}
-
 /** Whether the chunks contain `needle` (ASCII), also across a boundary between two chunks. */
 export function chunksInclude(chunks: readonly Buffer[], needle: string): boolean {
   for (let k = 0; k < chunks.length; k++) {

@@ -4,10 +4,11 @@
 
 import { RpcError } from '../errors.js';
 import type { PeerAnswer } from '../jsonrpc/peer.js';
-import { chunksText, isRawResponse } from '../jsonrpc/raw.js';
+import { isRawResponse } from '../jsonrpc/raw.js';
 import { ErrorCode, errorResponse, isErrorResponse, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/modern.js';
 import type { ListenFilter } from './listen.js';
+import { textOf } from '../jsonrpc/ndjson.js';
 
 export interface LocalCalls {
   setLogLevel(level: string | undefined): void;
@@ -70,7 +71,7 @@ export function isHeaderMismatch(answer: PeerAnswer): boolean {
   if (isRawResponse(answer)) {
     if (!answer.isError) return false;
     try {
-      return JSON.parse(chunksText(answer.chunks))?.error?.code === ErrorCode.HeaderMismatch;
+      return JSON.parse(textOf(answer.chunks))?.error?.code === ErrorCode.HeaderMismatch;
     } catch {
       return false;
     }

@@ -11,12 +11,13 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { Cancellation } from '../../src/jsonrpc/cancellation.js';
-import { chunksText, isRawResponse, type RawResponse } from '../../src/jsonrpc/raw.js';
+import { isRawResponse, type RawResponse } from '../../src/jsonrpc/raw.js';
 import { ServerConnection } from '../../src/outbound/server-connection.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
 import { cleanup, connectHttpClient, httpServer, startGateway, yamlServers } from '../helpers/index.js';
 import { modernServerCommand, startModernHttpFixture } from '../helpers/modern-fixture.js';
 import { Conditions, gatewayConfig } from '../unit/outbound/connection-harness.js';
+import { textOf } from '../../src/jsonrpc/ndjson.js';
 
 afterAll(cleanup);
 
@@ -86,7 +87,7 @@ describe.each(subjects)('ServerConnection and the modern fixture: $label', (subj
 
       const raw = await connection.forward('tools/call', { name: 'echo', arguments: { text: 'as it is' } }, { raw: true });
       expect(isRawResponse(raw)).toBe(true);
-      expect(JSON.parse(chunksText((raw as RawResponse).chunks)).result.content[0].text).toBe('as it is');
+      expect(JSON.parse(textOf((raw as RawResponse).chunks)).result.content[0].text).toBe('as it is');
 
       // Two rounds and a sealed requestState: each round goes out as given, each answer comes back as sent.
       const r1 = (await connection.forward('tools/call', { name: 'two_step', arguments: {} })) as any;

@@ -4,12 +4,13 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunksInclude, chunksText, scanResponse as scanBytes, spliceId as spliceBytes, type RawResponse } from '../../../src/jsonrpc/raw.js';
+import { chunksInclude, scanResponse as scanBytes, spliceId as spliceBytes, type RawResponse } from '../../../src/jsonrpc/raw.js';
 import type { JsonRpcId } from '../../../src/protocol/jsonrpc.js';
+import { textOf } from '../../../src/jsonrpc/ndjson.js';
 
 // The scan reads bytes; these tests write texts.
 const scanResponse = (text: string, maxDepth: number) => scanBytes(Buffer.from(text, 'utf8'), maxDepth);
-const spliceId = (r: RawResponse, id: JsonRpcId) => chunksText(spliceBytes(r, id).chunks);
+const spliceId = (r: RawResponse, id: JsonRpcId) => textOf(spliceBytes(r, id).chunks);
 /** `bytes` cut at the given offsets, as the reads of a pipe would cut them. */
 const cutAt = (bytes: Buffer, cuts: number[]) => {
   const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
@@ -92,7 +93,7 @@ describe('raw responses', () => {
         expect([cut.id, cut.idStart, cut.idEnd, cut.isError]).toEqual([whole.id, whole.idStart, whole.idEnd, whole.isError]);
         const spliced = spliceBytes(cut, clientId);
         expect(spliced.byteLength).toBe(spliced.chunks.reduce((n, c) => n + Buffer.byteLength(c), 0));
-        expect(JSON.parse(chunksText(spliced.chunks))).toEqual({ ...JSON.parse(bytes.toString()), id: clientId });
+        expect(JSON.parse(textOf(spliced.chunks))).toEqual({ ...JSON.parse(bytes.toString()), id: clientId });
       }),
       { numRuns: 500 },
     );
@@ -103,7 +104,7 @@ describe('raw responses', () => {
     const reads = [bytes.subarray(0, 65_536), bytes.subarray(65_536)];
     const spliced = spliceBytes(scanBytes(reads, 512) as RawResponse, 'c-1');
     expect(spliced.chunks.map((c) => (typeof c === 'string' ? 'text' : c.buffer === bytes.buffer ? 'view' : 'id'))).toEqual(['view', 'id', 'view', 'view']);
-    expect(JSON.parse(chunksText(spliced.chunks)).id).toBe('c-1');
+    expect(JSON.parse(textOf(spliced.chunks)).id).toBe('c-1');
   });
 
   // Large answers pass as bytes, so the scan checks them; a small one is decoded when spliced.
@@ -129,7 +130,7 @@ describe('raw responses', () => {
     expect(scanBytes(Buffer.concat([head, invalid, Buffer.from('"}}')]), 512)).toBeUndefined();
     expect(scanBytes(Buffer.concat([head, Buffer.from('é"}}')]), 512)).toMatchObject({ id: 1 });
     const small = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"'), invalid, Buffer.from('"}}')]);
-    const spliced = chunksText(spliceBytes(scanBytes(small, 512) as RawResponse, 9).chunks);
+    const spliced = textOf(spliceBytes(scanBytes(small, 512) as RawResponse, 9).chunks);
     expect(JSON.parse(spliced)).toEqual({ ...JSON.parse(small.toString('utf8')), id: 9 });
   });
 
