@@ -21,6 +21,7 @@ import type { ClientProfile } from '../config/types.js';
 import { RequestsToClient } from './requests-to-client.js';
 import { capabilityObject, missingCapability } from '../protocol/capabilities.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
+import { ChurnMap } from '../jsonrpc/churn.js';
 import type { RequestContext } from './context.js';
 import type { Router } from '../router/router.js';
 import type { Session } from '../router/session.js';
@@ -51,7 +52,7 @@ export class ClientSession implements EndpointSession, Session {
   private initialized = false;
   private closed = false;
   /** Keyed by the client's id; on a stateless session (ids of many clients) by a number of ours. */
-  private readonly inFlight = new Map<JsonRpcId, Cancellation>();
+  private readonly inFlight = new ChurnMap<JsonRpcId, Cancellation>(); // not a Map: see jsonrpc/churn.ts
   private nextKey = 0;
   private readonly toClient = new RequestsToClient();
 

@@ -10,6 +10,7 @@ import type { HttpEndpointLogger } from './http-endpoint.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';
+import { Slots } from '../jsonrpc/churn.js';
 import { refusalKind } from './modern-request.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
@@ -24,7 +25,8 @@ export class SessionEntry {
   /** Given to the opener as the session's `push`; bound once per session. */
   readonly push = (message: JsonRpcMessage): void => this.deliver(message);
   readonly session: EndpointSession;
-  readonly exchanges = new Set<PostExchange>();
+  /** Each at its `slot`. Not a Set: exchanges come and go with every request (see jsonrpc/churn.ts). */
+  readonly exchanges = new Slots<PostExchange>();
   closed = false;
   private getStream: SseStream | undefined;
   private backlog: JsonRpcMessage[] = [];
@@ -113,7 +115,7 @@ export class SessionEntry {
     this.getStream?.end();
     this.getStream = undefined;
     this.backlog = [];
-    for (const exchange of this.exchanges) exchange.abandon();
+    for (const exchange of this.exchanges.values()) exchange.abandon();
     this.exchanges.clear();
     this.session.close();
   }
@@ -125,6 +127,8 @@ export class PostExchange {
   readonly related = (message: JsonRpcMessage): void => this.sendRelated(message);
   private stream: SseStream | undefined;
   private done = false;
+  /** Where the session keeps this exchange until it finishes. */
+  private slot: number | undefined;
   /** Stateless requests only: the client closing its stream cancels the request (2026-07-28). */
   private readonly abort: AbortController | undefined;
 
@@ -135,7 +139,7 @@ export class PostExchange {
     /** A stateless request's headers, for the session to check against its body. */
     private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
   ) {
-    entry.exchanges.add(this);
+    this.slot = entry.exchanges.add(this);
     if (entry.stateless) {
       const abort = (this.abort = new AbortController());
       res.once('close', () => {
@@ -166,7 +170,8 @@ export class PostExchange {
    * `tagSession` false leaves out Mcp-Session-Id (a failed initialize gets no session).
    */
   finish(response: Reply, tagSession = true): void {
-    this.entry.exchanges.delete(this);
+    if (this.slot !== undefined) this.entry.exchanges.remove(this.slot, this);
+    this.slot = undefined;
     if (this.done) return;
     this.done = true;
     this.entry.touch();

@@ -1,9 +1,11 @@
 // Request deadlines on one coarse wheel instead of a setTimeout per request: arming and disarming
-// a deadline is a Set insert and delete, and one interval (running only while deadlines exist)
+// a deadline is a slot taken and cleared, and one interval (running only while deadlines exist)
 // expires what is due. Timeouts are seconds long, so a tick of TICK_MS is precision enough; the
 // wheel's clock (`now`) is the tick's, which spares a Date.now() per request too.
 
-/** Granularity of deadlines: a deadline fires within two ticks after it is due (tick alignment). */
+import { Slots } from './churn.js';
+
+/** Granularity of deadlines: a deadline fires within one tick after it is due. */
 export const TICK_MS = 10;
 /** A tick this late means the interval no longer runs. */
 const STALE_MS = 1000;
@@ -17,13 +19,12 @@ export interface Deadline {
 }
 
 export class DeadlineWheel {
-  /** slot (a tick's number) → the deadlines due in it. */
-  private readonly buckets = new Map<number, Set<Deadline>>();
-  private armed = 0;
+  /** The armed deadlines, each at its `slot`. Not a Set: see churn.ts. */
+  private readonly armed = new Slots<Deadline>();
   private timer?: NodeJS.Timeout;
   private lastTick = Date.now();
-  /** The first slot not yet run. */
-  private nextSlot = 0;
+  /** No armed deadline is due before this. A bound, not exact: a removal leaves it where it was. */
+  private earliest = Infinity;
 
   // Date.now looked up at each call, not captured: a test's fake clock applies.
   constructor(private readonly clock: () => number = () => Date.now()) {}
@@ -36,37 +37,27 @@ export class DeadlineWheel {
   add(d: Deadline): void {
     if (d.slot !== undefined) this.remove(d);
     // A tick overdue by far means the interval is gone (a test swapped its timers): start anew.
-    if (this.armed++ === 0 || this.clock() - this.lastTick > STALE_MS) this.start();
-    // A deadline already due goes to the next slot to run.
-    const slot = Math.max(this.nextSlot, Math.ceil(d.at / TICK_MS));
-    let bucket = this.buckets.get(slot);
-    if (!bucket) this.buckets.set(slot, (bucket = new Set()));
-    bucket.add(d);
-    d.slot = slot;
+    if (this.armed.size === 0 || this.clock() - this.lastTick > STALE_MS) this.start();
+    d.slot = this.armed.add(d);
+    if (d.at < this.earliest) this.earliest = d.at;
   }
 
   remove(d: Deadline): void {
     const slot = d.slot;
     if (slot === undefined) return;
     d.slot = undefined;
-    const bucket = this.buckets.get(slot)!;
-    bucket.delete(d);
-    if (bucket.size === 0) this.buckets.delete(slot);
-    if (--this.armed === 0) this.stop();
+    this.armed.remove(slot, d);
+    if (this.armed.size === 0) this.stop();
   }
 
   /** Deadlines armed now. */
   get size(): number {
-    return this.armed;
+    return this.armed.size;
   }
 
   private start(): void {
     clearInterval(this.timer);
     this.lastTick = this.clock();
-    // Slots left from before a restart are still due: run from the oldest of them.
-    let first = Math.floor(this.lastTick / TICK_MS);
-    for (const slot of this.buckets.keys()) first = Math.min(first, slot);
-    this.nextSlot = first;
     this.timer = setInterval(() => this.tick(), TICK_MS);
     // Deadlines never keep the process alive on their own.
     this.timer.unref();
@@ -75,24 +66,29 @@ export class DeadlineWheel {
   private stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.earliest = Infinity;
   }
 
-  /** Runs every slot up to now (one, unless the event loop was late). */
+  /**
+   * Fires what is due, earliest first. Most ticks compare one number: requests are answered long
+   * before their deadlines, so a walk over the armed ones happens about once per timeout length
+   * (or once per tick while deadlines really are expiring).
+   */
   private tick(): void {
     const now = (this.lastTick = this.clock());
-    const upTo = Math.floor(now / TICK_MS);
+    if (now < this.earliest) return;
     const due: Deadline[] = [];
-    for (; this.nextSlot <= upTo; this.nextSlot++) {
-      const bucket = this.buckets.get(this.nextSlot);
-      if (!bucket) continue;
-      this.buckets.delete(this.nextSlot);
-      for (const d of bucket) {
+    let earliest = Infinity;
+    for (const d of this.armed.values()) {
+      if (d.at <= now) {
+        this.armed.remove(d.slot!);
         d.slot = undefined;
         due.push(d);
-      }
-      this.armed -= bucket.size;
+      } else if (d.at < earliest) earliest = d.at;
     }
-    if (this.armed === 0) this.stop();
+    this.earliest = earliest;
+    if (this.armed.size === 0) this.stop();
+    due.sort((a, b) => a.at - b.at);
     for (const d of due) d.fire();
   }
 }

@@ -5,6 +5,7 @@
 
 import { GatewayError, RpcError, describeError, toJsonRpcError } from '../errors.js';
 import type { Cancellation } from './cancellation.js';
+import { ChurnMap } from './churn.js';
 import { deadlines, type Deadline } from './deadlines.js';
 import { DEFAULT_MAX_DEPTH } from './parse.js';
 import { scanResponse, type RawResponse } from './raw.js';
@@ -88,10 +89,11 @@ export class Peer<O = never> {
   private nextId = 1;
   /** Pending requests that accept a raw answer: while none does, texts are not even scanned. */
   private rawWanted = 0;
-  private readonly pending = new Map<JsonRpcId, Pending<O>>();
-  private readonly progress = new Map<string, Pending<O>>();
+  // ChurnMaps, not Maps: entries come and go with every message (see churn.ts).
+  private readonly pending = new ChurnMap<JsonRpcId, Pending<O>>();
+  private readonly progress = new ChurnMap<string, Pending<O>>();
   /** Requests the other side sent us that are still being handled, for its cancellations. */
-  private readonly incoming = new Map<JsonRpcId, AbortController>();
+  private readonly incoming = new ChurnMap<JsonRpcId, AbortController>();
   private closed = false;
   /** Label for error messages: the server's name. */
   readonly label: string;
@@ -341,7 +343,7 @@ export class Peer<O = never> {
     for (const controller of this.incoming.values()) controller.abort();
     this.incoming.clear();
     const why = reason ? `: ${describeError(reason)}` : '';
-    for (const [id, entry] of this.pending) {
+    for (const [id, entry] of this.pending.entries()) {
       this.finish(id, entry);
       // The reason's detail (a process's stderr) is what tells the operator why: keep it.
       const detail = reason instanceof GatewayError ? reason.detail : undefined;
