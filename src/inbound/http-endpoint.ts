@@ -3,6 +3,7 @@
 // the 2026-07-28 revision served per client profile without one. It owns bytes and HTTP
 // semantics only; MCP semantics live in the sessions the SessionOpener opens.
 
+import { Slots } from '../jsonrpc/churn.js';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
@@ -138,7 +139,7 @@ class Endpoint {
   readonly sessions: SessionTable;
   /** Per client profile, the entry serving its stateless-revision requests (made on first use). */
   private readonly statelessEntries = new Map<string | undefined, SessionEntry>();
-  private readonly streams = new Set<SseStream>();
+  private readonly streams = new Slots<SseStream>();
   private readonly server: Server;
   private readonly origins: OriginPolicy;
   private readonly logger: HttpEndpointLogger;
@@ -244,7 +245,7 @@ class Endpoint {
     this.sessions.terminateAll();
     for (const entry of this.statelessEntries.values()) entry.terminate();
     this.statelessEntries.clear();
-    for (const stream of this.streams) stream.end();
+    for (const stream of this.streams.values()) stream.end();
     // Idle keep-alive sockets and anything still streaming: close() alone would wait for them.
     this.server.closeAllConnections();
     await stopped;
@@ -535,6 +536,6 @@ class Endpoint {
   }
 }
 
-function pingStreams(streams: Set<SseStream>): void {
-  for (const stream of streams) stream.comment('ping');
+function pingStreams(streams: Slots<SseStream>): void {
+  for (const stream of streams.values()) stream.comment('ping');
 }

@@ -37,7 +37,7 @@ export class SessionEntry {
   /** Opens the session; throws what openSession throws. */
   constructor(
     opener: SessionOpener,
-    readonly registry: Set<SseStream>,
+    readonly registry: Slots<SseStream>,
     readonly logger: HttpEndpointLogger,
     /** The client profile that opened the session: every later request must present the same. */
     readonly principal?: string,

@@ -4,6 +4,7 @@
 // left or after end() are dropped and reported as `false`, never thrown: a vanished client is
 // normal on long-lived streams.
 
+import { Slots } from '../jsonrpc/churn.js';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
@@ -29,16 +30,19 @@ function withoutCr<C extends Buffer | string>(chunk: C): C {
 export class SseStream {
   private seq = 0;
   private closed = false;
+  /** Where the registry keeps this stream while it is open. */
+  private slot: number | undefined;
 
   /**
    * Writes the SSE headers (once; they leave with the first event or comment) and joins
-   * `registry`, the set the endpoint pings to keep idle streams alive through proxies.
+   * `registry`, the streams the endpoint pings to keep idle ones alive through proxies (Slots, not
+   * a Set: a POST's stream comes and goes with its request, see jsonrpc/churn.ts).
    */
   constructor(
     private readonly res: ServerResponse,
     readonly streamId: string,
     sessionId: string | undefined,
-    private readonly registry: Set<SseStream>,
+    private readonly registry: Slots<SseStream>,
     private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
     res.writeHead(200, {
@@ -50,7 +54,7 @@ export class SseStream {
       // Stateless requests (2026-07-28) have no session to name.
       ...(sessionId === undefined ? {} : { 'Mcp-Session-Id': sessionId }),
     });
-    registry.add(this);
+    this.slot = registry.add(this);
     res.once('close', () => this.markClosed());
   }
 
@@ -117,6 +121,7 @@ export class SseStream {
 
   private markClosed(): void {
     this.closed = true;
-    this.registry.delete(this);
+    if (this.slot !== undefined) this.registry.remove(this.slot, this);
+    this.slot = undefined;
   }
 }
