@@ -10,6 +10,7 @@ import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';
 import { listOf } from './build.js';
+import { rewriteToolUi } from './ui-uris.js';
 import { exposeTools, type Exposure } from './tool-exposure.js';
 import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRules } from './naming.js';
 
@@ -90,9 +91,31 @@ function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
     // Read-only: only tools the server itself marks read-only (an absent hint is not a yes).
     if (kind === 'tools' && profile.readOnly) entries = entries.filter((e) => e.item.annotations?.readOnlyHint === true);
     if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules, kind === 'tools' ? reservedNames(catalog, profile) : undefined);
-    lists[kind] = entries.length === catalog.lists[kind].entries.length && !rules ? catalog.lists[kind] : listOf(entries);
+    let changed = rules !== undefined;
+    if (kind === 'tools') {
+      const pointed = withoutDeniedUi(entries, uris);
+      changed ||= pointed !== entries;
+      entries = pointed;
+    }
+    lists[kind] = entries.length === catalog.lists[kind].entries.length && !changed ? catalog.lists[kind] : listOf(entries);
   }
   return { lists, allowsUri: uris, seesServer: serversOf(lists), ...lazyParts(catalog, profile, lists) };
+}
+
+/**
+ * Tools without their pointer to a UI resource the profile may not read (`_meta.ui.resourceUri`
+ * and the flat legacy key): a host would only fetch it to be refused, and the URI names what the
+ * profile is not to see. The tool itself stays, as a plain tool. The same array when none changes.
+ */
+function withoutDeniedUi(entries: CatalogEntry[], allowsUri: (uri: string) => boolean): CatalogEntry[] {
+  let out: CatalogEntry[] | undefined;
+  entries.forEach((e, i) => {
+    const item = rewriteToolUi(e.item, (uri) => (allowsUri(uri) ? uri : null));
+    if (item === e.item) return;
+    out ??= entries.slice();
+    out[i] = { ...e, item };
+  });
+  return out ?? entries;
 }
 
 /** New names within the profile's rules; deterministic and unique, like the catalog's own. */

@@ -273,3 +273,29 @@ leaks.push({
     }
   },
 });
+
+leaks.push({
+  name: "a tool points a profile at a UI resource its policy denies",
+  item: 'apps',
+  async run({ cli }) {
+    // Alice may use every tool but read no app UI; Bob may read it. The server's UI tool points at its ui:// page.
+    const yaml =
+      `clients:\n  - name: alice\n    token: alice-token\n    resources: { deny: ["ui://**"] }\n  - name: bob\n    token: bob-token\n` +
+      `servers:\n${stdioServer('clash', 'app-clash.mjs')}`;
+    return withGateway(cli, yaml, async (gw) => {
+      const pointer = async (token) => {
+        const c = new HttpClient(gw.url, { token });
+        await c.initialize();
+        const tools = (await c.request('tools/list', {})).response?.result?.tools ?? [];
+        const tool = tools.find((t) => t.name === 'clash__get-time');
+        return { listed: tool !== undefined, ui: JSON.stringify(tool?._meta ?? {}).match(/ui:\/\/[^"]*/)?.[0], read: (await c.request('resources/read', { uri: 'ui://clash+get-time/mcp-app.html' })).response };
+      };
+      const alice = await pointer('alice-token');
+      const bob = await pointer('bob-token');
+      const bobServed = bob.ui === 'ui://clash+get-time/mcp-app.html' && Array.isArray(bob.read?.result?.contents);
+      return alice.listed && alice.ui === undefined && alice.read?.error && bobServed
+        ? held("alice's tool list names no UI she may not read (the tool stays, its read is refused); bob's keeps the pointer")
+        : breached(`alice sees the tool: ${alice.listed}, its UI pointer: ${alice.ui ?? '(none)'}, her read refused: ${Boolean(alice.read?.error)}; bob served: ${bobServed}`);
+    });
+  },
+});

@@ -57,3 +57,30 @@ describe('viewFor', () => {
     expect(viewFor(catalog, p)).toBe(viewFor(catalog, p));
   });
 });
+
+describe('a profile that may not read an app’s UI resource', () => {
+  const withApp = buildCatalog(
+    [
+      server('gh', [
+        { name: 'show_issue', _meta: { ui: { resourceUri: 'ui://issue/view.html', visibility: ['model', 'app'] }, 'ui/resourceUri': 'ui://issue/view.html' } },
+        { name: 'plain' },
+      ]),
+    ],
+    { separator: '__', mode: 'always' },
+  );
+  const pointer = (p: ClientProfile | undefined) => viewFor(withApp, p).lists.tools.entries.find((e) => e.original === 'show_issue')!.item._meta;
+
+  it('still lists the tool, without the pointer to the UI it could not read (the rest of _meta kept)', () => {
+    const denied = profile({ resources: { allow: ['*'], deny: ['ui://**'] } });
+    expect(pointer(denied)).toEqual({ ui: { visibility: ['model', 'app'] } });
+    expect(viewFor(withApp, denied).allowsUri('ui://gh+issue/view.html')).toBe(false);
+  });
+
+  it('keeps the pointer, under its exposed URI, where the profile may read it', () => {
+    const exposed = 'ui://gh+issue/view.html';
+    expect(pointer(undefined)).toEqual({ ui: { resourceUri: exposed, visibility: ['model', 'app'] }, 'ui/resourceUri': exposed });
+    expect(pointer(profile({ resources: { allow: ['ui://**'], deny: [] } }))).toEqual(pointer(undefined));
+    // Nothing to take away: the catalog's own list, not a copy.
+    expect(viewFor(withApp, profile({ readOnly: false })).lists.tools).toBe(withApp.lists.tools);
+  });
+});
