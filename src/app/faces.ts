@@ -3,7 +3,8 @@
 // HTTP face looks the config up per request, so a reload's new tokens apply at once.
 
 import type { GatewayConfig } from '../config/types.js';
-import { STATUS_PATH, startHttpEndpoint, type HttpEndpoint, type Page } from '../inbound/http-endpoint.js';
+import { startHttpEndpoint } from '../inbound/http-endpoint.js';
+import { STATUS_PATH, type HttpEndpoint, type Page } from '../inbound/http-endpoint-options.js';
 import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { EndpointSession, SessionOpener } from '../inbound/session-opener.js';

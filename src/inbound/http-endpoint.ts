@@ -3,108 +3,26 @@
 // the 2026-07-28 revision served per client profile without one. It owns bytes and HTTP
 // semantics only; MCP semantics live in the sessions the SessionOpener opens.
 
-import { Slots } from '../jsonrpc/churn.js';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Slots } from '../jsonrpc/churn.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { isSplicedResponse } from '../jsonrpc/raw.js';
-import { ErrorCode, classify, errorResponse, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { GatewayError } from '../errors.js';
 import { overBudget, type ByteBudget } from './budget.js';
 import { readBody, type BodyOutcome } from './http-body.js';
-import { ACCEPT_BOTH, ACCEPT_EVENT_STREAM, OriginPolicy, acceptFlags, allowedHostNames, hostAllowed } from './http-checks.js';
+import { ACCEPT_BOTH, OriginPolicy, acceptFlags, allowedHostNames, hostAllowed } from './http-checks.js';
 import { isJsonContentType } from './http-checks.js';
 import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, errorBody, limitHeaders, limitStatus, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
 import { SessionTable } from './http-session-table.js';
 import type { SseStream } from './http-sse.js';
-import { refusalBodies, type AuthVerdict, type Authenticator } from './http-auth.js';
+import { refusalBodies, type AuthVerdict } from './http-auth.js';
 import type { SessionOpener } from './session-opener.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/mcp.js';
 import { isModernVersion } from '../protocol/modern.js';
 import { modernRequestProblem, postClaimsModern } from './http-modern.js';
-
-/** The pino subset used here; a pino Logger fits. */
-export interface HttpEndpointLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export interface HttpEndpointOptions {
-  host: string;
-  /** 0 = any free port. */
-  port: number;
-  /** The MCP endpoint path, e.g. `/mcp`; matched exactly, query string ignored. */
-  path: string;
-  /** Origins allowed besides loopback ones (http(s)://localhost, 127.0.0.1, [::1], any port). */
-  allowedOrigins: string[];
-  /** Largest accepted POST body, in bytes. */
-  maxMessageBytes: number;
-  /** Deepest nesting accepted in a message (default 512). */
-  maxDepth?: number;
-  /** Host header names allowed besides loopback names and the bound address (no port). */
-  allowedHosts?: string[];
-  /** Sessions open at once; an initialize beyond it gets 503 (default 1000). */
-  maxSessions?: number;
-  /** A session with nothing in flight and no open stream this long is closed (default 1 h). */
-  sessionIdleTimeoutMs?: number;
-  /** TCP connections accepted at once (default 512). */
-  maxConnections?: number;
-  /** Time a client has to send its whole request, headers and body (default 30 s). */
-  requestTimeoutMs?: number;
-  /** Bytes queued on one SSE stream of a client that does not read, before it is dropped (default 8 MiB). */
-  writeBufferBytes?: number;
-  logger?: HttpEndpointLogger;
-  /**
-   * Pages beside the MCP path, by exact path (GET and HEAD only): /status, /metrics, the
-   * dashboard, OAuth metadata. Same Origin and Host checks as the MCP path.
-   */
-  pages?: ReadonlyMap<string, Page>;
-  /**
-   * Whether an authenticated principal may read an operator page. Without authentication
-   * configured, operator pages are as open as the MCP endpoint itself.
-   */
-  isOperator?: (principal: string) => boolean;
-  /**
-   * When set, every request must carry a bearer token it accepts (401 otherwise). Its verdict may
-   * be a promise (OAuth tokens to verify); no byte of the body is read before it is in.
-   */
-  authenticate?: Authenticator;
-  /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
-  onGetStreamClosed?: (sessionId: string) => void;
-}
-
-export interface HttpEndpoint {
-  /** e.g. `http://127.0.0.1:PORT/mcp`. */
-  readonly url: string;
-  /** Initialized sessions not yet deleted or closed. */
-  sessionCount(): number;
-  /**
-   * First step of a graceful shutdown: stops listening, and answers new requests 503 while the
-   * ones in progress finish. close() then ends everything.
-   */
-  stopAccepting(): void;
-  /** Resolves once every request in progress has been answered and its reply written out. */
-  drain(): Promise<void>;
-  /** Stops listening, ends streams, closes sessions, destroys sockets. Idempotent. */
-  close(): Promise<void>;
-}
-
-/** Where a running gateway tells its servers' states (switchboard status reads it). */
-export const STATUS_PATH = '/status';
-
-/** A page served beside the MCP path. */
-export interface Page {
-  /**
-   * 'public': served without a token (e.g. RFC 9728 metadata, which a client needs before it has
-   * one); 'operator': needs an operator profile's token when authentication is configured.
-   */
-  access: 'public' | 'operator';
-  /** Writes the whole reply; `principal` is the authenticated profile, if any. */
-  serve(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void;
-}
+import type { HttpEndpoint, HttpEndpointLogger, HttpEndpointOptions, Page } from './http-endpoint-options.js';
+import { deleteSession, initializeSession, openGetStream, sessionFor, type SessionRoutesHost } from './http-session-routes.js';
 
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
@@ -117,8 +35,6 @@ const PING_INTERVAL_MS = 25_000;
 /** Request headers must be complete this soon: a client trickling them holds a socket for nothing. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const NO_LOG: HttpEndpointLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
-const POST_ONLY: OutgoingHttpHeaders = { Allow: 'POST' };
 const NO_SESSION =
   'Bad Request: missing Mcp-Session-Id header. Send initialize first (protocol 2025-11-25 and earlier), or send every request with the 2026-07-28 _meta envelope and MCP-Protocol-Version header.';
 
@@ -135,14 +51,14 @@ interface PostContext {
   reserved: number;
 }
 
-class Endpoint {
+class Endpoint implements SessionRoutesHost {
   readonly sessions: SessionTable;
   /** Per client profile, the entry serving its stateless-revision requests (made on first use). */
   private readonly statelessEntries = new Map<string | undefined, SessionEntry>();
-  private readonly streams = new Slots<SseStream>();
+  readonly streams = new Slots<SseStream>();
   private readonly server: Server;
   private readonly origins: OriginPolicy;
-  private readonly logger: HttpEndpointLogger;
+  readonly logger: HttpEndpointLogger;
   private readonly tooLarge: string;
   private readonly maxDepth: number;
   private readonly tooDeep: string;
@@ -151,6 +67,9 @@ class Endpoint {
   private pinger: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
   private closed = false;
+  get isClosed(): boolean {
+    return this.closed;
+  }
   private draining = false;
   private openReplies = 0;
   private readonly drainWaiters: (() => void)[] = [];
@@ -158,8 +77,8 @@ class Endpoint {
   private readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
 
   constructor(
-    private readonly opener: SessionOpener,
-    private readonly options: HttpEndpointOptions,
+    readonly opener: SessionOpener,
+    readonly options: HttpEndpointOptions,
   ) {
     this.origins = new OriginPolicy(options.allowedOrigins);
     this.logger = options.logger ?? NO_LOG;
@@ -308,8 +227,8 @@ class Endpoint {
     }
     const method = req.method;
     if (method === 'POST') return this.onPost(req, res, principal);
-    if (method === 'GET') return this.onGet(req, res, principal);
-    if (method === 'DELETE') return this.onDelete(req, res, principal);
+    if (method === 'GET') return openGetStream(this, req, res, principal);
+    if (method === 'DELETE') return deleteSession(this, req, res, principal);
     return this.refuse(req, res, 405, Refusal.methodNotAllowed, ALLOW_HEADERS);
   }
 
@@ -317,7 +236,7 @@ class Endpoint {
    * Answers without reading the body. Node then drains what is left to keep the connection;
    * a body that is large or of unknown length is not worth draining, so the connection closes.
    */
-  private refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
+  refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
     this.logger.debug({ method: req.method, status }, 'request refused');
     const length = req.headers['content-length'];
     const drainable = length === undefined ? req.headers['transfer-encoding'] === undefined : Number(length) <= this.options.maxMessageBytes;
@@ -329,32 +248,6 @@ class Endpoint {
     this.logger.warn({ method: req.method, limit: err.limit }, err.message);
     const e = err.toJsonRpc();
     this.refuse(req, res, limitStatus(err.limit), errorBody(e.code, e.message, e.data), limitHeaders(err.retryAfterMs));
-  }
-
-  /** The session named by Mcp-Session-Id, or undefined after answering 400/404 for it. */
-  private sessionFor(req: IncomingMessage, res: ServerResponse, principal: string | undefined): SessionEntry | undefined {
-    const id = req.headers['mcp-session-id'];
-    if (typeof id !== 'string') {
-      this.refuse(req, res, 400, Refusal.missingSession);
-      return undefined;
-    }
-    const entry = this.sessions.byId.get(id);
-    if (entry === undefined) {
-      this.refuse(req, res, 404, Refusal.sessionNotFound);
-      return undefined;
-    }
-    // Another client's valid token does not open this client's session.
-    if (entry.principal !== principal) {
-      this.refuse(req, res, 403, Refusal.wrongClient);
-      return undefined;
-    }
-    // Absent is fine: the spec says to assume 2025-03-26 then.
-    const version = req.headers['mcp-protocol-version'];
-    if (version !== undefined && !SUPPORTED_VERSIONS.has(version as string)) {
-      this.refuse(req, res, 400, Refusal.badProtocolVersion);
-      return undefined;
-    }
-    return entry;
   }
 
   private onPost(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
@@ -373,7 +266,7 @@ class Endpoint {
     // Without a session id only initialize or a stateless request is valid, and that needs the
     // body to tell. A stateless request ignores any session id it carries (2026-07-28).
     if (headers['mcp-session-id'] !== undefined && !isModernVersion(headers['mcp-protocol-version'])) {
-      entry = this.sessionFor(req, res, principal);
+      entry = sessionFor(this, req, res, principal);
       if (entry === undefined) return;
       entry.touch();
     }
@@ -419,7 +312,7 @@ class Endpoint {
         release();
         return replyJson(res, 400, Refusal.alreadyInitialized);
       }
-      void this.initialize(res, message as JsonRpcRequest, ctx.principal).finally(release);
+      void initializeSession(this, res, message as JsonRpcRequest, ctx.principal).finally(release);
       return;
     }
     if (entry === undefined && postClaimsModern(ctx.headers, message as { method?: unknown; params?: unknown })) {
@@ -483,57 +376,6 @@ class Endpoint {
     void new PostExchange(res, entry, this.options.writeBufferBytes, ctx.headers).run(request).finally(release);
   }
 
-  /** Opens a session for an initialize; it becomes addressable only if the session says yes. */
-  private async initialize(res: ServerResponse, request: JsonRpcRequest, principal: string | undefined): Promise<void> {
-    if (!this.sessions.hasRoom(Date.now())) {
-      this.logger.warn({ limit: this.sessions.max }, 'refused initialize: too many sessions (limits.maxSessions)');
-      return replyJson(res, 503, Refusal.tooManySessions, limitHeaders(1000));
-    }
-    let entry: SessionEntry;
-    try {
-      entry = new SessionEntry(this.opener, this.streams, this.logger, principal);
-    } catch (err) {
-      this.logger.error({ err }, 'openSession threw');
-      return replyJson(res, 500, Refusal.internalError);
-    }
-    this.sessions.initializing.add(entry);
-    const exchange = new PostExchange(res, entry, this.options.writeBufferBytes);
-    const response = await exchange.obtain(request);
-    this.sessions.initializing.delete(entry);
-    const accepted = !isSplicedResponse(response) && !isErrorResponse(response) && !this.closed && !entry.closed;
-    if (accepted) this.sessions.byId.set(entry.id, entry);
-    exchange.finish(response, accepted);
-    if (!accepted) entry.terminate();
-    else this.logger.debug({ sessionId: entry.id }, 'session initialized');
-  }
-
-  private onGet(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
-    // Without a session there is no stream to open: stateless clients listen with a POST.
-    if (req.headers['mcp-session-id'] === undefined) return this.refuse(req, res, 405, Refusal.getWithoutSession, POST_ONLY);
-    if ((acceptFlags(req.headers.accept) & ACCEPT_EVENT_STREAM) === 0) {
-      return this.refuse(req, res, 406, Refusal.getNotAcceptable);
-    }
-    const entry = this.sessionFor(req, res, principal);
-    if (entry === undefined) return;
-    if (entry.hasOpenGetStream()) return this.refuse(req, res, 409, Refusal.streamConflict);
-    if (req.headers['last-event-id'] !== undefined) {
-      // No event store: nothing to replay. A fresh stream still carries every later push.
-      this.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');
-    }
-    entry.openGetStream(res, this.options.writeBufferBytes);
-    const { onGetStreamClosed } = this.options;
-    if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
-  }
-
-  private onDelete(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
-    if (req.headers['mcp-session-id'] === undefined) return this.refuse(req, res, 405, Refusal.deleteWithoutSession, POST_ONLY);
-    const entry = this.sessionFor(req, res, principal);
-    if (entry === undefined) return;
-    this.sessions.byId.delete(entry.id);
-    entry.terminate();
-    this.logger.debug({ sessionId: entry.id }, 'session deleted by the client');
-    replyEmpty(res, 200);
-  }
 }
 
 function pingStreams(streams: Slots<SseStream>): void {

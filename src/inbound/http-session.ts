@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
-import type { HttpEndpointLogger } from './http-endpoint.js';
+import type { HttpEndpointLogger } from './http-endpoint-options.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';

@@ -17,7 +17,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointSession, SessionOpener } from '../../src/inbound/session-opener.js';
 import { ByteBudget } from '../../src/inbound/budget.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/mcp.js';
-import { startHttpEndpoint, type HttpEndpoint } from '../../src/inbound/http-endpoint.js';
+import { startHttpEndpoint } from '../../src/inbound/http-endpoint.js';
+import type { HttpEndpoint } from '../../src/inbound/http-endpoint-options.js';
 import {
   ErrorCode,
   errorResponse,

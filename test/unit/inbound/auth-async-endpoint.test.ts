@@ -6,7 +6,8 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ByteBudget } from '../../../src/inbound/budget.js';
 import type { AuthVerdict } from '../../../src/inbound/http-auth.js';
-import { startHttpEndpoint, type HttpEndpoint } from '../../../src/inbound/http-endpoint.js';
+import { startHttpEndpoint } from '../../../src/inbound/http-endpoint.js';
+import type { HttpEndpoint } from '../../../src/inbound/http-endpoint-options.js';
 import type { EndpointSession, SessionOpener } from '../../../src/inbound/session-opener.js';
 import { resultResponse, type JsonRpcMessage, type JsonRpcRequest } from '../../../src/protocol/jsonrpc.js';
 

@@ -1,0 +1,115 @@
+// The HTTP requests that address a session as such (protocol revisions up to 2025-11-25): the
+// initialize that opens one, the GET that opens its stream, the DELETE that ends it, and the
+// Mcp-Session-Id check every one of them (and each sessionful POST) passes first. A session is
+// addressable only once its initialize succeeded, and only by the principal that opened it.
+
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Slots } from '../jsonrpc/churn.js';
+import { isSplicedResponse } from '../jsonrpc/raw.js';
+import { isErrorResponse, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/mcp.js';
+import { ACCEPT_EVENT_STREAM, acceptFlags } from './http-checks.js';
+import type { HttpEndpointLogger, HttpEndpointOptions } from './http-endpoint-options.js';
+import { Refusal, limitHeaders, replyEmpty, replyJson } from './http-reply.js';
+import { PostExchange, SessionEntry } from './http-session.js';
+import type { SessionTable } from './http-session-table.js';
+import type { SseStream } from './http-sse.js';
+import type { SessionOpener } from './session-opener.js';
+
+const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+const POST_ONLY: OutgoingHttpHeaders = { Allow: 'POST' };
+
+/** What these routes need of the endpoint. */
+export interface SessionRoutesHost {
+  readonly sessions: SessionTable;
+  readonly opener: SessionOpener;
+  /** Every open SSE stream, for the endpoint's pings and shutdown. */
+  readonly streams: Slots<SseStream>;
+  readonly logger: HttpEndpointLogger;
+  readonly options: HttpEndpointOptions;
+  /** True once the endpoint is closing: a session initialized then is not kept. */
+  readonly isClosed: boolean;
+  /** Answers without reading the body (see Endpoint.refuse). */
+  refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void;
+}
+
+/** The session named by Mcp-Session-Id, or undefined after answering 400/403/404 for it. */
+export function sessionFor(host: SessionRoutesHost, req: IncomingMessage, res: ServerResponse, principal: string | undefined): SessionEntry | undefined {
+  const id = req.headers['mcp-session-id'];
+  if (typeof id !== 'string') {
+    host.refuse(req, res, 400, Refusal.missingSession);
+    return undefined;
+  }
+  const entry = host.sessions.byId.get(id);
+  if (entry === undefined) {
+    host.refuse(req, res, 404, Refusal.sessionNotFound);
+    return undefined;
+  }
+  // Another client's valid token does not open this client's session.
+  if (entry.principal !== principal) {
+    host.refuse(req, res, 403, Refusal.wrongClient);
+    return undefined;
+  }
+  // Absent is fine: the spec says to assume 2025-03-26 then.
+  const version = req.headers['mcp-protocol-version'];
+  if (version !== undefined && !SUPPORTED_VERSIONS.has(version as string)) {
+    host.refuse(req, res, 400, Refusal.badProtocolVersion);
+    return undefined;
+  }
+  return entry;
+}
+
+/** Opens a session for an initialize; it becomes addressable only if the session says yes. */
+export async function initializeSession(host: SessionRoutesHost, res: ServerResponse, request: JsonRpcRequest, principal: string | undefined): Promise<void> {
+  const { sessions, logger } = host;
+  if (!sessions.hasRoom(Date.now())) {
+    logger.warn({ limit: sessions.max }, 'refused initialize: too many sessions (limits.maxSessions)');
+    return replyJson(res, 503, Refusal.tooManySessions, limitHeaders(1000));
+  }
+  let entry: SessionEntry;
+  try {
+    entry = new SessionEntry(host.opener, host.streams, logger, principal);
+  } catch (err) {
+    logger.error({ err }, 'openSession threw');
+    return replyJson(res, 500, Refusal.internalError);
+  }
+  sessions.initializing.add(entry);
+  const exchange = new PostExchange(res, entry, host.options.writeBufferBytes);
+  const response = await exchange.obtain(request);
+  sessions.initializing.delete(entry);
+  const accepted = !isSplicedResponse(response) && !isErrorResponse(response) && !host.isClosed && !entry.closed;
+  if (accepted) sessions.byId.set(entry.id, entry);
+  exchange.finish(response, accepted);
+  if (!accepted) entry.terminate();
+  else logger.debug({ sessionId: entry.id }, 'session initialized');
+}
+
+/** GET: the session's one stream for what the server pushes outside any request. */
+export function openGetStream(host: SessionRoutesHost, req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
+  // Without a session there is no stream to open: stateless clients listen with a POST.
+  if (req.headers['mcp-session-id'] === undefined) return host.refuse(req, res, 405, Refusal.getWithoutSession, POST_ONLY);
+  if ((acceptFlags(req.headers.accept) & ACCEPT_EVENT_STREAM) === 0) {
+    return host.refuse(req, res, 406, Refusal.getNotAcceptable);
+  }
+  const entry = sessionFor(host, req, res, principal);
+  if (entry === undefined) return;
+  if (entry.hasOpenGetStream()) return host.refuse(req, res, 409, Refusal.streamConflict);
+  if (req.headers['last-event-id'] !== undefined) {
+    // No event store: nothing to replay. A fresh stream still carries every later push.
+    host.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');
+  }
+  entry.openGetStream(res, host.options.writeBufferBytes);
+  const { onGetStreamClosed } = host.options;
+  if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
+}
+
+/** DELETE: the client ends its session. */
+export function deleteSession(host: SessionRoutesHost, req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
+  if (req.headers['mcp-session-id'] === undefined) return host.refuse(req, res, 405, Refusal.deleteWithoutSession, POST_ONLY);
+  const entry = sessionFor(host, req, res, principal);
+  if (entry === undefined) return;
+  host.sessions.byId.delete(entry.id);
+  entry.terminate();
+  host.logger.debug({ sessionId: entry.id }, 'session deleted by the client');
+  replyEmpty(res, 200);
+}
