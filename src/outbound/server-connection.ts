@@ -13,74 +13,27 @@
 //                             token in the store (switchboard login) is looked for every maxDelay
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
-import { Peer, type IncomingContext, type PeerAnswer, type RequestOptions } from '../jsonrpc/peer.js';
-import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { Peer, type PeerAnswer } from '../jsonrpc/peer.js';
+import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
 import { KINDS, LIST_CHANGED, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
 import { AuthError, AuthErrorCode, isLoginNeeded } from './auth/errors.js';
 import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
-import { legacyParams, type RequestEnvelope } from './envelope.js';
+import { legacyParams } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
 import { fetchAll } from './list-fetch.js';
-import type { CallObserver } from './observing.js';
+import { ListRefetcher } from './list-refetch.js';
 import { ModernSide } from './modern-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createTransport } from './transports.js';
 
 export type { Era } from './era.js';
 export type { RequestEnvelope } from './envelope.js';
-
-/** forward()'s options: the Peer's, and what the router says of the request's originating client. */
-export interface ForwardOptions<O = never> extends RequestOptions<O> {
-  /**
-   * 2026-07-28 servers: the capabilities, log level and trace context of the client this request
-   * is for (default: the connection's declared capabilities, the last logging/setLevel). Servers
-   * of the stateful era get the trace keys only.
-   */
-  envelope?: RequestEnvelope;
-}
-
-/** Every state a connection can be in (metrics list them all as a state set). */
-export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'needs-login', 'disabled', 'closed'] as const;
-
-export type ServerState = (typeof SERVER_STATES)[number];
-
-export type ServerLists = Record<ListKind, Record<string, any>[]>;
-
-/** `O` is the owner type the layer above attributes requests to (the router's RequestOwner). */
-export interface ServerConnectionEvents<O = never> {
-  /** State or lists changed; `kinds` lists the lists that were (re)fetched. */
-  onChange?: (connection: ServerConnection<O>, kinds: readonly ListKind[]) => void;
-  /** A notification the catalog does not consume; `owner` is the request context it belongs to, when known. */
-  onNotification?: (connection: ServerConnection<O>, notification: JsonRpcNotification, owner?: O) => void;
-  /** A request from the server (sampling, elicitation, roots). */
-  onRequest?: (connection: ServerConnection<O>, request: JsonRpcRequest, context: IncomingContext<O>) => Promise<Record<string, any>>;
-  /** Connected again after a drop: server-side state (subscriptions, log level) needs restoring. */
-  onReconnect?: (connection: ServerConnection<O>) => void;
-}
-
-export interface ServerConnectionOptions<O = never> {
-  maxMessageBytes?: number;
-  /** limits.maxDepth, limits.writeBuffer, limits.maxCallsPerServer. */
-  maxDepth?: number;
-  writeBufferBytes?: number;
-  maxCallsInFlight?: number;
-  /** Client capabilities we declare to the server (default: none). */
-  clientCapabilities?: Record<string, any>;
-  /** Fetch the lists at connect and on list_changed (default true; per-session connections don't). */
-  fetchLists?: boolean;
-  /** Owner of every server request on this connection (a per-session connection's session). */
-  owner?: O;
-  /** Reconnect after failures (default: on, with the server's policy). `check` turns it off. */
-  reconnect?: boolean;
-  /** HTTP: this OAuth client state instead of the process-wide one (the conformance driver's, interactive). */
-  auth?: ServerAuth;
-  /** Sees every forwarded request (metrics, traces). */
-  observer?: CallObserver;
-}
+export { SERVER_STATES, type ForwardOptions, type ServerConnectionEvents, type ServerConnectionOptions, type ServerLists, type ServerState } from './server-connection-types.js';
+import type { ForwardOptions, ServerConnectionEvents, ServerConnectionOptions, ServerLists, ServerState } from './server-connection-types.js';
 
 /**
  * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
@@ -129,10 +82,15 @@ export class ServerConnection<O = never> {
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;
   private stopWatchingAuth?: () => void;
-  private readonly refetching = new Set<ListKind>();
-  private readonly refetchAgain = new Set<ListKind>();
-  /** Waiting for the refetches in flight to end (listsSettled). */
-  private settledWaiters: (() => void)[] = [];
+  private readonly refetcher = new ListRefetcher({
+    readiness: () => (this.state === 'connecting' ? 'wait' : this.state === 'ready' && this.peer ? 'go' : 'drop'),
+    fetch: (kind) => this.fetchLists(this.peer!, [kind]),
+    fetched: (kind) => this.events.onChange?.(this, [kind]),
+    // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
+    failed: (kind, err) => {
+      if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+    },
+  });
   private readonly resources: ResourceSubscriptions;
   private readonly modern: ModernSide<O>;
 
@@ -218,8 +176,7 @@ export class ServerConnection<O = never> {
    * is served right after): `check` reports the lists as they settled, not half-way through.
    */
   listsSettled(): Promise<void> {
-    if (this.refetching.size === 0 && (this.refetchAgain.size === 0 || this.state !== 'ready')) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+    return this.refetcher.settled(this.state === 'ready');
   }
 
   /** A notification to the server. 2026-07-28 defines none from clients but cancellation (which the Peer sends). */
@@ -253,7 +210,7 @@ export class ServerConnection<O = never> {
     this.stopWatchingAuth?.();
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
-    for (const done of this.settledWaiters.splice(0)) done();
+    this.refetcher.release();
     this.modern.listener.stop();
     await this.peer?.close().catch(() => {});
   }
@@ -294,8 +251,7 @@ export class ServerConnection<O = never> {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.listed = this.options.fetchLists !== false;
-    for (const kind of this.refetchAgain) this.refetch(kind);
-    this.refetchAgain.clear();
+    this.refetcher.resume();
     // The first connect is reported by whoever started it (serve's and check's line per server).
     const fields = { ms: Date.now() - started, era: this.era, protocolVersion: this.protocolVersion };
     if (reconnected) this.logger.info(fields, 'reconnected');
@@ -471,33 +427,9 @@ export class ServerConnection<O = never> {
     const kinds = LIST_CHANGED.get(n.method);
     if (kinds) {
       if (this.options.fetchLists === false) return;
-      for (const kind of kinds) this.refetch(kind);
+      for (const kind of kinds) this.refetcher.request(kind);
       return;
     }
     this.events.onNotification?.(this, n, owner ?? this.options.owner);
   }
-
-  /** Refetches one list. A change announced while connecting, or while a fetch runs, gets one more fetch. */
-  private refetch(kind: ListKind): void {
-    if (this.state === 'connecting' || this.refetching.has(kind)) {
-      this.refetchAgain.add(kind);
-      return;
-    }
-    if (this.state !== 'ready' || !this.peer) return;
-    this.refetching.add(kind);
-    this.fetchLists(this.peer, [kind])
-      .then(
-        () => this.events.onChange?.(this, [kind]),
-        (err) => {
-          // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
-          if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
-        },
-      )
-      .finally(() => {
-        this.refetching.delete(kind);
-        if (this.refetchAgain.delete(kind)) this.refetch(kind);
-        if (this.refetching.size === 0) for (const done of this.settledWaiters.splice(0)) done();
-      });
-  }
 }
-
