@@ -1,4 +1,4 @@
-// Quick comparison of ranking settings on the DEV half (catalog, +5,000 distractors, 10,000 tools),
+// Quick comparison of ranking settings on the DEV half and the second dev set (catalog, +5,000 distractors, 10,000 tools),
 // for deciding a change before the test totals are looked at. Each argument is a JSON object
 // merged over DEFAULT_RANKING (deeply); `--test` also prints the test totals (after deciding).
 //   npm run build && node bench/search/dev.mjs '{}' '{"serverContext":0}' [--test]
@@ -15,14 +15,17 @@ const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json'
   .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
 const queries = readFileSync(here('./queries.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
   .map((l) => l.split('\t')).map(([, q, g], i) => ({ q, gold: new Set(g.trim().split(/\s+/)), split: i % 2 === 0 ? 'dev' : 'test' }));
+const dev2 = readFileSync(here('./queries-dev2.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
+  .map((l) => l.split('\t')).map(([, q, g]) => ({ q, gold: new Set(g.trim().split(/\s+/)), split: 'dev2' }));
+queries.push(...dev2);
 const d = generateDistractors(10_000, { seed: 7 });
 const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];
 
 const merge = (a, b) => (b && typeof b === 'object' && !Array.isArray(b) ? Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, k in b ? merge(a[k], b[k]) : a[k]])) : b);
 
 const ranks = new Map(); // setting → size → dev query ranks (for --diff)
-function measure(engine, split, record) {
-  const qs = queries.filter((q) => q.split === split);
+function measure(engine, splits, record) {
+  const qs = queries.filter((q) => splits.includes(q.split));
   let r5 = 0, mrr = 0;
   for (const q of qs) {
     const rank = engine.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1;
@@ -41,17 +44,17 @@ for (const s of settings.length > 0 ? settings : ['{}']) {
     for (const doc of docs) e.upsert(doc);
     const record = [];
     ranks.set(`${s} ${name}`, record);
-    cells.push(`${name} dev ${measure(e, 'dev', record)}${withTest ? ` test ${measure(e, 'test')}` : ''}`);
+    cells.push(`${name} dev ${measure(e, ['dev'], record)} dev2 ${measure(e, ['dev2'], record)} both ${measure(e, ['dev', 'dev2'])}${withTest ? ` test ${measure(e, ['test'])}` : ''}`);
   }
   console.log(`${s.padEnd(50)} ${cells.join('  ')}`);
 }
 
 // --diff: the dev queries whose rank moved between the first setting and each other one.
 if (args.includes('--diff')) {
-  const dev = queries.filter((q) => q.split === 'dev');
+  const dev = [...queries.filter((q) => q.split === 'dev'), ...dev2]; // the order measure() records them in
   const [first, ...rest] = settings;
   for (const s of rest) for (const [name] of sizes) {
     const a = ranks.get(`${first} ${name}`), b = ranks.get(`${s} ${name}`);
-    dev.forEach((q, i) => { if (a[i] !== b[i]) console.log(`${name.padEnd(8)} ${String(a[i] || '-').padStart(2)} → ${String(b[i] || '-').padStart(2)}  ${q.q}`); });
+    dev.forEach((q, i) => { if (a[i] !== b[i]) console.log(`${name.padEnd(8)} ${q.split.padEnd(4)} ${String(a[i] || '-').padStart(2)} → ${String(b[i] || '-').padStart(2)}  ${q.q}`); });
   }
 }

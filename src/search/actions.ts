@@ -4,7 +4,7 @@
 // the right object (list_channels for "post to the channel"). A request's action is a verb in
 // its base form; participles describe, and a question without an action asks to fetch.
 
-import { analyzeText, term } from './analyze.js';
+import { analyzeText, isIrregularPast, term } from './analyze.js';
 import { tokenize } from './tokenize.js';
 
 const FAMILIES: Record<string, string> = {
@@ -48,7 +48,7 @@ export function describingTerms(text: string): Set<string> {
   for (const w of tokenize(text)) {
     const t = term(w);
     if (t.length === 0) continue;
-    (PARTICIPLE.test(w) ? participles : plain).add(t);
+    (PARTICIPLE.test(w) || isIrregularPast(w) ? participles : plain).add(t);
   }
   for (const t of plain) participles.delete(t);
   return participles;
@@ -57,10 +57,19 @@ export function describingTerms(text: string): Set<string> {
 const QUESTION = /^\s*(?:what|what's|whats|which|who|whom|whose|where|when|how|is|are|was|were|do|does|did|have|has|had|can|could|am)\b|\?\s*$/i;
 
 /**
+ * A question about what has been done ("what rules have I set up?", "which files did PR 42
+ * touch?"): its verbs tell which things to report, not what to do. "How do I ..." is left out:
+ * it asks how to do the thing, often meaning "do it".
+ */
+const ABOUT_DONE = /^\s*(?:what|what's|whats|which|who|whom|whose|where|when|how (?:many|much|long|often))\b.*?\b(?:have|has|had|did|do|does)\s+\w+/i;
+
+/**
  * The families a request asks for: those its own words name (participles aside); a question
- * that names none ("what tickets are assigned to me?") asks to be told, which is fetching.
+ * that names none ("what tickets are assigned to me?"), or that asks about what was done,
+ * asks to be told, which is fetching.
  */
 export function askedActions(text: string, terms: readonly string[]): number {
+  if (ABOUT_DONE.test(text)) return actionsOf(['get']);
   const describing = describingTerms(text);
   const bits = actionsOf(terms.filter((t) => !describing.has(t)));
   return bits === 0 && QUESTION.test(text) ? actionsOf(['get']) : bits;

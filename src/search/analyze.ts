@@ -44,6 +44,14 @@ const IRREGULAR = new Map<string, string>(
   ].map((pair) => pair.split(' ') as [string, string]),
 );
 
+/** The irregular forms above that are nouns' plurals; the rest are verbs' past forms. */
+const PLURALS = new Set(['children', 'people', 'men', 'women', 'indices', 'indexes', 'data']);
+
+/** True for an irregular past form or participle ("written", "sent", "built"). */
+export function isIrregularPast(word: string): boolean {
+  return IRREGULAR.has(word) && !PLURALS.has(word);
+}
+
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_LETTER = /^[a-z]$/;
 

@@ -8,6 +8,7 @@ import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
 import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
 import { queryShape } from './hints.js';
 import { actionsOf, askedActions } from './actions.js';
+import { spreadServers } from './crowding.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { numbers } from './number.js';
@@ -28,6 +29,9 @@ export interface RankingParams {
   worldWeight: number;
   /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
   formWeight: number;
+  /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
+  crowdingDecay: number;
+  crowdingFree: number;
   /** Weight of an indexed term one edit from a query word that no tool uses (a typo); 0 = off. */
   typoWeight: number;
   /**
@@ -71,6 +75,8 @@ export const DEFAULT_RANKING: RankingParams = {
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
   formWeight: 0.7,
+  crowdingDecay: 0.8,
+  crowdingFree: 3,
   typoWeight: 0.6,
   nameCoverage: 0.5,
   serverMention: 0.5,
@@ -220,7 +226,9 @@ export class ToolSearchIndex implements Searcher {
     const limit = options.limit ?? DEFAULT_LIMIT;
     // The boosts are bounded factors: re-ranking the lexical top RERANK_DEPTH is enough.
     const pool = this.index.search(concepts, Math.max(limit, RERANK_DEPTH), options.accept);
-    return takeTop(pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) })), limit);
+    const boosted = pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) }));
+    const spread = spreadServers(boosted, (key) => this.serverOf.get(key)!, this.params.crowdingDecay, this.params.crowdingFree, named);
+    return takeTop(spread, limit);
   }
 
   /**

@@ -31,6 +31,20 @@ describe('the action a request asks for', () => {
     expect(asked('can you create an issue')).toBe(WRITE);
   });
 
+  it('is not an irregular participle either ("written", "sent")', () => {
+    expect(describingTerms("what's written on that page").has(analyzeText('write')[0]!)).toBe(true);
+    expect(asked("what's written on that page")).toBe(FETCH);
+    expect(asked('write it down on that page')).toBe(WRITE);
+  });
+
+  it('is fetching for a question about what has been done, whatever its verbs', () => {
+    expect(asked('what mail rules have I set up')).toBe(FETCH);
+    expect(asked('which labels did we create last week?')).toBe(FETCH);
+    expect(asked('how many pages has she added')).toBe(FETCH);
+    // "How do I ..." asks how to do it, which usually means doing it.
+    expect(asked('how do I create a webhook')).toBe(WRITE);
+  });
+
   it('ranks the tool that reads above the one that assigns, for a question', () => {
     const tool = (name: string, description: string): ToolDoc => ({ key: `t__${name}`, server: 't', name, description });
     const index = new ToolSearchIndex();

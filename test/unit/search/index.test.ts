@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PlainBm25Index, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+import { DEFAULT_RANKING, PlainBm25Index, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const tool = (server: string, name: string, description: string, props: Record<string, string> = {}): ToolDoc => ({
   key: `${server}__${name}`,
@@ -145,6 +145,9 @@ describe('syncServer', () => {
 
 describe('accept (per-profile visibility)', () => {
   const index = build(CATALOG);
+  // Without the spreading over servers, which counts only the tools a profile sees.
+  const unspread = new ToolSearchIndex({ ...DEFAULT_RANKING, crowdingDecay: 1 });
+  for (const d of CATALOG) unspread.upsert(d);
   const queries = fc.constantFrom('create issue', 'file', 'list', 'calendar event', 'message channel', 'get directions', 'read');
 
   it('never returns a rejected key, and rejected keys take no slot', () => {
@@ -153,9 +156,11 @@ describe('accept (per-profile visibility)', () => {
         const ok = new Set(allowed);
         const hits = index.search(q, { limit, accept: (k) => ok.has(k) });
         for (const h of hits) expect(ok.has(h.key)).toBe(true);
+        const matching = index.search(q, { limit: 1000 }).filter((h) => ok.has(h.key));
+        expect(hits).toHaveLength(Math.min(limit, matching.length));
         // Same as ranking everything and keeping the accepted ones (the catalog is below the re-rank depth).
-        const all = index.search(q, { limit: 1000 }).filter((h) => ok.has(h.key)).slice(0, limit);
-        expect(hits).toEqual(all);
+        const seen = unspread.search(q, { limit, accept: (k) => ok.has(k) });
+        expect(seen).toEqual(unspread.search(q, { limit: 1000 }).filter((h) => ok.has(h.key)).slice(0, limit));
       }),
     );
   });

@@ -1,0 +1,25 @@
+// One server must not fill the whole result list on the strength of one shared word: past its
+// first `free` tools in score order, each further tool of the same server is damped by `decay`
+// more. Servers the request names are exempt (the user asked for them). Order within a server
+// is kept; the result is a new list of candidates (scores changed), not yet sorted.
+
+import type { Candidate } from './top.js';
+
+export function spreadServers(
+  candidates: readonly Candidate[],
+  serverOf: (key: string) => string,
+  decay: number,
+  free: number,
+  exempt: ReadonlyMap<string, number>,
+): Candidate[] {
+  if (decay >= 1) return candidates.slice();
+  const sorted = [...candidates].sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const seen = new Map<string, number>();
+  return sorted.map((c) => {
+    const server = serverOf(c.key);
+    const n = seen.get(server) ?? 0;
+    seen.set(server, n + 1);
+    if (n < free || exempt.has(server)) return c;
+    return { key: c.key, score: c.score * decay ** (n - free + 1) };
+  });
+}
