@@ -3,7 +3,7 @@
 // more. Servers the request names are exempt (the user asked for them). Order within a server
 // is kept; the result is a new list of candidates (scores changed), not yet sorted.
 
-import type { Candidate } from './top.js';
+import { before, type Candidate } from './top.js';
 
 export function spreadServers(
   candidates: readonly Candidate[],
@@ -11,9 +11,10 @@ export function spreadServers(
   decay: number,
   free: number,
   exempt: ReadonlyMap<string, number>,
-): Candidate[] {
-  if (decay >= 1) return candidates.slice();
-  const sorted = [...candidates].sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+): readonly Candidate[] {
+  if (decay >= 1) return candidates;
+  // The ranking's own order (top.ts), so "first tools of a server" means what the results show.
+  const sorted = [...candidates].sort((a, b) => (before(a.score, a.key, b.score, b.key) ? -1 : before(b.score, b.key, a.score, a.key) ? 1 : 0));
   const seen = new Map<string, number>();
   return sorted.map((c) => {
     const server = serverOf(c.key);
