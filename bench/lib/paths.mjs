@@ -7,6 +7,9 @@
 //                  cost is sb-http ÷ this, measured in the same run)
 //   mcp-proxy     raw HTTP client  -> mcp-proxy (Streamable HTTP at /mcp) -> echo server
 //   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
+//   floor-stdio, floor-http  the same clients -> bench/floor-proxy.mjs -> echo server: a bare Node
+//                 proxy that only forwards, remaps ids and renames the tool (what a third process
+//                 costs on this machine, whatever it does)
 // open(path, opts) returns { path, pid, proc, toolName, tool(base), session (a client),
 // newSession() (HTTP only), close() }.
 
@@ -36,6 +39,7 @@ export let BASELINE;
 export function setBaseline(path) {
   BASELINE = path;
 }
+export const FLOOR = join(BENCH_DIR, 'floor-proxy.mjs');
 export const MCP_PROXY_BIN = join(BENCH_DIR, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
 export const SUPERGATEWAY_BIN = join(BENCH_DIR, 'node_modules', 'supergateway', 'dist', 'index.js');
 
@@ -47,6 +51,8 @@ export const PATHS = {
   'sb-http-nometrics': { label: 'Switchboard HTTP→stdio, metrics off', transport: 'http', peer: false, optIn: true },
   'base-stdio': { label: 'baseline build stdio→stdio', transport: 'stdio', peer: false, optIn: true, baseline: true },
   'base-http': { label: 'baseline build HTTP→stdio', transport: 'http', peer: false, optIn: true, baseline: true },
+  'floor-stdio': { label: 'floor: bare Node proxy stdio→stdio', transport: 'stdio', peer: false, floor: true },
+  'floor-http': { label: 'floor: bare Node proxy HTTP→stdio', transport: 'http', peer: false, floor: true },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
   supergateway: { label: 'supergateway HTTP→stdio (--stateful)', transport: 'http', peer: true },
 };
@@ -150,11 +156,14 @@ export async function open(path, opts = {}) {
   const baseline = PATHS[path]?.baseline === true;
   const gateway = baseline ? BASELINE : GATEWAY;
   if (PATHS[path]?.baseline && !gateway) throw new Error(`${path}: no baseline build given (--baseline PATH)`);
-  if (path === 'direct' || path === 'sb-stdio' || path === 'base-stdio') {
+  if (path === 'direct' || path === 'sb-stdio' || path === 'base-stdio' || path === 'floor-stdio') {
+    const echoArgs = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])];
     const client =
       path === 'direct'
-        ? new StdioClient(process.execPath, [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])], { label: 'echo-server' })
-        : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
+        ? new StdioClient(process.execPath, echoArgs, { label: 'echo-server' })
+        : path === 'floor-stdio'
+          ? new StdioClient(process.execPath, [FLOOR, '--stdio', '--', process.execPath, ...echoArgs], { label: 'floor-proxy' })
+          : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
             label: 'switchboard',
           });
     await client.initialize();
@@ -179,6 +188,23 @@ export async function open(path, opts = {}) {
     const env = path === 'sb-http-nometrics' ? { SWITCHBOARD_METRICS: 'off' } : undefined;
     ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize, baseline }), { extraNodeArgs, env, gateway }));
     toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
+  } else if (path === 'floor-http') {
+    let listening;
+    const ready = new Promise((resolve) => (listening = resolve));
+    proc = start(process.execPath, [FLOOR, '--http', '--', process.execPath, ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])], {
+      label: 'floor-proxy',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      onStderrLine: (line) => {
+        const m = /listening on (http:\/\/\S+)/.exec(line);
+        if (m) listening(m[1]);
+      },
+    });
+    url = await Promise.race([
+      ready,
+      proc.exitPromise.then(() => {
+        throw new Error(`floor-proxy exited (code ${proc.exitCode})\n${proc.stderrTail()}`);
+      }),
+    ]);
   } else if (path === 'mcp-proxy') {
     const port = await freePort();
     const echoArgs = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])];
@@ -215,7 +241,7 @@ export async function open(path, opts = {}) {
     url,
     agent,
     toolName,
-    tool: (base) => (path.startsWith('sb-http') || path === 'base-http' ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
+    tool: (base) => (path.startsWith('sb-http') || path === 'base-http' || path === 'floor-http' ? `${servers === 1 ? 'echo' : 'echo-0'}__${base}` : base),
     readyMs,
     /** Another initialized session on the same endpoint (memory per session). */
     newSession: () => connectHttp(url, agent, proc),

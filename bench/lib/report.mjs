@@ -4,7 +4,7 @@
 
 import { PATHS } from './paths.mjs';
 import { POINTS } from './settings.mjs';
-import { evaluateTargets, loadText, withRange } from './targets.mjs';
+import { evaluateTargets, floorRows, loadText, withRange } from './targets.mjs';
 import { summary } from './results.mjs';
 
 export function fmt(v, digits = 3) {
@@ -90,6 +90,14 @@ export function renderReport(R, meta) {
   L.push('|---|---|---|---|---|');
   for (const t of evaluateTargets(R)) L.push(`| ${t.name} | ${t.measured} | ${t.load || '—'} | ${t.goal} | ${mark(t.ok)} |`);
   L.push('');
+  const floor = floorRows(R);
+  if (floor.length > 0) {
+    L.push('### The floor: a bare Node proxy in the same windows', '');
+    L.push('`bench/floor-proxy.mjs` forwards, gives each request an id of its own, renames the tool and puts the client\'s id back, and does nothing else (no checks, limits, policy, sessions or logs). Whatever a process in the middle does, it cannot do less; a goal beyond the floor\'s figure is beyond this machine for any such process.', '');
+    L.push('| figure | median over runs (range, runs) | load |', '|---|---|---|');
+    for (const f of floor) L.push(`| ${f.name} | ${f.measured} | ${f.load || '—'} |`);
+    L.push('');
+  }
 
   if (R.data.call) {
     L.push('## tools/call round trips', '');

@@ -145,3 +145,32 @@ export function evaluateTargets(R) {
   out.push(target('gateway RSS with 50 servers', R.stats('startup', 'Switchboard, 50 servers', 'gateway RSS MB'), MB, '≤ 80 + 0.5 × 50 = 105 MB', (v) => v <= 105, startLoad('Switchboard, 50 servers')));
   return out;
 }
+
+/**
+ * The floor beside the targets: what bench/floor-proxy.mjs (a bare Node proxy: forward, remap ids,
+ * rename) reaches in the same windows, so that a goal below what any third process can do on this
+ * machine shows as such. Rows: { name, measured, load } (no verdicts).
+ */
+export function floorRows(R) {
+  const call = (path, point, fig) => ['call', path, `${point}|${fig}`];
+  const load = (paths, point) => loadText(paths.flatMap((p) => R.values('call', p, `${point}|load`)));
+  const rows = [];
+  const row = (name, st, f, paths, point) => {
+    if (st.n > 0) rows.push({ name, measured: withRange(st, f), load: load(paths, point) });
+  };
+  const c32 = '100B c=32';
+  row('floor stdio→stdio throughput, c=32, 100 B (÷ direct)', R.ratio(call('floor-stdio', c32, 'calls/s'), call('direct', c32, 'calls/s')), X, ['floor-stdio', 'direct'], c32);
+  row('Switchboard stdio→stdio throughput ÷ the floor\'s, c=32, 100 B', R.ratio(call('sb-stdio', c32, 'calls/s'), call('floor-stdio', c32, 'calls/s')), X, ['sb-stdio', 'floor-stdio'], c32);
+  for (const [sb, floor, base, label] of [
+    ['sb-stdio', 'floor-stdio', 'base-stdio', 'stdio→stdio'],
+    ['sb-http', 'floor-http', 'base-http', 'HTTP→stdio'],
+  ]) {
+    row(`floor CPU per call, ${label}, c=32, 100 B`, R.stats(...call(floor, c32, 'cpu µs/call')), US, [floor], c32);
+    row(`floor CPU per call ÷ the baseline build's, ${label}, c=32, 100 B`, R.ratio(call(floor, c32, 'cpu µs/call'), call(base, c32, 'cpu µs/call')), X, [floor, base], c32);
+    row(`Switchboard CPU per call ÷ the floor's, ${label}, c=32, 100 B`, R.ratio(call(sb, c32, 'cpu µs/call'), call(floor, c32, 'cpu µs/call')), X, [sb, floor], c32);
+    const big = '64KiB c=32';
+    row(`floor CPU per call ÷ echo server's, ${label}, 64 KiB result`, R.ratio(call(floor, big, 'cpu µs/call'), call(floor, big, 'server cpu µs/call')), X, [floor], big);
+    row(`Switchboard CPU per call ÷ the floor's, ${label}, 64 KiB result`, R.ratio(call(sb, big, 'cpu µs/call'), call(floor, big, 'cpu µs/call')), X, [sb, floor], big);
+  }
+  return rows;
+}

@@ -70,4 +70,21 @@ describe('renderReport', () => {
     expect(text).toContain('sb-stdio ÷ direct, calls/s: 0.40× (0.34×–1.50×, 3 runs)');
     expect(text).toContain('MISS  stdio→stdio throughput');
   });
+
+  it('shows the floor beside the targets, paired in each run, only when it was measured', () => {
+    expect(md).not.toContain('The floor');
+    const R = sample();
+    [[200, 100, 6, 9], [100, 45, 7, 10], [210, 99, 5, 8]].forEach(([d, f, fcpu, sbcpu], i) => {
+      R.add('call', 'direct', '100B c=32|calls/s', d, i + 11);
+      R.add('call', 'floor-stdio', '100B c=32|calls/s', f, i + 11);
+      R.add('call', 'floor-stdio', '100B c=32|cpu µs/call', fcpu, i + 11);
+      R.add('call', 'sb-stdio', '100B c=32|cpu µs/call', sbcpu, i + 11);
+    });
+    const text = renderReport(R, { ...meta, paths: ['direct', 'sb-stdio', 'floor-stdio'] });
+    expect(text).toContain('### The floor: a bare Node proxy in the same windows');
+    const row = (start) => text.split('\n').find((l) => l.startsWith(start));
+    // Per run 0.5, 0.45, 0.471 (the runs of sample() have no floor: they are not paired).
+    expect(row('| floor stdio→stdio throughput')).toContain('0.471× (0.450×–0.500×, 3 runs)');
+    expect(row('| Switchboard CPU per call ÷ the floor')).toContain('1.50× (1.43×–1.60×, 3 runs)');
+  });
 });
