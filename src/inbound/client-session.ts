@@ -27,7 +27,11 @@ import type { Router } from '../router/router.js';
 import type { Session } from '../router/session.js';
 import type { EndpointSession } from './session-opener.js';
 import type { ByteBudget } from './budget.js';
-import { isRawResponse, spliceId } from '../jsonrpc/raw.js';
+import { isRawResponse, type RawResponse } from '../jsonrpc/raw.js';
+import { textOf } from '../jsonrpc/ndjson.js';
+import { unwrap } from './handlers/forward.js';
+import type { Outcome } from '../router/parked-calls.js';
+import { spliceId } from '../jsonrpc/raw-splice.js';
 import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
 import { servedList } from './handlers/list.js';
@@ -35,7 +39,7 @@ import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
 import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
 import type { Handler, HttpHeaders } from './context.js';
-import { dressResult, modernErrorCode, refusal } from './modern-request.js';
+import { dressRaw, dressResult, modernErrorCode, refusal } from './modern-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 
@@ -237,7 +241,14 @@ export class ClientSession implements EndpointSession, Session {
       return this.modernError(id, method, err);
     }
     if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, this.profile !== undefined) };
-    const { outcome, refused } = end;
+    const { refused } = end;
+    let outcome = end.outcome;
+    if (outcome.ok && isRawResponse(outcome.result)) {
+      // The common call: the server's answer passed on as it came, dressed by splicing.
+      const dressed = refused.size === 0 ? dressRaw(method, outcome.result, id) : undefined;
+      if (dressed !== undefined) return dressed;
+      outcome = parsedOutcome(outcome.result);
+    }
     // The server needed something this client cannot give, and failed for want of it.
     if (refused.size > 0 && (!outcome.ok || outcome.result.isError === true)) {
       const required = Object.assign({}, ...[...refused].map(capabilityObject));
@@ -312,5 +323,14 @@ export class ClientSession implements EndpointSession, Session {
     }
     this.router.logger.error({ method, err: describeError(err) }, 'handler failed');
     return errorResponse(id, ErrorCode.InternalError, `Internal error: ${describeError(err)}`);
+  }
+}
+
+/** A raw answer read the ordinary way, for what splicing cannot do (see dressRaw). */
+function parsedOutcome(raw: RawResponse): Outcome {
+  try {
+    return { ok: true, result: unwrap(JSON.parse(textOf(raw.chunks)) as JsonRpcResponse) };
+  } catch (error) {
+    return { ok: false, error };
   }
 }

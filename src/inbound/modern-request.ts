@@ -5,8 +5,12 @@
 import { ErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { CACHEABLE, META, REFUSAL, type RefusalKind } from '../protocol/modern.js';
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
+import type { RawResponse, SplicedResponse } from '../jsonrpc/raw.js';
+import { spliceIdAndMembers } from '../jsonrpc/raw-splice.js';
 
 const GATEWAY_INFO = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
+/** What dressResult adds to a complete result that has neither member, as JSON members. */
+const DRESSING = `"resultType":"complete","_meta":${JSON.stringify({ [META.serverInfo]: GATEWAY_INFO })}`;
 
 /** An error response the transport may answer with an HTTP status of its own (see REFUSAL). */
 export function refusal(id: JsonRpcId, error: JsonRpcErrorObject, kind: RefusalKind): JsonRpcResponse {
@@ -34,6 +38,17 @@ export function dressResult(method: string, result: Record<string, any>, profile
     out.cacheScope = profiled ? 'private' : 'public';
   }
   return out;
+}
+
+/**
+ * dressResult without a parse: a server's raw answer with the client's id and the dressing
+ * spliced in. Undefined when that would not give the same JSON (an error, whose code may change;
+ * a result with `_meta` or `resultType` of its own, which are merged; cache hints), or the result
+ * is not an object: the caller parses then.
+ */
+export function dressRaw(method: string, raw: RawResponse, id: JsonRpcId): SplicedResponse | undefined {
+  if (raw.isError || !raw.resultPlain || CACHEABLE.has(method)) return undefined;
+  return spliceIdAndMembers(raw, id, DRESSING);
 }
 
 /** Errors whose code the stateless revision retired: resource-not-found is -32602 there. */

@@ -32,6 +32,15 @@ export interface RawResponse {
   readonly idStart: number;
   readonly idEnd: number;
   readonly isError: boolean;
+  /** Offset of the `{` opening the result when it is an object, else -1. */
+  readonly resultStart: number;
+  /**
+   * The result object has no member of its own named `_meta` or `resultType` (and no member
+   * name spelled with escapes, which could be either): members may be added after its `{`.
+   */
+  readonly resultPlain: boolean;
+  /** The result object has no member at all (`{}`). */
+  readonly resultEmpty: boolean;
 }
 
 export function isRawResponse(value: unknown): value is RawResponse {
@@ -54,46 +63,14 @@ export function isSplicedResponse(value: unknown): value is SplicedResponse {
 }
 
 /**
- * Up to this size an answer is spliced as one string: a writer joins strings into one write, and
- * a hundred-byte answer costs less decoded than as three Buffer views in a writev.
+ * Up to this size an answer is spliced as one string (raw-splice.ts); past it the scan checks that
+ * the bytes it vouches for are UTF-8, as they will be passed on unread.
  */
-const SPLICE_AS_TEXT_BYTES = 16 * 1024;
+export const SPLICE_AS_TEXT_BYTES = 16 * 1024;
 
-/**
- * The same response with `id` in place of the server's: valid JSON whenever the server's was.
- * A large one copies no byte: its chunks are views of the reads, and the id a chunk of its own.
- */
-export function spliceId(r: RawResponse, id: JsonRpcId): SplicedResponse {
-  if (r.byteLength <= SPLICE_AS_TEXT_BYTES) {
-    const bytes = r.chunks.length === 1 ? r.chunks[0]! : Buffer.concat(r.chunks as Buffer[]);
-    const idText = JSON.stringify(id);
-    const idBytes = typeof id === 'number' ? idText.length : Buffer.byteLength(idText);
-    const byteLength = r.byteLength - (r.idEnd - r.idStart) + idBytes;
-    // One decode; the offsets carry over when no multi-byte character comes before the id (as good as always).
-    const text = bytes.toString('utf8');
-    if (text.length === bytes.length || asciiUpTo(bytes, r.idEnd)) return { [KIND]: 'spliced', chunks: [text.slice(0, r.idStart) + idText + text.slice(r.idEnd)], byteLength, id, isError: r.isError };
-    return { [KIND]: 'spliced', chunks: [bytes.toString('utf8', 0, r.idStart) + idText + bytes.toString('utf8', r.idEnd)], byteLength, id, isError: r.isError };
-  }
-  const idBytes = Buffer.from(JSON.stringify(id), 'utf8');
-  const out: Buffer[] = [];
-  let base = 0;
-  for (const chunk of r.chunks) {
-    const end = base + chunk.length;
-    if (end <= r.idStart || base >= r.idEnd) {
-      out.push(chunk);
-    } else {
-      if (r.idStart > base) out.push(chunk.subarray(0, r.idStart - base));
-      if (r.idStart >= base) out.push(idBytes);
-      if (r.idEnd < end) out.push(chunk.subarray(r.idEnd - base));
-    }
-    base = end;
-  }
-  return { [KIND]: 'spliced', chunks: out, byteLength: r.byteLength - (r.idEnd - r.idStart) + idBytes.length, id, isError: r.isError };
-}
-
-function asciiUpTo(bytes: Buffer, end: number): boolean {
-  for (let i = 0; i < end; i++) if (bytes[i]! >= 0x80) return false;
-  return true;
+/** A spliced response from its parts (raw-splice.ts builds them). */
+export function splicedResponse(chunks: readonly (Buffer | string)[], byteLength: number, id: JsonRpcId, isError: boolean): SplicedResponse {
+  return { [KIND]: 'spliced', chunks, byteLength, id, isError };
 }
 
 /** Whether the chunks contain `needle` (ASCII), also across a boundary between two chunks. */
@@ -247,6 +224,11 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   let idStart = -1;
   let idEnd = -1;
   let closed = -1;
+  // The result object's own member names (depth 2 inside it) are read too, for dressing (raw-splice.ts).
+  let resultStart = -1;
+  let inResult = false;
+  let expectResultKey = false;
+  let resultPlain = true;
   // The hot loop walks each chunk with a local index; a string (found with indexOf) may end in a
   // later chunk, so the walk resumes from the offset after it.
   scan: for (let k = b.chunkAt(g); k < b.chunks.length; k = b.chunkAt(g)) {
@@ -278,24 +260,34 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
             g = valueEnd;
           } else if (b.spells(open + 1, end, 'result')) {
             bodies++;
+            j = b.skipSpace(j + 1);
+            if (b.at(j) === 123) resultStart = j;
           } else if (b.spells(open + 1, end, 'error')) {
             bodies++;
             isError = true;
           }
+        }
+        if (depth === 2 && expectResultKey) {
+          expectResultKey = false;
+          if (b.spells(open + 1, end, '_meta') || b.spells(open + 1, end, 'resultType')) resultPlain = false;
+          for (let q = open + 1; q < end && resultPlain; q++) if (b.at(q) === BACKSLASH) resultPlain = false;
         }
         continue scan;
       }
       if (c === 123 || c === 91 /* [ */) {
         if (++depth > maxDepth) return 'too-deep';
         expectKey = c === 123 && depth === 1;
+        if (base + i === resultStart) inResult = expectResultKey = true;
       } else if (c === 125 || c === 93) {
         if (--depth === 0) {
           closed = base + i;
           break scan;
         }
+        if (depth === 1) inResult = expectResultKey = false;
         if (depth < 0) return undefined;
-      } else if (c === 44 /* , */ && depth === 1) {
-        expectKey = true;
+      } else if (c === 44 /* , */) {
+        if (depth === 1) expectKey = true;
+        else if (depth === 2 && inResult) expectResultKey = true;
       }
     }
     g = base + chunk.length;
@@ -317,7 +309,8 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   // is checked whole, across the seam. A small answer is decoded when spliced (spliceId), which
   // replaces the same way, so it needs no check.
   if (b.length > SPLICE_AS_TEXT_BYTES && !isUtf8Chunks(b.chunks)) return undefined;
-  return { [KIND]: 'raw', chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError };
+  const resultEmpty = resultStart !== -1 && b.at(b.skipSpace(resultStart + 1)) === 125;
+  return { [KIND]: 'raw', chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError, resultStart, resultPlain, resultEmpty };
 }
 
 /** Bytes in the UTF-8 sequence a byte opens (0 for a continuation byte). */

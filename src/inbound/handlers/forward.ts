@@ -102,8 +102,9 @@ export const callTool: Handler = async (params, context) => {
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
   const renamed = context.router.catalog.renamedUris.get(entry.server);
-  // A stateless-revision answer is dressed (resultType, serverInfo), so it is parsed.
-  const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined && context.modern === undefined;
+  // A stateless-revision answer is dressed (resultType, serverInfo) by splicing too, where it can
+  // be (client-session.ts, modern-request.ts dressRaw).
+  const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined;
   const answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
   if (isRawResponse(answer)) return answer;
   let result = unwrap(answer);

@@ -4,7 +4,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunksInclude, scanResponse as scanBytes, spliceId as spliceBytes, type RawResponse } from '../../../src/jsonrpc/raw.js';
+import { chunksInclude, scanResponse as scanBytes, type RawResponse } from '../../../src/jsonrpc/raw.js';
+import { spliceId as spliceBytes } from '../../../src/jsonrpc/raw-splice.js';
 import type { JsonRpcId } from '../../../src/protocol/jsonrpc.js';
 import { textOf } from '../../../src/jsonrpc/ndjson.js';
 
