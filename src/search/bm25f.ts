@@ -14,8 +14,8 @@ import { takeTop } from './top.js';
 import { numbers } from './number.js';
 import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
-import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
-import { worldExpansions, WORLD_WEIGHT } from './world.js';
+import { expansions, synonymTerms, SYNONYM_WEIGHT } from './synonyms.js';
+import { worldExpansions, worldTerms, WORLD_WEIGHT } from './world.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 
 export interface RankingParams {
@@ -32,7 +32,10 @@ export interface RankingParams {
   /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
   crowdingDecay: number;
   crowdingFree: number;
-  /** Weight of an indexed term one edit from a query word that no tool uses (a typo); 0 = off. */
+  /**
+   * Weight of the corrections of a query word that neither a tool nor the expansion tables know
+   * (a typo): the known terms nearest it (spelling.ts), and their expansions at this share; 0 = off.
+   */
   typoWeight: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
@@ -91,6 +94,7 @@ export const DEFAULT_LIMIT = 10;
 export const RERANK_DEPTH = 100;
 
 const DIGITS = /^[0-9]+$/;
+const EMPTY: ReadonlyMap<string, number> = new Map();
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
 /** Query words looked up as possible typos per query. */
@@ -119,6 +123,11 @@ export class ToolSearchIndex implements Searcher {
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {
     this.index = new InvertedIndex(FIELD_NAMES.map((f) => params.fields[f]), params.k1);
+    // A misspelt word may be meant as a word the tables know though no tool says it ("weathr").
+    if (params.synonyms && params.typoWeight > 0) {
+      for (const t of synonymTerms()) this.index.know(t);
+      if (params.worldWeight > 0) for (const t of worldTerms()) this.index.know(t);
+    }
   }
 
   get size(): number {
@@ -241,12 +250,22 @@ export class ToolSearchIndex implements Searcher {
     const add = (term: string, w: number): void => {
       if (w > (weights.get(term) ?? 0)) weights.set(term, w);
     };
-    for (const s of expansions(t).keys()) add(s, this.params.synonymWeight);
-    if (this.params.worldWeight > 0) for (const s of worldExpansions(t).keys()) add(s, this.params.worldWeight);
+    const tables = (word: string, share: number): boolean => {
+      const syn = expansions(word);
+      for (const s of syn.keys()) add(s, this.params.synonymWeight * share);
+      const world = this.params.worldWeight > 0 ? worldExpansions(word) : EMPTY;
+      for (const s of world.keys()) add(s, this.params.worldWeight * share);
+      return syn.size > 0 || world.size > 0;
+    };
+    const known = tables(t, 1);
     if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
-    // A word no tool uses may be misspelt.
-    if (this.params.typoWeight > 0 && this.index.df(t) === 0 && budget.corrections-- > 0) {
-      for (const s of this.index.typos(t)) add(s, this.params.typoWeight);
+    // A word that neither a tool nor the tables know may be misspelt.
+    const w = this.params.typoWeight;
+    if (w > 0 && !known && this.index.df(t) === 0 && budget.corrections-- > 0) {
+      for (const c of this.index.corrections(t)) {
+        add(c, w);
+        tables(c, w);
+      }
     }
     return [...weights];
   }

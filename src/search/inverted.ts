@@ -5,6 +5,7 @@
 
 import { before } from './top.js';
 import { PrefixVocabulary } from './morphology.js';
+import { SpellingIndex } from './spelling.js';
 import { GroupLengths } from './lengths.js';
 import type { SearchHit } from './types.js';
 
@@ -46,6 +47,7 @@ export class InvertedIndex {
   private normsDirty = true;
   private readonly postings = new Map<string, Posting>();
   private readonly vocabulary = new PrefixVocabulary();
+  private readonly spelling = new SpellingIndex();
   private acc = new Float64Array(0);
   private best = new Float64Array(0);
   private seen = new Uint32Array(0);
@@ -129,9 +131,14 @@ export class InvertedIndex {
     return this.vocabulary.forms(term);
   }
 
-  /** Indexed terms one edit from `term` (see morphology.ts). */
-  typos(term: string): string[] {
-    return this.vocabulary.typos(term);
+  /** Known terms nearest a misspelt `term` (see spelling.ts): indexed ones and those of `know`. */
+  corrections(term: string): string[] {
+    return this.spelling.nearest(term);
+  }
+
+  /** Makes a term a possible correction while no document holds it (the expansion tables' words). */
+  know(term: string): void {
+    this.spelling.add(term);
   }
 
   /** Number of documents holding the term (its document frequency). */
@@ -275,6 +282,7 @@ export class InvertedIndex {
     if (p === undefined) {
       this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
       this.vocabulary.add(term);
+      this.spelling.add(term);
     }
     if (p.n === p.ids.length) {
       const ids = new Int32Array(p.ids.length * 2);
@@ -303,6 +311,7 @@ export class InvertedIndex {
     if (p.n === 0) {
       this.postings.delete(term);
       this.vocabulary.delete(term);
+      this.spelling.delete(term);
     }
   }
 }
