@@ -8,6 +8,7 @@ import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
 import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
 import { queryShape } from './hints.js';
 import { actionsOf, askedActions } from './actions.js';
+import { phrasalVerbs } from './phrasal.js';
 import { spreadServers } from './crowding.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
@@ -37,6 +38,11 @@ export interface RankingParams {
    * (a typo): the known terms nearest it (spelling.ts), and their expansions at this share; 0 = off.
    */
   typoWeight: number;
+  /**
+   * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
+   * particle is then dropped and whose verb names no action; 1 = off.
+   */
+  phrasalWeight: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
@@ -81,6 +87,7 @@ export const DEFAULT_RANKING: RankingParams = {
   crowdingDecay: 0.8,
   crowdingFree: 3,
   typoWeight: 0.6,
+  phrasalWeight: 0.5,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -99,6 +106,8 @@ const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
 /** Query words looked up as possible typos per query. */
 const MAX_CORRECTIONS = 4;
+/** Most words between a phrasal verb's verb and its particle ("push my 1:1 with Dan back" is 4: too far). */
+const PHRASAL_GAP = 2;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -197,7 +206,7 @@ export class ToolSearchIndex implements Searcher {
    * so rejected tools never take a place; the boosts then re-rank the best RERANK_DEPTH accepted.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const concepts = this.concepts(query);
+    const { concepts, notAsked } = this.read(query);
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
     for (const c of concepts) for (const [t, w] of c) if (w > (weights.get(t) ?? 0)) weights.set(t, w);
@@ -206,7 +215,7 @@ export class ToolSearchIndex implements Searcher {
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
-    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]));
+    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
     const mismatch = 1 - this.params.actionMismatch;
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
@@ -272,6 +281,14 @@ export class ToolSearchIndex implements Searcher {
 
   /** The query as the index sees it: one concept per distinct word, with its expansions. */
   concepts(query: string): Concept[] {
+    return this.read(query).concepts;
+  }
+
+  /**
+   * The query's concepts, and the terms that must not say which action it asks for (the verbs
+   * of its phrasal verbs).
+   */
+  private read(query: string): { concepts: Concept[]; notAsked: Set<string> } {
     const out: Concept[] = [];
     const seen = new Set<string>();
     // Typo look-ups scan the vocabulary of similar length: a few per query.
@@ -279,17 +296,23 @@ export class ToolSearchIndex implements Searcher {
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
     const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
+    // "pull up", "push it back": the verb's own sense is not meant, and the particle says nothing alone.
+    const vw = this.params.phrasalWeight;
+    const phrasal = vw < 1 ? phrasalVerbs(shape.text, PHRASAL_GAP) : { verbs: new Set<string>(), particles: new Set<string>() };
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      out.push(this.params.synonyms ? this.expand(t, budget) : [[t, 1]]);
+      let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
+      const scale = phrasal.verbs.has(t) ? vw : phrasal.particles.has(t) ? 0 : 1;
+      if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
+      if (scale > 0) out.push(c);
     }
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return out;
+    return { concepts: out, notAsked: phrasal.verbs };
   }
 }
