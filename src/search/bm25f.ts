@@ -9,6 +9,7 @@ import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
 import { queryShape } from './hints.js';
 import { actionsOf, askedActions } from './actions.js';
 import { phrasalVerbs } from './phrasal.js';
+import { negatedTerms } from './negation.js';
 import { spreadServers } from './crowding.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
@@ -43,6 +44,12 @@ export interface RankingParams {
    * particle is then dropped and whose verb names no action; 1 = off.
    */
   phrasalWeight: number;
+  /**
+   * A tool whose name holds a verb the request negates ("draft it but don't send it";
+   * negation.ts) scores × (1 − negatedName) for each such word; the verb names no action either.
+   * 0 = off.
+   */
+  negatedName: number;
   /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
@@ -88,6 +95,7 @@ export const DEFAULT_RANKING: RankingParams = {
   crowdingFree: 3,
   typoWeight: 0.6,
   phrasalWeight: 0.5,
+  negatedName: 0.5,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -206,7 +214,8 @@ export class ToolSearchIndex implements Searcher {
    * so rejected tools never take a place; the boosts then re-rank the best RERANK_DEPTH accepted.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const { concepts, notAsked } = this.read(query);
+    const { concepts, notAsked, negated } = this.read(query);
+    const negP = 1 - this.params.negatedName;
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
     for (const c of concepts) for (const [t, w] of c) if (w > (weights.get(t) ?? 0)) weights.set(t, w);
@@ -231,7 +240,10 @@ export class ToolSearchIndex implements Searcher {
       }
       const words = this.nameWords.get(key)!;
       let covered = 0;
-      for (const w of words) covered += weights.get(w) ?? 0;
+      for (const w of words) {
+        covered += weights.get(w) ?? 0;
+        if (negated.has(w)) score *= negP;
+      }
       let s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
       const server = this.serverOf.get(key)!;
       const naming = named.get(server);
@@ -285,10 +297,10 @@ export class ToolSearchIndex implements Searcher {
   }
 
   /**
-   * The query's concepts, and the terms that must not say which action it asks for (the verbs
-   * of its phrasal verbs).
+   * The query's concepts, the terms that must not say which action it asks for (the verbs of
+   * its phrasal verbs, the verbs it negates), and the negated ones.
    */
-  private read(query: string): { concepts: Concept[]; notAsked: Set<string> } {
+  private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string> } {
     const out: Concept[] = [];
     const seen = new Set<string>();
     // Typo look-ups scan the vocabulary of similar length: a few per query.
@@ -299,6 +311,9 @@ export class ToolSearchIndex implements Searcher {
     // "pull up", "push it back": the verb's own sense is not meant, and the particle says nothing alone.
     const vw = this.params.phrasalWeight;
     const phrasal = vw < 1 ? phrasalVerbs(shape.text, PHRASAL_GAP) : { verbs: new Set<string>(), particles: new Set<string>() };
+    // "... but don't send it": what the user does not want done picks no tool.
+    // It still says what the request is about ("send" → mail), so its concept stays.
+    const negated = this.params.negatedName > 0 ? negatedTerms(shape.text) : new Set<string>();
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
@@ -313,6 +328,6 @@ export class ToolSearchIndex implements Searcher {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return { concepts: out, notAsked: phrasal.verbs };
+    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated };
   }
 }
