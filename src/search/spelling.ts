@@ -66,7 +66,7 @@ export class SpellingIndex {
     const seen = new Set<string>();
     for (const key of neighbourhood(word, max)) {
       for (const t of this.filed.get(key) ?? []) {
-        if (t === word || t.charCodeAt(0) !== word.charCodeAt(0) || seen.has(t)) continue;
+        if (t === word || !sameStart(t, word) || seen.has(t)) continue;
         seen.add(t);
         const bound = Math.min(best, Math.min(this.reach(t), max));
         const d = distanceWithin(word, t, bound);
@@ -84,6 +84,11 @@ export class SpellingIndex {
   private reach(word: string): number {
     return word.length >= this.longWord ? 2 : 1;
   }
+}
+
+/** Same first letter, or the first two letters swapped ("lsit" for list). */
+function sameStart(a: string, b: string): boolean {
+  return a.charCodeAt(0) === b.charCodeAt(0) || (a.charCodeAt(0) === b.charCodeAt(1) && a.charCodeAt(1) === b.charCodeAt(0));
 }
 
 /** The word and every string left by deleting up to `depth` of its characters. */

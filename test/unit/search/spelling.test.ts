@@ -25,7 +25,7 @@ function scan(live: Iterable<string>, q: string, long: number): string[] {
   if (q.length < MIN_TYPO) return [];
   const reach = (w: string): number => (w.length >= long ? 2 : 1);
   const hits = [...live]
-    .filter((t) => t !== q && t[0] === q[0] && t.length >= MIN_TYPO)
+    .filter((t) => t !== q && (t[0] === q[0] || (t[0] === q[1] && t[1] === q[0])) && t.length >= MIN_TYPO)
     .map((t) => [t, osa(q, t)] as const)
     .filter(([t, d]) => d <= Math.min(reach(t), reach(q)));
   const best = Math.min(...hits.map(([, d]) => d));
@@ -49,7 +49,7 @@ describe('distanceWithin', () => {
 });
 
 describe('SpellingIndex', () => {
-  it('finds the nearest terms with the same first letter: one edit, or two for long words', () => {
+  it("finds the nearest terms with the same first letter: one edit, or two for long words", () => {
     const v = new SpellingIndex();
     for (const t of ['search', 'starch', 'batch', 'match', 'repositori', 'list', 'lost']) v.add(t);
     expect(v.nearest('serach')).toEqual(['search']);
@@ -101,7 +101,7 @@ describe('SpellingIndex', () => {
     const edit = fc.record({ kind: fc.constantFrom('insert', 'delete', 'substitute', 'swap'), at: fc.nat(), c: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz') });
     fc.assert(
       fc.property(word, edit, fc.array(word, { maxLength: 20 }), (w, e, others) => {
-        const i = 1 + (e.at % (w.length - 1));
+        const i = 2 + (e.at % (w.length - 2)); // past the first two letters, which a swap may exchange
         const typo =
           e.kind === 'insert' ? w.slice(0, i) + e.c + w.slice(i)
           : e.kind === 'delete' ? w.slice(0, i) + w.slice(i + 1)
@@ -147,5 +147,15 @@ describe('ToolSearchIndex and misspellings', () => {
 
   it('corrects a long word by two edits', () => {
     expect(index.search('the contnets of notes.txt')[0]?.key).toBe('files__read_file');
+  });
+});
+
+describe('first letters', () => {
+  it('accepts the first two letters swapped, and no other change of the first letter', () => {
+    const v = new SpellingIndex();
+    for (const t of ['search', 'remove']) v.add(t);
+    expect(v.nearest('esarch')).toEqual(['search']);
+    expect(v.nearest('xearch')).toEqual([]);
+    expect(v.nearest('ermove')).toEqual(['remove']);
   });
 });
