@@ -51,6 +51,11 @@ export interface RankingParams {
    */
   negatedName: number;
   /**
+   * For a request that matches nothing, search again with each word's most similar indexed
+   * terms by character trigrams (ngrams.ts), weighted by their Dice coefficient.
+   */
+  gramFallback: boolean;
+  /**
    * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
    * name's words, apart from the server's own, that the query names, synonyms at their weight).
    */
@@ -96,6 +101,7 @@ export const DEFAULT_RANKING: RankingParams = {
   typoWeight: 0.6,
   phrasalWeight: 0.5,
   negatedName: 0.5,
+  gramFallback: true,
   nameCoverage: 0.5,
   serverMention: 0.5,
   serverContext: 0.5,
@@ -116,6 +122,9 @@ const MAX_CONCEPTS = 32;
 const MAX_CORRECTIONS = 4;
 /** Most words between a phrasal verb's verb and its particle ("push my 1:1 with Dan back" is 4: too far). */
 const PHRASAL_GAP = 2;
+/** The fallback's least Dice coefficient, and most similar terms per word (chosen on bench/search/fallback.mjs). */
+const GRAM_MIN = 0.4;
+const GRAM_LIMIT = 5;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -255,7 +264,10 @@ export class ToolSearchIndex implements Searcher {
     };
     const limit = options.limit ?? DEFAULT_LIMIT;
     // The boosts are bounded factors: re-ranking the lexical top RERANK_DEPTH is enough.
-    const pool = this.index.search(concepts, Math.max(limit, RERANK_DEPTH), options.accept);
+    // No word of the request (nor any expansion) is indexed: compare its words with the index's
+    // by character trigrams instead. Decided before `accept`, so visibility never changes the question.
+    const none = this.params.gramFallback && concepts.every((c) => c.every(([t]) => this.index.df(t) === 0));
+    const pool = this.index.search(none ? this.gramConcepts(query) : concepts, Math.max(limit, RERANK_DEPTH), options.accept);
     const boosted = pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) }));
     const spread = spreadServers(boosted, (key) => this.serverOf.get(key)!, this.params.crowdingDecay, this.params.crowdingFree, named);
     return takeTop(spread, limit);
@@ -289,6 +301,17 @@ export class ToolSearchIndex implements Searcher {
       }
     }
     return [...weights];
+  }
+
+  /** The fallback's concepts: each query word with the indexed terms most like it by trigrams. */
+  private gramConcepts(query: string): Concept[] {
+    const out: Concept[] = [];
+    for (const t of new Set(analyzeText(query.slice(0, MAX_QUERY_CHARS)))) {
+      if (out.length >= MAX_CONCEPTS) break;
+      const similar = this.index.similar(t, GRAM_MIN, GRAM_LIMIT);
+      if (similar.length > 0) out.push([[t, 1], ...similar]);
+    }
+    return out;
   }
 
   /** The query as the index sees it: one concept per distinct word, with its expansions. */

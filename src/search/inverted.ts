@@ -6,6 +6,7 @@
 import { before } from './top.js';
 import { PrefixVocabulary } from './morphology.js';
 import { SpellingIndex } from './spelling.js';
+import { GramIndex } from './ngrams.js';
 import { GroupLengths } from './lengths.js';
 import type { SearchHit } from './types.js';
 
@@ -48,6 +49,7 @@ export class InvertedIndex {
   private readonly postings = new Map<string, Posting>();
   private readonly vocabulary = new PrefixVocabulary();
   private readonly spelling = new SpellingIndex();
+  private readonly grams = new GramIndex();
   private acc = new Float64Array(0);
   private best = new Float64Array(0);
   private seen = new Uint32Array(0);
@@ -134,6 +136,11 @@ export class InvertedIndex {
   /** Known terms nearest a misspelt `term` (see spelling.ts): indexed ones and those of `know`. */
   corrections(term: string): string[] {
     return this.spelling.nearest(term);
+  }
+
+  /** Indexed terms sharing character trigrams with `term` (see ngrams.ts), best first. */
+  similar(term: string, min: number, limit: number): [string, number][] {
+    return this.grams.similar(term, min, limit);
   }
 
   /** Makes a term a possible correction while no document holds it (the expansion tables' words). */
@@ -283,6 +290,7 @@ export class InvertedIndex {
       this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
       this.vocabulary.add(term);
       this.spelling.add(term);
+      this.grams.add(term);
     }
     if (p.n === p.ids.length) {
       const ids = new Int32Array(p.ids.length * 2);
@@ -312,6 +320,7 @@ export class InvertedIndex {
       this.postings.delete(term);
       this.vocabulary.delete(term);
       this.spelling.delete(term);
+      this.grams.delete(term);
     }
   }
 }

@@ -65,7 +65,7 @@ describe('ToolSearchIndex and word forms', () => {
   it('corrects a misspelt word that no tool uses, and only such a word', () => {
     expect(first('lsit the repositries of the organisation')).toBe('code__list_repositories');
     expect(first('show the configuraton')).toBe('app__get_configuration');
-    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, typoWeight: 0 });
+    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, typoWeight: 0, gramFallback: false });
     for (const d of catalog) off.upsert(d);
     expect(off.search('repositries')).toEqual([]);
     expect(first('repositries')).toBe('code__list_repositories');
@@ -96,7 +96,7 @@ describe('ToolSearchIndex and word forms', () => {
   });
 
   it('is off at formWeight 0', () => {
-    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, formWeight: 0 });
+    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, formWeight: 0, gramFallback: false });
     for (const d of catalog) off.upsert(d);
     expect(off.search('config')).toEqual([]);
     expect(index.search('config')[0]?.key).toBe('app__get_configuration');
