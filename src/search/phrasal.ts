@@ -18,7 +18,9 @@ const LEAD = new Set([
 /** Short objects a phrasal verb may hold between verb and particle ("catch me up", "push it back"). */
 const HELD = new Set(['me', 'it', 'them', 'him', 'her', 'us', 'this', 'that', 'these', 'those', 'everything', 'everyone']);
 
-const CLAUSES = /[,.;:!?()]+|\s(?:and|then|but|so|or)\s/i;
+/** Clause breaks: punctuation (a dot or colon only before a space: "1:1", "index.js" stay whole), conjunctions. */
+const CLAUSES = /[,;!?()]+|[.:]+(?=\s|$)|\s(?:and|then|but|so|or)\s/i;
+const LETTERS = /^[a-z]+$/;
 const WORD = /[\p{L}\p{N}'’]+/gu;
 
 export interface Phrasal {
@@ -41,7 +43,7 @@ export function phrasalVerbs(text: string, gap = 0): Phrasal {
     for (let v = 0; v < words.length; v++) {
       if (!(v === 0 || LEAD.has(words[v - 1]!))) continue;
       const verb = words[v]!;
-      if (LEAD.has(verb) || PARTICLES.has(verb) || HELD.has(verb)) continue;
+      if (!LETTERS.test(verb) || LEAD.has(verb) || PARTICLES.has(verb) || HELD.has(verb)) continue;
       for (let p = v + 1; p < words.length && p <= v + 2 + gap; p++) {
         const w = words[p]!;
         if (PARTICLES.has(w)) {

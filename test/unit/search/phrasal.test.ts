@@ -66,3 +66,11 @@ describe('ToolSearchIndex and phrasal verbs', () => {
     expect(build().search('push these files to the repo')[0]?.key).toBe('code__push_files');
   });
 });
+
+describe('clauses', () => {
+  it('breaks clauses at punctuation before a space, not inside "1:1" or a file name', () => {
+    expect(verbs('push my 1:1 back', 0)).toEqual([]);
+    expect(verbs('push my 1:1 back', 2)).toEqual(['push']);
+    expect(verbs('open index.js. pull up the log')).toEqual(['pull']);
+  });
+});
