@@ -56,7 +56,11 @@ export class InvertedIndex {
   private seenConcept = new Uint32Array(0);
   private epoch = 0;
 
-  constructor(fields: readonly FieldParams[], private readonly k1 = 1.2) {
+  /**
+   * `lookups`: keep the vocabulary's forms, spelling and trigram indexes (forms(), corrections(),
+   * similar()); an index that never asks them (the plain baseline) saves their upkeep.
+   */
+  constructor(fields: readonly FieldParams[], private readonly k1 = 1.2, private readonly lookups = true) {
     this.fields = fields.length;
     this.weights = Float64Array.from(fields.map((f) => f.weight));
     this.bs = Float64Array.from(fields.map((f) => f.b));
@@ -288,9 +292,11 @@ export class InvertedIndex {
     let p = this.postings.get(term);
     if (p === undefined) {
       this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
-      this.vocabulary.add(term);
-      this.spelling.add(term);
-      this.grams.add(term);
+      if (this.lookups) {
+        this.vocabulary.add(term);
+        this.spelling.add(term);
+        this.grams.add(term);
+      }
     }
     if (p.n === p.ids.length) {
       const ids = new Int32Array(p.ids.length * 2);
@@ -318,9 +324,11 @@ export class InvertedIndex {
     p.n = last;
     if (p.n === 0) {
       this.postings.delete(term);
-      this.vocabulary.delete(term);
-      this.spelling.delete(term);
-      this.grams.delete(term);
+      if (this.lookups) {
+        this.vocabulary.delete(term);
+        this.spelling.delete(term);
+        this.grams.delete(term);
+      }
     }
   }
 }

@@ -6,6 +6,9 @@
 
 /** Shortest word compared by trigrams: shorter ones share trigrams with nearly everything. */
 export const MIN_GRAM_WORD = 4;
+/** Longest: a URL or a hash left whole by some analyzer is nobody's word. */
+export const MAX_GRAM_WORD = 32;
+const fits = (term: string): boolean => term.length >= MIN_GRAM_WORD && term.length <= MAX_GRAM_WORD;
 
 export class GramIndex {
   private readonly count = new Map<string, number>();
@@ -13,7 +16,7 @@ export class GramIndex {
   private readonly postings = new Map<string, string[]>();
 
   add(term: string): void {
-    if (term.length < MIN_GRAM_WORD) return;
+    if (!fits(term)) return;
     const c = this.count.get(term) ?? 0;
     this.count.set(term, c + 1);
     if (c > 0) return;
@@ -52,7 +55,7 @@ export class GramIndex {
    * best first (ties in code-unit order), at most `limit` of them.
    */
   similar(word: string, min: number, limit: number): [term: string, dice: number][] {
-    if (word.length < MIN_GRAM_WORD) return [];
+    if (!fits(word)) return [];
     const gs = trigrams(word);
     const shared = new Map<string, number>();
     for (const g of gs) for (const t of this.postings.get(g) ?? []) shared.set(t, (shared.get(t) ?? 0) + 1);

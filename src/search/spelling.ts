@@ -10,6 +10,14 @@
 export const MIN_TYPO = 5;
 /** Shortest word (and term) that may be two edits from its correction. */
 export const LONG_WORD = 8;
+/** Only words of Latin letters, and not longer than this, are filed: a URL or a hash is nobody's typo, and would cost hundreds of keys. */
+export const MAX_TYPO = 24;
+const SPELLABLE = /^[a-z]+$/;
+
+/** True for a term the index files and corrects. */
+export function spellable(term: string): boolean {
+  return term.length >= MIN_TYPO && term.length <= MAX_TYPO && SPELLABLE.test(term);
+}
 
 export class SpellingIndex {
   private readonly count = new Map<string, number>();
@@ -18,7 +26,7 @@ export class SpellingIndex {
   constructor(private readonly longWord = LONG_WORD) {}
 
   add(term: string): void {
-    if (term.length < MIN_TYPO) return;
+    if (!spellable(term)) return;
     const c = this.count.get(term) ?? 0;
     this.count.set(term, c + 1);
     if (c > 0) return;
@@ -59,7 +67,7 @@ export class SpellingIndex {
    * none is that close.
    */
   nearest(word: string): string[] {
-    if (word.length < MIN_TYPO) return [];
+    if (!spellable(word)) return [];
     const max = this.reach(word);
     let best = max + 1;
     let out: string[] = [];

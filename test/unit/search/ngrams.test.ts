@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { GramIndex, MIN_GRAM_WORD, trigrams } from '../../../src/search/ngrams.js';
+import { GramIndex, MAX_GRAM_WORD, MIN_GRAM_WORD, trigrams } from '../../../src/search/ngrams.js';
 import { DEFAULT_RANKING, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const dice = (a: string, b: string): number => {
@@ -41,8 +41,9 @@ describe('GramIndex', () => {
             else live.set(o.term, c - 1);
           }
         }
-        const expected = q.length < MIN_GRAM_WORD ? [] : [...live.keys()]
-          .filter((t) => t !== q && t.length >= MIN_GRAM_WORD)
+        const fits = (t: string): boolean => t.length >= MIN_GRAM_WORD && t.length <= MAX_GRAM_WORD;
+        const expected = !fits(q) ? [] : [...live.keys()]
+          .filter((t) => t !== q && fits(t))
           .map((t) => [t, dice(q, t)] as [string, number])
           .filter(([, d]) => d >= min)
           .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { distanceWithin, LONG_WORD, MIN_TYPO, SpellingIndex } from '../../../src/search/spelling.js';
+import { distanceWithin, LONG_WORD, MAX_TYPO, MIN_TYPO, spellable, SpellingIndex } from '../../../src/search/spelling.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 /** Optimal string alignment distance, the plain way: the reference the index must agree with. */
@@ -22,10 +22,10 @@ function osa(a: string, b: string): number {
 
 /** What nearest() must return: a scan of the live terms. */
 function scan(live: Iterable<string>, q: string, long: number): string[] {
-  if (q.length < MIN_TYPO) return [];
+  if (!spellable(q)) return [];
   const reach = (w: string): number => (w.length >= long ? 2 : 1);
   const hits = [...live]
-    .filter((t) => t !== q && (t[0] === q[0] || (t[0] === q[1] && t[1] === q[0])) && t.length >= MIN_TYPO)
+    .filter((t) => t !== q && (t[0] === q[0] || (t[0] === q[1] && t[1] === q[0])) && spellable(t))
     .map((t) => [t, osa(q, t)] as const)
     .filter(([t, d]) => d <= Math.min(reach(t), reach(q)));
   const best = Math.min(...hits.map(([, d]) => d));
@@ -59,6 +59,15 @@ describe('SpellingIndex', () => {
     expect('repositry'.length).toBeGreaterThanOrEqual(LONG_WORD);
     expect(v.nearest('lsit')).toEqual([]); // too short to correct
     expect(v.nearest('search')).toEqual(['starch']); // never the word itself
+  });
+
+  it('files only words of Latin letters, and not past MAX_TYPO', () => {
+    const v = new SpellingIndex();
+    const long = 'a'.repeat(MAX_TYPO + 1);
+    for (const t of [long, 'ab1cde', 'https://example.com/abc']) v.add(t);
+    expect(v.has(long)).toBe(false);
+    expect(v.nearest(`${long}b`)).toEqual([]);
+    expect(v.nearest('ab1cdf')).toEqual([]);
   });
 
   it('keeps a term added twice until it is deleted twice', () => {
