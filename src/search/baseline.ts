@@ -15,7 +15,7 @@ export function plainTokens(text: string): string[] {
 }
 
 export class PlainBm25Index implements Searcher {
-  private readonly index = new InvertedIndex([{ weight: 1, b: 0.75 }], 1.2);
+  private readonly index = new InvertedIndex([{ weight: 1, b: 0.75 }], 1.2, false);
 
   get size(): number {
     return this.index.size;

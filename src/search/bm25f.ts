@@ -1,100 +1,44 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
-// groups, the world-knowledge map and the indexed forms of each word, at lower weights.
-// Incremental: upsert/remove cost the document's own terms only.
+// groups, the world-knowledge map, the indexed forms of each word and, for an unknown word, its
+// corrections, at lower weights; phrasal verbs and negated verbs read as such; a request that
+// matches nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
-import { FIELD_NAMES, fieldTerms, type FieldName } from './fields.js';
-import { InvertedIndex, type Concept, type FieldParams } from './inverted.js';
+import { FIELD_NAMES, fieldTerms } from './fields.js';
+import { InvertedIndex, type Concept } from './inverted.js';
 import { queryShape } from './hints.js';
 import { actionsOf, askedActions } from './actions.js';
+import { phrasalVerbs } from './phrasal.js';
+import { negatedTerms } from './negation.js';
 import { spreadServers } from './crowding.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { numbers } from './number.js';
 import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
-import { expansions, SYNONYM_WEIGHT } from './synonyms.js';
-import { worldExpansions, WORLD_WEIGHT } from './world.js';
+import { expansions, synonymTerms } from './synonyms.js';
+import { worldExpansions, worldTerms } from './world.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
+import { DEFAULT_RANKING, type RankingParams } from './params.js';
 
-export interface RankingParams {
-  k1: number;
-  fields: Record<FieldName, FieldParams>;
-  /** Use the synonym groups and query-shape hints (off only to measure what they bring). */
-  synonyms: boolean;
-  /** Weight of a synonym relative to the query's own word. */
-  synonymWeight: number;
-  /** Weight of a world-knowledge expansion (world.ts) relative to the query's own word. */
-  worldWeight: number;
-  /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
-  formWeight: number;
-  /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
-  crowdingDecay: number;
-  crowdingFree: number;
-  /** Weight of an indexed term one edit from a query word that no tool uses (a typo); 0 = off. */
-  typoWeight: number;
-  /**
-   * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
-   * name's words, apart from the server's own, that the query names, synonyms at their weight).
-   */
-  nameCoverage: number;
-  /**
-   * Tools of a server the query names ("... in hubspot") score × (1 + serverMention × the
-   * naming term's weight): 1 for the query's own word, less for an expansion of it.
-   */
-  serverMention: number;
-  /** A tool whose name's action family differs from every one the query names scores × (1 − actionMismatch). */
-  actionMismatch: number;
-  /** Tools score × (1 + serverContext × their server's relevance to the query, best = 1). */
-  serverContext: number;
-  /**
-   * A tool scores × (1 − numberMismatch) for each word of its name that the query says in the
-   * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
-   */
-  numberMismatch: number;
-  /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
-  valueMatch: number;
-}
-
-/** Chosen on the dev half of bench/search's queries; the test half judges them. */
-export const DEFAULT_RANKING: RankingParams = {
-  k1: 1.2,
-  fields: {
-    name: { weight: 3, b: 0.3 },
-    title: { weight: 2, b: 0.3 },
-    summary: { weight: 1.5, b: 0.3 },
-    // Prose fields: how long a description runs is its server's house style, so its length
-    // counts half against its own server's tools and half against everyone's.
-    description: { weight: 0.7, b: 0.6, groupNorm: 0.5 },
-    params: { weight: 0.6, b: 0.3 },
-    paramText: { weight: 0.3, b: 0.6, groupNorm: 0.5 },
-    server: { weight: 1.5, b: 0 },
-  },
-  synonyms: true,
-  synonymWeight: SYNONYM_WEIGHT,
-  worldWeight: WORLD_WEIGHT,
-  formWeight: 0.7,
-  crowdingDecay: 0.8,
-  crowdingFree: 3,
-  typoWeight: 0.6,
-  nameCoverage: 0.5,
-  serverMention: 0.5,
-  serverContext: 0.5,
-  actionMismatch: 0.3,
-  numberMismatch: 0.05,
-  valueMatch: 0.2,
-};
+export { DEFAULT_RANKING, type RankingParams } from './params.js';
 
 export const DEFAULT_LIMIT = 10;
 /** How many lexical hits the name, server and context boosts re-rank. */
 export const RERANK_DEPTH = 100;
 
 const DIGITS = /^[0-9]+$/;
+const EMPTY: ReadonlyMap<string, number> = new Map();
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
 /** Query words looked up as possible typos per query. */
 const MAX_CORRECTIONS = 4;
+/** Most words between a phrasal verb's verb and its particle ("push my 1:1 with Dan back" is 4: too far). */
+const PHRASAL_GAP = 2;
+/** The fallback's least Dice coefficient, and most similar terms per word (chosen on bench/search/fallback.mjs). */
+const GRAM_MIN = 0.4;
+const GRAM_LIMIT = 5;
 
 /** The parts of a tool that ranking reads, as one string. */
 function fingerprint(doc: ToolDoc): string {
@@ -119,6 +63,11 @@ export class ToolSearchIndex implements Searcher {
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {
     this.index = new InvertedIndex(FIELD_NAMES.map((f) => params.fields[f]), params.k1);
+    // A misspelt word may be meant as a word the tables know though no tool says it ("weathr").
+    if (params.synonyms && params.typoWeight > 0) {
+      for (const t of synonymTerms()) this.index.know(t);
+      if (params.worldWeight > 0) for (const t of worldTerms()) this.index.know(t);
+    }
   }
 
   get size(): number {
@@ -188,7 +137,8 @@ export class ToolSearchIndex implements Searcher {
    * so rejected tools never take a place; the boosts then re-rank the best RERANK_DEPTH accepted.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const concepts = this.concepts(query);
+    const { concepts, notAsked, negated } = this.read(query);
+    const negP = 1 - this.params.negatedName;
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
     for (const c of concepts) for (const [t, w] of c) if (w > (weights.get(t) ?? 0)) weights.set(t, w);
@@ -197,7 +147,7 @@ export class ToolSearchIndex implements Searcher {
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
-    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]));
+    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
     const mismatch = 1 - this.params.actionMismatch;
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
@@ -213,7 +163,10 @@ export class ToolSearchIndex implements Searcher {
       }
       const words = this.nameWords.get(key)!;
       let covered = 0;
-      for (const w of words) covered += weights.get(w) ?? 0;
+      for (const w of words) {
+        covered += weights.get(w) ?? 0;
+        if (negated.has(w)) score *= negP;
+      }
       let s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
       const server = this.serverOf.get(key)!;
       const naming = named.get(server);
@@ -225,7 +178,10 @@ export class ToolSearchIndex implements Searcher {
     };
     const limit = options.limit ?? DEFAULT_LIMIT;
     // The boosts are bounded factors: re-ranking the lexical top RERANK_DEPTH is enough.
-    const pool = this.index.search(concepts, Math.max(limit, RERANK_DEPTH), options.accept);
+    // No word of the request (nor any expansion) is indexed: compare its words with the index's
+    // by character trigrams instead. Decided before `accept`, so visibility never changes the question.
+    const none = this.params.gramFallback && concepts.every((c) => c.every(([t]) => this.index.df(t) === 0));
+    const pool = this.index.search(none ? this.gramConcepts(query) : concepts, Math.max(limit, RERANK_DEPTH), options.accept);
     const boosted = pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) }));
     const spread = spreadServers(boosted, (key) => this.serverOf.get(key)!, this.params.crowdingDecay, this.params.crowdingFree, named);
     return takeTop(spread, limit);
@@ -241,18 +197,47 @@ export class ToolSearchIndex implements Searcher {
     const add = (term: string, w: number): void => {
       if (w > (weights.get(term) ?? 0)) weights.set(term, w);
     };
-    for (const s of expansions(t).keys()) add(s, this.params.synonymWeight);
-    if (this.params.worldWeight > 0) for (const s of worldExpansions(t).keys()) add(s, this.params.worldWeight);
+    const tables = (word: string, share: number): boolean => {
+      const syn = expansions(word);
+      for (const s of syn.keys()) add(s, this.params.synonymWeight * share);
+      const world = this.params.worldWeight > 0 ? worldExpansions(word) : EMPTY;
+      for (const s of world.keys()) add(s, this.params.worldWeight * share);
+      return syn.size > 0 || world.size > 0;
+    };
+    const known = tables(t, 1);
     if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
-    // A word no tool uses may be misspelt.
-    if (this.params.typoWeight > 0 && this.index.df(t) === 0 && budget.corrections-- > 0) {
-      for (const s of this.index.typos(t)) add(s, this.params.typoWeight);
+    // A word that neither a tool nor the tables know may be misspelt.
+    const w = this.params.typoWeight;
+    if (w > 0 && !known && this.index.df(t) === 0 && budget.corrections-- > 0) {
+      for (const c of this.index.corrections(t)) {
+        add(c, w);
+        tables(c, w);
+      }
     }
     return [...weights];
   }
 
+  /** The fallback's concepts: each query word with the indexed terms most like it by trigrams. */
+  private gramConcepts(query: string): Concept[] {
+    const out: Concept[] = [];
+    for (const t of new Set(analyzeText(query.slice(0, MAX_QUERY_CHARS)))) {
+      if (out.length >= MAX_CONCEPTS) break;
+      const similar = this.index.similar(t, GRAM_MIN, GRAM_LIMIT);
+      if (similar.length > 0) out.push([[t, 1], ...similar]);
+    }
+    return out;
+  }
+
   /** The query as the index sees it: one concept per distinct word, with its expansions. */
   concepts(query: string): Concept[] {
+    return this.read(query).concepts;
+  }
+
+  /**
+   * The query's concepts, the terms that must not say which action it asks for (the verbs of
+   * its phrasal verbs, the verbs it negates), and the negated ones.
+   */
+  private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string> } {
     const out: Concept[] = [];
     const seen = new Set<string>();
     // Typo look-ups scan the vocabulary of similar length: a few per query.
@@ -260,17 +245,26 @@ export class ToolSearchIndex implements Searcher {
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
     const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
+    // "pull up", "push it back": the verb's own sense is not meant, and the particle says nothing alone.
+    const vw = this.params.phrasalWeight;
+    const phrasal = vw < 1 ? phrasalVerbs(shape.text, PHRASAL_GAP) : { verbs: new Set<string>(), particles: new Set<string>() };
+    // "... but don't send it": what the user does not want done picks no tool.
+    // It still says what the request is about ("send" → mail), so its concept stays.
+    const negated = this.params.negatedName > 0 ? negatedTerms(shape.text) : new Set<string>();
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      out.push(this.params.synonyms ? this.expand(t, budget) : [[t, 1]]);
+      let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
+      const scale = phrasal.verbs.has(t) ? vw : phrasal.particles.has(t) ? 0 : 1;
+      if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
+      if (scale > 0) out.push(c);
     }
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return out;
+    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated };
   }
 }

@@ -5,6 +5,8 @@
 
 import { before } from './top.js';
 import { PrefixVocabulary } from './morphology.js';
+import { SpellingIndex } from './spelling.js';
+import { GramIndex } from './ngrams.js';
 import { GroupLengths } from './lengths.js';
 import type { SearchHit } from './types.js';
 
@@ -46,13 +48,19 @@ export class InvertedIndex {
   private normsDirty = true;
   private readonly postings = new Map<string, Posting>();
   private readonly vocabulary = new PrefixVocabulary();
+  private readonly spelling = new SpellingIndex();
+  private readonly grams = new GramIndex();
   private acc = new Float64Array(0);
   private best = new Float64Array(0);
   private seen = new Uint32Array(0);
   private seenConcept = new Uint32Array(0);
   private epoch = 0;
 
-  constructor(fields: readonly FieldParams[], private readonly k1 = 1.2) {
+  /**
+   * `lookups`: keep the vocabulary's forms, spelling and trigram indexes (forms(), corrections(),
+   * similar()); an index that never asks them (the plain baseline) saves their upkeep.
+   */
+  constructor(fields: readonly FieldParams[], private readonly k1 = 1.2, private readonly lookups = true) {
     this.fields = fields.length;
     this.weights = Float64Array.from(fields.map((f) => f.weight));
     this.bs = Float64Array.from(fields.map((f) => f.b));
@@ -129,9 +137,19 @@ export class InvertedIndex {
     return this.vocabulary.forms(term);
   }
 
-  /** Indexed terms one edit from `term` (see morphology.ts). */
-  typos(term: string): string[] {
-    return this.vocabulary.typos(term);
+  /** Known terms nearest a misspelt `term` (see spelling.ts): indexed ones and those of `know`. */
+  corrections(term: string): string[] {
+    return this.spelling.nearest(term);
+  }
+
+  /** Indexed terms sharing character trigrams with `term` (see ngrams.ts), best first. */
+  similar(term: string, min: number, limit: number): [string, number][] {
+    return this.grams.similar(term, min, limit);
+  }
+
+  /** Makes a term a possible correction while no document holds it (the expansion tables' words). */
+  know(term: string): void {
+    this.spelling.add(term);
   }
 
   /** Number of documents holding the term (its document frequency). */
@@ -274,7 +292,11 @@ export class InvertedIndex {
     let p = this.postings.get(term);
     if (p === undefined) {
       this.postings.set(term, (p = { ids: new Int32Array(4), tf: new Float32Array(4 * F), n: 0 }));
-      this.vocabulary.add(term);
+      if (this.lookups) {
+        this.vocabulary.add(term);
+        this.spelling.add(term);
+        this.grams.add(term);
+      }
     }
     if (p.n === p.ids.length) {
       const ids = new Int32Array(p.ids.length * 2);
@@ -302,7 +324,11 @@ export class InvertedIndex {
     p.n = last;
     if (p.n === 0) {
       this.postings.delete(term);
-      this.vocabulary.delete(term);
+      if (this.lookups) {
+        this.vocabulary.delete(term);
+        this.spelling.delete(term);
+        this.grams.delete(term);
+      }
     }
   }
 }

@@ -162,6 +162,12 @@ export function expansions(term: string): ReadonlyMap<string, number> {
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
+/** Every term the groups know (a misspelt query word may be meant as one of them). */
+export function synonymTerms(): Iterable<string> {
+  table ??= build();
+  return table.keys();
+}
+
 function build(): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const group of GROUPS) {

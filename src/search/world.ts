@@ -165,6 +165,12 @@ export function worldExpansions(term: string): ReadonlyMap<string, number> {
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
+/** Every everyday term the map knows (a misspelt query word may be meant as one of them). */
+export function worldTerms(): Iterable<string> {
+  table ??= build();
+  return table.keys();
+}
+
 function build(): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const line of MAP) {

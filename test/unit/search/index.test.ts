@@ -87,7 +87,7 @@ describe('ToolSearchIndex updates', () => {
     expect(index.search('report a bug').map((h) => h.key)).not.toContain('github__create_issue');
     expect(index.remove('github__create_issue')).toBe(true);
     expect(index.remove('github__create_issue')).toBe(false);
-    expect(index.search('bake bread')).toEqual([]);
+    expect(index.search('bake bread').map((h) => h.key)).not.toContain('github__create_issue');
     expect(index.size).toBe(CATALOG.length - 1);
   });
 

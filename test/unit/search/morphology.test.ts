@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MIN_FORM, MIN_TYPO, oneEdit, PrefixVocabulary } from '../../../src/search/morphology.js';
+import { MIN_FORM, PrefixVocabulary } from '../../../src/search/morphology.js';
 import { DEFAULT_RANKING, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
@@ -43,43 +43,6 @@ describe('PrefixVocabulary', () => {
   });
 });
 
-/** Optimal string alignment distance: the reference oneEdit must agree with. */
-function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-describe('typos', () => {
-  it('oneEdit is true exactly at distance one (insert, delete, substitute, swap neighbours)', () => {
-    expect(oneEdit('serach', 'search')).toBe(true);
-    expect(oneEdit('mesag', 'messag')).toBe(true);
-    expect(oneEdit('search', 'search')).toBe(false);
-    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 7 });
-    fc.assert(
-      fc.property(word, word, (a, b) => {
-        expect(oneEdit(a, b)).toBe(osa(a, b) === 1);
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('finds the vocabulary terms one edit away, long words only', () => {
-    const v = new PrefixVocabulary();
-    for (const t of ['search', 'starch', 'messag', 'list', 'lost']) v.add(t);
-    expect(v.typos('serach')).toEqual(['search']);
-    expect(v.typos('sarch')).toEqual(['search', 'starch']);
-    expect(v.typos('lsit')).toEqual([]);
-    expect('lsit'.length).toBeLessThan(MIN_TYPO);
-  });
-});
-
 describe('ToolSearchIndex and word forms', () => {
   const catalog = [
     tool('memory', 'create_relations', 'Create relations between entities in the knowledge graph.'),
@@ -102,7 +65,7 @@ describe('ToolSearchIndex and word forms', () => {
   it('corrects a misspelt word that no tool uses, and only such a word', () => {
     expect(first('lsit the repositries of the organisation')).toBe('code__list_repositories');
     expect(first('show the configuraton')).toBe('app__get_configuration');
-    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, typoWeight: 0 });
+    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, typoWeight: 0, gramFallback: false });
     for (const d of catalog) off.upsert(d);
     expect(off.search('repositries')).toEqual([]);
     expect(first('repositries')).toBe('code__list_repositories');
@@ -133,7 +96,7 @@ describe('ToolSearchIndex and word forms', () => {
   });
 
   it('is off at formWeight 0', () => {
-    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, formWeight: 0 });
+    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, formWeight: 0, gramFallback: false });
     for (const d of catalog) off.upsert(d);
     expect(off.search('config')).toEqual([]);
     expect(index.search('config')[0]?.key).toBe('app__get_configuration');

@@ -1,0 +1,98 @@
+// The ranking's parameters and their defaults: field weights and length normalisation, and the
+// weight or factor of each rule layered over BM25F (expansions, corrections, boosts, penalties).
+// Defaults were chosen on the dev queries of bench/search; the test half judges them.
+
+import type { FieldName } from './fields.js';
+import type { FieldParams } from './inverted.js';
+import { SYNONYM_WEIGHT } from './synonyms.js';
+import { WORLD_WEIGHT } from './world.js';
+
+export interface RankingParams {
+  k1: number;
+  fields: Record<FieldName, FieldParams>;
+  /** Use the synonym groups and query-shape hints (off only to measure what they bring). */
+  synonyms: boolean;
+  /** Weight of a synonym relative to the query's own word. */
+  synonymWeight: number;
+  /** Weight of a world-knowledge expansion (world.ts) relative to the query's own word. */
+  worldWeight: number;
+  /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
+  formWeight: number;
+  /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
+  crowdingDecay: number;
+  crowdingFree: number;
+  /**
+   * Weight of the corrections of a query word that neither a tool nor the expansion tables know
+   * (a typo): the known terms nearest it (spelling.ts), and their expansions at this share; 0 = off.
+   */
+  typoWeight: number;
+  /**
+   * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
+   * particle is then dropped and whose verb names no action; 1 = off.
+   */
+  phrasalWeight: number;
+  /**
+   * A tool whose name holds a verb the request negates ("draft it but don't send it";
+   * negation.ts) scores × (1 − negatedName) for each such word; the verb names no action either.
+   * 0 = off.
+   */
+  negatedName: number;
+  /**
+   * For a request that matches nothing, search again with each word's most similar indexed
+   * terms by character trigrams (ngrams.ts), weighted by their Dice coefficient.
+   */
+  gramFallback: boolean;
+  /**
+   * Bonus for a tool whose name the query covers: score × (1 + nameCoverage × share of the
+   * name's words, apart from the server's own, that the query names, synonyms at their weight).
+   */
+  nameCoverage: number;
+  /**
+   * Tools of a server the query names ("... in hubspot") score × (1 + serverMention × the
+   * naming term's weight): 1 for the query's own word, less for an expansion of it.
+   */
+  serverMention: number;
+  /** A tool whose name's action family differs from every one the query names scores × (1 − actionMismatch). */
+  actionMismatch: number;
+  /** Tools score × (1 + serverContext × their server's relevance to the query, best = 1). */
+  serverContext: number;
+  /**
+   * A tool scores × (1 − numberMismatch) for each word of its name that the query says in the
+   * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
+   */
+  numberMismatch: number;
+  /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
+  valueMatch: number;
+}
+
+/** Chosen on the dev half of bench/search's queries; the test half judges them. */
+export const DEFAULT_RANKING: RankingParams = {
+  k1: 1.2,
+  fields: {
+    name: { weight: 3, b: 0.3 },
+    title: { weight: 2, b: 0.3 },
+    summary: { weight: 1.5, b: 0.3 },
+    // Prose fields: how long a description runs is its server's house style, so its length
+    // counts half against its own server's tools and half against everyone's.
+    description: { weight: 0.7, b: 0.6, groupNorm: 0.5 },
+    params: { weight: 0.6, b: 0.3 },
+    paramText: { weight: 0.3, b: 0.6, groupNorm: 0.5 },
+    server: { weight: 1.5, b: 0 },
+  },
+  synonyms: true,
+  synonymWeight: SYNONYM_WEIGHT,
+  worldWeight: WORLD_WEIGHT,
+  formWeight: 0.7,
+  crowdingDecay: 0.8,
+  crowdingFree: 3,
+  typoWeight: 0.6,
+  phrasalWeight: 0.5,
+  negatedName: 0.5,
+  gramFallback: true,
+  nameCoverage: 0.5,
+  serverMention: 0.5,
+  serverContext: 0.5,
+  actionMismatch: 0.3,
+  numberMismatch: 0.05,
+  valueMatch: 0.2,
+};

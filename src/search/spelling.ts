@@ -1,0 +1,147 @@
+// Corrections for misspelt query words: the vocabulary terms nearest a word by Damerau distance
+// (optimal string alignment), at most 1 edit, or 2 when both words are long, and starting with the
+// same letter (people rarely mistype a word's first letter; "catch" is not "batch"). Found through a
+// deletion neighbourhood kept with the index: every term is filed under itself and the strings
+// left by deleting 1 (2 for long terms) of its characters; a term and a word within the bound
+// always share such a string, so a look-up reads a few dozen keys, never the whole vocabulary.
+// Terms are counted: one added twice (by the index and the expansion tables) stays until both go.
+
+/** Shortest word that may be a misspelling: shorter ones are one edit away from too many. */
+export const MIN_TYPO = 5;
+/** Shortest word (and term) that may be two edits from its correction. */
+export const LONG_WORD = 8;
+/** Only words of Latin letters, and not longer than this, are filed: a URL or a hash is nobody's typo, and would cost hundreds of keys. */
+export const MAX_TYPO = 24;
+const SPELLABLE = /^[a-z]+$/;
+
+/** True for a term the index files and corrects. */
+export function spellable(term: string): boolean {
+  return term.length >= MIN_TYPO && term.length <= MAX_TYPO && SPELLABLE.test(term);
+}
+
+export class SpellingIndex {
+  private readonly count = new Map<string, number>();
+  private readonly filed = new Map<string, string[]>();
+
+  constructor(private readonly longWord = LONG_WORD) {}
+
+  add(term: string): void {
+    if (!spellable(term)) return;
+    const c = this.count.get(term) ?? 0;
+    this.count.set(term, c + 1);
+    if (c > 0) return;
+    for (const key of neighbourhood(term, this.reach(term))) {
+      const list = this.filed.get(key);
+      if (list === undefined) this.filed.set(key, [term]);
+      else list.push(term);
+    }
+  }
+
+  delete(term: string): void {
+    const c = this.count.get(term);
+    if (c === undefined) return;
+    if (c > 1) {
+      this.count.set(term, c - 1);
+      return;
+    }
+    this.count.delete(term);
+    for (const key of neighbourhood(term, this.reach(term))) {
+      const list = this.filed.get(key);
+      if (list === undefined) continue;
+      const i = list.indexOf(term);
+      if (i >= 0) {
+        list[i] = list[list.length - 1]!;
+        list.pop();
+      }
+      if (list.length === 0) this.filed.delete(key);
+    }
+  }
+
+  has(term: string): boolean {
+    return this.count.has(term);
+  }
+
+  /**
+   * The terms other than `word` that start with its first character, at the smallest distance
+   * from it (1, or 2 when both are at least `longWord` long), in code-unit order; empty when
+   * none is that close.
+   */
+  nearest(word: string): string[] {
+    if (!spellable(word)) return [];
+    const max = this.reach(word);
+    let best = max + 1;
+    let out: string[] = [];
+    const seen = new Set<string>();
+    for (const key of neighbourhood(word, max)) {
+      for (const t of this.filed.get(key) ?? []) {
+        if (t === word || !sameStart(t, word) || seen.has(t)) continue;
+        seen.add(t);
+        const bound = Math.min(best, Math.min(this.reach(t), max));
+        const d = distanceWithin(word, t, bound);
+        if (d > bound) continue;
+        if (d < best) {
+          best = d;
+          out = [t];
+        } else out.push(t);
+      }
+    }
+    return out.sort();
+  }
+
+  /** How many edits a word of this length may be from its correction. */
+  private reach(word: string): number {
+    return word.length >= this.longWord ? 2 : 1;
+  }
+}
+
+/** Same first letter, or the first two letters swapped ("lsit" for list). */
+function sameStart(a: string, b: string): boolean {
+  return a.charCodeAt(0) === b.charCodeAt(0) || (a.charCodeAt(0) === b.charCodeAt(1) && a.charCodeAt(1) === b.charCodeAt(0));
+}
+
+/** The word and every string left by deleting up to `depth` of its characters. */
+export function neighbourhood(word: string, depth: number): Set<string> {
+  const out = new Set<string>([word]);
+  let layer = [word];
+  for (let d = 0; d < depth; d++) {
+    const next: string[] = [];
+    for (const w of layer) {
+      for (let i = 0; i < w.length; i++) {
+        const s = w.slice(0, i) + w.slice(i + 1);
+        if (!out.has(s)) {
+          out.add(s);
+          next.push(s);
+        }
+      }
+    }
+    layer = next;
+  }
+  return out;
+}
+
+/**
+ * Optimal string alignment distance between a and b (insertions, deletions, substitutions,
+ * swaps of neighbours), or `max + 1` as soon as it is known to exceed `max`.
+ */
+export function distanceWithin(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const m = b.length;
+  let prev2 = new Array<number>(m + 1).fill(0);
+  let prev = Array.from({ length: m + 1 }, (_, j) => j);
+  let cur = new Array<number>(m + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= m; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return Math.min(prev[m]!, max + 1);
+}
