@@ -67,18 +67,20 @@ function onServerLine(line) {
   w.back(line.slice(0, at + 5) + w.clientId + line.slice(end));
 }
 
-/** Splits a stream into lines (utf8, one string per line). */
+/** Splits a stream into lines (utf8, one string per line); a long line's reads are joined once. */
 function eachLine(stream, onLine) {
-  let rest = '';
+  let parts = [];
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
-    const text = rest + chunk;
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      if (nl > start) onLine(text.slice(start, nl));
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+      const tail = chunk.slice(start, nl);
+      const line = parts.length === 0 ? tail : parts.join('') + tail;
+      parts = [];
+      if (line.length > 0) onLine(line);
       start = nl + 1;
     }
-    rest = text.slice(start);
+    if (start < chunk.length) parts.push(chunk.slice(start));
   });
 }
 eachLine(server.stdout, onServerLine);
