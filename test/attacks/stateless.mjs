@@ -81,4 +81,22 @@ export const stateless = [
       }
     },
   },
+  {
+    name: 'a stateful-era server asks a stateless client for input past the gateway',
+    item: 'stateless',
+    async run({ cli }) {
+      const yaml = `servers:\n${stdioServer('hostile', 'hostile.mjs')}`;
+      const gw = await startGateway({ cli, yaml });
+      try {
+        // No elicitation capability: the gateway must not let a server ask this client anything.
+        const answer = await post(gw.url, 'none', 1, 'tools/call', { name: 'hostile__input_required', arguments: {} }, {});
+        const result = answer?.result;
+        if (result === undefined) return breached(`no answer: ${JSON.stringify(answer).slice(0, 160)}`);
+        if (result.resultType !== 'complete') return breached(`the client was handed resultType ${JSON.stringify(result.resultType)} with ${JSON.stringify(result.inputRequests ?? {}).slice(0, 80)}`);
+        return held('a 2025-era server\'s result is complete to a 2026-07-28 client, whatever it spells');
+      } finally {
+        await gw.stop();
+      }
+    },
+  },
 ];

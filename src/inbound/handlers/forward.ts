@@ -9,6 +9,7 @@ import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './mod
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse } from '../../jsonrpc/raw.js';
+import { textOf } from '../../jsonrpc/ndjson.js';
 import { callNamedTool, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
@@ -53,13 +54,40 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     owner: context,
     raw,
   };
-  if (connection.era !== 'modern') return connection.forward(method, params, options);
+  if (connection.era !== 'modern') {
+    const answer = connection.forward(method, params, options);
+    return context.modern === undefined ? answer : answer.then(completeForStateless);
+  }
   // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
   options.envelope = requestEnvelope(context);
   if (!MRTR_METHODS.has(method)) return connection.forward(method, params, options);
   const send = (p: Record<string, any>) => connection.forward(method, p, options);
   // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
   return context.modern !== undefined ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
+}
+
+/**
+ * A stateful-era server's answer, for a client of the stateless revision: complete, whatever its
+ * result spells. `resultType` means nothing before 2026-07-28; passed on as it was, a server could
+ * hand the client an input request (`input_required`) past the gateway's own checks of what this
+ * client may be asked. A raw answer without such a member stays raw.
+ */
+function completeForStateless(answer: PeerAnswer): PeerAnswer {
+  let response: JsonRpcResponse;
+  if (isRawResponse(answer)) {
+    if (answer.isError || answer.resultPlain) return answer;
+    try {
+      response = JSON.parse(textOf(answer.chunks)) as JsonRpcResponse;
+    } catch {
+      return answer;
+    }
+  } else {
+    response = answer as JsonRpcResponse;
+  }
+  if (isErrorResponse(response)) return response;
+  const result = response.result as Record<string, any> | undefined;
+  if (result === null || typeof result !== 'object' || result.resultType === undefined || result.resultType === 'complete') return response;
+  return { ...response, result: { ...result, resultType: 'complete' } };
 }
 
 /** The originating client's side of a request to a 2026-07-28 server. */
