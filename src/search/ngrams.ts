@@ -4,6 +4,8 @@
 // postings over the vocabulary, not the documents: a term costs its trigrams once, however many
 // tools say it. Terms are counted, like spelling.ts's, and follow the index's adds and deletes.
 
+import { CountedFiling } from './filing.js';
+
 /** Shortest word compared by trigrams: shorter ones share trigrams with nearly everything. */
 export const MIN_GRAM_WORD = 4;
 /** Longest: a URL or a hash left whole by some analyzer is nobody's word. */
@@ -11,43 +13,17 @@ export const MAX_GRAM_WORD = 32;
 const fits = (term: string): boolean => term.length >= MIN_GRAM_WORD && term.length <= MAX_GRAM_WORD;
 
 export class GramIndex {
-  private readonly count = new Map<string, number>();
+  private readonly terms = new CountedFiling();
   private readonly sizes = new Map<string, number>();
-  private readonly postings = new Map<string, string[]>();
 
   add(term: string): void {
     if (!fits(term)) return;
-    const c = this.count.get(term) ?? 0;
-    this.count.set(term, c + 1);
-    if (c > 0) return;
     const gs = trigrams(term);
-    this.sizes.set(term, gs.size);
-    for (const g of gs) {
-      const list = this.postings.get(g);
-      if (list === undefined) this.postings.set(g, [term]);
-      else list.push(term);
-    }
+    if (this.terms.add(term, () => gs)) this.sizes.set(term, gs.size);
   }
 
   delete(term: string): void {
-    const c = this.count.get(term);
-    if (c === undefined) return;
-    if (c > 1) {
-      this.count.set(term, c - 1);
-      return;
-    }
-    this.count.delete(term);
-    this.sizes.delete(term);
-    for (const g of trigrams(term)) {
-      const list = this.postings.get(g);
-      if (list === undefined) continue;
-      const i = list.indexOf(term);
-      if (i >= 0) {
-        list[i] = list[list.length - 1]!;
-        list.pop();
-      }
-      if (list.length === 0) this.postings.delete(g);
-    }
+    if (this.terms.delete(term, () => trigrams(term))) this.sizes.delete(term);
   }
 
   /**
@@ -58,7 +34,7 @@ export class GramIndex {
     if (!fits(word)) return [];
     const gs = trigrams(word);
     const shared = new Map<string, number>();
-    for (const g of gs) for (const t of this.postings.get(g) ?? []) shared.set(t, (shared.get(t) ?? 0) + 1);
+    for (const g of gs) for (const t of this.terms.under(g)) shared.set(t, (shared.get(t) ?? 0) + 1);
     const out: [string, number][] = [];
     for (const [t, n] of shared) {
       if (t === word) continue;

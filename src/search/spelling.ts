@@ -6,6 +6,8 @@
 // always share such a string, so a look-up reads a few dozen keys, never the whole vocabulary.
 // Terms are counted: one added twice (by the index and the expansion tables) stays until both go.
 
+import { CountedFiling } from './filing.js';
+
 /** Shortest word that may be a misspelling: shorter ones are one edit away from too many. */
 export const MIN_TYPO = 5;
 /** Shortest word (and term) that may be two edits from its correction. */
@@ -20,45 +22,20 @@ export function spellable(term: string): boolean {
 }
 
 export class SpellingIndex {
-  private readonly count = new Map<string, number>();
-  private readonly filed = new Map<string, string[]>();
+  private readonly terms = new CountedFiling();
 
   constructor(private readonly longWord = LONG_WORD) {}
 
   add(term: string): void {
-    if (!spellable(term)) return;
-    const c = this.count.get(term) ?? 0;
-    this.count.set(term, c + 1);
-    if (c > 0) return;
-    for (const key of neighbourhood(term, this.reach(term))) {
-      const list = this.filed.get(key);
-      if (list === undefined) this.filed.set(key, [term]);
-      else list.push(term);
-    }
+    if (spellable(term)) this.terms.add(term, () => neighbourhood(term, this.reach(term)));
   }
 
   delete(term: string): void {
-    const c = this.count.get(term);
-    if (c === undefined) return;
-    if (c > 1) {
-      this.count.set(term, c - 1);
-      return;
-    }
-    this.count.delete(term);
-    for (const key of neighbourhood(term, this.reach(term))) {
-      const list = this.filed.get(key);
-      if (list === undefined) continue;
-      const i = list.indexOf(term);
-      if (i >= 0) {
-        list[i] = list[list.length - 1]!;
-        list.pop();
-      }
-      if (list.length === 0) this.filed.delete(key);
-    }
+    this.terms.delete(term, () => neighbourhood(term, this.reach(term)));
   }
 
   has(term: string): boolean {
-    return this.count.has(term);
+    return this.terms.has(term);
   }
 
   /**
@@ -73,7 +50,7 @@ export class SpellingIndex {
     let out: string[] = [];
     const seen = new Set<string>();
     for (const key of neighbourhood(word, max)) {
-      for (const t of this.filed.get(key) ?? []) {
+      for (const t of this.terms.under(key)) {
         if (t === word || !sameStart(t, word) || seen.has(t)) continue;
         seen.add(t);
         const bound = Math.min(best, Math.min(this.reach(t), max));
