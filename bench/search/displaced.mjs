@@ -1,6 +1,6 @@
 // Which dev/dev2 requests lose places between catalog size and +5,000 distractors, and to which
 // distractor tools, through which of the request's words (own word or expansion). Dev halves only.
-//   npm run build && node bench/search/displaced.mjs
+//   npm run build && node bench/search/displaced.mjs ['{"familyDecay":1}']   (settings merged over DEFAULT_RANKING)
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
@@ -16,7 +16,8 @@ const queries = [
   ...read('./queries-dev2.tsv').map(([, q, g]) => ({ set: 'dev2', q, gold: new Set(g.trim().split(/\s+/)) })),
 ];
 const d = generateDistractors(10_000, { seed: 7 }).slice(0, 5_000);
-const build = (docs) => { const e = new S.ToolSearchIndex(); for (const x of docs) e.upsert(x); return e; };
+const params = { ...S.DEFAULT_RANKING, ...JSON.parse(process.argv[2] ?? '{}') };
+const build = (docs) => { const e = new S.ToolSearchIndex(params); for (const x of docs) e.upsert(x); return e; };
 const small = build(catalog), big = build([...catalog, ...d]);
 const docOf = new Map([...catalog, ...d].map((x) => [x.key, x]));
 const isD = new Set(d.map((x) => x.key));
