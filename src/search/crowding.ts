@@ -1,7 +1,8 @@
 // One server must not fill the whole result list on the strength of one shared word: past its
 // first `free` tools in score order, each further tool of the same server is damped by `decay`
-// more. Servers the request names are exempt (the user asked for them). Order within a server
-// is kept; the result is a new list of candidates (scores changed), not yet sorted.
+// more. Servers the request names are exempt (the user asked for them). Likewise each further
+// member of one name family (families.ts) by `familyDecay`, named server or not: variants of one
+// operation are one answer. Order within a server is kept; the result is a new list of candidates (scores changed), not yet sorted.
 
 import { before, type Candidate } from './top.js';
 

@@ -1,6 +1,7 @@
 // Tool families: tools of one server whose names extend another of its tool names by trailing
 // words (`get_shelf`, `get_shelf_by_date`, `get_shelf_v2`) are variants of one operation. A
-// tool's family is its server with the shortest such name (2+ words); a tool no shorter name prefixes is its own.
+// tool's family is its server with the shortest such name (2+ words), else the shortest prefix of 3+
+// words that two of the server's names extend, else its own name. Kept as counts, so it follows upserts and removals.
 
 const SEP = '\u0000';
 /** Least words of a prefix two names share that makes them one family without a base name. */
