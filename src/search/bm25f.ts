@@ -12,6 +12,7 @@ import { actionsOf, askedActions } from './actions.js';
 import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { spreadServers } from './crowding.js';
+import { Families } from './families.js';
 import { ServerContext } from './servers.js';
 import { takeTop } from './top.js';
 import { numbers } from './number.js';
@@ -58,6 +59,8 @@ export class ToolSearchIndex implements Searcher {
   /** Kinds of value each tool's parameters take (see values.ts). */
   private readonly kindsOf = new Map<string, number>();
   private readonly servers = new ServerContext();
+  /** Name variants of one operation (families.ts), spread apart like servers. */
+  private readonly families = new Families();
   /** What each tool was indexed from, to skip unchanged tools in syncServer. */
   private readonly fingerprints = new Map<string, string>();
 
@@ -91,6 +94,7 @@ export class ToolSearchIndex implements Searcher {
     this.actionOf.set(doc.key, actionsOf(terms[0]!));
     this.kindsOf.set(doc.key, parameterKinds(doc.inputSchema));
     this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
+    this.families.add(doc.key, doc.server, splitName(doc.name));
   }
 
   /**
@@ -128,6 +132,7 @@ export class ToolSearchIndex implements Searcher {
     this.actionOf.delete(key);
     this.kindsOf.delete(key);
     this.nameNumber.delete(key);
+    this.families.delete(key);
     this.fingerprints.delete(key);
     return this.index.delete(key);
   }
@@ -183,7 +188,8 @@ export class ToolSearchIndex implements Searcher {
     const none = this.params.gramFallback && concepts.every((c) => c.every(([t]) => this.index.df(t) === 0));
     const pool = this.index.search(none ? this.gramConcepts(query) : concepts, Math.max(limit, RERANK_DEPTH), options.accept);
     const boosted = pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) }));
-    const spread = spreadServers(boosted, (key) => this.serverOf.get(key)!, this.params.crowdingDecay, this.params.crowdingFree, named);
+    const spread = spreadServers(boosted, (key) => this.serverOf.get(key)!, this.params.crowdingDecay, this.params.crowdingFree, named,
+      (key) => this.families.of(key), this.params.familyDecay);
     return takeTop(spread, limit);
   }
 

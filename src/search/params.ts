@@ -21,6 +21,8 @@ export interface RankingParams {
   /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
   crowdingDecay: number;
   crowdingFree: number;
+  /** Each further tool of one name family (families.ts) in the ranking scores × this once more (1 = off). */
+  familyDecay: number;
   /**
    * Weight of the corrections of a query word that neither a tool nor the expansion tables know
    * (a typo): the known terms nearest it (spelling.ts), and their expansions at this share; 0 = off.
@@ -85,6 +87,7 @@ export const DEFAULT_RANKING: RankingParams = {
   formWeight: 0.7,
   crowdingDecay: 0.8,
   crowdingFree: 3,
+  familyDecay: 0.5,
   typoWeight: 0.6,
   phrasalWeight: 0.5,
   negatedName: 0.5,

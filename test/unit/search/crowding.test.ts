@@ -44,8 +44,9 @@ describe('spreading the results over servers', () => {
     for (let i = 0; i < 144; i++) docs.push(tool(`s${i % 12}`, `${words[i % 12]}_${words[Math.floor(i / 12)]}`, `Handles ${words[i % 12]} ${words[Math.floor(i / 12)]} records.`));
     for (let i = 0; i < 8; i++) docs.push(tool('cargo', `list_shipments_by_date_${i}`, 'List shipments by date.'));
     docs.push(tool('post', 'list_parcels_by_date', 'List parcels by date.'));
-    const spread = new ToolSearchIndex();
-    const unspread = new ToolSearchIndex({ ...DEFAULT_RANKING, crowdingDecay: 1 });
+    // Server spreading alone: the near-copies are also one name family (families.ts), tested there.
+    const spread = new ToolSearchIndex({ ...DEFAULT_RANKING, familyDecay: 1 });
+    const unspread = new ToolSearchIndex({ ...DEFAULT_RANKING, crowdingDecay: 1, familyDecay: 1 });
     for (const d of docs) { spread.upsert(d); unspread.upsert(d); }
     const rank = (index: ToolSearchIndex, q: string): number => index.search(q, { limit: 10 }).findIndex((h) => h.key === 'post__list_parcels_by_date') + 1;
     expect(rank(unspread, 'list shipments by date')).toBe(9);
