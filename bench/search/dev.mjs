@@ -2,7 +2,7 @@
 // for deciding a change before the test totals are looked at. Each argument is a JSON object
 // merged over DEFAULT_RANKING (deeply); `--test` also prints the test totals (after deciding).
 //   npm run build && node bench/search/dev.mjs '{}' '{"serverContext":0}' [--test]
-import { readFileSync, readdirSync } from 'node:fs';
+import { catalogTools, dev2Queries, mainQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
 
@@ -11,12 +11,9 @@ const S = await import(here('../../dist/search/index.js'));
 const args = process.argv.slice(2);
 const withTest = args.includes('--test');
 const settings = args.filter((a) => !a.startsWith('--'));
-const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
-  .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
-const queries = readFileSync(here('./queries.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-  .map((l) => l.split('\t')).map(([, q, g], i) => ({ q, gold: new Set(g.trim().split(/\s+/)), split: i % 2 === 0 ? 'dev' : 'test' }));
-const dev2 = readFileSync(here('./queries-dev2.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-  .map((l) => l.split('\t')).map(([, q, g]) => ({ q, gold: new Set(g.trim().split(/\s+/)), split: 'dev2' }));
+const catalog = catalogTools();
+const queries = mainQueries();
+const dev2 = dev2Queries();
 queries.push(...dev2);
 const d = generateDistractors(10_000, { seed: 7 });
 const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];

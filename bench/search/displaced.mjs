@@ -1,20 +1,15 @@
 // Which dev/dev2 requests lose places between catalog size and +5,000 distractors, and to which
 // distractor tools, through which of the request's words (own word or expansion). Dev halves only.
 //   npm run build && node bench/search/displaced.mjs ['{"familyDecay":1}']   (settings merged over DEFAULT_RANKING)
-import { readFileSync, readdirSync } from 'node:fs';
+import { catalogTools, devQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const S = await import(here('../../dist/search/index.js'));
 const { fieldTerms } = await import(here('../../dist/search/fields.js'));
-const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
-  .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
-const read = (file) => readFileSync(here(file), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
-const queries = [
-  ...read('./queries.tsv').filter((_, i) => i % 2 === 0).map(([, q, g]) => ({ set: 'dev', q, gold: new Set(g.trim().split(/\s+/)) })),
-  ...read('./queries-dev2.tsv').map(([, q, g]) => ({ set: 'dev2', q, gold: new Set(g.trim().split(/\s+/)) })),
-];
+const catalog = catalogTools();
+const queries = devQueries();
 const d = generateDistractors(10_000, { seed: 7 }).slice(0, 5_000);
 const params = { ...S.DEFAULT_RANKING, ...JSON.parse(process.argv[2] ?? '{}') };
 const build = (docs) => { const e = new S.ToolSearchIndex(params); for (const x of docs) e.upsert(x); return e; };
@@ -38,7 +33,7 @@ for (const q of queries) {
   if (b <= a) continue;
   if (a > 10) continue;
   if (a <= 5 && b > 5) lost++;
-  console.log(`\n${q.set} ${a} → ${b === 99 ? '-' : b}  ${q.q}`);
+  console.log(`\n${q.split} ${a} → ${b === 99 ? '-' : b}  ${q.q}`);
   const concepts = big.concepts(q.q);
   const hits = big.search(q.q, { limit: 10 });
   for (const [i, h] of hits.entries()) {

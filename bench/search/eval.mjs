@@ -2,7 +2,8 @@
 // test halves), query latency, index build time and the tokens of a tool list in full vs in
 // search mode. Offline, built dist/ only; writes bench/SEARCH.md.
 //   node bench/search/eval.mjs [--misses dev|dev2|test|all] [--no-write] [--quick]
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { catalogTools, dev2Queries, loadCatalogs, mainQueries } from './data.mjs';
 import { loadavg, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
@@ -16,27 +17,17 @@ const started = performance.now();
 const load0 = loadavg();
 
 // ── data ──
-const catalogs = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
-  .map((f) => JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')));
-const catalog = catalogs.flatMap((c) => c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })));
+const catalogs = loadCatalogs();
+const catalog = catalogTools(catalogs);
 const keys = new Set(catalog.map((d) => d.key));
 if (keys.size !== catalog.length) throw new Error('duplicate exposed names in the catalogs');
 
-const queries = readFileSync(here('./queries.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-  .map((line, i) => {
-    const [level, q, gold] = line.split('\t');
-    const g = gold.trim().split(/\s+/);
-    for (const k of g) if (!keys.has(k)) throw new Error(`query ${i + 1} "${q}": unknown gold tool ${k}`);
-    return { i, level, q, gold: new Set(g), split: i % 2 === 0 ? 'dev' : 'test' };
-  });
+const queries = mainQueries();
 // The second dev set (round 7): every line is dev; reported beside the halves, never mixed into "all".
-const dev2 = readFileSync(here('./queries-dev2.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-  .map((line, i) => {
-    const [level, q, gold] = line.split('\t');
-    const g = gold.trim().split(/\s+/);
-    for (const k of g) if (!keys.has(k)) throw new Error(`dev2 query ${i + 1} "${q}": unknown gold tool ${k}`);
-    return { i, level, q, gold: new Set(g), split: 'dev2' };
-  });
+const dev2 = dev2Queries();
+for (const [what, set] of [['query', queries], ['dev2 query', dev2]]) {
+  for (const { i, q, gold } of set) for (const k of gold) if (!keys.has(k)) throw new Error(`${what} ${i + 1} "${q}": unknown gold tool ${k}`);
+}
 
 // ── measurement ──
 const cpuMs = (u) => (u.user + u.system) / 1000;

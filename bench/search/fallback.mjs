@@ -5,20 +5,15 @@
 // corrects), or its first letter replaced by the next in the alphabet (which the typo rule leaves
 // alone, since it trusts first letters). Aggregate figures only; the test half is not run.
 //   npm run build && node bench/search/fallback.mjs
-import { readFileSync, readdirSync } from 'node:fs';
+import { catalogTools, devQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const S = await import(here('../../dist/search/index.js'));
 const A = await import(here('../../dist/search/analyze.js'));
-const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
-  .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
-const read = (file) => readFileSync(here(file), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
-const queries = [
-  ...read('./queries.tsv').filter((_, i) => i % 2 === 0).map(([, q, g]) => ({ q, gold: new Set(g.trim().split(/\s+/)) })),
-  ...read('./queries-dev2.tsv').map(([, q, g]) => ({ q, gold: new Set(g.trim().split(/\s+/)) })),
-];
+const catalog = catalogTools();
+const queries = devQueries();
 const d = generateDistractors(5_000, { seed: 7 });
 
 /** Character trigrams of the words (padded), the unit of the n-gram fallback. */

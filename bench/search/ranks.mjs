@@ -1,20 +1,16 @@
 // Per-query ranks of the dev half and the second dev set at the three sizes, as JSON on stdout, so
 // two builds of the ranking can be compared query by query (the test half is never listed).
 //   npm run build && node bench/search/ranks.mjs > before.json; ...; node bench/search/ranks.mjs --diff before.json
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { catalogTools, devQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const S = await import(here('../../dist/search/index.js'));
 const args = process.argv.slice(2);
-const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
-  .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
-const read = (file) => readFileSync(here(file), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
-const queries = [
-  ...read('./queries.tsv').filter((_, i) => i % 2 === 0).map(([, q, g]) => ({ set: 'dev', q, gold: new Set(g.trim().split(/\s+/)) })),
-  ...read('./queries-dev2.tsv').map(([, q, g]) => ({ set: 'dev2', q, gold: new Set(g.trim().split(/\s+/)) })),
-];
+const catalog = catalogTools();
+const queries = devQueries();
 const d = generateDistractors(10_000, { seed: 7 });
 const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];
 const out = {};
@@ -24,13 +20,13 @@ for (const [name, docs] of sizes) {
   out[name] = queries.map((q) => e.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1);
 }
 const fig = (rs, set) => {
-  const r = rs.filter((_, i) => set === 'both' || queries[i].set === set);
+  const r = rs.filter((_, i) => set === 'both' || queries[i].split === set);
   return `${(r.filter((x) => x >= 1 && x <= 5).length / r.length).toFixed(3)}/${(r.reduce((a, x) => a + (x ? 1 / x : 0), 0) / r.length).toFixed(3)}`;
 };
 if (args[0] === '--diff') {
   const before = JSON.parse(readFileSync(args[1], 'utf8'));
   for (const [name] of sizes) {
     console.log(`${name.padEnd(8)} dev ${fig(before[name], 'dev')} → ${fig(out[name], 'dev')}  dev2 ${fig(before[name], 'dev2')} → ${fig(out[name], 'dev2')}  both ${fig(before[name], 'both')} → ${fig(out[name], 'both')}`);
-    out[name].forEach((r, i) => { if (r !== before[name][i]) console.log(`  ${name.padEnd(8)} ${queries[i].set.padEnd(4)} ${String(before[name][i] || '-').padStart(2)} → ${String(r || '-').padStart(2)}  ${queries[i].q}`); });
+    out[name].forEach((r, i) => { if (r !== before[name][i]) console.log(`  ${name.padEnd(8)} ${queries[i].split.padEnd(4)} ${String(before[name][i] || '-').padStart(2)} → ${String(r || '-').padStart(2)}  ${queries[i].q}`); });
   }
 } else console.log(JSON.stringify(out));

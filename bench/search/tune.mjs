@@ -3,16 +3,14 @@
 //   npm run build && node bench/search/tune.mjs [--distractors]
 // --distractors: the objective sums the catalog, +5,000 distractors and 10,000 tools (round 3
 // tuned on the catalog alone, which overfitted it).
-import { readFileSync, readdirSync } from 'node:fs';
+import { catalogTools, mainQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const S = await import(here('../../dist/search/index.js'));
-const catalog = readdirSync(here('./catalogs')).filter((f) => f.endsWith('.json')).sort()
-  .flatMap((f) => { const c = JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')); return c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })); });
-const dev = readFileSync(here('./queries.tsv'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
-  .map((l) => l.split('\t')).map(([, q, g]) => ({ q, gold: new Set(g.trim().split(/\s+/)) })).filter((_, i) => i % 2 === 0);
+const catalog = catalogTools();
+const dev = mainQueries().filter((q) => q.split === 'dev');
 
 const d = generateDistractors(10_000, { seed: 7 });
 const corpora = process.argv.includes('--distractors')

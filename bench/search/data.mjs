@@ -1,0 +1,38 @@
+// The benchmark's data, read one way for every script: the collected catalogs (a tool's key is its
+// exposed name, server__tool), and the query sets. queries.tsv's odd lines are the dev half, its
+// even lines the test half; queries-dev2.tsv is all dev. Lines: level, request, gold tool key(s).
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+/** Every catalog file, in file-name order: { server, source, tools }. */
+export function loadCatalogs() {
+  return readdirSync(here('./catalogs'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(here(`./catalogs/${f}`), 'utf8')));
+}
+
+/** The catalogs' tools as the index takes them: { key, server, ...tool }. */
+export function catalogTools(catalogs = loadCatalogs()) {
+  return catalogs.flatMap((c) => c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })));
+}
+
+/** A query file's requests: { i (line among the requests), level, q, gold: Set of keys, split }. */
+function readQueries(file, splitOf) {
+  return readFileSync(here(file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .map((line, i) => {
+      const [level, q, gold] = line.split('\t');
+      return { i, level, q, gold: new Set(gold.trim().split(/\s+/)), split: splitOf(i) };
+    });
+}
+
+/** queries.tsv, each request marked dev or test. */
+export const mainQueries = () => readQueries('./queries.tsv', (i) => (i % 2 === 0 ? 'dev' : 'test'));
+/** queries-dev2.tsv (split 'dev2'). */
+export const dev2Queries = () => readQueries('./queries-dev2.tsv', () => 'dev2');
+/** Every dev request: queries.tsv's dev half, then the second dev set. */
+export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries()];
