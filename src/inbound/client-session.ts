@@ -27,8 +27,7 @@ import type { Router } from '../router/router.js';
 import type { Session } from '../router/session.js';
 import type { EndpointSession } from './session-opener.js';
 import type { ByteBudget } from './budget.js';
-import { isRawResponse, type RawResponse } from '../jsonrpc/raw.js';
-import { textOf } from '../jsonrpc/ndjson.js';
+import { isRawResponse, parseRawResponse, type RawResponse } from '../jsonrpc/raw.js';
 import { unwrap } from './handlers/forward.js';
 import type { Outcome } from '../router/parked-calls.js';
 import { spliceId } from '../jsonrpc/raw-splice.js';
@@ -329,7 +328,7 @@ export class ClientSession implements EndpointSession, Session {
 /** A raw answer read the ordinary way, for what splicing cannot do (see dressRaw). */
 function parsedOutcome(raw: RawResponse): Outcome {
   try {
-    return { ok: true, result: unwrap(JSON.parse(textOf(raw.chunks)) as JsonRpcResponse) };
+    return { ok: true, result: unwrap(parseRawResponse(raw)) };
   } catch (error) {
     return { ok: false, error };
   }

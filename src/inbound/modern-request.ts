@@ -9,8 +9,6 @@ import type { RawResponse, SplicedResponse } from '../jsonrpc/raw.js';
 import { spliceIdAndMembers } from '../jsonrpc/raw-splice.js';
 
 const GATEWAY_INFO = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
-/** What dressResult adds to a complete result that has neither member, as JSON members. */
-const DRESSING = `"resultType":"complete","_meta":${JSON.stringify({ [META.serverInfo]: GATEWAY_INFO })}`;
 
 /** An error response the transport may answer with an HTTP status of its own (see REFUSAL). */
 export function refusal(id: JsonRpcId, error: JsonRpcErrorObject, kind: RefusalKind): JsonRpcResponse {
@@ -50,6 +48,9 @@ export function dressRaw(method: string, raw: RawResponse, id: JsonRpcId): Splic
   if (raw.isError || !raw.resultPlain || CACHEABLE.has(method)) return undefined;
   return spliceIdAndMembers(raw, id, DRESSING);
 }
+
+/** What dressResult adds to a result of neither member (of a method with no cache hints), as JSON members. */
+const DRESSING = JSON.stringify(dressResult('tools/call', {}, false)).slice(1, -1);
 
 /** Errors whose code the stateless revision retired: resource-not-found is -32602 there. */
 export function modernErrorCode(code: number): number {

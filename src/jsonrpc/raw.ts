@@ -12,7 +12,8 @@
 // UTF-8: a multi-byte character never contains a byte below 0x80.
 
 import { isUtf8 } from 'node:buffer';
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { textOf } from './ndjson.js';
 
 /**
  * Marks the records below as the gateway's own. Handlers return either a result object or a
@@ -41,6 +42,11 @@ export interface RawResponse {
   readonly resultPlain: boolean;
   /** The result object has no member at all (`{}`). */
   readonly resultEmpty: boolean;
+}
+
+/** A raw answer read the ordinary way, where a caller needs what the scan does not tell. Throws as JSON.parse does. */
+export function parseRawResponse(r: RawResponse): JsonRpcResponse {
+  return JSON.parse(textOf(r.chunks)) as JsonRpcResponse;
 }
 
 export function isRawResponse(value: unknown): value is RawResponse {

@@ -4,11 +4,10 @@
 
 import { RpcError } from '../errors.js';
 import type { PeerAnswer } from '../jsonrpc/peer.js';
-import { isRawResponse } from '../jsonrpc/raw.js';
+import { isRawResponse, parseRawResponse } from '../jsonrpc/raw.js';
 import { ErrorCode, errorResponse, isErrorResponse, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/modern.js';
 import type { ListenFilter } from './listen.js';
-import { textOf } from '../jsonrpc/ndjson.js';
 
 export interface LocalCalls {
   setLogLevel(level: string | undefined): void;
@@ -71,10 +70,10 @@ export function isHeaderMismatch(answer: PeerAnswer): boolean {
   if (isRawResponse(answer)) {
     if (!answer.isError) return false;
     try {
-      return JSON.parse(textOf(answer.chunks))?.error?.code === ErrorCode.HeaderMismatch;
+      answer = parseRawResponse(answer);
     } catch {
       return false;
     }
   }
-  return isErrorResponse(answer) && answer.error.code === ErrorCode.HeaderMismatch;
+  return isErrorResponse(answer) && answer.error?.code === ErrorCode.HeaderMismatch;
 }

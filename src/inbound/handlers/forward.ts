@@ -8,8 +8,7 @@ import { paramHeaderProblem } from '../param-headers.js';
 import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './modern-tasks.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
-import { isRawResponse } from '../../jsonrpc/raw.js';
-import { textOf } from '../../jsonrpc/ndjson.js';
+import { isRawResponse, parseRawResponse } from '../../jsonrpc/raw.js';
 import { callNamedTool, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
@@ -77,7 +76,7 @@ function completeForStateless(answer: PeerAnswer): PeerAnswer {
   if (isRawResponse(answer)) {
     if (answer.isError || answer.resultPlain) return answer;
     try {
-      response = JSON.parse(textOf(answer.chunks)) as JsonRpcResponse;
+      response = parseRawResponse(answer);
     } catch {
       return answer;
     }

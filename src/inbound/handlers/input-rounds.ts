@@ -7,13 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '../../errors.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
-import { chunksInclude, isRawResponse } from '../../jsonrpc/raw.js';
+import { chunksInclude, isRawResponse, parseRawResponse } from '../../jsonrpc/raw.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { REQUESTS_TO_CLIENTS } from '../../protocol/mcp.js';
 import { StateWrapper, paramsDigest, type WrappedClaims } from '../../router/request-state.js';
 import type { Connection } from '../../router/session.js';
 import type { RequestContext } from '../context.js';
-import { textOf } from '../../jsonrpc/ndjson.js';
 
 /** A server that keeps asking after this many rounds is given up on (the SDK's own shim stops at 8 too). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -85,7 +84,7 @@ function inputRequired(answer: PeerAnswer): InputRequired | undefined {
   let result: any;
   if (isRawResponse(answer)) {
     if (answer.isError || !chunksInclude(answer.chunks, '"input_required"')) return undefined;
-    result = (JSON.parse(textOf(answer.chunks)) as JsonRpcResponse & { result?: any }).result;
+    result = (parseRawResponse(answer) as JsonRpcResponse & { result?: any }).result;
   } else {
     if (isErrorResponse(answer as JsonRpcResponse)) return undefined;
     result = (answer as { result?: any }).result;
