@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runLoad } from './load.mjs';
-import { OUT_DIR, ROOT_DIR, open } from './paths.mjs';
+import { OUT_DIR, PATHS, ROOT_DIR, open } from './paths.mjs';
 import { detectPerf, perfRecord, perfSamples, summarizeSamples } from './perf.mjs';
 import { cpuNs } from './procs.mjs';
 import { fmt } from './report.mjs';
@@ -22,7 +22,7 @@ export async function profileGateway({ path = 'sb-stdio', point = POINTS[1], dur
   const perf = detectPerf();
   const usePerf = profiler === 'perf' || (profiler === 'auto' && perf.mode !== undefined);
   if (usePerf && perf.mode === undefined) throw new Error(`--profiler perf: ${perf.reason}`);
-  const title = `${path === 'sb-stdio' ? 'Switchboard stdio→stdio' : 'Switchboard HTTP→stdio'}, ${point.label}`;
+  const title = `${PATHS[path]?.label ?? path}, ${point.label}`;
   const text = usePerf ? await withPerf({ path, point, durationMs, warmupMs, concurrency, top, perf, dir, title }) : await withCpuProf({ path, point, durationMs, warmupMs, concurrency, top, dir, title, why: profiler === 'cpu-prof' ? 'asked for (--profiler cpu-prof)' : perf.reason });
   writeFileSync(join(dir, 'summary.txt'), text);
   return text;

@@ -19,7 +19,8 @@ export interface Round {
   params: Record<string, any>;
   modern: Envelope;
   related?: (message: JsonRpcMessage) => void;
-  abort?: AbortSignal;
+  /** The client's side going away (a stateless exchange's stream closed) cancels the call. */
+  abort?: Cancellation;
   headers?: HttpHeaders;
 }
 
@@ -39,14 +40,13 @@ interface Bridged extends ParkedCall {
  */
 export async function serveRound(session: ClientSession, handler: Handler, round: Round, track: (cancel: () => void) => () => void): Promise<RoundEnd> {
   const { params, method } = round;
-  const digest = paramsDigest(params);
   const router = session.router;
   const call = isGatewayState(params.requestState)
-    ? (router.parked.take(params.requestState, session, method, digest, (c) => {
+    ? (router.parked.take(params.requestState, session, method, paramsDigest(params), (c) => {
         c.bridge.capabilities = round.modern.clientCapabilities;
         c.bridge.answer(params.inputResponses);
       }) as Bridged)
-    : start(session, handler, round, digest);
+    : start(session, handler, round);
   const token = params._meta?.progressToken;
   call.bridge.related = round.related;
   call.bridge.progress =
@@ -54,7 +54,7 @@ export async function serveRound(session: ClientSession, handler: Handler, round
       ? (p) => round.related!({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } })
       : undefined;
   const untrack = track(call.cancel);
-  round.abort?.addEventListener('abort', call.cancel, { once: true });
+  const offAbort = round.abort?.onCancel(call.cancel);
   try {
     const next = await Promise.race([call.work, call.bridge.inputNeeded()]);
     if (next === 'input') {
@@ -67,11 +67,11 @@ export async function serveRound(session: ClientSession, handler: Handler, round
     return { kind: 'done', outcome: next, context: call.context, refused: call.bridge.refused };
   } finally {
     untrack();
-    round.abort?.removeEventListener('abort', call.cancel);
+    offAbort?.();
   }
 }
 
-function start(session: ClientSession, handler: Handler, round: Round, digest: string): Bridged {
+function start(session: ClientSession, handler: Handler, round: Round): Bridged {
   if (round.params.requestState !== undefined && typeof round.params.requestState !== 'string') {
     throw new RpcError(-32602, 'params.requestState must be a string');
   }
@@ -96,5 +96,5 @@ function start(session: ClientSession, handler: Handler, round: Round, digest: s
     (result) => ({ ok: true, result: result as Record<string, any> }),
     (error: unknown) => ({ ok: false, error }),
   );
-  return { session, bridge, work, cancel: () => cancellation.cancel(), method: round.method, digest, context };
+  return { session, bridge, work, cancel: () => cancellation.cancel(), method: round.method, params: round.params, context };
 }

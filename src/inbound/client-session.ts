@@ -99,7 +99,7 @@ export class ClientSession implements EndpointSession, Session {
     return viewFor(this.router.catalog, this.profile);
   }
 
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply | undefined> {
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
         return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related, abort, headers), headers);
@@ -163,7 +163,7 @@ export class ClientSession implements EndpointSession, Session {
     this.router.release(this);
   }
 
-  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: HttpHeaders): Promise<Reply> {
+  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders): Promise<Reply> {
     const { id, method } = request;
     const params = request.params ?? {};
     let modern: Envelope | undefined;
@@ -189,8 +189,7 @@ export class ClientSession implements EndpointSession, Session {
     const cancellation = new Cancellation();
     const key = this.stateless ? this.nextKey++ : id;
     this.inFlight.set(key, cancellation);
-    const onAbort = () => cancellation.cancel();
-    abort?.addEventListener('abort', onAbort, { once: true });
+    const offAbort = abort?.onCancel(() => cancellation.cancel());
     const token = params._meta?.progressToken;
     const context: RequestContext = {
       router: this.router,
@@ -215,7 +214,7 @@ export class ClientSession implements EndpointSession, Session {
     } catch (err) {
       return modern ? this.modernError(id, method, err) : this.errorFor(id, method, err);
     } finally {
-      abort?.removeEventListener('abort', onAbort);
+      offAbort?.();
       this.inFlight.delete(key);
       this.onSettled?.();
     }

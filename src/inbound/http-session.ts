@@ -11,6 +11,7 @@ import { serializeMessage } from '../jsonrpc/ndjson.js';
 import { overBudget } from './budget.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { Slots } from '../jsonrpc/churn.js';
+import { Cancellation } from '../jsonrpc/cancellation.js';
 import { refusalKind } from './modern-request.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
@@ -130,7 +131,7 @@ export class PostExchange {
   /** Where the session keeps this exchange until it finishes. */
   private slot: number | undefined;
   /** Stateless requests only: the client closing its stream cancels the request (2026-07-28). */
-  private readonly abort: AbortController | undefined;
+  private readonly abort: Cancellation | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -141,9 +142,10 @@ export class PostExchange {
   ) {
     this.slot = entry.exchanges.add(this);
     if (entry.stateless) {
-      const abort = (this.abort = new AbortController());
+      // Our Cancellation, not an AbortController: its signal and listeners cost ~4 µs a request.
+      const abort = (this.abort = new Cancellation());
       res.once('close', () => {
-        if (!this.done) abort.abort();
+        if (!this.done) abort.cancel();
       });
     }
   }
@@ -156,7 +158,7 @@ export class PostExchange {
   /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
   async obtain(request: JsonRpcRequest): Promise<Reply> {
     try {
-      const response = await this.entry.session.handle(request, this.related, this.abort?.signal, this.headers);
+      const response = await this.entry.session.handle(request, this.related, this.abort, this.headers);
       if (response !== undefined) return response;
       this.entry.logger.error({ sessionId: this.entry.id, method: request.method }, 'session returned no response to a request');
     } catch (err) {

@@ -3,6 +3,7 @@
 // the part of a ClientSession an endpoint uses (tests give endpoints fakes of it); SessionOpener
 // is what opens them (the app).
 
+import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { SplicedResponse } from '../jsonrpc/raw.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 
@@ -32,7 +33,7 @@ export interface EndpointSession {
    * are a stateless HTTP request's (checked against the body where the revision says so).
    * Notifications and responses resolve undefined.
    */
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: AbortSignal, headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Reply | undefined>;
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
 }

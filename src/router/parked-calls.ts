@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { RpcError } from '../errors.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
 import type { InputBridge } from './input-bridge.js';
-import { RequestStateSeal } from './request-state.js';
+import { RequestStateSeal, paramsDigest } from './request-state.js';
 import type { Session } from './session.js';
 
 /** The outcome of a handler, settled (so a parked call never rejects unobserved). */
@@ -19,7 +19,11 @@ export interface ParkedCall {
   /** Cancels the call on its server. */
   cancel(): void;
   method: string;
-  digest: string;
+  /**
+   * The first round's params. Their digest is taken when the call parks, not when it starts:
+   * hashing every request's params cost ~2 µs, and most calls never need input.
+   */
+  params: Record<string, any>;
 }
 
 interface Entry {
@@ -50,7 +54,7 @@ export class ParkedCalls {
     const timer = setTimeout(() => this.expire(id, 'the client did not answer in time'), ROUND_TTL_MS);
     timer.unref();
     this.byId.set(id, { call, timer });
-    return this.seal.seal({ id, principal: call.session.profile?.name ?? '', method: call.method, digest: call.digest, exp: Date.now() + ROUND_TTL_MS });
+    return this.seal.seal({ id, principal: call.session.profile?.name ?? '', method: call.method, digest: paramsDigest(call.params), exp: Date.now() + ROUND_TTL_MS });
   }
 
   /**
