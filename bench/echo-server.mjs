@@ -2,18 +2,23 @@
 // The benchmark's target server: the leanest MCP server we can write by hand, so that what the
 // harness measures is the path in front of it, not the server.
 //
-// Wire format: newline-delimited JSON-RPC 2.0 on stdin/stdout (MCP stdio transport), no SDK.
+// Wire format: newline-delimited JSON-RPC 2.0 on stdin/stdout (MCP stdio transport), no SDK; with
+// --http, Streamable HTTP instead (a remote server): POST /mcp answers each request with a JSON
+// body, a session id from initialize on; it prints "listening on URL" on stderr.
 //   tools: echo {text} -> {content:[{type:'text',text}]}; tool_0..tool_{N-1} behave the same;
 //   blob {bytes} -> a text of that many "x" (a large result for a small request; cached per size).
-//   flags: --tools N (extra tools, default 0), --name X (serverInfo.name, default "echo").
+//   flags: --tools N (extra tools, default 0), --name X (serverInfo.name, default "echo"),
+//   --http PORT (0: any free port, on 127.0.0.1).
 // Requests are answered synchronously, in order; stdin's end exits the process.
 
 const argv = process.argv.slice(2);
 let extra = 0;
 let name = 'echo';
+let httpPort;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--tools') extra = Number(argv[++i]);
   else if (argv[i] === '--name') name = argv[++i];
+  else if (argv[i] === '--http') httpPort = Number(argv[++i]);
   else {
     process.stderr.write(`echo-server: unknown argument ${argv[i]}\n`);
     process.exit(2);
@@ -85,24 +90,58 @@ function onLine(line) {
   process.stdout.write(JSON.stringify(answer(msg)) + '\n');
 }
 
-// Line splitting without quadratic concatenation: keep the pieces of an unfinished line.
-let pieces = [];
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  let start = 0;
-  let nl = chunk.indexOf('\n');
-  while (nl !== -1) {
-    let line = chunk.slice(start, nl);
-    if (pieces.length > 0) {
-      pieces.push(line);
-      line = pieces.join('');
-      pieces = [];
+if (httpPort !== undefined) serveHttp(httpPort);
+else serveStdio();
+
+function serveStdio() {
+  // Line splitting without quadratic concatenation: keep the pieces of an unfinished line.
+  let pieces = [];
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    let start = 0;
+    let nl = chunk.indexOf('\n');
+    while (nl !== -1) {
+      let line = chunk.slice(start, nl);
+      if (pieces.length > 0) {
+        pieces.push(line);
+        line = pieces.join('');
+        pieces = [];
+      }
+      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
     }
-    onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-    start = nl + 1;
-    nl = chunk.indexOf('\n', start);
-  }
-  if (start < chunk.length) pieces.push(chunk.slice(start));
-});
-process.stdin.on('end', () => process.stdout.write('', () => process.exit(0)));
-process.stdout.on('error', () => process.exit(0));
+    if (start < chunk.length) pieces.push(chunk.slice(start));
+  });
+  process.stdin.on('end', () => process.stdout.write('', () => process.exit(0)));
+  process.stdout.on('error', () => process.exit(0));
+}
+
+/** Streamable HTTP, as lean as the stdio side: JSON answers only, no SSE, no GET stream. */
+async function serveHttp(port) {
+  const { createServer } = await import('node:http');
+  const sessionId = `echo-${process.pid}`;
+  const server = createServer((req, res) => {
+    if (req.method === 'DELETE') return void res.writeHead(200).end();
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
+    const parts = [];
+    req.on('data', (c) => parts.push(c));
+    req.on('end', () => {
+      let msg;
+      try {
+        msg = JSON.parse(parts.length === 1 ? parts[0].toString() : Buffer.concat(parts).toString());
+      } catch {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+      }
+      if (msg === null || typeof msg !== 'object' || msg.id === undefined || msg.id === null) return void res.writeHead(202).end();
+      const headers = { 'content-type': 'application/json' };
+      if (msg.method === 'initialize') headers['mcp-session-id'] = sessionId;
+      res.writeHead(200, headers).end(JSON.stringify(answer(msg)));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(port, '127.0.0.1', () => process.stderr.write(`listening on http://127.0.0.1:${server.address().port}/mcp\n`));
+  // The harness stops it by closing stdin, as it does the stdio server.
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}

@@ -7,6 +7,8 @@
 //                  cost is sb-http ÷ this, measured in the same run)
 //   mcp-proxy     raw HTTP client  -> mcp-proxy (Streamable HTTP at /mcp) -> echo server
 //   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
+//   direct-remote raw HTTP client  -> echo server over Streamable HTTP (a remote server)
+//   sb-remote     raw stdio client -> Switchboard (--stdio) -> echo server over Streamable HTTP
 //   floor-stdio, floor-http  the same clients -> bench/floor-proxy.mjs -> echo server: a bare Node
 //                 proxy that only forwards, remaps ids and renames the tool (what a third process
 //                 costs on this machine, whatever it does)
@@ -44,13 +46,16 @@ export const MCP_PROXY_BIN = join(BENCH_DIR, 'node_modules', 'mcp-proxy', 'dist'
 export const SUPERGATEWAY_BIN = join(BENCH_DIR, 'node_modules', 'supergateway', 'dist', 'index.js');
 
 export const PATHS = {
-  direct: { label: 'direct (stdio)', transport: 'stdio', peer: false },
+  direct: { label: 'direct (stdio)', transport: 'stdio', peer: false, isDirect: true },
   'sb-stdio': { label: 'Switchboard stdio→stdio', transport: 'stdio', peer: false },
   'sb-http': { label: 'Switchboard HTTP→stdio', transport: 'http', peer: false },
   'sb-http-modern': { label: 'Switchboard HTTP→stdio, 2026-07-28 stateless', transport: 'http', peer: false },
   'sb-http-nometrics': { label: 'Switchboard HTTP→stdio, metrics off', transport: 'http', peer: false, optIn: true },
   'base-stdio': { label: 'baseline build stdio→stdio', transport: 'stdio', peer: false, optIn: true, baseline: true },
   'base-http': { label: 'baseline build HTTP→stdio', transport: 'http', peer: false, optIn: true, baseline: true },
+  // A remote (Streamable HTTP) server: compared with its own direct path, not with stdio's.
+  'direct-remote': { label: 'direct (HTTP, remote server)', transport: 'http', peer: false, isDirect: true },
+  'sb-remote': { label: 'Switchboard stdio→HTTP (remote server)', transport: 'stdio', peer: false, direct: 'direct-remote' },
   'floor-stdio': { label: 'floor: bare Node proxy stdio→stdio', transport: 'stdio', peer: false, floor: true },
   'floor-http': { label: 'floor: bare Node proxy HTTP→stdio', transport: 'http', peer: false, floor: true },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
@@ -65,15 +70,23 @@ export function removeConfigs() {
   for (const f of configFiles.splice(0)) rmSync(f, { force: true });
 }
 
-/** Writes a gateway config for `count` echo servers (each with `tools` extra tools). */
-export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100, baseline = false } = {}) {
+/**
+ * Writes a gateway config for `count` echo servers (each with `tools` extra tools), children on
+ * stdio, or the remote servers at `urls` instead.
+ */
+export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100, baseline = false, urls } = {}) {
   mkdirSync(OUT_DIR, { recursive: true });
   const file = join(OUT_DIR, `switchboard-${process.pid}-${++configCounter}.yaml`);
   // mode full: the list scenario measures paging the whole catalog (auto would serve search mode).
   // (A baseline build from before catalog.mode knows no such key, and is always full.)
   const lines = ['# written by bench/run.mjs', `catalog: { pageSize: ${pageSize}${baseline ? '' : ', mode: full'} }`, 'servers:'];
+  if (urls !== undefined) count = urls.length;
   for (let i = 0; i < count; i++) {
     const name = count === 1 ? 'echo' : `echo-${i}`;
+    if (urls !== undefined) {
+      lines.push(`  - name: ${name}`, `    url: ${urls[i]}`);
+      continue;
+    }
     const args = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : []), '--name', name];
     lines.push(`  - name: ${name}`, `    command: ${JSON.stringify(process.execPath)}`, `    args: ${JSON.stringify(args)}`, '    startupTimeout: 120s');
   }
@@ -92,6 +105,28 @@ export function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Starts bench/echo-server.mjs over Streamable HTTP; resolves { proc, url } once it listens. */
+export async function startRemoteEcho(tools = 0) {
+  let listening;
+  const ready = new Promise((resolve) => (listening = resolve));
+  // stdin stays a pipe: closing it (stop) ends the server, as it ends the stdio one.
+  const proc = start(process.execPath, [ECHO, '--http', '0', ...(tools > 0 ? ['--tools', String(tools)] : [])], {
+    label: 'echo-server (HTTP)',
+    stdio: ['pipe', 'ignore', 'pipe'],
+    onStderrLine: (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) listening(m[1]);
+    },
+  });
+  const url = await Promise.race([
+    ready,
+    proc.exitPromise.then(() => {
+      throw new Error(`echo-server --http exited (code ${proc.exitCode})\n${proc.stderrTail()}`);
+    }),
+  ]);
+  return { proc, url };
 }
 
 /**
@@ -156,6 +191,29 @@ export async function open(path, opts = {}) {
   const baseline = PATHS[path]?.baseline === true;
   const gateway = baseline ? BASELINE : GATEWAY;
   if (PATHS[path]?.baseline && !gateway) throw new Error(`${path}: no baseline build given (--baseline PATH)`);
+  if (path === 'sb-remote') {
+    const remote = await startRemoteEcho(tools);
+    const client = new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ urls: [remote.url], pageSize }), '--stdio'], { label: 'switchboard' });
+    try {
+      await client.initialize();
+    } catch (err) {
+      await remote.proc.stop();
+      throw err;
+    }
+    return {
+      path,
+      pid: client.pid,
+      proc: client.proc,
+      session: client,
+      serverPids: [remote.proc.pid],
+      toolName: 'echo__echo',
+      tool: (base) => `echo__${base}`,
+      close: async () => {
+        await client.close();
+        await remote.proc.stop();
+      },
+    };
+  }
   if (path === 'direct' || path === 'sb-stdio' || path === 'base-stdio' || path === 'floor-stdio') {
     const echoArgs = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])];
     const client =
@@ -188,6 +246,8 @@ export async function open(path, opts = {}) {
     const env = path === 'sb-http-nometrics' ? { SWITCHBOARD_METRICS: 'off' } : undefined;
     ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize, baseline }), { extraNodeArgs, env, gateway }));
     toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
+  } else if (path === 'direct-remote') {
+    ({ proc, url } = await startRemoteEcho(tools));
   } else if (path === 'floor-http') {
     let listening;
     const ready = new Promise((resolve) => (listening = resolve));

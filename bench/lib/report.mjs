@@ -27,6 +27,9 @@ function cell(st, f = fmt) {
   return st.n === 1 ? f(st.median) : `${f(st.median)} (${f(st.min)}–${f(st.max)})`;
 }
 
+/** The direct path a path is compared with: direct (stdio) unless it names its own. */
+export const directOf = (p) => PATHS[p]?.direct ?? 'direct';
+
 /** Every paired ratio of the tools/call scenario: [{ point, name, stats, f }]. */
 export function callRatios(R, paths) {
   const peers = paths.filter((p) => PATHS[p].peer);
@@ -34,9 +37,11 @@ export function callRatios(R, paths) {
   const fig = (p, point, f) => ['call', p, `${point.key}|${f}`];
   for (const point of POINTS) {
     for (const p of paths) {
-      if (p !== 'direct') {
-        out.push({ point, name: `${p} ÷ direct, calls/s`, stats: R.ratio(fig(p, point, 'calls/s'), fig('direct', point, 'calls/s')), f: times });
-        out.push({ point, name: `${p} − direct, p50 µs`, stats: R.difference(fig(p, point, 'p50 µs'), fig('direct', point, 'p50 µs')), f: plus });
+      if (!PATHS[p].isDirect) {
+        // Each path against the direct connection to the same kind of server (stdio or remote).
+        const d = directOf(p);
+        out.push({ point, name: `${p} ÷ ${d}, calls/s`, stats: R.ratio(fig(p, point, 'calls/s'), fig(d, point, 'calls/s')), f: times });
+        out.push({ point, name: `${p} − ${d}, p50 µs`, stats: R.difference(fig(p, point, 'p50 µs'), fig(d, point, 'p50 µs')), f: plus });
         out.push({ point, name: `${p} CPU ÷ its echo server's`, stats: R.ratio(fig(p, point, 'cpu µs/call'), fig(p, point, 'server cpu µs/call')), f: times });
       }
       for (const q of peers) if (q !== p) out.push({ point, name: `${p} ÷ ${q}, calls/s`, stats: R.ratio(fig(p, point, 'calls/s'), fig(q, point, 'calls/s')), f: times });
@@ -128,9 +133,9 @@ export function renderReport(R, meta) {
             cell(f(p, 'server cpu µs/call')),
             fmt(f(p, 'client cpu µs/call').median),
             loadText(R.values('call', p, `${point.key}|load`)).replace('load ', '') || '—',
-            p === 'direct' ? '1×' : r(`${p} ÷ direct, calls/s`),
-            p === 'direct' ? '—' : r(`${p} − direct, p50 µs`),
-            p === 'direct' ? '—' : r(`${p} CPU ÷ its echo server's`),
+            PATHS[p].isDirect ? '1×' : r(`${p} ÷ ${directOf(p)}, calls/s`),
+            PATHS[p].isDirect ? '—' : r(`${p} − ${directOf(p)}, p50 µs`),
+            PATHS[p].isDirect ? '—' : r(`${p} CPU ÷ its echo server's`),
             ...herePeers.map((q) => (q === p ? '—' : r(`${p} ÷ ${q}, calls/s`))),
           ].join(' | ')} |`,
         );

@@ -2,6 +2,7 @@
 // and bounded readers for SSE and JSON bodies. Invariants: no reader ever buffers more than
 // maxMessageBytes of one message, and no error message carries a query string or credentials.
 
+import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
@@ -89,7 +90,7 @@ export function networkError(method: string, url: string, err: unknown): Gateway
  * 'error' (RequestAbortedError); without a listener that is an uncaught exception, which ended the
  * whole gateway (found by the transport contract suite). Every discard goes through here.
  */
-export function discardBody(body: Dispatcher.ResponseData['body']): void {
+export function discardBody(body: Readable): void {
   body.on('error', () => {});
   body.destroy();
 }
@@ -155,6 +156,11 @@ export function parseMessages(text: string, maxDepth: number | undefined, refusa
   return out;
 }
 
+/** A message from the server over limits.maxMessageBytes, which is dropped. */
+export function messageTooLarge(maxBytes: number): GatewayError {
+  return new GatewayError('MESSAGE_TOO_LARGE', `the server sent a message over the limit of ${maxBytes} bytes (limits.maxMessageBytes); dropped`);
+}
+
 /** Reads a JSON body up to maxBytes; past that it aborts the body and returns undefined. */
 export async function readJsonBody(
   body: Dispatcher.ResponseData['body'],
@@ -162,8 +168,7 @@ export async function readJsonBody(
   maxBytes: number,
   onerror: (e: Error) => void,
 ): Promise<string | undefined> {
-  const tooBig = () =>
-    onerror(new GatewayError('MESSAGE_TOO_LARGE', `the server sent a message over the limit of ${maxBytes} bytes (limits.maxMessageBytes); dropped`));
+  const tooBig = () => onerror(messageTooLarge(maxBytes));
   if (contentLength !== undefined && Number(contentLength) > maxBytes) {
     discardBody(body);
     tooBig();

@@ -5,10 +5,11 @@
 // POSTed); a 4xx carrying a JSON-RPC error answers the request it was sent for; every stream and
 // socket dies with close(); a server that refuses connections has gone away (onclose with a reason).
 
-import { setMaxListeners } from 'node:events';
-import { Agent, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import { Agent } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { serializeMessage } from '../jsonrpc/ndjson.js';
+import { ChurnMap } from '../jsonrpc/churn.js';
+import { serializeMessage, textOf } from '../jsonrpc/ndjson.js';
 import { classify, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
 import {
@@ -17,19 +18,18 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   consumeSse,
   discardBody,
-  headerValue,
   lowerCaseHeaders,
   mediaType,
+  messageTooLarge,
   networkError,
   parseMessages,
-  readJsonBody,
   redactUrl,
-  statusError,
   type HttpLogger,
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
-import { requestWithAuth } from './http-authorized.js';
+import { withAuth } from './http-authorized.js';
+import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
 import { traceHeaders } from './observing.js';
 
@@ -57,9 +57,10 @@ export class ModernHttpTransport implements Transport {
   private readonly maxBytes: number;
   private readonly refusals: Refusals;
   private readonly agent: Agent;
-  private readonly closing = new AbortController();
   /** Our requests whose POST is open, by id: aborting one closes its stream, which cancels it. */
-  private readonly inflight = new Map<JsonRpcId, AbortController>();
+  private readonly inflight = new ChurnMap<JsonRpcId, OwnPost>(); // not a Map: see jsonrpc/churn.ts
+  /** Every POST: aborted all at once by close(). */
+  private readonly poster: HttpPoster;
   private closed = false;
   private closePromise?: Promise<void>;
 
@@ -75,7 +76,7 @@ export class ModernHttpTransport implements Transport {
       refuseRequest: () => {},
     };
     this.agent = new Agent({ connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, pipelining: 1, keepAliveTimeout: 10_000 });
-    setMaxListeners(0, this.closing.signal);
+    this.poster = new HttpPoster(this.agent, options.url);
   }
 
   /** Nothing to open: every request is its own POST. */
@@ -87,7 +88,7 @@ export class ModernHttpTransport implements Transport {
     if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
       // On this transport the end of the request's stream is the cancellation.
       const id = (message as { params?: { requestId?: JsonRpcId } }).params?.requestId;
-      if (id !== undefined) this.inflight.get(id)?.abort();
+      if (id !== undefined) this.inflight.get(id)?.cancel();
       return;
     }
     // No other client notification exists on HTTP in this revision, and servers send no requests
@@ -103,7 +104,7 @@ export class ModernHttpTransport implements Transport {
 
   private async shutdown(reason: Error | undefined): Promise<void> {
     this.closed = true;
-    this.closing.abort();
+    this.poster.abortAll(new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`));
     this.inflight.clear();
     await this.agent.destroy().catch(() => {});
     this.onclose?.(reason);
@@ -127,41 +128,45 @@ export class ModernHttpTransport implements Transport {
 
   private async post(message: JsonRpcRequest): Promise<void> {
     const id = message.id;
-    const own = new AbortController();
+    const own = new OwnPost();
     this.inflight.set(id, own);
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await requestWithAuth(this.options.auth, this.options.url, {
-        method: 'POST',
-        dispatcher: this.agent,
-        headers: this.headersFor(message),
-        body: serializeMessage(message),
-        signal: AbortSignal.any([this.closing.signal, own.signal]),
+    const headers = this.headersFor(message);
+    const body = serializeMessage(message);
+    const post = (token?: Record<string, string>) =>
+      this.poster.post({
+        headers: token === undefined ? headers : { ...headers, ...token },
+        body,
         headersTimeout: this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-        // An SSE answer may idle while a tool runs, and a listen stream for hours.
-        bodyTimeout: 0,
+        maxBytes: this.maxBytes,
+        onStart: (abort) => own.started(abort),
       });
+    let res: PostResponse;
+    try {
+      res = this.options.auth === undefined ? await post() : await withAuth(this.options.auth, post, releasePost);
     } catch (err) {
       this.forget(id, own);
       if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
       // Cancelled before the answer began: the Peer has already settled the request.
-      if (own.signal.aborted) return;
+      if (own.cancelled) return;
       const e = networkError('POST', this.shownUrl, err);
       if (GONE.has((err as { code?: string })?.code ?? '')) void this.gone(e);
       throw e;
     }
     if (res.statusCode >= 400) {
-      await this.refused(res, id, own);
+      this.forget(id, own);
+      this.refused(res, id);
       return;
     }
-    const type = mediaType(res.headers);
-    if (type === 'text/event-stream') {
-      void this.followStream(res, id, own);
-    } else if (type === 'application/json') {
-      void this.readJson(res, id, own);
+    if (res.stream !== undefined) {
+      void this.followStream(res.stream, id, own);
+      return;
+    }
+    this.forget(id, own);
+    if (own.cancelled) return;
+    if (mediaType(res.headers) === 'application/json') {
+      this.readJson(res, id);
     } else {
-      this.forget(id, own);
-      discardBody(res.body);
+      const type = mediaType(res.headers);
       this.failRequest(id, new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl} answered a request with ${res.statusCode} and ${type ? `content-type ${type}` : 'no body'}`));
     }
   }
@@ -171,20 +176,13 @@ export class ModernHttpTransport implements Transport {
    * answer to this request and is delivered as such; anything else (401, 403, 5xx, an HTML page)
    * rejects send() with the status, which callers (era detection, auth) branch on.
    */
-  private async refused(res: Dispatcher.ResponseData, id: JsonRpcId, own: AbortController): Promise<void> {
+  private refused(res: PostResponse, id: JsonRpcId): void {
     const status = res.statusCode;
-    if (status === 401 || status === 403 || mediaType(res.headers) !== 'application/json') {
-      this.forget(id, own);
-      throw await statusError('POST', this.shownUrl, res);
+    if (status === 401 || status === 403 || mediaType(res.headers) !== 'application/json' || res.cutShort !== undefined) {
+      throw postStatusError('POST', this.shownUrl, res);
     }
-    let text: string | undefined;
-    try {
-      text = await readJsonBody(res.body, headerValue(res.headers, 'content-length'), this.maxBytes, (e) => this.reportError(e));
-    } catch (err) {
-      this.forget(id, own);
-      throw networkError('POST', this.shownUrl, err);
-    }
-    this.forget(id, own);
+    if (res.tooLarge) this.reportError(messageTooLarge(this.maxBytes));
+    const text = res.tooLarge ? undefined : textOf(res.chunks);
     let body: any;
     try {
       body = text === undefined ? undefined : JSON.parse(text);
@@ -200,10 +198,10 @@ export class ModernHttpTransport implements Transport {
   }
 
   /** Reads a request's SSE stream to its end; without the answer by then, the request fails. */
-  private async followStream(res: Dispatcher.ResponseData, id: JsonRpcId, own: AbortController): Promise<void> {
+  private async followStream(stream: Readable, id: JsonRpcId, own: OwnPost): Promise<void> {
     let answered = false;
     try {
-      await consumeSse(res.body, this.maxBytes, {
+      await consumeSse(stream, this.maxBytes, {
         onEvent: (ev) => {
           if (ev.data === '' || (ev.event !== undefined && ev.event !== 'message')) return;
           if (this.deliver(ev.data, id).includes(id)) answered = true;
@@ -219,30 +217,29 @@ export class ModernHttpTransport implements Transport {
         },
       });
     } catch (err) {
-      if (this.closed || own.signal.aborted) return;
+      if (this.closed || own.cancelled) return;
       this.log?.debug({ url: this.shownUrl, err: describeError(err) }, 'SSE response stream dropped');
     } finally {
       this.forget(id, own);
-      discardBody(res.body);
+      discardBody(stream);
     }
-    if (!answered && !own.signal.aborted) {
+    if (!answered && !own.cancelled) {
       this.failRequest(id, new GatewayError('CONNECTION_CLOSED', `the server's SSE stream for this request ended before its response (streams of this revision cannot be resumed)`));
     }
   }
 
-  private async readJson(res: Dispatcher.ResponseData, id: JsonRpcId, own: AbortController): Promise<void> {
+  /** A JSON answer, read whole: its bytes are offered undecoded first (see Transport.ontext). */
+  private readJson(res: PostResponse, id: JsonRpcId): void {
     const failed = (e: Error) => {
       this.reportError(e);
       this.failRequest(id, e);
     };
-    try {
-      const text = await readJsonBody(res.body, headerValue(res.headers, 'content-length'), this.maxBytes, failed);
-      if (text === undefined) return;
-      if (!this.deliver(text, id).includes(id)) failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
-    } catch (err) {
-      if (!this.closed && !own.signal.aborted) failed(networkError('POST', this.shownUrl, err));
-    } finally {
-      this.forget(id, own);
+    if (res.tooLarge) return failed(messageTooLarge(this.maxBytes));
+    if (res.cutShort !== undefined) return failed(networkError('POST', this.shownUrl, res.cutShort));
+    const taken = res.size === 0 ? undefined : this.ontext?.(res.chunks, id);
+    if (taken === id) return;
+    if (taken !== undefined || !this.deliverParsed(textOf(res.chunks), id).includes(id)) {
+      failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
     }
   }
 
@@ -250,6 +247,10 @@ export class ModernHttpTransport implements Transport {
   private deliver(text: string, relatedTo: JsonRpcId): JsonRpcId[] {
     const taken = this.ontext?.(text, relatedTo);
     if (taken !== undefined) return [taken];
+    return this.deliverParsed(text, relatedTo);
+  }
+
+  private deliverParsed(text: string, relatedTo: JsonRpcId): JsonRpcId[] {
     const answered: JsonRpcId[] = [];
     for (const msg of parseMessages(text, this.options.maxDepth, this.refusals)) {
       if (classify(msg) === 'response') answered.push((msg as { id: JsonRpcId }).id);
@@ -262,7 +263,7 @@ export class ModernHttpTransport implements Transport {
     return answered;
   }
 
-  private forget(id: JsonRpcId, own: AbortController): void {
+  private forget(id: JsonRpcId, own: OwnPost): void {
     if (this.inflight.get(id) === own) this.inflight.delete(id);
   }
 
@@ -280,5 +281,23 @@ export class ModernHttpTransport implements Transport {
     this.log?.warn({ url: this.shownUrl }, 'server unreachable');
     this.closePromise = this.shutdown(new GatewayError('CONNECTION_CLOSED', `server at ${this.shownUrl} is unreachable: ${reason.message}`, { cause: reason }));
     return this.closePromise;
+  }
+}
+
+/** One request's POST, as far as cancelling it goes: the client's cancel closes its stream. */
+class OwnPost {
+  cancelled = false;
+  private abort: ((reason: Error) => void) | undefined;
+
+  /** The POST (or its retry with new credentials) is on its way: `abort` ends it. */
+  started(abort: (reason: Error) => void): void {
+    this.abort = abort;
+    if (this.cancelled) abort(new GatewayError('CANCELLED', 'the request was cancelled'));
+  }
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.abort?.(new GatewayError('CANCELLED', 'the request was cancelled'));
   }
 }

@@ -2,6 +2,7 @@
 // via GET + Last-Event-ID when the server closes early (2025-11-25 polling), and keeping the
 // standalone GET stream open with bounded backoff. Invariant: every loop stops once host.closed.
 
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
@@ -28,7 +29,7 @@ export interface SseReaderContext {
   readonly closed: boolean;
   readonly sessionId: string | undefined;
   headers(extra: Record<string, string>): Record<string, string>;
-  captureSession(res: Dispatcher.ResponseData): void;
+  captureSession(res: { headers: Dispatcher.ResponseData['headers'] }): void;
   sessionExpired(cause: Error): void;
   /** Hands the text's messages up; returns the ids of the responses among them, for response matching. */
   deliver(text: string, relatedTo?: JsonRpcId): JsonRpcId[];
@@ -55,11 +56,11 @@ export class StreamableSseReader {
   constructor(private readonly host: SseReaderContext) {}
 
   /** Consumes a POST's SSE response in the background until its request is answered. */
-  async followPostStream(res: Dispatcher.ResponseData, awaitingId: JsonRpcId | undefined): Promise<void> {
+  async followPostStream(body: Readable, awaitingId: JsonRpcId | undefined): Promise<void> {
     const host = this.host;
     const cursor: StreamCursor = { awaitingId, answered: false, progressed: false };
     try {
-      await this.pump(res.body, cursor);
+      await this.pump(body, cursor);
       if (awaitingId === undefined || cursor.answered) return;
       if (cursor.lastEventId === undefined) {
         const msg = `the server's SSE stream for this request ended before its response and cannot be resumed`;
@@ -120,7 +121,7 @@ export class StreamableSseReader {
    * Reads one SSE connection into the cursor. Returns when the body ends or drops (a drop is
    * just an end: the caller may resume); rethrows only after close(), so callers stop.
    */
-  private async pump(body: Dispatcher.ResponseData['body'], cursor: StreamCursor): Promise<void> {
+  private async pump(body: Readable, cursor: StreamCursor): Promise<void> {
     const host = this.host;
     cursor.progressed = false;
     try {

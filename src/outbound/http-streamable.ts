@@ -1,13 +1,14 @@
 // Streamable HTTP client transport (MCP 2025-03-26 … 2025-11-25): one POST per message (SSE answers
 // read by StreamableSseReader), session and version headers, DELETE on close. Invariants: send()
-// settles once the POST's status is known; every stream, timer and socket dies with close().
+// settles once the POST's JSON answer is read or its SSE stream has begun; every stream, timer and
+// socket dies with close().
 
 import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
-import { serializeMessage } from '../jsonrpc/ndjson.js';
+import { serializeMessage, textOf } from '../jsonrpc/ndjson.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -15,17 +16,16 @@ import {
   headerValue,
   lowerCaseHeaders,
   mediaType,
-  discardBody,
+  messageTooLarge,
   networkError,
   parseMessages,
-  readJsonBody,
   redactUrl,
-  statusError,
   type HttpLogger,
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
-import { requestWithAuth } from './http-authorized.js';
+import { requestWithAuth, withAuth } from './http-authorized.js';
+import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
 import { traceHeaders } from './observing.js';
 
@@ -51,6 +51,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly headersTimeout: number;
   private readonly auth: HttpTransportOptions['auth'];
   private readonly agent: Agent;
+  /** The POSTs (every message): aborted all at once by close(). */
+  private readonly poster: HttpPoster;
   /** Aborted by close(): cancels every stream, resume loop and retry wait. */
   private readonly closing = new AbortController();
   private readonly reader: StreamableSseReader;
@@ -81,7 +83,8 @@ export class StreamableHttpTransport implements Transport {
       pipelining: 1,
       keepAliveTimeout: 10_000,
     });
-    // Every in-flight request listens on this signal; dozens at once are normal, not a leak.
+    this.poster = new HttpPoster(this.agent, this.url);
+    // Every open SSE stream listens on this signal; dozens at once are normal, not a leak.
     setMaxListeners(0, this.closing.signal);
     const self = this;
     this.reader = new StreamableSseReader({
@@ -126,43 +129,36 @@ export class StreamableHttpTransport implements Transport {
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} is closed`);
     const sentSession = this.sessionId;
-    let res: Dispatcher.ResponseData;
+    const body = serializeMessage(message);
+    const extra = traceHeaders(message);
+    const post = (token?: Record<string, string>) =>
+      this.poster.post({ headers: this.postHeaders(extra, token), body, headersTimeout: this.headersTimeout, maxBytes: this.maxBytes });
+    let res: PostResponse;
     try {
-      res = await requestWithAuth(this.auth, this.url, {
-        method: 'POST',
-        dispatcher: this.agent,
-        headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...traceHeaders(message) }),
-        body: serializeMessage(message),
-        signal: this.closing.signal,
-        headersTimeout: this.headersTimeout,
-        // The body may be an SSE stream that idles while a tool runs; close() ends it.
-        bodyTimeout: 0,
-      });
+      res = this.auth === undefined ? await post() : await withAuth(this.auth, post, releasePost);
     } catch (err) {
       if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
       throw networkError('POST', this.shownUrl, err);
     }
     this.captureSession(res);
     if (res.statusCode >= 300) {
-      const err = await statusError('POST', this.shownUrl, res);
+      const err = postStatusError('POST', this.shownUrl, res);
       if (res.statusCode === 404 && sentSession !== undefined) this.sessionExpired(err);
       throw err;
     }
     const type = mediaType(res.headers);
     const awaitingId = classify(message) === 'request' ? (message as { id: JsonRpcId }).id : undefined;
     if (res.statusCode === 202 || res.statusCode === 204 || type === '') {
-      res.body.dump().catch(() => {});
       // A request accepted with no body will never be answered on this POST.
       if (awaitingId !== undefined && res.statusCode !== 202) this.failRequest(awaitingId, new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl} answered a request with no body`));
       return;
     }
-    // The body is read in the background: send() is settled, messages arrive via onmessage.
-    if (type === 'text/event-stream') {
-      void this.reader.followPostStream(res, awaitingId);
+    // An SSE answer is read in the background: send() is settled, messages arrive via onmessage.
+    if (res.stream !== undefined) {
+      void this.reader.followPostStream(res.stream, awaitingId);
     } else if (type === 'application/json') {
-      void this.readJson(res, awaitingId);
+      this.readJson(res, awaitingId);
     } else {
-      discardBody(res.body);
       const err = new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: unexpected content-type ${type}`);
       this.reportError(err);
       if (awaitingId !== undefined) this.failRequest(awaitingId, err);
@@ -182,6 +178,7 @@ export class StreamableHttpTransport implements Transport {
   private async shutdown(endSession: boolean, reason: Error | undefined): Promise<void> {
     this.closed = true;
     this.closing.abort();
+    this.poster.abortAll(new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`));
     if (endSession && this.sessionId !== undefined) {
       // Tells the server it may free the session; 405 (not supported) and failures don't matter.
       try {
@@ -210,6 +207,16 @@ export class StreamableHttpTransport implements Transport {
     this.closePromise = this.shutdown(false, reason);
   }
 
+  /** A POST's headers, built in one object (this runs for every message). */
+  private postHeaders(trace: Record<string, string> | undefined, token: Record<string, string> | undefined): Record<string, string> {
+    const h: Record<string, string> = { ...this.baseHeaders, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
+    if (trace !== undefined) Object.assign(h, trace);
+    if (token !== undefined) Object.assign(h, token);
+    return h;
+  }
+
   private headers(extra?: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...this.baseHeaders };
     if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
@@ -218,7 +225,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Takes the session id from any response (normally the initialize answer). */
-  private captureSession(res: Dispatcher.ResponseData): void {
+  private captureSession(res: { headers: Dispatcher.ResponseData['headers'] }): void {
     const id = headerValue(res.headers, 'mcp-session-id');
     if (id === undefined || id === this.sessionId) return;
     if (!SESSION_ID_RE.test(id)) {
@@ -232,6 +239,10 @@ export class StreamableHttpTransport implements Transport {
   private deliver(text: string, relatedTo?: JsonRpcId): JsonRpcId[] {
     const taken = this.ontext?.(text, relatedTo);
     if (taken !== undefined) return [taken];
+    return this.deliverParsed(text, relatedTo);
+  }
+
+  private deliverParsed(text: string, relatedTo?: JsonRpcId): JsonRpcId[] {
     const answered: JsonRpcId[] = [];
     for (const msg of parseMessages(text, this.maxDepth, this.refusals)) {
       if (classify(msg) === 'response') answered.push((msg as { id: JsonRpcId }).id);
@@ -249,21 +260,29 @@ export class StreamableHttpTransport implements Transport {
     if (!this.closed) this.onerror?.(err);
   }
 
-  private async readJson(res: Dispatcher.ResponseData, awaitingId: JsonRpcId | undefined): Promise<void> {
+  /** A JSON answer, already read whole: its bytes are offered as they came (see deliverBytes). */
+  private readJson(res: PostResponse, awaitingId: JsonRpcId | undefined): void {
     // The JSON body was the only place its answer could come: without it the call is over.
     const failed = (e: Error) => {
       this.reportError(e);
       if (awaitingId !== undefined) this.failRequest(awaitingId, e);
     };
-    try {
-      const length = headerValue(res.headers, 'content-length');
-      const text = await readJsonBody(res.body, length, this.maxBytes, failed);
-      if (text === undefined) return;
-      const answered = text.trim() === '' ? [] : this.deliver(text);
-      // A JSON answer that answers nothing (garbage, another id) will not be followed by one.
-      if (awaitingId !== undefined && !answered.includes(awaitingId)) failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
-    } catch (err) {
-      if (!this.closed) failed(networkError('POST', this.shownUrl, err));
-    }
+    if (res.tooLarge) return failed(messageTooLarge(this.maxBytes));
+    if (res.cutShort !== undefined) return failed(networkError('POST', this.shownUrl, res.cutShort));
+    const answered = this.deliverBytes(res.chunks, res.size);
+    // A JSON answer that answers nothing (garbage, another id) will not be followed by one.
+    if (awaitingId !== undefined && !answered.includes(awaitingId)) failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
+  }
+
+  /**
+   * A body's bytes, offered to the Peer undecoded (a response it passes on, as from a stdio
+   * server), else decoded and parsed. Returns the ids of the responses among its messages.
+   */
+  private deliverBytes(chunks: Buffer[], size: number): JsonRpcId[] {
+    if (size === 0) return [];
+    const taken = this.ontext?.(chunks);
+    if (taken !== undefined) return [taken];
+    const text = textOf(chunks);
+    return text.trim() === '' ? [] : this.deliverParsed(text);
   }
 }
