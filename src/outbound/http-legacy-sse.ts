@@ -24,7 +24,8 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
-import { requestWithAuth } from './http-authorized.js';
+import { requestWithAuth, withAuth } from './http-authorized.js';
+import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { traceHeaders } from './observing.js';
 
 export interface LegacySseTransportOptions extends HttpTransportOptions {
@@ -55,6 +56,8 @@ export class LegacySseTransport implements Transport {
   private readonly auth: HttpTransportOptions['auth'];
   private readonly closing = new AbortController();
   private endpoint?: URL;
+  /** POSTs to the endpoint the server named: aborted all at once by close(). */
+  private poster?: HttpPoster;
   private started = false;
   private closed = false;
   private closePromise?: Promise<void>;
@@ -116,23 +119,20 @@ export class LegacySseTransport implements Transport {
     if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} is closed`);
     if (!this.endpoint) throw new GatewayError('PROTOCOL_ERROR', `transport to ${this.shownUrl} is not started`);
     const shown = redactUrl(this.endpoint);
-    let res: Dispatcher.ResponseData;
+    const poster = this.poster!;
+    const headers = { ...this.baseHeaders, 'content-type': 'application/json', ...traceHeaders(message) };
+    const body = serializeMessage(message);
+    const post = (token?: Record<string, string>) => poster.post({ headers: token === undefined ? headers : { ...headers, ...token }, body, headersTimeout: this.headersTimeout, maxBytes: this.maxBytes });
+    let res: PostResponse;
     try {
-      res = await requestWithAuth(this.auth, this.endpoint.href, {
-        method: 'POST',
-        dispatcher: this.agent,
-        headers: { ...this.baseHeaders, 'content-type': 'application/json', ...traceHeaders(message) },
-        body: serializeMessage(message),
-        signal: this.closing.signal,
-        headersTimeout: this.headersTimeout,
-      });
+      res = this.auth === undefined ? await post() : await withAuth(this.auth, post, releasePost);
     } catch (err) {
       if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
       throw networkError('POST', shown, err);
     }
-    if (res.statusCode >= 300) throw await statusError('POST', shown, res);
+    if (res.statusCode >= 300) throw postStatusError('POST', shown, res);
     // Answers come on the SSE stream; the POST body (e.g. "Accepted") carries nothing.
-    await res.body.dump().catch(() => {});
+    releasePost(res);
   }
 
   close(): Promise<void> {
@@ -143,6 +143,7 @@ export class LegacySseTransport implements Transport {
   private async finish(reason: Error | undefined): Promise<void> {
     this.closed = true;
     this.closing.abort();
+    this.poster?.abortAll(new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`));
     await this.agent.destroy().catch(() => {});
     this.onclose?.(reason);
   }
@@ -219,6 +220,7 @@ export class LegacySseTransport implements Transport {
       return;
     }
     this.endpoint = endpoint;
+    this.poster = new HttpPoster(this.agent, endpoint.href);
     this.log?.debug({ url: this.shownUrl, endpoint: redactUrl(endpoint) }, 'legacy SSE endpoint received');
     resolve();
   }
