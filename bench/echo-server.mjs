@@ -8,17 +8,20 @@
 //   tools: echo {text} -> {content:[{type:'text',text}]}; tool_0..tool_{N-1} behave the same;
 //   blob {bytes} -> a text of that many "x" (a large result for a small request; cached per size).
 //   flags: --tools N (extra tools, default 0), --name X (serverInfo.name, default "echo"),
-//   --http PORT (0: any free port, on 127.0.0.1).
+//   --http PORT (0: any free port, on 127.0.0.1), --sse (with --http: each answer as a one-event
+//   SSE stream, as servers built on the official SDKs answer by default).
 // Requests are answered synchronously, in order; stdin's end exits the process.
 
 const argv = process.argv.slice(2);
 let extra = 0;
 let name = 'echo';
 let httpPort;
+let sseAnswers = false;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--tools') extra = Number(argv[++i]);
   else if (argv[i] === '--name') name = argv[++i];
   else if (argv[i] === '--http') httpPort = Number(argv[++i]);
+  else if (argv[i] === '--sse') sseAnswers = true;
   else {
     process.stderr.write(`echo-server: unknown argument ${argv[i]}\n`);
     process.exit(2);
@@ -134,9 +137,10 @@ async function serveHttp(port) {
         return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
       }
       if (msg === null || typeof msg !== 'object' || msg.id === undefined || msg.id === null) return void res.writeHead(202).end();
-      const headers = { 'content-type': 'application/json' };
+      const headers = { 'content-type': sseAnswers ? 'text/event-stream' : 'application/json' };
       if (msg.method === 'initialize') headers['mcp-session-id'] = sessionId;
-      res.writeHead(200, headers).end(JSON.stringify(answer(msg)));
+      const json = JSON.stringify(answer(msg));
+      res.writeHead(200, headers).end(sseAnswers ? `event: message\ndata: ${json}\n\n` : json);
     });
   });
   server.keepAliveTimeout = 60_000;

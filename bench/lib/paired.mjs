@@ -24,7 +24,7 @@ export function slotOrder(paths, run, mirror = true) {
 /** The echo servers in a path's tree (for direct, the process itself). */
 function serverPids(handle) {
   if (handle.serverPids !== undefined) return handle.serverPids; // a remote server: not in the gateway's tree
-  if (handle.path === 'direct' || handle.path === 'direct-remote') return [handle.pid];
+  if (PATHS[handle.path]?.isDirect) return [handle.pid];
   return processTree(handle.pid).filter((p) => p !== handle.pid && cmdlineOf(p).includes(ECHO));
 }
 

@@ -9,6 +9,7 @@
 //   supergateway  raw HTTP client  -> supergateway --stateful (Streamable HTTP at /mcp) -> echo server
 //   direct-remote raw HTTP client  -> echo server over Streamable HTTP (a remote server)
 //   sb-remote     raw stdio client -> Switchboard (--stdio) -> echo server over Streamable HTTP
+//   direct-remote-sse, sb-remote-sse  the same, the server answering each POST with an SSE stream
 //   floor-stdio, floor-http  the same clients -> bench/floor-proxy.mjs -> echo server: a bare Node
 //                 proxy that only forwards, remaps ids and renames the tool (what a third process
 //                 costs on this machine, whatever it does)
@@ -56,6 +57,9 @@ export const PATHS = {
   // A remote (Streamable HTTP) server: compared with its own direct path, not with stdio's.
   'direct-remote': { label: 'direct (HTTP, remote server)', transport: 'http', peer: false, isDirect: true },
   'sb-remote': { label: 'Switchboard stdio→HTTP (remote server)', transport: 'stdio', peer: false, direct: 'direct-remote' },
+  // The same server answering each POST with an SSE stream, as the official SDKs' servers do by default.
+  'direct-remote-sse': { label: 'direct (HTTP, remote server, SSE answers)', transport: 'http', peer: false, isDirect: true },
+  'sb-remote-sse': { label: 'Switchboard stdio→HTTP (remote server, SSE answers)', transport: 'stdio', peer: false, direct: 'direct-remote-sse' },
   'floor-stdio': { label: 'floor: bare Node proxy stdio→stdio', transport: 'stdio', peer: false, floor: true },
   'floor-http': { label: 'floor: bare Node proxy HTTP→stdio', transport: 'http', peer: false, floor: true },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
@@ -108,11 +112,11 @@ export function freePort() {
 }
 
 /** Starts bench/echo-server.mjs over Streamable HTTP; resolves { proc, url } once it listens. */
-export async function startRemoteEcho(tools = 0) {
+export async function startRemoteEcho(tools = 0, sse = false) {
   let listening;
   const ready = new Promise((resolve) => (listening = resolve));
   // stdin stays a pipe: closing it (stop) ends the server, as it ends the stdio one.
-  const proc = start(process.execPath, [ECHO, '--http', '0', ...(tools > 0 ? ['--tools', String(tools)] : [])], {
+  const proc = start(process.execPath, [ECHO, '--http', '0', ...(sse ? ['--sse'] : []), ...(tools > 0 ? ['--tools', String(tools)] : [])], {
     label: 'echo-server (HTTP)',
     stdio: ['pipe', 'ignore', 'pipe'],
     onStderrLine: (line) => {
@@ -191,8 +195,8 @@ export async function open(path, opts = {}) {
   const baseline = PATHS[path]?.baseline === true;
   const gateway = baseline ? BASELINE : GATEWAY;
   if (PATHS[path]?.baseline && !gateway) throw new Error(`${path}: no baseline build given (--baseline PATH)`);
-  if (path === 'sb-remote') {
-    const remote = await startRemoteEcho(tools);
+  if (path === 'sb-remote' || path === 'sb-remote-sse') {
+    const remote = await startRemoteEcho(tools, path === 'sb-remote-sse');
     const client = new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ urls: [remote.url], pageSize }), '--stdio'], { label: 'switchboard' });
     try {
       await client.initialize();
@@ -246,8 +250,8 @@ export async function open(path, opts = {}) {
     const env = path === 'sb-http-nometrics' ? { SWITCHBOARD_METRICS: 'off' } : undefined;
     ({ proc, url, readyMs } = await startGatewayHttp(writeGatewayConfig({ count: servers, tools, pageSize, baseline }), { extraNodeArgs, env, gateway }));
     toolName = servers === 1 ? 'echo__echo' : 'echo-0__echo';
-  } else if (path === 'direct-remote') {
-    ({ proc, url } = await startRemoteEcho(tools));
+  } else if (path === 'direct-remote' || path === 'direct-remote-sse') {
+    ({ proc, url } = await startRemoteEcho(tools, path === 'direct-remote-sse'));
   } else if (path === 'floor-http') {
     let listening;
     const ready = new Promise((resolve) => (listening = resolve));

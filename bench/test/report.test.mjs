@@ -71,6 +71,24 @@ describe('renderReport', () => {
     expect(text).toContain('MISS  stdio→stdio throughput');
   });
 
+  it('compares a remote server\'s path with the direct connection to that server, not with stdio\'s', () => {
+    const R = new Results();
+    [[100, 50, 400, 100], [80, 40, 300, 30]].forEach(([dr, sr, d, sb], i) => {
+      R.add('call', 'direct-remote', '100B c=32|calls/s', dr, i + 1);
+      R.add('call', 'sb-remote', '100B c=32|calls/s', sr, i + 1);
+      R.add('call', 'direct', '100B c=32|calls/s', d, i + 1);
+      R.add('call', 'sb-stdio', '100B c=32|calls/s', sb, i + 1);
+    });
+    const text = consoleSummary(R, ['direct', 'sb-stdio', 'direct-remote', 'sb-remote']);
+    expect(text).toContain('sb-remote ÷ direct-remote, calls/s: 0.50× (0.50×–0.50×, 2 runs)');
+    expect(text).not.toContain('sb-remote ÷ direct,');
+    expect(text).not.toContain('direct-remote ÷ direct,');
+    const row = renderReport(R, { ...meta, paths: ['direct', 'sb-stdio', 'direct-remote', 'sb-remote'] })
+      .split('\n')
+      .find((l) => l.startsWith('| Switchboard stdio→HTTP (remote server) |'));
+    expect(row).toContain('0.50× (0.50×–0.50×)');
+  });
+
   it('shows the floor beside the targets, paired in each run, only when it was measured', () => {
     expect(md).not.toContain('The floor');
     const R = sample();
