@@ -149,6 +149,7 @@ export class StreamableHttpTransport implements Transport {
     const type = mediaType(res.headers);
     const awaitingId = classify(message) === 'request' ? (message as { id: JsonRpcId }).id : undefined;
     if (res.statusCode === 202 || res.statusCode === 204 || type === '') {
+      releasePost(res); // a 202 that still opened a stream: nothing on it is ours to read
       // A request accepted with no body will never be answered on this POST.
       if (awaitingId !== undefined && res.statusCode !== 202) this.failRequest(awaitingId, new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl} answered a request with no body`));
       return;
