@@ -203,6 +203,8 @@ export interface SseHandlers {
 
 /** How much of an event's beginning is kept, to tell which response an oversized one was. */
 const EVENT_HEAD_CHARS = 256;
+/** Room in an event's text, beyond its data, for `event:`, `id:`, `data:` prefixes and line ends. */
+const EVENT_FIELDS_SLACK = 1024;
 
 /** The data of an SSE event's first lines: the text after `data:` prefixes, lines joined. */
 function dataOf(eventText: string): string {
@@ -215,8 +217,10 @@ function dataOf(eventText: string): string {
 
 /**
  * Feeds a response body through eventsource-parser until it ends; throws if the body errors
- * (abort, reset). An event larger than maxChars is reported and skipped: the parser stops at its
- * buffer limit, we discard input up to the next blank line, then resume with a fresh parser.
+ * (abort, reset). Events are cut at their blank line here and handed to the parser whole: an
+ * event over maxChars is reported (with its head, to tell which request it answered) and skipped
+ * to its blank line, and whatever follows it in the same read is still read. (The parser's own
+ * buffer limit stopped mid-read, which lost the events behind an oversized one.)
  */
 export async function consumeSse(
   body: AsyncIterable<unknown>,
@@ -228,79 +232,95 @@ export async function consumeSse(
     if (handlers.onTooLarge) handlers.onTooLarge(err, head);
     else handlers.onerror(err);
   };
-  let skipping = false;
-  // The beginning of the event in progress (since the last blank line), kept short.
-  let eventHead = '';
-  let overflowed = false;
   const parser = createParser({
-    maxBufferSize: maxChars,
     onEvent: (ev) => {
-      // A whole oversized event can arrive inside one chunk, before the buffer check runs.
       if (ev.data.length > maxChars) tooBig(ev.data.slice(0, EVENT_HEAD_CHARS));
       else handlers.onEvent(ev);
     },
     onRetry: (ms) => handlers.onRetry?.(ms),
-    onError: (err) => {
-      if (err.type === 'max-buffer-size-exceeded') {
-        skipping = true;
-        // Reported once this chunk is counted into eventHead: the event's start may be in it.
-        overflowed = true;
-      }
-      // Unknown fields and bad retry values are ignored, as EventSource does.
-    },
+    // Unknown fields and bad retry values are ignored, as EventSource does.
+    onError: () => {},
   });
-  // Skip-mode scanner state: are we at the start of a line, and was the last char a CR?
-  let atLineStart = false;
-  let pendingCr = false;
+  // The event's text may exceed its data by its field names and line ends: the data is checked above.
+  const framer = new SseFramer(maxChars + EVENT_FIELDS_SLACK, (event) => parser.feed(event), (head) => tooBig(dataOf(head) || undefined));
   const decoder = new TextDecoder();
-  for await (const chunk of body) {
-    let text = decoder.decode(chunk as Uint8Array, { stream: true });
-    if (skipping) {
-      const end = findEventEnd(text, atLineStart, pendingCr);
-      if (end.index < 0) {
-        atLineStart = end.atLineStart;
-        pendingCr = end.pendingCr;
-        continue;
-      }
-      skipping = false;
-      parser.reset();
-      text = text.slice(end.index);
-    }
-    parser.feed(text);
-    const boundary = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\r\n\r\n'));
-    if (boundary >= 0) eventHead = text.slice(boundary).replace(/^[\r\n]+/, '').slice(0, EVENT_HEAD_CHARS);
-    else if (eventHead.length < EVENT_HEAD_CHARS) eventHead = (eventHead + text).slice(0, EVENT_HEAD_CHARS);
-    if (overflowed) {
-      overflowed = false;
-      tooBig(dataOf(eventHead) || undefined);
-    }
-    if (skipping) {
-      atLineStart = text.endsWith('\n') || text.endsWith('\r');
-      pendingCr = text.endsWith('\r');
-    }
-  }
+  for await (const chunk of body) framer.push(decoder.decode(chunk as Uint8Array, { stream: true }));
 }
 
-/** Index just past the blank line that ends the current event, or -1 with the carried state. */
-function findEventEnd(
-  text: string,
-  atLineStart: boolean,
-  pendingCr: boolean,
-): { index: number; atLineStart: boolean; pendingCr: boolean } {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 && pendingCr) {
-      pendingCr = false; // the LF of a CRLF: same terminator
-      continue;
+/**
+ * Cuts SSE text into events at blank lines (any of CRLF, LF, CR, also split between reads).
+ * Line ends are found with indexOf, so the long data line of a large answer costs two native
+ * scans a read, not a loop over its characters.
+ */
+export class SseFramer {
+  /** The current event's text so far, from earlier reads. */
+  private parts: string[] = [];
+  private size = 0;
+  /** The current event went over the limit: dropped up to its blank line. */
+  private skipping = false;
+  /** The text so far ends with a line end (so a line end next is a blank line). */
+  private atLineStart = true;
+  /** ... and that line end was a CR (so an LF next belongs to it). */
+  private afterCr = false;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly onEventText: (text: string) => void,
+    private readonly onTooBig: (head: string) => void,
+  ) {}
+
+  push(text: string): void {
+    let from = 0; // start of the current event's text within `text`
+    let lf = text.indexOf('\n');
+    let cr = text.indexOf('\r');
+    let last = -2; // index of the previous line end seen in this text
+    while (lf !== -1 || cr !== -1) {
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      const isCr = at === cr;
+      if (isCr) cr = text.indexOf('\r', at + 1);
+      else lf = text.indexOf('\n', at + 1);
+      const follows = at === last + 1 || (at === 0 && last === -2 && this.atLineStart);
+      if (!isCr && follows && this.afterCr) {
+        // The LF of a CRLF: the same line end.
+        this.afterCr = false;
+        last = at;
+        continue;
+      }
+      this.afterCr = isCr;
+      last = at;
+      if (!follows) continue;
+      // A blank line: the event ends here.
+      this.finishEvent(text.slice(from, at + 1));
+      from = at + 1;
     }
-    if (c === 10 || c === 13) {
-      if (atLineStart) return { index: i + 1, atLineStart: true, pendingCr: c === 13 };
-      atLineStart = true;
-      pendingCr = c === 13;
-    } else {
-      atLineStart = false;
-      pendingCr = false;
+    const tail = text.length - 1;
+    this.atLineStart = last === tail || (text.length === 0 && this.atLineStart);
+    if (!this.atLineStart) this.afterCr = false;
+    if (from < text.length) this.addPart(text.slice(from));
+  }
+
+  private addPart(part: string): void {
+    if (this.skipping) return;
+    this.parts.push(part);
+    this.size += part.length;
+    if (this.size > this.maxChars) {
+      this.onTooBig(this.parts.join('').slice(0, EVENT_HEAD_CHARS));
+      this.parts = [];
+      this.size = 0;
+      this.skipping = true;
     }
   }
-  return { index: -1, atLineStart, pendingCr };
+
+  private finishEvent(lastPart: string): void {
+    if (this.skipping) {
+      this.skipping = false;
+      return;
+    }
+    const text = this.parts.length === 0 ? lastPart : this.parts.join('') + lastPart;
+    this.parts = [];
+    this.size = 0;
+    if (text.length > this.maxChars) this.onTooBig(text.slice(0, EVENT_HEAD_CHARS));
+    // A CR last would keep the parser waiting for a possible LF: the blank line is said in full.
+    else this.onEventText(text.endsWith('\r') ? `${text}\n` : text);
+  }
 }

@@ -1,6 +1,7 @@
 // Outbound HTTP transports against real servers on 127.0.0.1: the official SDK (Streamable HTTP
 // in stateful, JSON and stateless modes; legacy HTTP+SSE) and hand-written raw servers for errors.
 
+import fc from 'fast-check';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -320,6 +321,29 @@ describe('consumeSse', () => {
     );
     expect(r.events).toEqual(['first', '{"ok":1}']);
     expect(r.errors).toHaveLength(1);
+  });
+
+  it('reads every event, and reports each oversized one with its head, however the bytes are cut', async () => {
+    const data = fc.stringMatching(/^[a-z0-9{}":, ]{0,40}$/);
+    const event = fc.record({ data, big: fc.boolean(), crlf: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 8 }), async (evs, cuts) => {
+        const max = 200;
+        const text = evs.map((e) => `data: ${e.big ? `head-${e.data}${'z'.repeat(e.crlf ? 300 : 1500)}` : e.data}${e.crlf ? '\r\n\r\n' : '\n\n'}`).join('');
+        const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
+        const chunks = [0, ...at].map((from, i, all) => text.slice(from, all[i + 1] ?? text.length)).filter((c) => c.length > 0);
+        const events: string[] = [];
+        const heads: (string | undefined)[] = [];
+        async function* body() {
+          for (const c of chunks) yield Buffer.from(c);
+        }
+        await consumeSse(body(), max, { onEvent: (e) => events.push(e.data), onerror: () => {}, onTooLarge: (_e, head) => heads.push(head) });
+        expect(events).toEqual(evs.filter((e) => !e.big).map((e) => e.data));
+        expect(heads).toHaveLength(evs.filter((e) => e.big).length);
+        for (const [i, e] of evs.filter((x) => x.big).entries()) expect(heads[i]?.startsWith(`head-${e.data}`)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('finds the boundary when the blank line is split between chunks', async () => {
