@@ -1,7 +1,10 @@
 // What a query's shape says beyond its words: a URL means a web page, `config.yaml` means a
-// file, "who" asks for people, "how many" for a count, "which ... are there" for a list. Each
-// hint adds one concept at a low weight; URL and file-name words are replaced, not kept, since
-// "example" and "com" say nothing about the tool wanted. General phrasing rules only.
+// file, "who" asks for people, "how many" for a count, "which ... are there" for a list; more
+// shapes (directories, keys, arithmetic, issue keys) in shapes.ts. Each hint adds one concept at
+// a low weight; URL and file-name words are replaced, not kept, since "example" and "com" say
+// nothing about the tool wanted. General phrasing rules only.
+
+import { SHAPES } from './shapes.js';
 
 export interface Hint {
   /** Words of the concept the hint adds (analyzed like query words). */
@@ -10,8 +13,8 @@ export interface Hint {
 }
 
 const URL = /\b(?:https?:\/\/\S+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|app|gov|edu|info|uk|de|fr)\b(?:\/\S*)?)/gi;
-const FILE = /(?:^|[\s"'(])(?:[\w-]+\/)*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b/gi;
-const CHANNEL = /(?:^|\s)#[\w-]+/g;
+const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b/gi;
+const CHANNEL = /(?:^|\s)#[A-Za-z][\w-]*/g;
 const MENTION = /(?:^|\s)@[\w-]+\b/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
 
@@ -64,6 +67,7 @@ export function queryShape(query: string): QueryShape {
   take(FILE, { words: 'file', weight: 0.6 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
+  for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
   return { text, hints };
 }

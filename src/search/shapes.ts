@@ -1,0 +1,39 @@
+// Shapes of a request that hints.ts did not read: a directory path ("~/Desktop", "/var/log",
+// "C:\Users\me"), a key after press/hit ("hit enter", "press ctrl+s"), numbers joined by
+// arithmetic ("add 17 and 25"), a tracker's issue key ("ENG-7"). Each says what kind of object
+// the request is about and is taken out of the text (its words, "var", "add", "ENG", would pick
+// tools by accident). None matches inside a word; no pattern nests repeats (no blow-up on long input).
+
+import type { Hint } from './hints.js';
+
+export interface Shape {
+  name: string;
+  re: RegExp;
+  hint: Hint;
+}
+
+/** A path with no extension: home-relative, dot-relative, absolute with 2+ parts, or a Windows drive. */
+const DIRECTORY = /(?:^|[\s"'(])(?:~\/|\.{1,2}\/|\/[\w.-]+\/|[A-Za-z]:\\)[\w.\\/-]*/g;
+
+/** Names of keys a request presses (after press/hit/tap), or a modifier combination ("ctrl+s"). */
+const KEYS = 'enter|return|escape|esc|tab|space|spacebar|backspace|delete|del|home|end|page ?up|page ?down|up arrow|down arrow|left arrow|right arrow|arrow ?(?:up|down|left|right)|arrow keys?|f[1-9]|f1[0-2]';
+const KEY = new RegExp(`\\b(?:press|hit|tap)(?:es|ed|ing|s)?\\s+(?:the\\s+)?(?:${KEYS})\\b(?:\\s+key)?|\\b(?:ctrl|cmd|alt|shift|control|command|option)\\s?\\+\\s?[a-z0-9]+\\b`, 'gi');
+
+/** Two numbers joined by an arithmetic word or sign, or an arithmetic verb on numbers. */
+const NUMBER = '-?\\d+(?:\\.\\d+)?';
+const ARITHMETIC = new RegExp(
+  `(?:^|[^\\w.-])${NUMBER}\\s*(?:[+*×÷]|plus|minus|times|multiplied by|divided by)\\s*${NUMBER}(?![\\w.])` +
+    `|\\b(?:add|sum|total|multiply|subtract|divide)\\s+(?:up\\s+)?(?:the\\s+numbers\\s+)?${NUMBER}\\s*(?:,|and|to|by|from|with)\\s*${NUMBER}(?![\\w.])` +
+    `|\\b(?:sum|total|product) of\\s+${NUMBER}\\b`,
+  'gi',
+);
+
+/** A tracker's issue key: 2–10 capital letters, a dash, a number ("ENG-7", "PROJ-123"). */
+const ISSUE_KEY = /(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,7}(?![\w-])/g;
+
+export const SHAPES: readonly Shape[] = [
+  { name: 'directory', re: DIRECTORY, hint: { words: 'directory folder', weight: 0.6 } },
+  { name: 'key', re: KEY, hint: { words: 'press key keyboard', weight: 0.6 } },
+  { name: 'arithmetic', re: ARITHMETIC, hint: { words: 'sum calculate', weight: 0.6 } },
+  { name: 'issueKey', re: ISSUE_KEY, hint: { words: 'issue', weight: 0.6 } },
+];

@@ -1,0 +1,136 @@
+// Request shapes of round 10: a directory path, a key pressed, numbers joined by arithmetic, a
+// tracker's issue key. Each adds its concept and leaves the request's other words; none fires
+// inside a word, and the reader never throws, whatever the text.
+
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { queryShape } from '../../../src/search/hints.js';
+import { SHAPES } from '../../../src/search/shapes.js';
+import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+
+const hintsOf = (q: string): string[] => queryShape(q).hints.map((h) => h.words);
+const DIRECTORY = 'directory folder';
+const KEY = 'press key keyboard';
+const SUM = 'sum calculate';
+const ISSUE = 'issue';
+
+describe('directory paths', () => {
+  it('reads home, relative, absolute and Windows paths without an extension as a directory', () => {
+    for (const q of ['whats inside ~/Desktop', 'tail the files under /var/log', 'list ./src/', 'what is in C:\\Users\\me\\Documents']) {
+      expect(hintsOf(q)).toContain(DIRECTORY);
+    }
+    expect(queryShape('whats inside ~/Desktop').text).not.toMatch(/Desktop/);
+  });
+
+  it('leaves a file path to the file rule, and slashes between words alone', () => {
+    expect(hintsOf('open ~/Desktop/notes.txt')).toEqual(['file']);
+    expect(hintsOf('cat /etc/app/config.yaml')).toEqual(['file']);
+    expect(hintsOf('read and/or write')).toEqual([]);
+    expect(hintsOf('due 12/25')).toEqual([]);
+  });
+});
+
+describe('keys', () => {
+  it('reads a key name after press, hit or tap, and a modifier combination', () => {
+    for (const q of ['hit enter', 'press the escape key', 'tap tab twice', 'press ctrl+s', 'hit the down arrow']) expect(hintsOf(q)).toContain(KEY);
+    expect(queryShape('hit enter').text.trim()).toBe('');
+  });
+
+  it('needs the verb and the key name', () => {
+    expect(hintsOf('enter the office')).toEqual([]);
+    expect(hintsOf('the press release')).toEqual([]);
+    expect(hintsOf('hit the gym')).toEqual([]);
+  });
+});
+
+describe('arithmetic', () => {
+  it('reads numbers joined by an arithmetic word or sign, or an arithmetic verb on two numbers', () => {
+    for (const q of ['add 17 and 25 together', 'what is 3 times 4', '12.5 + 7', 'sum of 4, 5 and 6', 'multiply 6 by 7']) expect(hintsOf(q)).toContain(SUM);
+    // "add" names the sum here, not a write: it goes with the numbers.
+    expect(queryShape('add 17 and 25 together').text).not.toMatch(/add/);
+  });
+
+  it('leaves numbers that are not being computed alone', () => {
+    expect(hintsOf('add 3 reviewers to the PR')).toEqual([]);
+    expect(hintsOf('issues 10-20')).toEqual([]);
+    expect(hintsOf('the meeting on 11/23')).toEqual([]);
+    expect(hintsOf('set replicas to 5')).toEqual([]);
+  });
+});
+
+describe('issue keys', () => {
+  it('reads capitals, a dash and a number as an issue', () => {
+    expect(hintsOf('record that ENG-7 blocks ENG-9')).toEqual([ISSUE]);
+    expect(hintsOf('what changed on LIN-42')).toEqual([ISSUE]);
+  });
+
+  it('is case-sensitive and stays out of longer tokens', () => {
+    expect(hintsOf('the eng-7 build')).toEqual([]);
+    expect(hintsOf('see ENG-7b')).toEqual([]);
+    expect(hintsOf('v2-ENG-7')).toEqual([]);
+  });
+});
+
+describe('channels', () => {
+  it('are names after #, not numbers: "#77" is an issue or pull request (values.ts reads it)', () => {
+    expect(hintsOf('ping #eng')).toEqual(['channel']);
+    expect(hintsOf('approve pr #77')).toEqual([]);
+  });
+});
+
+describe('shape readers, whatever the text', () => {
+  const examples: Record<string, string> = { directory: '~/Desktop', key: 'hit enter', arithmetic: 'add 17 and 25', issueKey: 'ENG-7' };
+
+  it('never throw, and only ever add known hints', () => {
+    const known = new Set([
+      'email address', 'url page website', 'file', 'channel', 'user', ...SHAPES.map((s) => s.hint.words),
+      'user member people', 'time date', 'find search location', 'count total number', 'list all', 'send message notify',
+    ]);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (text) => {
+        const s = queryShape(text);
+        for (const h of s.hints) expect(known.has(h.words)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never match glued to the end of a word', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SHAPES), fc.stringMatching(/^[a-z0-9]{1,8}$/), (shape, word) => {
+        expect(hintsOf(`${word}${examples[shape.name]!}`)).not.toContain(shape.hint.words);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('finish on long repetitive input', () => {
+    for (const unit of ['1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a']) {
+      expect(() => queryShape(unit.repeat(250))).not.toThrow();
+    }
+  });
+});
+
+describe('ToolSearchIndex and request shapes', () => {
+  const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+  const index = new ToolSearchIndex();
+  for (const d of [
+    tool('files', 'list_directory', 'List the entries of a directory.'),
+    tool('files', 'read_file', 'Read a file from disk.'),
+    tool('desktop', 'start_search', 'Start a text search in the files on the desktop.'),
+    tool('browser', 'press_key', 'Press a key on the keyboard.'),
+    tool('browser', 'type', 'Type text into an editable element.'),
+    tool('demo', 'get_sum', 'Returns the sum of two numbers.'),
+    tool('memory', 'add_observations', 'Add observations to entities.'),
+    tool('tracker', 'create_issue_relation', 'Create a relation between two issues: blocks, duplicates, related.'),
+    tool('docs', 'update_block', 'Update a block of a page.'),
+  ]) index.upsert(d);
+  const top = (q: string): string | undefined => index.search(q)[0]?.key;
+
+  it('answers a request by what its shape says', () => {
+    expect(top('whats inside ~/Desktop')).toBe('files__list_directory');
+    expect(top('hit enter')).toBe('browser__press_key');
+    expect(top('add 17 and 25 together')).toBe('demo__get_sum');
+    expect(top('record that ENG-7 blocks ENG-9')).toBe('tracker__create_issue_relation');
+  });
+});
