@@ -30,7 +30,8 @@ export interface RankingParams {
   typoWeight: number;
   /**
    * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
-   * particle is then dropped and whose verb names no action; 1 = off.
+   * particle is then dropped and whose verb names no action; also of the verb of a question
+   * about what was done ("where did I put …", actions.ts doneVerb); 1 = off.
    */
   phrasalWeight: number;
   /**
