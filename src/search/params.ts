@@ -64,6 +64,12 @@ export interface RankingParams {
    * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
    */
   numberMismatch: number;
+  /**
+   * Weight of a word the request says only in dictated or quoted content ("… saying the deploy
+   * is done", "\"Order confirmed\"", "called web"; content.ts): a value for the tool, not a word
+   * about which tool. 1 = off.
+   */
+  contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
 }
@@ -99,4 +105,5 @@ export const DEFAULT_RANKING: RankingParams = {
   actionMismatch: 0.3,
   numberMismatch: 0.05,
   valueMatch: 0.2,
+  contentWeight: 0,
 };
