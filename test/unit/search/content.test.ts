@@ -1,5 +1,6 @@
 // Dictated and quoted content: words a request gives the tool as a value ("… saying the deploy
-// is done", "called web") do not choose the tool; the same word said outside still does.
+// is done", "called web", "ping #eng that standup is cancelled") do not choose the tool; the
+// same word said outside still does.
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -21,6 +22,15 @@ describe('contentTerms', () => {
     expect(terms('reply saying approved. then archive the thread')).toEqual(['approv']);
     expect(terms('what have people been saying in #random today')).toEqual([]);
     expect(terms('post a message to the team')).toEqual([]);
+  });
+
+  it('finds a clause told to someone after "that" (a subject and its verb follow)', () => {
+    expect(terms('ping #eng that standup is cancelled today')).toEqual(['cancel', 'standup', 'todai']);
+    expect(terms('answer in that thread that I\'ll look after lunch')).toEqual(['after', 'look', 'lunch']);
+    expect(terms('tell the team that the deploy is done')).toEqual(['deploi']);
+    // A determiner "that", or a relative clause with no telling verb, is no content.
+    expect(terms('find the thread that mentions pricing')).toEqual([]);
+    expect(terms('close that issue')).toEqual([]);
   });
 
   it('keeps a word that is also said outside the content', () => {
