@@ -63,6 +63,26 @@ const QUESTION = /^\s*(?:what|what's|whats|which|who|whom|whose|where|when|how|i
  */
 const ABOUT_DONE = /^\s*(?:what|what's|whats|which|who|whom|whose|where|when|how (?:many|much|long|often))\b.*?\b(?:have|has|had|did|do|does)\s+\w+/i;
 
+const QUESTION_WORD = '^\\s*(?:what|what\'s|whats|which|who|whom|whose|where|when|how (?:many|much|long|often))\\b.*?';
+const SUBJECT = '(?:i|we|you|they|he|she|it|someone|anyone)\\s+';
+/**
+ * "did" + a pronoun takes the bare verb (a noun subject, "did PR 42 touch", has no end we can
+ * see); "have" takes a participle, or it means owning ("who has push access").
+ */
+const DID_VERB = new RegExp(`${QUESTION_WORD}\\bdid\\s+${SUBJECT}([a-z]+)`, 'i');
+const HAVE_VERB = new RegExp(`${QUESTION_WORD}\\b(?:have|has|had)\\s+(?:${SUBJECT})?([a-z]+)`, 'i');
+
+/**
+ * The verb of a question about what was done ("where did I put …", "what have I starred"): it
+ * says how the thing came about, not what the tool does; its term, or '' when there is none.
+ */
+export function doneVerb(text: string): string {
+  const did = DID_VERB.exec(text)?.[1];
+  if (did !== undefined) return term(did.toLowerCase());
+  const have = HAVE_VERB.exec(text)?.[1]?.toLowerCase();
+  return have !== undefined && (PARTICIPLE.test(have) || isIrregularPast(have)) ? term(have) : '';
+}
+
 /**
  * The families a request asks for: those its own words name (participles aside); a question
  * that names none ("what tickets are assigned to me?"), or that asks about what was done,

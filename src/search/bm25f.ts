@@ -1,16 +1,17 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
 // groups, the world-knowledge map, the indexed forms of each word and, for an unknown word, its
-// corrections, at lower weights; phrasal verbs and negated verbs read as such; a request that
+// corrections, at lower weights; phrasal verbs, negated verbs and dictated content read as such; a request that
 // matches nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
 import { InvertedIndex, type Concept } from './inverted.js';
 import { queryShape } from './hints.js';
-import { actionsOf, askedActions } from './actions.js';
+import { actionsOf, askedActions, doneVerb } from './actions.js';
 import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
+import { contentTerms } from './content.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
 import { ServerContext } from './servers.js';
@@ -257,13 +258,18 @@ export class ToolSearchIndex implements Searcher {
     // "... but don't send it": what the user does not want done picks no tool.
     // It still says what the request is about ("send" → mail), so its concept stays.
     const negated = this.params.negatedName > 0 ? negatedTerms(shape.text) : new Set<string>();
+    // "where did I put the spreadsheet": how the thing came about, not what the tool does; counts as a phrasal verb does.
+    const done = vw < 1 ? doneVerb(shape.text) : '';
+    // "post in #general saying the deploy is done": the dictated words are a value, not a tool's job.
+    const cw = this.params.contentWeight;
+    const content = cw < 1 ? contentTerms(shape.text) : new Set<string>();
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
       let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
-      const scale = phrasal.verbs.has(t) ? vw : phrasal.particles.has(t) ? 0 : 1;
+      const scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }

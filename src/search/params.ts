@@ -30,7 +30,8 @@ export interface RankingParams {
   typoWeight: number;
   /**
    * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
-   * particle is then dropped and whose verb names no action; 1 = off.
+   * particle is then dropped and whose verb names no action; also of the verb of a question
+   * about what was done ("where did I put …", actions.ts doneVerb); 1 = off.
    */
   phrasalWeight: number;
   /**
@@ -63,6 +64,12 @@ export interface RankingParams {
    * other grammatical number (`get_user` for "the members", `create-events` for "an appointment").
    */
   numberMismatch: number;
+  /**
+   * Weight of a word the request says only in dictated or quoted content ("… saying the deploy
+   * is done", "\"Order confirmed\"", "called web"; content.ts): a value for the tool, not a word
+   * about which tool. 1 = off.
+   */
+  contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
 }
@@ -98,4 +105,5 @@ export const DEFAULT_RANKING: RankingParams = {
   actionMismatch: 0.3,
   numberMismatch: 0.05,
   valueMatch: 0.2,
+  contentWeight: 0,
 };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { actionsOf, askedActions, describingTerms } from '../../../src/search/actions.js';
+import fc from 'fast-check';
+import { actionsOf, askedActions, describingTerms, doneVerb } from '../../../src/search/actions.js';
+import { DEFAULT_RANKING } from '../../../src/search/index.js';
 import { analyzeText } from '../../../src/search/analyze.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
@@ -52,5 +54,50 @@ describe('the action a request asks for', () => {
     // Both say "assign": only the action the question asks for tells them apart.
     index.upsert(tool('list_issues', 'List the issues assigned to a user.'));
     expect(index.search('what issues are assigned to me', { limit: 1 })[0]?.key).toBe('t__list_issues');
+  });
+});
+
+describe('doneVerb', () => {
+  it('finds the verb of a question about what was done', () => {
+    expect(doneVerb('where did I put the tax spreadsheet')).toBe('put');
+    expect(doneVerb('how many signups did we get yesterday?')).toBe('get');
+    expect(doneVerb('what have I starred')).toBe('star');
+    expect(doneVerb('which repos has she forked')).toBe('fork');
+  });
+
+  it('leaves a noun subject, owning, instructions and other questions alone', () => {
+    expect(doneVerb('which files did PR 42 touch')).toBe('');
+    expect(doneVerb('who has push access to this repo')).toBe('');
+    expect(doneVerb('what have people been saying')).toBe('');
+    expect(doneVerb('put the spreadsheet in the shared folder')).toBe('');
+    expect(doneVerb('how do I put a file in the bucket')).toBe('');
+  });
+
+  it('returns nothing or a term of the text, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const v = doneVerb(text);
+        if (v !== '') expect(analyzeText(text.toLowerCase())).toContain(v);
+      }),
+      { numRuns: 500 },
+    );
+    expect(doneVerb('where did I put')).toBe('put');
+  });
+
+  it('lets the thing asked about pick the tool, not the verb of how it came about', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const docs = [
+      tool('jira', 'jira_put', 'PUT a JSON body to a Jira REST path.'),
+      tool('drive', 'search', 'Search files in Google Drive.'),
+      tool('drive', 'read_file', 'Read a file from Google Drive.'),
+    ];
+    const build = (phrasalWeight: number): ToolSearchIndex => {
+      const index = new ToolSearchIndex({ ...DEFAULT_RANKING, phrasalWeight });
+      for (const d of docs) index.upsert(d);
+      return index;
+    };
+    const q = 'where did I put the tax spreadsheet file';
+    expect(build(DEFAULT_RANKING.phrasalWeight).search(q)[0]?.key).toMatch(/^drive__/);
+    expect(build(1).search(q)[0]?.key).toBe('jira__jira_put');
   });
 });
