@@ -107,8 +107,18 @@ export async function bodyExcerpt(body: Dispatcher.ResponseData['body']): Promis
     // An unreadable error body leaves the status to speak for itself.
   }
   discardBody(body);
+  return excerptOf(text);
+}
+
+/** The start of an error body as one short line (whitespace collapsed, at most 200 characters). */
+export function excerptOf(text: string): string {
   text = text.replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** An error status as HTTP_ERROR: the method, the (redacted) URL, the status and the body's start. */
+export function statusErrorOf(method: string, url: string, status: number, excerpt: string): GatewayError {
+  return httpStatusError(status, `${method} ${url} → ${status}${excerpt ? ` ${excerpt}` : ''}`);
 }
 
 export async function statusError(
@@ -116,8 +126,7 @@ export async function statusError(
   url: string,
   res: Dispatcher.ResponseData,
 ): Promise<GatewayError> {
-  const excerpt = await bodyExcerpt(res.body);
-  return httpStatusError(res.statusCode, `${method} ${url} → ${res.statusCode}${excerpt ? ` ${excerpt}` : ''}`);
+  return statusErrorOf(method, url, res.statusCode, await bodyExcerpt(res.body));
 }
 
 /** What a transport does with a message it refuses: fail our request it answers, or refuse the server's request. */
@@ -159,34 +168,6 @@ export function parseMessages(text: string, maxDepth: number | undefined, refusa
 /** A message from the server over limits.maxMessageBytes, which is dropped. */
 export function messageTooLarge(maxBytes: number): GatewayError {
   return new GatewayError('MESSAGE_TOO_LARGE', `the server sent a message over the limit of ${maxBytes} bytes (limits.maxMessageBytes); dropped`);
-}
-
-/** Reads a JSON body up to maxBytes; past that it aborts the body and returns undefined. */
-export async function readJsonBody(
-  body: Dispatcher.ResponseData['body'],
-  contentLength: string | undefined,
-  maxBytes: number,
-  onerror: (e: Error) => void,
-): Promise<string | undefined> {
-  const tooBig = () => onerror(messageTooLarge(maxBytes));
-  if (contentLength !== undefined && Number(contentLength) > maxBytes) {
-    discardBody(body);
-    tooBig();
-    return undefined;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buf = Buffer.from(chunk as Uint8Array);
-    size += buf.length;
-    if (size > maxBytes) {
-      discardBody(body);
-      tooBig();
-      return undefined;
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export interface SseHandlers {

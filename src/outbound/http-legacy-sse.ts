@@ -24,7 +24,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
-import { requestWithAuth, withAuth } from './http-authorized.js';
+import { requestWithAuth } from './http-authorized.js';
 import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { traceHeaders } from './observing.js';
 
@@ -122,10 +122,9 @@ export class LegacySseTransport implements Transport {
     const poster = this.poster!;
     const headers = { ...this.baseHeaders, 'content-type': 'application/json', ...traceHeaders(message) };
     const body = serializeMessage(message);
-    const post = (token?: Record<string, string>) => poster.post({ headers: token === undefined ? headers : { ...headers, ...token }, body, headersTimeout: this.headersTimeout, maxBytes: this.maxBytes });
     let res: PostResponse;
     try {
-      res = this.auth === undefined ? await post() : await withAuth(this.auth, post, releasePost);
+      res = await poster.post({ headers, body, headersTimeout: this.headersTimeout, maxBytes: this.maxBytes }, this.auth);
     } catch (err) {
       if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
       throw networkError('POST', shown, err);

@@ -28,8 +28,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
-import { withAuth } from './http-authorized.js';
-import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
+import { HttpPoster, postStatusError, type PostResponse } from './http-post.js';
 import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
 import { traceHeaders } from './observing.js';
 
@@ -132,17 +131,12 @@ export class ModernHttpTransport implements Transport {
     this.inflight.set(id, own);
     const headers = this.headersFor(message);
     const body = serializeMessage(message);
-    const post = (token?: Record<string, string>) =>
-      this.poster.post({
-        headers: token === undefined ? headers : { ...headers, ...token },
-        body,
-        headersTimeout: this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-        maxBytes: this.maxBytes,
-        onStart: (abort) => own.started(abort),
-      });
     let res: PostResponse;
     try {
-      res = this.options.auth === undefined ? await post() : await withAuth(this.options.auth, post, releasePost);
+      res = await this.poster.post(
+        { headers, body, headersTimeout: this.options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, maxBytes: this.maxBytes, onStart: (abort) => own.started(abort) },
+        this.options.auth,
+      );
     } catch (err) {
       this.forget(id, own);
       if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);

@@ -11,7 +11,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { Slots } from '../jsonrpc/churn.js';
 import { textOf } from '../jsonrpc/ndjson.js';
-import { discardBody, headerValue, httpStatusError, mediaType } from './http-common.js';
+import type { ServerAuth } from './auth/types.js';
+import { withAuth } from './http-authorized.js';
+import { discardBody, excerptOf, headerValue, mediaType, statusErrorOf } from './http-common.js';
 
 export interface PostResponse {
   statusCode: number;
@@ -53,7 +55,16 @@ export class HttpPoster {
     this.path = `${u.pathname}${u.search}`;
   }
 
-  post(options: PostOptions): Promise<PostResponse> {
+  /**
+   * Sends one POST. With `auth`, the server's token is added and its challenges answered by
+   * sending again (withAuth); a refusal that new credentials cannot fix comes back as it is.
+   */
+  post(options: PostOptions, auth?: ServerAuth): Promise<PostResponse> {
+    if (auth === undefined) return this.dispatchPost(options);
+    return withAuth(auth, (token) => this.dispatchPost({ ...options, headers: { ...options.headers, ...token } }), releasePost);
+  }
+
+  private dispatchPost(options: PostOptions): Promise<PostResponse> {
     return new Promise<PostResponse>((resolve, reject) => {
       const exchange = new PostExchange(options.maxBytes, resolve, reject, (x) => this.inflight.remove(x.slot, x));
       exchange.slot = this.inflight.add(exchange);
@@ -182,9 +193,8 @@ class PostExchange implements Dispatcher.DispatchHandler {
 
 /** An error status as HTTP_ERROR, with the start of its body (as statusError does for request()). */
 export function postStatusError(method: string, url: string, res: PostResponse): Error {
-  let excerpt = res.size === 0 ? '' : textOf([Buffer.concat(res.chunks).subarray(0, 512)]).replace(/\s+/g, ' ').trim();
-  if (excerpt.length > 200) excerpt = `${excerpt.slice(0, 200)}…`;
-  return httpStatusError(res.statusCode, `${method} ${url} → ${res.statusCode}${excerpt ? ` ${excerpt}` : ''}`);
+  const excerpt = res.size === 0 ? '' : excerptOf(textOf([Buffer.concat(res.chunks).subarray(0, 512)]));
+  return statusErrorOf(method, url, res.statusCode, excerpt);
 }
 
 /** Discards what a response still holds: its stream, if it is one (a collected body is just dropped). */

@@ -24,7 +24,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
-import { requestWithAuth, withAuth } from './http-authorized.js';
+import { requestWithAuth } from './http-authorized.js';
 import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
 import { traceHeaders } from './observing.js';
@@ -131,11 +131,9 @@ export class StreamableHttpTransport implements Transport {
     const sentSession = this.sessionId;
     const body = serializeMessage(message);
     const extra = traceHeaders(message);
-    const post = (token?: Record<string, string>) =>
-      this.poster.post({ headers: this.postHeaders(extra, token), body, headersTimeout: this.headersTimeout, maxBytes: this.maxBytes });
     let res: PostResponse;
     try {
-      res = this.auth === undefined ? await post() : await withAuth(this.auth, post, releasePost);
+      res = await this.poster.post({ headers: this.postHeaders(extra), body, headersTimeout: this.headersTimeout, maxBytes: this.maxBytes }, this.auth);
     } catch (err) {
       if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`);
       throw networkError('POST', this.shownUrl, err);
@@ -209,12 +207,11 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** A POST's headers, built in one object (this runs for every message). */
-  private postHeaders(trace: Record<string, string> | undefined, token: Record<string, string> | undefined): Record<string, string> {
+  private postHeaders(trace: Record<string, string> | undefined): Record<string, string> {
     const h: Record<string, string> = { ...this.baseHeaders, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
     if (trace !== undefined) Object.assign(h, trace);
-    if (token !== undefined) Object.assign(h, token);
     return h;
   }
 
