@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pairedCallRun } from './lib/paired.mjs';
 import { BASELINE, BENCH_DIR, GATEWAY, OUT_DIR, PATHS, removeConfigs, setBaseline, setGateway } from './lib/paths.mjs';
-import { buildIsStale, ensureBuilt, ensurePeers, gitDescribe, loadavgText, machineMeta, versionOf } from './lib/prereq.mjs';
+import { buildIsStale, ensureBuilt, ensureCRelay, ensurePeers, gitDescribe, loadavgText, machineMeta, versionOf } from './lib/prereq.mjs';
 import { installCleanupHooks, stopAll } from './lib/procs.mjs';
 import { consoleSummary, renderReport } from './lib/report.mjs';
 import { Results, summary } from './lib/results.mjs';
@@ -27,7 +27,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --only LIST        scenarios, comma-separated: ${SCENARIOS.join(', ')}
                      (a partial run writes bench/.out/RESULTS-partial.md, not bench/RESULTS.md)
   --paths LIST       tools/call paths: ${Object.keys(PATHS).join(', ')} (default: all but
-                     sb-http-nometrics)
+                     sb-http-nometrics and base-*; full runs add the byte relays
+                     relay-node and relay-c, the latter when \`cc\` is there)
   --metrics-cost     also measure sb-http-nometrics (SWITCHBOARD_METRICS=off) beside sb-http: the
                      report gives sb-http ÷ sb-http-nometrics (what counting every call costs)
   --runs N           paired runs (default 3, quick 2)
@@ -108,6 +109,8 @@ if (args.baseline !== undefined) {
   if (args.paths === undefined) paths.push('base-stdio', 'base-http');
 }
 if (args.gateway !== undefined) setGateway(buildFile('gateway'));
+// Full runs measure the byte relays beside the floor; quick runs (CI) skip them.
+if (args.paths === undefined && !args.quick && !args.profile) paths.push('relay-node', 'relay-c');
 
 installCleanupHooks();
 mkdirSync(OUT_DIR, { recursive: true });
@@ -132,6 +135,13 @@ if (!args.profile && paths.some((p) => PATHS[p].peer)) {
   }
 }
 const peers = paths.filter((p) => PATHS[p].peer);
+if (!args.profile && paths.includes('relay-c')) {
+  const err = ensureCRelay();
+  if (err) {
+    log(`bench: relay-c left out: ${err}`);
+    paths = paths.filter((p) => p !== 'relay-c');
+  }
+}
 
 if (args.profile) {
   const { profileGateway } = await import('./lib/profile.mjs');

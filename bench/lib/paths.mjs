@@ -13,6 +13,9 @@
 //   floor-stdio, floor-http  the same clients -> bench/floor-proxy.mjs -> echo server: a bare Node
 //                 proxy that only forwards, remaps ids and renames the tool (what a third process
 //                 costs on this machine, whatever it does)
+//   relay-node, relay-c  raw stdio client -> a byte relay (bench/byte-relay.mjs: Node streams piped;
+//                 bench/byte-relay.c: read/write, compiled when a C compiler is there) -> echo
+//                 server: a process in the middle that does nothing at all, in Node and not
 // open(path, opts) returns { path, pid, proc, toolName, tool(base), session (a client),
 // newSession() (HTTP only), close() }.
 
@@ -43,6 +46,9 @@ export function setBaseline(path) {
   BASELINE = path;
 }
 export const FLOOR = join(BENCH_DIR, 'floor-proxy.mjs');
+export const NODE_RELAY = join(BENCH_DIR, 'byte-relay.mjs');
+/** bench/byte-relay.c, compiled into .out/ by prereq.mjs ensureCRelay(). */
+export const C_RELAY = join(OUT_DIR, 'byte-relay');
 export const MCP_PROXY_BIN = join(BENCH_DIR, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
 export const SUPERGATEWAY_BIN = join(BENCH_DIR, 'node_modules', 'supergateway', 'dist', 'index.js');
 
@@ -62,6 +68,9 @@ export const PATHS = {
   'sb-remote-sse': { label: 'Switchboard stdio→HTTP (remote server, SSE answers)', transport: 'stdio', peer: false, direct: 'direct-remote-sse' },
   'floor-stdio': { label: 'floor: bare Node proxy stdio→stdio', transport: 'stdio', peer: false, floor: true },
   'floor-http': { label: 'floor: bare Node proxy HTTP→stdio', transport: 'http', peer: false, floor: true },
+  // Byte relays: not MCP proxies (one client, ids and names untouched). Full runs only.
+  'relay-node': { label: 'Node byte relay stdio→stdio (no parsing)', transport: 'stdio', peer: false, floor: true, optIn: true },
+  'relay-c': { label: 'C byte relay stdio→stdio (no parsing)', transport: 'stdio', peer: false, floor: true, optIn: true },
   'mcp-proxy': { label: 'mcp-proxy HTTP→stdio', transport: 'http', peer: true },
   supergateway: { label: 'supergateway HTTP→stdio (--stateful)', transport: 'http', peer: true },
 };
@@ -218,18 +227,22 @@ export async function open(path, opts = {}) {
       },
     };
   }
-  if (path === 'direct' || path === 'sb-stdio' || path === 'base-stdio' || path === 'floor-stdio') {
+  if (path === 'direct' || path === 'sb-stdio' || path === 'base-stdio' || path === 'floor-stdio' || path === 'relay-node' || path === 'relay-c') {
     const echoArgs = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])];
     const client =
       path === 'direct'
         ? new StdioClient(process.execPath, echoArgs, { label: 'echo-server' })
+        : path === 'relay-node'
+          ? new StdioClient(process.execPath, [NODE_RELAY, process.execPath, ...echoArgs], { label: 'byte-relay.mjs' })
+        : path === 'relay-c'
+          ? new StdioClient(C_RELAY, [process.execPath, ...echoArgs], { label: 'byte-relay' })
         : path === 'floor-stdio'
           ? new StdioClient(process.execPath, [FLOOR, '--stdio', '--', process.execPath, ...echoArgs], { label: 'floor-proxy' })
           : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
             label: 'switchboard',
           });
     await client.initialize();
-    const tool = (base) => (path === 'direct' ? base : `${servers === 1 ? 'echo' : 'echo-0'}__${base}`);
+    const tool = (base) => (path === 'direct' || path.startsWith('relay-') ? base : `${servers === 1 ? 'echo' : 'echo-0'}__${base}`);
     return {
       path,
       pid: client.pid,

@@ -2,10 +2,10 @@
 // what the report says about the machine and the versions measured.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { BENCH_DIR, GATEWAY, MCP_PROXY_BIN, ROOT_DIR, SUPERGATEWAY_BIN } from './paths.mjs';
+import { BENCH_DIR, C_RELAY, GATEWAY, MCP_PROXY_BIN, OUT_DIR, ROOT_DIR, SUPERGATEWAY_BIN } from './paths.mjs';
 
 /** True when some src/**.ts is newer than dist/main.js (or dist/ is missing). */
 export function buildIsStale() {
@@ -43,6 +43,21 @@ export function ensurePeers(log) {
   if (r.status !== 0 || !existsSync(MCP_PROXY_BIN) || !existsSync(SUPERGATEWAY_BIN)) {
     return `npm ci --prefix bench failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-1500)}`;
   }
+  return undefined;
+}
+
+/**
+ * Compiles bench/byte-relay.c into .out/ (with `cc`, which CI machines have for node-gyp) unless
+ * the binary is newer than the source. Returns an error message, or undefined; a machine with no C
+ * compiler runs without the relay-c path.
+ */
+export function ensureCRelay() {
+  const source = join(BENCH_DIR, 'byte-relay.c');
+  if (existsSync(C_RELAY) && statSync(C_RELAY).mtimeMs >= statSync(source).mtimeMs) return undefined;
+  mkdirSync(OUT_DIR, { recursive: true });
+  const r = spawnSync('cc', ['-O2', '-o', C_RELAY, source], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.error) return `no C compiler (${r.error.message})`;
+  if (r.status !== 0) return `cc failed (exit ${r.status}): ${(r.stderr || '').trim().slice(-500)}`;
   return undefined;
 }
 

@@ -98,7 +98,7 @@ export function renderReport(R, meta) {
   const floor = floorRows(R);
   if (floor.length > 0) {
     L.push('### The floor: a bare Node proxy in the same windows', '');
-    L.push('`bench/floor-proxy.mjs` forwards, gives each request an id of its own, renames the tool and puts the client\'s id back, and does nothing else (no checks, limits, policy, sessions or logs). Whatever a process in the middle does, it cannot do less; a goal beyond the floor\'s figure is beyond this machine for any such process.', '');
+    L.push('`bench/floor-proxy.mjs` forwards, gives each request an id of its own, renames the tool and puts the client\'s id back, and does nothing else (no checks, limits, policy, sessions or logs): no MCP proxy can do less. Full runs also measure two byte relays, which are not MCP proxies (one client; ids and names pass untouched): `bench/byte-relay.mjs` pipes Node streams and parses nothing, `bench/byte-relay.c` copies bytes with read and write. When the Node relay is no faster than the floor, a goal beyond the floor\'s figure is beyond any Node process in the middle on this machine; the C relay shows what the third process costs when it is not Node.', '');
     L.push('| figure | median over runs (range, runs) | load |', '|---|---|---|');
     for (const f of floor) L.push(`| ${f.name} | ${f.measured} | ${f.load || '—'} |`);
     L.push('');

@@ -148,8 +148,9 @@ export function evaluateTargets(R) {
 
 /**
  * The floor beside the targets: what bench/floor-proxy.mjs (a bare Node proxy: forward, remap ids,
- * rename) reaches in the same windows, so that a goal below what any third process can do on this
- * machine shows as such. Rows: { name, measured, load } (no verdicts).
+ * rename) and the byte relays (a process that does nothing, in Node and in C) reach in the same
+ * windows, so that a goal beyond what any Node process in the middle can do on this machine shows
+ * as such. Rows: { name, measured, load } (no verdicts).
  */
 export function floorRows(R) {
   const call = (path, point, fig) => ['call', path, `${point}|${fig}`];
@@ -161,6 +162,12 @@ export function floorRows(R) {
   const c32 = '100B c=32';
   row('floor stdio→stdio throughput, c=32, 100 B (÷ direct)', R.ratio(call('floor-stdio', c32, 'calls/s'), call('direct', c32, 'calls/s')), X, ['floor-stdio', 'direct'], c32);
   row('Switchboard stdio→stdio throughput ÷ the floor\'s, c=32, 100 B', R.ratio(call('sb-stdio', c32, 'calls/s'), call('floor-stdio', c32, 'calls/s')), X, ['sb-stdio', 'floor-stdio'], c32);
+  for (const [relay, what] of [
+    ['relay-node', 'Node byte relay (streams piped, no parsing)'],
+    ['relay-c', 'C byte relay (read/write, no parsing)'],
+  ]) {
+    row(`${what} stdio→stdio throughput, c=32, 100 B (÷ direct)`, R.ratio(call(relay, c32, 'calls/s'), call('direct', c32, 'calls/s')), X, [relay, 'direct'], c32);
+  }
   for (const [sb, floor, base, label] of [
     ['sb-stdio', 'floor-stdio', 'base-stdio', 'stdio→stdio'],
     ['sb-http', 'floor-http', 'base-http', 'HTTP→stdio'],

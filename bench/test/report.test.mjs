@@ -105,4 +105,18 @@ describe('renderReport', () => {
     expect(row('| floor stdio→stdio throughput')).toContain('0.471× (0.450×–0.500×, 3 runs)');
     expect(row('| Switchboard CPU per call ÷ the floor')).toContain('1.50× (1.43×–1.60×, 3 runs)');
   });
+
+  it('shows the byte relays beside the floor, each paired with direct in its own runs', () => {
+    const R = sample();
+    [[200, 100, 136], [100, 52, 70], [210, 99, 140]].forEach(([d, node, c], i) => {
+      R.add('call', 'direct', '100B c=32|calls/s', d, i + 11);
+      R.add('call', 'relay-node', '100B c=32|calls/s', node, i + 11);
+      R.add('call', 'relay-c', '100B c=32|calls/s', c, i + 11);
+    });
+    const text = renderReport(R, { ...meta, paths: ['direct', 'sb-stdio', 'relay-node', 'relay-c'] });
+    const row = (start) => text.split('\n').find((l) => l.startsWith(start));
+    // Per run 0.5, 0.52, 0.471 and 0.68, 0.70, 0.667.
+    expect(row('| Node byte relay')).toContain('0.500× (0.471×–0.520×, 3 runs)');
+    expect(row('| C byte relay')).toContain('0.680× (0.667×–0.700×, 3 runs)');
+  });
 });
