@@ -36,7 +36,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --burn N           start N busy-loop processes for the whole run (how figures move with load);
                      the report goes to bench/.out/
   --profile          instead: profile the gateway (stdio→stdio, c=32, 100 B; --paths sb-http for
-                     HTTP→stdio, sb-http-modern for a stateless client) with Linux perf where it
+                     HTTP→stdio, sb-http-modern for a stateless client, floor-stdio or floor-http
+                     for the floor proxy) with Linux perf where it
                      works, else V8 --cpu-prof
   --profiler NAME    with --profile: auto (default), perf or cpu-prof
   --point KEY        with --profile: the tools/call point to load it with (default "100B c=32"; one of
@@ -147,8 +148,10 @@ if (args.profile) {
   const { profileGateway } = await import('./lib/profile.mjs');
   let code = 0;
   try {
-    // One of the gateway's own paths (sb-stdio, sb-http, sb-http-modern...); stdio→stdio by default.
-    const path = args.paths !== undefined && args.paths.startsWith('sb-') && PATHS[args.paths] !== undefined ? args.paths : 'sb-stdio';
+    // One of the gateway's own paths (sb-stdio, sb-http, sb-http-modern...), or the floor proxy's
+    // (floor-stdio, floor-http) to set beside it; stdio→stdio by default.
+    const profilable = (p) => (p.startsWith('sb-') || p.startsWith('floor-')) && PATHS[p] !== undefined;
+    const path = args.paths !== undefined && profilable(args.paths) ? args.paths : 'sb-stdio';
     const point = POINTS.find((p) => p.key === args.point);
     if (!point) throw new Error(`--point: one of ${POINTS.map((p) => `"${p.key}"`).join(', ')}`);
     log(await profileGateway({ path, point, durationMs: args.duration ? s.durationMs : 3000, profiler: args.profiler }));

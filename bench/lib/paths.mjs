@@ -237,7 +237,7 @@ export async function open(path, opts = {}) {
         : path === 'relay-c'
           ? new StdioClient(C_RELAY, [process.execPath, ...echoArgs], { label: 'byte-relay' })
         : path === 'floor-stdio'
-          ? new StdioClient(process.execPath, [FLOOR, '--stdio', '--', process.execPath, ...echoArgs], { label: 'floor-proxy' })
+          ? new StdioClient(process.execPath, [...extraNodeArgs, FLOOR, '--stdio', '--', process.execPath, ...echoArgs], { label: 'floor-proxy' })
           : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
             label: 'switchboard',
           });
@@ -268,7 +268,7 @@ export async function open(path, opts = {}) {
   } else if (path === 'floor-http') {
     let listening;
     const ready = new Promise((resolve) => (listening = resolve));
-    proc = start(process.execPath, [FLOOR, '--http', '--', process.execPath, ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])], {
+    proc = start(process.execPath, [...extraNodeArgs, FLOOR, '--http', '--', process.execPath, ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])], {
       label: 'floor-proxy',
       stdio: ['ignore', 'ignore', 'pipe'],
       onStderrLine: (line) => {
