@@ -5,6 +5,7 @@
 // normal on long-lived streams.
 
 import { Slots } from '../jsonrpc/churn.js';
+import { writePiece } from '../jsonrpc/wire-bytes.js';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
@@ -84,7 +85,7 @@ export class SseStream {
     }
     this.res.cork();
     this.res.write('event: message\ndata: ');
-    for (const chunk of chunks) this.res.write(withoutCr(chunk));
+    for (const chunk of chunks) writePiece(this.res, withoutCr(chunk));
     this.res.write('\n\n');
     this.res.uncork();
     return true;
