@@ -1,8 +1,8 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
-// groups, the world-knowledge map, the indexed forms of each word and, for an unknown word, its
-// corrections, at lower weights; phrasal verbs, negated verbs and dictated content read as such; a request that
-// matches nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
+// groups, the world-knowledge map, the indexed forms of each word (those general word vectors
+// relate to it) and, for an unknown word, its corrections, at lower weights; phrasal verbs, negated
+// verbs and dictated content read as such; a request that matches nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
@@ -21,9 +21,7 @@ import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
 import { expansions, synonymTerms } from './synonyms.js';
 import { worldExpansions, worldTerms } from './world.js';
-import { RelatedWords } from './related.js';
-import { wordVectors } from './vectors.js';
-import { DenseTools } from './dense.js';
+import { plausibleForm, wordVectors } from './vectors.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 import { DEFAULT_RANKING, type RankingParams } from './params.js';
 
@@ -67,11 +65,6 @@ export class ToolSearchIndex implements Searcher {
   private readonly families = new Families();
   /** What each tool was indexed from, to skip unchanged tools in syncServer. */
   private readonly fingerprints = new Map<string, string>();
-  /** Nearest indexed words by general word vectors; undefined until a query first needs them, null without a table. */
-  private related: RelatedWords | null | undefined;
-  private tableVocab: string[] | undefined;
-  /** Tools' dense vectors (dense.ts), kept from the first upsert when denseWeight > 0; null without a table. */
-  private dense: DenseTools | null | undefined;
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {
     this.index = new InvertedIndex(FIELD_NAMES.map((f) => params.fields[f]), params.k1);
@@ -104,16 +97,6 @@ export class ToolSearchIndex implements Searcher {
     this.kindsOf.set(doc.key, parameterKinds(doc.inputSchema));
     this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
     this.families.add(doc.key, doc.server, splitName(doc.name));
-    if (this.params.denseWeight > 0) {
-      if (this.dense === undefined) {
-        const table = wordVectors();
-        this.dense = table === null ? null : new DenseTools(table);
-      }
-      if (this.dense !== null) {
-        const fw = this.params.denseFields;
-        this.dense.set(doc.key, terms.flatMap((list, f) => (fw[f] ?? 0) > 0 ? list.map((t) => [t, fw[f]!] as const) : []));
-      }
-    }
   }
 
   /**
@@ -153,7 +136,6 @@ export class ToolSearchIndex implements Searcher {
     this.nameNumber.delete(key);
     this.families.delete(key);
     this.fingerprints.delete(key);
-    this.dense?.delete(key);
     return this.index.delete(key);
   }
 
@@ -179,9 +161,6 @@ export class ToolSearchIndex implements Searcher {
     const numberKept = 1 - this.params.numberMismatch;
     const carried = this.params.valueMatch > 0 ? valueKinds(query.slice(0, MAX_QUERY_CHARS)) : 0;
     const fits = 1 + this.params.valueMatch;
-    const lambda = this.params.denseWeight;
-    const floor = this.params.denseFloor;
-    const qv = lambda > 0 && this.dense ? this.dense.embed(concepts.map((c) => c[0]!)) : undefined;
     const boost = (key: string, score: number): number => {
       if (numberKept !== 1) {
         for (const [t, plural] of this.nameNumber.get(key)!) {
@@ -202,12 +181,6 @@ export class ToolSearchIndex implements Searcher {
       const does = this.actionOf.get(key)!;
       if (asked !== 0 && does !== 0 && (asked & does) === 0) s *= mismatch;
       if ((carried & this.kindsOf.get(key)!) !== 0) s *= fits;
-      if (qv !== undefined) {
-        const cos = this.dense!.cosine(key, qv);
-        s *= 1 + lambda * Math.max(0, cos - floor);
-        const PP = this.params as unknown as { densePenalty?: number; densePenaltyBelow?: number };
-        if (PP.densePenalty && cos < (PP.densePenaltyBelow ?? 0)) s *= 1 - PP.densePenalty;
-      }
       return gamma > 0 ? s * (1 + gamma * (context.get(server) ?? 0)) : s;
     };
     const limit = options.limit ?? DEFAULT_LIMIT;
@@ -240,26 +213,10 @@ export class ToolSearchIndex implements Searcher {
       return syn.size > 0 || world.size > 0;
     };
     const known = tables(t, 1);
-    const FM = (this.params as unknown as { formMinCos?: number }).formMinCos;
-    if (this.params.formWeight > 0) for (const s of this.index.forms(t)) if (FM === undefined || this.cosine(t, s) >= FM) add(s, this.params.formWeight);
-    const rw = this.params.relatedWeight;
-    if (rw > 0 && this.index.df(t) <= this.params.relatedMaxDf && !(known && this.params.relatedUnknownOnly)) {
-      const R = this.relatedWords();
-      const P = this.params as unknown as { relatedMinRank?: number };
-      const minRank = P.relatedMinRank ?? 0;
-      if (R && R.rank(t) >= minRank) for (const [s, cos] of R.nearest(t, this.params.relatedMin, this.params.relatedLimit + 20, () => this.index.terms(), this.index.version).filter(([x]) => R.rank(x) >= minRank).slice(0, this.params.relatedLimit)) add(s, rw * cos);
-    }
-    const P2 = this.params as unknown as { tableNear?: number; tableNearMin?: number; tableNearLimit?: number; tableNearMaxDf?: number; tableNearSelf?: number };
-    if ((P2.tableNear ?? 0) > 0 && !known && this.index.df(t) <= (P2.tableNearMaxDf ?? 0)) {
-      const R = this.relatedWords();
-      if (R) {
-        this.tableVocab ??= [...new Set([...synonymTerms(), ...worldTerms()])];
-        const mr = (this.params as unknown as { tableNearMinRank?: number }).tableNearMinRank ?? 0;
-        for (const [n, cos] of R.nearestIn(t, P2.tableNearMin ?? 0.6, (P2.tableNearLimit ?? 2) + 20, this.tableVocab).filter(([x]) => R.rank(x) >= mr && R.rank(t) >= mr).slice(0, P2.tableNearLimit ?? 2)) {
-          add(n, (P2.tableNearSelf ?? 1) * P2.tableNear! * cos);
-          tables(n, P2.tableNear! * cos);
-        }
-      }
+    if (this.params.formWeight > 0) {
+      // A longer or shorter indexed word is a form only if general usage relates the two ("country" ↛ count).
+      const check = this.params.formCosine > -1 ? wordVectors() : null;
+      for (const s of this.index.forms(t)) if (plausibleForm(check, t, s, this.params.formCosine, this.params.formCommonRank)) add(s, this.params.formWeight);
     }
     // A word that neither a tool nor the tables know may be misspelt.
     const w = this.params.typoWeight;
@@ -270,30 +227,6 @@ export class ToolSearchIndex implements Searcher {
       }
     }
     return [...weights];
-  }
-
-  /** Cosine of two terms' general vectors; 1 when either has none (nothing known against it). */
-  private cosine(a: string, b: string): number {
-    const table = wordVectors();
-    const u = table?.vector(a);
-    const v = table?.vector(b);
-    if (u === undefined || v === undefined) return 1;
-    const RM = (this.params as unknown as { formRankMax?: number }).formRankMax;
-    const RA = (this.params as unknown as { formRankUser?: number }).formRankUser;
-    if (RM !== undefined && (table!.rank(a) >= RM || table!.rank(b) >= RM)) return 1;
-    if (RA !== undefined && table!.rank(a) >= RA) return 1;
-    let dot = 0;
-    for (let d = 0; d < u.length; d++) dot += u[d]! * v[d]!;
-    return dot;
-  }
-
-  /** The related-words look-up, made (and the vector table read) the first time a query needs it. */
-  private relatedWords(): RelatedWords | null {
-    if (this.related === undefined) {
-      const table = wordVectors();
-      this.related = table === null ? null : new RelatedWords(table);
-    }
-    return this.related;
   }
 
   /** The fallback's concepts: each query word with the indexed terms most like it by trigrams. */

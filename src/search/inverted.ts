@@ -55,7 +55,6 @@ export class InvertedIndex {
   private seen = new Uint32Array(0);
   private seenConcept = new Uint32Array(0);
   private epoch = 0;
-  private changes = 0;
 
   /**
    * `lookups`: keep the vocabulary's forms, spelling and trigram indexes (forms(), corrections(),
@@ -112,7 +111,6 @@ export class InvertedIndex {
     for (const [t, i] of index) this.post(t, slot, counts, i * F);
     this.docTerms[slot] = [...index.keys()];
     this.normsDirty = true;
-    this.changes++;
   }
 
   delete(key: string): boolean {
@@ -130,7 +128,6 @@ export class InvertedIndex {
     this.keys[slot] = undefined;
     this.docTerms[slot] = undefined;
     this.free.push(slot);
-    this.changes++;
     this.normsDirty = true;
     return true;
   }
@@ -153,16 +150,6 @@ export class InvertedIndex {
   /** Makes a term a possible correction while no document holds it (the expansion tables' words). */
   know(term: string): void {
     this.spelling.add(term);
-  }
-
-  /** Changes with every set or delete: what was derived from the vocabulary may be stale when it has. */
-  get version(): number {
-    return this.changes;
-  }
-
-  /** The terms some document holds. */
-  *terms(): IterableIterator<string> {
-    for (const [t, p] of this.postings) if (p.n > 0) yield t;
   }
 
   /** Number of documents holding the term (its document frequency). */

@@ -18,6 +18,13 @@ export interface RankingParams {
   worldWeight: number;
   /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
   formWeight: number;
+  /**
+   * Least cosine, by general word vectors (vectors.ts), between a query word among the table's
+   * formCommonRank most frequent terms and an indexed term for it to count as the word's form
+   * ("country" ↛ count, "back" ↛ backend); −1 = no check (and the table is never decoded).
+   */
+  formCosine: number;
+  formCommonRank: number;
   /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
   crowdingDecay: number;
   crowdingFree: number;
@@ -72,26 +79,6 @@ export interface RankingParams {
   contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
-  /**
-   * Weight, times their cosine, of the indexed words nearest a query word by general word vectors
-   * (related.ts, vectors.ts): "dentist" → appointment. 0 = off (the table is then never read).
-   */
-  relatedWeight: number;
-  /** Least cosine of a related word, and most related words per query word. */
-  relatedMin: number;
-  relatedLimit: number;
-  /** Only words held by at most this many tools get related words (rare or absent ones). */
-  relatedMaxDf: number;
-  /** Only words the synonym and world tables do not know get related words. */
-  relatedUnknownOnly: boolean;
-  /**
-   * A tool scores × (1 + denseWeight × max(0, cosine − denseFloor)), the cosine of its dense vector
-   * (dense.ts: SIF mean of its words' general vectors) with the request's. 0 = off (no table read).
-   */
-  denseWeight: number;
-  denseFloor: number;
-  /** Weight of each field's words (FIELD_NAMES order) in a tool's dense vector. */
-  denseFields: number[];
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -112,6 +99,8 @@ export const DEFAULT_RANKING: RankingParams = {
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
   formWeight: 0.7,
+  formCosine: 0.3,
+  formCommonRank: 10_000,
   crowdingDecay: 0.8,
   crowdingFree: 3,
   familyDecay: 0.5,
@@ -126,12 +115,4 @@ export const DEFAULT_RANKING: RankingParams = {
   numberMismatch: 0.05,
   valueMatch: 0.2,
   contentWeight: 0,
-  relatedWeight: 0,
-  relatedMin: 0.6,
-  relatedLimit: 3,
-  relatedMaxDf: 0,
-  relatedUnknownOnly: false,
-  denseWeight: 0,
-  denseFloor: 0,
-  denseFields: [2, 1, 1, 0.5, 0, 0, 0],
 };
