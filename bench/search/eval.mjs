@@ -196,7 +196,7 @@ By difficulty (Recall@5 / MRR@10, all queries):
 ${rows.map((r) => `| ${r.name} | ${['easy', 'medium', 'hard'].map((l) => `${pct(r.levels[l].r5)} / ${pct(r.levels[l].mrr)}`).join(' | ')} |`).join('\n')}
 
 The word-vector table (\`src/search/word-vectors.ts\`, round 11; it checks that an indexed word sharing its start with a
-request's word is a form of it): ${vecLine}. Both happen once per process, when the first search index is made and first
+request's word is a form of it, and whether a word no tool says may be a misspelling): ${vecLine}. Both happen once per process, when the first search index is made and first
 searched; an index's build time above does not include them.
 
 ## Against the targets

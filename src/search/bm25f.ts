@@ -1,8 +1,9 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
 // groups, the world-knowledge map, the indexed forms of each word (those general word vectors
-// relate to it) and, for an unknown word, its corrections, at lower weights; phrasal verbs, negated
-// verbs and dictated content read as such; a request that matches nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
+// relate to it) and, for an unknown word that is not a common English one, its corrections, at lower
+// weights; phrasal verbs, negated verbs and dictated content read as such; a request that matches
+// nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
@@ -21,7 +22,7 @@ import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
 import { expansions, synonymTerms } from './synonyms.js';
 import { worldExpansions, worldTerms } from './world.js';
-import { plausibleForm, wordVectors } from './vectors.js';
+import { commonWord, plausibleForm, wordVectors } from './vectors.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 import { DEFAULT_RANKING, type RankingParams } from './params.js';
 
@@ -220,7 +221,9 @@ export class ToolSearchIndex implements Searcher {
     }
     // A word that neither a tool nor the tables know may be misspelt.
     const w = this.params.typoWeight;
-    if (w > 0 && !known && this.index.df(t) === 0 && budget.corrections-- > 0) {
+    // ... unless general English knows it well: "lunch" is not a misspelt launch, nor "stick" stack.
+    const word = w > 0 && !known && this.index.df(t) === 0 && this.params.typoCommonRank > 0 && commonWord(wordVectors(), t, this.params.typoCommonRank);
+    if (w > 0 && !known && !word && this.index.df(t) === 0 && budget.corrections-- > 0) {
       for (const c of this.index.corrections(t)) {
         add(c, w);
         tables(c, w);

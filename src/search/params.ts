@@ -36,6 +36,11 @@ export interface RankingParams {
    */
   typoWeight: number;
   /**
+   * A query word among the word-vector table's typoCommonRank most frequent terms (vectors.ts) is a
+   * word general English knows, not a misspelling, and is never corrected; 0 = off.
+   */
+  typoCommonRank: number;
+  /**
    * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
    * particle is then dropped and whose verb names no action; also of the verb of a question
    * about what was done ("where did I put …", actions.ts doneVerb); 1 = off.
@@ -105,6 +110,7 @@ export const DEFAULT_RANKING: RankingParams = {
   crowdingFree: 3,
   familyDecay: 0.5,
   typoWeight: 0.6,
+  typoCommonRank: 10_000,
   phrasalWeight: 0.5,
   negatedName: 0.5,
   gramFallback: true,

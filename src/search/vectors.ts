@@ -118,6 +118,12 @@ export function wordVectors(): WordVectors | null {
   return decoded;
 }
 
+/** Whether the term is among the table's `commonRank` most frequent: a word, not a misspelling. */
+export function commonWord(table: WordVectors | null, term: string, commonRank: number): boolean {
+  const r = table?.rank(term) ?? -1;
+  return r >= 0 && r < commonRank;
+}
+
 /**
  * Whether `form`, an indexed term sharing its start with the query's `word` (morphology.ts),
  * may be taken as the same word: false only when the word is among the table's `commonRank` most

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DEFAULT_RANKING, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
-import { encodeWordVectors, parseWordVectors, plausibleForm, wordVectors } from '../../../src/search/vectors.js';
+import { commonWord, encodeWordVectors, parseWordVectors, plausibleForm, wordVectors } from '../../../src/search/vectors.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
 const cos = (a: readonly number[], b: ArrayLike<number>): number => {
@@ -135,5 +135,34 @@ describe('word vectors: forms', () => {
     expect(keys(off, 'go back a page')).toContain('api__get_backend_status');
     // A real form stays: "failed" still finds the failures.
     expect(keys(undefined, 'which jobs failed')[0]).toBe('ci__get_job_failures');
+  });
+});
+
+describe('word vectors: misspellings', () => {
+  it('knows a common English word for a word', () => {
+    const table = wordVectors();
+    expect(commonWord(table, 'lunch', 10_000)).toBe(true);
+    expect(commonWord(table, 'stick', 10_000)).toBe(true);
+    expect(commonWord(table, 'weathr', 10_000)).toBe(false);
+    expect(commonWord(table, 'repositori', 10_000)).toBe(false);
+    expect(commonWord(null, 'lunch', 10_000)).toBe(false);
+  });
+
+  it('does not read a common word that no tool uses as a misspelling of one that a tool does', () => {
+    const docs = [
+      tool('vm', 'push_stack', 'Push a value onto the stack.'),
+      tool('tracker', 'create_issue', 'Create an issue to report a bug.'),
+      tool('web', 'search', 'Search the web.'),
+    ];
+    const keys = (params = DEFAULT_RANKING, q: string) => {
+      const index = new ToolSearchIndex(params);
+      for (const d of docs) index.upsert(d);
+      return index.search(q, { limit: 5 }).map((h) => h.key);
+    };
+    // "stick" is a word: it is not stack (nor stock, nor stuck).
+    expect(keys(undefined, 'report that the toggle will not stick')).not.toContain('vm__push_stack');
+    expect(keys({ ...DEFAULT_RANKING, typoCommonRank: 0 }, 'report that the toggle will not stick')).toContain('vm__push_stack');
+    // A misspelling is still corrected.
+    expect(keys(undefined, 'serch the web')[0]).toBe('web__search');
   });
 });
