@@ -22,7 +22,7 @@ import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
 import { expansions, synonymTerms } from './synonyms.js';
 import { worldExpansions, worldTerms } from './world.js';
-import { commonWord, plausibleForm, wordVectors } from './vectors.js';
+import { commonWord, plausibleForm, wordChecks } from './vectors.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 import { DEFAULT_RANKING, type RankingParams } from './params.js';
 
@@ -216,13 +216,13 @@ export class ToolSearchIndex implements Searcher {
     const known = tables(t, 1);
     if (this.params.formWeight > 0) {
       // A longer or shorter indexed word is a form only if general usage relates the two ("country" ↛ count).
-      const check = this.params.formCosine > -1 ? wordVectors() : null;
-      for (const s of this.index.forms(t)) if (plausibleForm(check, t, s, this.params.formCosine, this.params.formCommonRank)) add(s, this.params.formWeight);
+      const check = this.params.formCheck ? wordChecks() : null;
+      for (const s of this.index.forms(t)) if (plausibleForm(check, t, s)) add(s, this.params.formWeight);
     }
     // A word that neither a tool nor the tables know may be misspelt.
     const w = this.params.typoWeight;
     // ... unless general English knows it well: "lunch" is not a misspelt launch, nor "stick" stack.
-    const word = w > 0 && !known && this.index.df(t) === 0 && this.params.typoCommonRank > 0 && commonWord(wordVectors(), t, this.params.typoCommonRank);
+    const word = w > 0 && !known && this.index.df(t) === 0 && this.params.typoCommonWords && commonWord(wordChecks(), t);
     if (w > 0 && !known && !word && this.index.df(t) === 0 && budget.corrections-- > 0) {
       for (const c of this.index.corrections(t)) {
         add(c, w);

