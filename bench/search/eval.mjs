@@ -6,9 +6,27 @@ import { writeFileSync } from 'node:fs';
 import { catalogTools, dev2Queries, loadCatalogs, mainQueries } from './data.mjs';
 import { loadavg, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { generateDistractors } from './distractors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+// The word checks derived from general word vectors (round 11): their module's import (a 0.13 MiB
+// string) and its parsing, measured first, before any index reads it. Memory: heap and array buffers held afterwards.
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc'); // collected before each reading, so garbage of the import and decoding is not counted
+const held = () => { gc(); const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
+const vec = { m0: held(), t0: performance.now() };
+await import(here('../../dist/search/word-checks.js'));
+vec.importMs = performance.now() - vec.t0;
+vec.m1 = held();
+const V = await import(here('../../dist/search/vectors.js'));
+vec.c0 = process.cpuUsage();
+vec.t1 = performance.now();
+const table = V.wordChecks();
+vec.decodeMs = performance.now() - vec.t1;
+vec.decodeCpuMs = (process.cpuUsage(vec.c0).user + process.cpuUsage(vec.c0).system) / 1000;
+vec.m2 = held();
 const S = await import(here('../../dist/search/index.js'));
 const args = process.argv.slice(2);
 const showMisses = args.includes('--misses') ? args[args.indexOf('--misses') + 1] ?? 'all' : undefined;
@@ -118,6 +136,10 @@ const tokenRows = [
 for (const r of tokenRows) console.error(`tokens ${r.name}: full ${r.full} (estimate ${r.estimate}), search mode ${r.search}`);
 
 const pct = (x) => x.toFixed(3);
+const mb = (b) => (b / 1024 / 1024).toFixed(1);
+const kb = (b) => (b / 1024).toFixed(0);
+const vecLine = `${table.size} common terms (cosine below ${table.minCosine} baked in): module import ${vec.importMs.toFixed(1)} ms (+${kb(vec.m1 - vec.m0)} KiB held), parsing on the first search that needs it ${vec.decodeMs.toFixed(1)} ms (CPU ${vec.decodeCpuMs.toFixed(0)} ms, +${kb(vec.m2 - vec.m1)} KiB held)`;
+console.error(`word checks: ${vecLine}`);
 
 // ── targets (the brief's) ──
 const row = (name) => rows.find((r) => r.name === name);
@@ -173,6 +195,10 @@ By difficulty (Recall@5 / MRR@10, all queries):
 | engine | easy | medium | hard |
 |---|---|---|---|
 ${rows.map((r) => `| ${r.name} | ${['easy', 'medium', 'hard'].map((l) => `${pct(r.levels[l].r5)} / ${pct(r.levels[l].mrr)}`).join(' | ')} |`).join('\n')}
+
+The word checks derived from general word vectors (\`src/search/word-checks.ts\`, round 11; they say whether an indexed
+word sharing its start with a request's word is a form of it, and whether a word no tool says may be a misspelling): ${vecLine}. Both happen once per process, when the first search index is made and first
+searched; an index's build time above does not include them.
 
 ## Against the targets
 

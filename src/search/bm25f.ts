@@ -1,8 +1,9 @@
 // Switchboard's tool ranking: BM25F over a tool's name words, title, description, parameter
 // names and descriptions and its server's name, with query words expanded through the synonym
-// groups, the world-knowledge map, the indexed forms of each word and, for an unknown word, its
-// corrections, at lower weights; phrasal verbs, negated verbs and dictated content read as such; a request that
-// matches nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
+// groups, the world-knowledge map, the indexed forms of each word (those general word vectors
+// relate to it) and, for an unknown word that is not a common English one, its corrections, at lower
+// weights; phrasal verbs, negated verbs and dictated content read as such; a request that matches
+// nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
 
 import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
@@ -21,6 +22,7 @@ import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
 import { expansions, synonymTerms } from './synonyms.js';
 import { worldExpansions, worldTerms } from './world.js';
+import { commonWord, plausibleForm, wordChecks } from './vectors.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 import { DEFAULT_RANKING, type RankingParams } from './params.js';
 
@@ -212,10 +214,16 @@ export class ToolSearchIndex implements Searcher {
       return syn.size > 0 || world.size > 0;
     };
     const known = tables(t, 1);
-    if (this.params.formWeight > 0) for (const s of this.index.forms(t)) add(s, this.params.formWeight);
+    if (this.params.formWeight > 0) {
+      // A longer or shorter indexed word is a form only if general usage relates the two ("country" ↛ count).
+      const check = this.params.formCheck ? wordChecks() : null;
+      for (const s of this.index.forms(t)) if (plausibleForm(check, t, s)) add(s, this.params.formWeight);
+    }
     // A word that neither a tool nor the tables know may be misspelt.
     const w = this.params.typoWeight;
-    if (w > 0 && !known && this.index.df(t) === 0 && budget.corrections-- > 0) {
+    // ... unless general English knows it well: "lunch" is not a misspelt launch, nor "stick" stack.
+    const word = w > 0 && !known && this.index.df(t) === 0 && this.params.typoCommonWords && commonWord(wordChecks(), t);
+    if (w > 0 && !known && !word && this.index.df(t) === 0 && budget.corrections-- > 0) {
       for (const c of this.index.corrections(t)) {
         add(c, w);
         tables(c, w);

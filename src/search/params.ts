@@ -18,6 +18,13 @@ export interface RankingParams {
   worldWeight: number;
   /** Weight of an indexed term that is another form of the query's word (morphology.ts); 0 = off. */
   formWeight: number;
+  /**
+   * Whether general word vectors (vectors.ts) may turn an indexed term away as a form of a common
+   * query word ("country" ↛ count, "back" ↛ backend); false = no check (and the table is never read).
+   * An on/off switch: the thresholds (the 10,000 most frequent terms, cosine below 0.3) are baked
+   * into word-checks.ts; changing them means re-deriving it (bench/search/derive-vectors.mjs).
+   */
+  formCheck: boolean;
   /** Each tool of one server past its first crowdingFree in the ranking scores × this once more (1 = off; crowding.ts). */
   crowdingDecay: number;
   crowdingFree: number;
@@ -28,6 +35,11 @@ export interface RankingParams {
    * (a typo): the known terms nearest it (spelling.ts), and their expansions at this share; 0 = off.
    */
   typoWeight: number;
+  /**
+   * Whether a query word among general English's most frequent terms (vectors.ts; 10,000, baked into
+   * word-checks.ts like formCheck's thresholds) is taken as a word, not a misspelling, and never corrected.
+   */
+  typoCommonWords: boolean;
   /**
    * Weight of the verb of a phrasal verb ("pull up", "push my 1:1 back"; phrasal.ts), whose
    * particle is then dropped and whose verb names no action; also of the verb of a question
@@ -92,10 +104,12 @@ export const DEFAULT_RANKING: RankingParams = {
   synonymWeight: SYNONYM_WEIGHT,
   worldWeight: WORLD_WEIGHT,
   formWeight: 0.7,
+  formCheck: true,
   crowdingDecay: 0.8,
   crowdingFree: 3,
   familyDecay: 0.5,
   typoWeight: 0.6,
+  typoCommonWords: true,
   phrasalWeight: 0.5,
   negatedName: 0.5,
   gramFallback: true,
