@@ -6,7 +6,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { LimitScope } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { SplicedResponse } from '../jsonrpc/raw.js';
-import { pieceEncoding, pieceText, writePiece } from '../jsonrpc/wire-bytes.js';
+import { endPiece, writeAsText, writePiece } from '../jsonrpc/wire-bytes.js';
 
 const TRANSPORT_ERROR = ErrorCode.TransportRefused;
 const SESSION_NOT_FOUND = ErrorCode.SessionNotFound;
@@ -98,18 +98,18 @@ export function replyMessage(res: ServerResponse, body: MessageBody, sessionId: 
     res.end(body);
     return;
   }
-  // The server's bytes, each piece as text that writes back to the same bytes (jsonrpc/wire-bytes.ts:
-  // a held Buffer would keep its read buffer alive into the old generation); corked, so they leave
-  // with the headers in one writev.
+  // The server's bytes, as text of the same bytes when the socket is idle (jsonrpc/wire-bytes.ts
+  // says why); corked, so they leave with the headers in one writev.
   const { chunks } = body;
+  const asText = writeAsText(res, body.byteLength);
   const last = chunks[chunks.length - 1]!;
   if (chunks.length === 1) {
-    res.end(pieceText(last), pieceEncoding(last));
+    endPiece(res, last, asText);
     return;
   }
   res.cork();
-  for (let i = 0; i < chunks.length - 1; i++) writePiece(res, chunks[i]!);
-  res.end(pieceText(last), pieceEncoding(last));
+  for (let i = 0; i < chunks.length - 1; i++) writePiece(res, chunks[i]!, asText);
+  endPiece(res, last, asText);
   res.uncork();
 }
 

@@ -4,11 +4,11 @@
 // same loop iteration while batching everything that turn produced. Small strings are joined up
 // to JOIN_LIMIT characters; a large one is written on its own, so a burst of big messages never
 // builds one string past V8's string length limit ("Invalid string length"). Bytes (a server's
-// answer passed on as it came, jsonrpc/raw.ts) are never joined: each leaves as its own latin1
-// write (wire-bytes.ts says why), and the stream is corked for the flush, so they leave with the
-// strings around them in one writev.
+// answer passed on as it came, jsonrpc/raw.ts) are never joined: each leaves as its own write,
+// as latin1 text of the same bytes when the stream is idle (wire-bytes.ts says why), and the stream
+// is corked for the flush, so they leave with the strings around them in one writev.
 
-import { writePiece } from './wire-bytes.js';
+import { bufferBytes, writeAsText, writePiece, type PieceSink } from './wire-bytes.js';
 
 /** Joined writes stay under this many characters. */
 const JOIN_LIMIT = 1024 * 1024;
@@ -42,8 +42,9 @@ export class LineWriter {
     if (chunks.length === 0) return;
     this.pending = [];
     this.pendingChars = 0;
+    const asText = writeAsText(this.stream as PieceSink, bufferBytes(chunks));
     if (chunks.length === 1) {
-      writePiece(this.stream, chunks[0]!);
+      writePiece(this.stream as PieceSink, chunks[0]!, asText);
       return;
     }
     // Corked only when bytes are among the chunks: strings alone are joined into few writes anyway.
@@ -60,7 +61,7 @@ export class LineWriter {
     for (const chunk of chunks) {
       if (typeof chunk !== 'string') {
         writeBatch();
-        writePiece(this.stream, chunk);
+        writePiece(this.stream as PieceSink, chunk, asText);
         continue;
       }
       if (size + chunk.length > JOIN_LIMIT) writeBatch();

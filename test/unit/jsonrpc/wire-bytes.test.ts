@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineWriter } from '../../../src/jsonrpc/line-writer.js';
-import { pieceEncoding, pieceText, writePiece } from '../../../src/jsonrpc/wire-bytes.js';
+import { TEXT_MAX_BYTES, endPiece, writeAsText, writePiece } from '../../../src/jsonrpc/wire-bytes.js';
 
 const piece = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
@@ -21,25 +21,25 @@ async function collect(stream: PassThrough): Promise<Buffer> {
 }
 
 describe('wire bytes', () => {
-  it('pieceText + pieceEncoding give back the piece (property)', () => {
-    fc.assert(
-      fc.property(piece, (p) => {
-        expect(Buffer.from(pieceText(p), pieceEncoding(p)).equals(typeof p === 'string' ? Buffer.from(p, 'utf8') : p)).toBe(true);
-      }),
-    );
-  });
-
-  it('writePiece puts exactly the pieces\' bytes on a stream (property)', async () => {
+  it('writePiece and endPiece put exactly the pieces\' bytes on a stream, as text or as bytes (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { maxLength: 12 }), async (pieces) => {
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.boolean(), async (pieces, asText) => {
         const out = new PassThrough();
         const got = collect(out);
-        for (const p of pieces) writePiece(out, p);
-        out.end();
+        for (const p of pieces.slice(0, -1)) writePiece(out, p, asText);
+        endPiece(out, pieces[pieces.length - 1]!, asText);
         expect((await got).equals(expected(pieces))).toBe(true);
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('pieces go as text only to a stream with nothing queued, and not too many at once', () => {
+    const out = new PassThrough({ highWaterMark: 4 });
+    expect(writeAsText(out, 65_536)).toBe(true);
+    expect(writeAsText(out, TEXT_MAX_BYTES + 1)).toBe(false);
+    out.write('queued: nobody reads this stream');
+    expect(writeAsText(out, 10)).toBe(false);
   });
 
   it('LineWriter keeps bytes and UTF-8 strings apart in one flush', async () => {
