@@ -222,8 +222,8 @@ export class ToolSearchIndex implements Searcher {
     // A word that neither a tool nor the tables know may be misspelt.
     const w = this.params.typoWeight;
     // ... unless general English knows it well: "lunch" is not a misspelt launch, nor "stick" stack.
-    const word = w > 0 && !known && this.index.df(t) === 0 && this.params.typoCommonWords && commonWord(wordChecks(), t);
-    if (w > 0 && !known && !word && this.index.df(t) === 0 && budget.corrections-- > 0) {
+    const misspelt = w > 0 && !known && this.index.df(t) === 0 && !(this.params.typoCommonWords && commonWord(wordChecks(), t));
+    if (misspelt && budget.corrections-- > 0) {
       for (const c of this.index.corrections(t)) {
         add(c, w);
         tables(c, w);
