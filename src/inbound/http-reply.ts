@@ -6,7 +6,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { LimitScope } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { SplicedResponse } from '../jsonrpc/raw.js';
-import { endPiece, writeAsText, writePiece } from '../jsonrpc/wire-bytes.js';
+import { writeAsText, writePiece } from '../jsonrpc/wire-bytes.js';
 
 const TRANSPORT_ERROR = ErrorCode.TransportRefused;
 const SESSION_NOT_FOUND = ErrorCode.SessionNotFound;
@@ -101,15 +101,15 @@ export function replyMessage(res: ServerResponse, body: MessageBody, sessionId: 
   // The server's bytes, as text of the same bytes when the socket is idle (jsonrpc/wire-bytes.ts
   // says why); corked, so they leave with the headers in one writev.
   const { chunks } = body;
-  const asText = writeAsText(res, body.byteLength);
-  const last = chunks[chunks.length - 1]!;
-  if (chunks.length === 1) {
-    endPiece(res, last, asText);
+  // A small answer spliced as one string (raw.ts): as any string body.
+  if (chunks.length === 1 && typeof chunks[0] === 'string') {
+    res.end(chunks[0]);
     return;
   }
+  const asText = writeAsText(res, body.byteLength);
   res.cork();
-  for (let i = 0; i < chunks.length - 1; i++) writePiece(res, chunks[i]!, asText);
-  endPiece(res, last, asText);
+  for (const piece of chunks) writePiece(res, piece, asText);
+  res.end();
   res.uncork();
 }
 

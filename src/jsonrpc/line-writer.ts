@@ -18,7 +18,12 @@ export class LineWriter {
   private pendingChars = 0;
   private scheduled = false;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {}
+  /** The same stream, as the byte pieces' writer sees it (it reads writableLength). */
+  private readonly sink: PieceSink;
+
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    this.sink = stream as PieceSink;
+  }
 
   /** Bytes (characters, for strings) written but not yet handed to the stream (callers add the stream's own buffer). */
   get pendingBytes(): number {
@@ -42,14 +47,16 @@ export class LineWriter {
     if (chunks.length === 0) return;
     this.pending = [];
     this.pendingChars = 0;
-    const asText = writeAsText(this.stream as PieceSink, bufferBytes(chunks));
     if (chunks.length === 1) {
-      writePiece(this.stream as PieceSink, chunks[0]!, asText);
+      const only = chunks[0]!;
+      writePiece(this.sink, only, typeof only !== 'string' && writeAsText(this.sink, only.length));
       return;
     }
     // Corked only when bytes are among the chunks: strings alone are joined into few writes anyway.
     const stream = this.stream as NodeJS.WritableStream & { cork?(): void; uncork?(): void };
     const cork = chunks.some((c) => typeof c !== 'string');
+    // Decided before this flush writes anything (wire-bytes.ts), and only when there are bytes.
+    const asText = cork && writeAsText(this.sink, bufferBytes(chunks));
     if (cork) stream.cork?.();
     let batch: string[] = [];
     let size = 0;
@@ -61,7 +68,7 @@ export class LineWriter {
     for (const chunk of chunks) {
       if (typeof chunk !== 'string') {
         writeBatch();
-        writePiece(this.stream as PieceSink, chunk, asText);
+        writePiece(this.sink, chunk, asText);
         continue;
       }
       if (size + chunk.length > JOIN_LIMIT) writeBatch();

@@ -37,13 +37,6 @@ export function writePiece(sink: PieceSink, piece: Buffer | string, asText: bool
   else sink.write(piece);
 }
 
-/** The last piece, for `end(chunk, encoding)`: the same choice as writePiece. */
-export function endPiece(res: { end(chunk: string | Buffer, encoding?: BufferEncoding): unknown }, piece: Buffer | string, asText: boolean): void {
-  if (typeof piece === 'string') res.end(piece);
-  else if (asText) res.end(piece.toString('latin1'), 'latin1');
-  else res.end(piece);
-}
-
 /** Bytes of the Buffer pieces among `pieces` (strings are small: heads and joined small answers). */
 export function bufferBytes(pieces: readonly (Buffer | string)[]): number {
   let n = 0;
