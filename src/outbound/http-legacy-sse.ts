@@ -12,7 +12,6 @@ import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
-  consumeSse,
   lowerCaseHeaders,
   mediaType,
   discardBody,
@@ -24,6 +23,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { consumeSse, sseText } from './http-sse-reader.js';
 import { requestWithAuth } from './http-authorized.js';
 import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { traceHeaders } from './observing.js';
@@ -175,7 +175,7 @@ export class LegacySseTransport implements Transport {
     try {
       await consumeSse(res.body, this.maxBytes, {
         onEvent: (ev) => {
-          if (ev.event === 'endpoint') this.onEndpoint(ev.data, resolve, reject);
+          if (ev.event === 'endpoint') this.onEndpoint(sseText(ev.data), resolve, reject);
           else if ((ev.event === undefined || ev.event === 'message') && ev.data !== '') this.deliver(ev.data);
         },
         onerror: (e) => this.reportError(e),
@@ -224,9 +224,10 @@ export class LegacySseTransport implements Transport {
     resolve();
   }
 
-  private deliver(text: string): void {
-    if (this.ontext?.(text) !== undefined) return;
-    for (const msg of parseMessages(text, this.maxDepth, this.refusals)) {
+  /** Offers an event's data up undecoded first (see Transport.ontext), else parses and delivers it. */
+  private deliver(data: string | readonly Buffer[]): void {
+    if (this.ontext?.(data) !== undefined) return;
+    for (const msg of parseMessages(sseText(data), this.maxDepth, this.refusals)) {
       try {
         this.onmessage?.(msg);
       } catch (err) {

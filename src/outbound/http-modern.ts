@@ -16,7 +16,6 @@ import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
-  consumeSse,
   discardBody,
   lowerCaseHeaders,
   mediaType,
@@ -28,6 +27,7 @@ import {
   type HttpTransportOptions,
   type Refusals,
 } from './http-common.js';
+import { consumeSse, sseText } from './http-sse-reader.js';
 import { HttpPoster, postStatusError, type PostResponse } from './http-post.js';
 import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
 import { traceHeaders } from './observing.js';
@@ -238,10 +238,10 @@ export class ModernHttpTransport implements Transport {
   }
 
   /** Hands one text's messages up (as text first: see Transport.ontext); returns the ids of the responses among them. */
-  private deliver(text: string, relatedTo: JsonRpcId): JsonRpcId[] {
-    const taken = this.ontext?.(text, relatedTo);
+  private deliver(data: string | readonly Buffer[], relatedTo: JsonRpcId): JsonRpcId[] {
+    const taken = this.ontext?.(data, relatedTo);
     if (taken !== undefined) return [taken];
-    return this.deliverParsed(text, relatedTo);
+    return this.deliverParsed(sseText(data), relatedTo);
   }
 
   private deliverParsed(text: string, relatedTo: JsonRpcId): JsonRpcId[] {

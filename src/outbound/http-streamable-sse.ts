@@ -8,7 +8,8 @@ import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { classify, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { requestWithAuth } from './http-authorized.js';
-import { SSE_HEADERS_TIMEOUT_MS, consumeSse, discardBody, mediaType, statusError, type HttpLogger, type HttpTransportOptions } from './http-common.js';
+import { consumeSse } from './http-sse-reader.js';
+import { SSE_HEADERS_TIMEOUT_MS, discardBody, mediaType, statusError, type HttpLogger, type HttpTransportOptions } from './http-common.js';
 
 /** Resuming a POST's stream: reconnections in a row that bring nothing before giving up. */
 const MAX_RESUME_ATTEMPTS = 5;
@@ -32,7 +33,7 @@ export interface SseReaderContext {
   captureSession(res: { headers: Dispatcher.ResponseData['headers'] }): void;
   sessionExpired(cause: Error): void;
   /** Hands the text's messages up; returns the ids of the responses among them, for response matching. */
-  deliver(text: string, relatedTo?: JsonRpcId): JsonRpcId[];
+  deliver(data: string | readonly Buffer[], relatedTo?: JsonRpcId): JsonRpcId[];
   reportError(err: Error): void;
   /** One request can no longer be answered (its stream ended for good, or its answer was dropped). */
   failRequest(id: JsonRpcId, err: Error): void;

@@ -27,6 +27,7 @@ import {
 import { requestWithAuth } from './http-authorized.js';
 import { HttpPoster, postStatusError, releasePost, type PostResponse } from './http-post.js';
 import { StreamableSseReader } from './http-streamable-sse.js';
+import { sseText } from './http-sse-reader.js';
 import { traceHeaders } from './observing.js';
 
 const DELETE_TIMEOUT_MS = 2000;
@@ -234,10 +235,10 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Hands one text's messages up (as text first: see Transport.ontext); returns the ids of the responses among them. */
-  private deliver(text: string, relatedTo?: JsonRpcId): JsonRpcId[] {
-    const taken = this.ontext?.(text, relatedTo);
+  private deliver(data: string | readonly Buffer[], relatedTo?: JsonRpcId): JsonRpcId[] {
+    const taken = this.ontext?.(data, relatedTo);
     if (taken !== undefined) return [taken];
-    return this.deliverParsed(text, relatedTo);
+    return this.deliverParsed(sseText(data), relatedTo);
   }
 
   private deliverParsed(text: string, relatedTo?: JsonRpcId): JsonRpcId[] {

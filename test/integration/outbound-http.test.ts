@@ -14,7 +14,7 @@ import {
   StreamableHttpTransport,
   createHttpTransport,
 } from '../../src/outbound/http-auto.js';
-import { consumeSse } from '../../src/outbound/http-common.js';
+import { consumeSse, sseText } from '../../src/outbound/http-sse-reader.js';
 import {
   startLegacySseServer,
   startRawServer,
@@ -310,7 +310,7 @@ describe('consumeSse', () => {
     async function* body() {
       for (const c of chunks) yield Buffer.from(c);
     }
-    await consumeSse(body(), max, { onEvent: (e) => events.push(e.data), onerror: (e) => errors.push(e.message) });
+    await consumeSse(body(), max, { onEvent: (e) => events.push(sseText(e.data)), onerror: (e) => errors.push(e.message) });
     return { events, errors };
   }
 
@@ -337,7 +337,7 @@ describe('consumeSse', () => {
         async function* body() {
           for (const c of chunks) yield Buffer.from(c);
         }
-        await consumeSse(body(), max, { onEvent: (e) => events.push(e.data), onerror: () => {}, onTooLarge: (_e, head) => heads.push(head) });
+        await consumeSse(body(), max, { onEvent: (e) => events.push(sseText(e.data)), onerror: () => {}, onTooLarge: (_e, head) => heads.push(head) });
         expect(events).toEqual(evs.filter((e) => !e.big).map((e) => e.data));
         expect(heads).toHaveLength(evs.filter((e) => e.big).length);
         for (const [i, e] of evs.filter((x) => x.big).entries()) expect(heads[i]?.startsWith(`head-${e.data}`)).toBe(true);
