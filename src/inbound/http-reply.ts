@@ -6,7 +6,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { LimitScope } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { SplicedResponse } from '../jsonrpc/raw.js';
-import { writeAsText, writePiece } from '../jsonrpc/wire-bytes.js';
+import { pieceMode, writePiece } from '../jsonrpc/wire-bytes.js';
 
 const TRANSPORT_ERROR = ErrorCode.TransportRefused;
 const SESSION_NOT_FOUND = ErrorCode.SessionNotFound;
@@ -98,17 +98,17 @@ export function replyMessage(res: ServerResponse, body: MessageBody, sessionId: 
     res.end(body);
     return;
   }
-  // The server's bytes, as text of the same bytes when the socket is idle (jsonrpc/wire-bytes.ts
-  // says why); corked, so they leave with the headers in one writev.
+  // The server's bytes, as text of the same bytes when the socket is idle, else copied
+  // (jsonrpc/wire-bytes.ts says why); corked, so they leave with the headers in one writev.
   const { chunks } = body;
   // A small answer spliced as one string (raw.ts): as any string body.
   if (chunks.length === 1 && typeof chunks[0] === 'string') {
     res.end(chunks[0]);
     return;
   }
-  const asText = writeAsText(res, body.byteLength);
+  const mode = pieceMode(res, body.byteLength);
   res.cork();
-  for (const piece of chunks) writePiece(res, piece, asText);
+  for (const piece of chunks) writePiece(res, piece, mode);
   res.end();
   res.uncork();
 }

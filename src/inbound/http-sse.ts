@@ -5,7 +5,7 @@
 // normal on long-lived streams.
 
 import { Slots } from '../jsonrpc/churn.js';
-import { bufferBytes, writeAsText, writePiece } from '../jsonrpc/wire-bytes.js';
+import { bufferBytes, pieceMode, writePiece } from '../jsonrpc/wire-bytes.js';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
@@ -83,10 +83,10 @@ export class SseStream {
       this.res.write(`event: message\ndata: ${withoutCr(chunks[0])}\n\n`);
       return true;
     }
-    const asText = writeAsText(this.res, bufferBytes(chunks));
+    const mode = pieceMode(this.res, bufferBytes(chunks));
     this.res.cork();
     this.res.write('event: message\ndata: ');
-    for (const chunk of chunks) writePiece(this.res, withoutCr(chunk), asText);
+    for (const chunk of chunks) writePiece(this.res, withoutCr(chunk), mode);
     this.res.write('\n\n');
     this.res.uncork();
     return true;

@@ -35,8 +35,7 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
   // queue for it stays bounded; reading resumes when the output drains.
   const write = (message: JsonRpcMessage | SplicedResponse) => {
     if (isSplicedResponse(message)) {
-      for (const chunk of message.chunks) writer.write(chunk);
-      writer.write('\n');
+      writer.writeMessage(message.chunks, message.byteLength);
     } else {
       writer.write(encodeLine(message));
     }

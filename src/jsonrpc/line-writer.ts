@@ -4,17 +4,28 @@
 // same loop iteration while batching everything that turn produced. Small strings are joined up
 // to JOIN_LIMIT characters; a large one is written on its own, so a burst of big messages never
 // builds one string past V8's string length limit ("Invalid string length"). Bytes (a server's
-// answer passed on as it came, jsonrpc/raw.ts) are never joined: each leaves as its own write,
-// as latin1 text of the same bytes when the stream is idle (wire-bytes.ts says why), and the stream
-// is corked for the flush, so they leave with the strings around them in one writev.
+// answer passed on as it came, jsonrpc/raw.ts) are never joined: each leaves as its own write, as
+// latin1 text of the same bytes when the stream is idle, else as a copy, and a message over
+// TEXT_MAX_BYTES as its Buffers (wire-bytes.ts says why); the stream is corked for the flush, so
+// they leave with the strings around them in one writev.
 
-import { bufferBytes, writeAsText, writePiece, type PieceSink } from './wire-bytes.js';
+import { TEXT_MAX_BYTES, smallPiecesMode, writePiece, type PieceSink } from './wire-bytes.js';
 
 /** Joined writes stay under this many characters. */
 const JOIN_LIMIT = 1024 * 1024;
 
+/** A piece of a message over TEXT_MAX_BYTES: written as the Buffer it is. */
+class AsRead {
+  constructor(readonly bytes: Buffer) {}
+  get length(): number {
+    return this.bytes.length;
+  }
+}
+
+type Pending = string | Buffer | AsRead;
+
 export class LineWriter {
-  private pending: (string | Buffer)[] = [];
+  private pending: Pending[] = [];
   private pendingChars = 0;
   private scheduled = false;
 
@@ -32,6 +43,17 @@ export class LineWriter {
 
   /** One line, or part of one: the caller writes its pieces in order and ends it with '\n'. */
   write(chunk: string | Buffer): void {
+    this.push(chunk);
+  }
+
+  /** One message passed on as its pieces (raw.ts), `byteLength` in all, and its line end. */
+  writeMessage(chunks: readonly (Buffer | string)[], byteLength: number): void {
+    const large = byteLength > TEXT_MAX_BYTES;
+    for (const chunk of chunks) this.push(large && typeof chunk !== 'string' ? new AsRead(chunk) : chunk);
+    this.push('\n');
+  }
+
+  private push(chunk: Pending): void {
     this.pending.push(chunk);
     this.pendingChars += chunk.length;
     if (!this.scheduled) {
@@ -49,14 +71,22 @@ export class LineWriter {
     this.pendingChars = 0;
     if (chunks.length === 1) {
       const only = chunks[0]!;
-      writePiece(this.sink, only, typeof only !== 'string' && writeAsText(this.sink, only.length));
+      if (typeof only === 'string') this.stream.write(only);
+      else if (only instanceof AsRead) this.stream.write(only.bytes);
+      else writePiece(this.sink, only, smallPiecesMode(this.sink, only.length));
       return;
     }
     // Corked only when bytes are among the chunks: strings alone are joined into few writes anyway.
     const stream = this.stream as NodeJS.WritableStream & { cork?(): void; uncork?(): void };
-    const cork = chunks.some((c) => typeof c !== 'string');
-    // Decided before this flush writes anything (wire-bytes.ts), and only when there are bytes.
-    const asText = cork && writeAsText(this.sink, bufferBytes(chunks));
+    let smallBytes = 0;
+    let cork = false;
+    for (const chunk of chunks) {
+      if (typeof chunk === 'string') continue;
+      cork = true;
+      if (!(chunk instanceof AsRead)) smallBytes += chunk.length;
+    }
+    // Decided before this flush writes anything (wire-bytes.ts).
+    const mode = smallPiecesMode(this.sink, smallBytes);
     if (cork) stream.cork?.();
     let batch: string[] = [];
     let size = 0;
@@ -68,7 +98,8 @@ export class LineWriter {
     for (const chunk of chunks) {
       if (typeof chunk !== 'string') {
         writeBatch();
-        writePiece(this.sink, chunk, asText);
+        if (chunk instanceof AsRead) this.stream.write(chunk.bytes);
+        else writePiece(this.sink, chunk, mode);
         continue;
       }
       if (size + chunk.length > JOIN_LIMIT) writeBatch();

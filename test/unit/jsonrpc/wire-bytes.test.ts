@@ -1,11 +1,12 @@
-// Bytes passed on as latin1 text (jsonrpc/wire-bytes.ts) leave as exactly those bytes, whatever
-// they are (invalid UTF-8 included), beside UTF-8 strings, through a real stream and LineWriter.
+// Bytes passed on as latin1 text or as copies (jsonrpc/wire-bytes.ts) leave as exactly those
+// bytes, whatever they are (invalid UTF-8 included), beside UTF-8 strings, through a real stream
+// and LineWriter; copies stay right while the reads they came from are reused.
 
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineWriter } from '../../../src/jsonrpc/line-writer.js';
-import { TEXT_MAX_BYTES, writeAsText, writePiece } from '../../../src/jsonrpc/wire-bytes.js';
+import { TEXT_MAX_BYTES, pieceMode, smallPiecesMode, writePiece, type PieceMode } from '../../../src/jsonrpc/wire-bytes.js';
 
 const piece = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
@@ -21,12 +22,13 @@ async function collect(stream: PassThrough): Promise<Buffer> {
 }
 
 describe('wire bytes', () => {
-  it('writePiece puts exactly the pieces\' bytes on a stream, as text or as bytes (property)', async () => {
+  it('writePiece puts exactly the pieces\' bytes on a stream, as text, copies or bytes (property)', async () => {
+    const mode = fc.constantFrom<PieceMode>('text', 'copy', 'bytes');
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.boolean(), async (pieces, asText) => {
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), mode, async (pieces, m) => {
         const out = new PassThrough();
         const got = collect(out);
-        for (const p of pieces) writePiece(out, p, asText);
+        for (const p of pieces) writePiece(out, p, m);
         out.end();
         expect((await got).equals(expected(pieces))).toBe(true);
       }),
@@ -34,12 +36,34 @@ describe('wire bytes', () => {
     );
   });
 
-  it('pieces go as text only to a stream with nothing queued, and not too many at once', () => {
+  it('a message goes as text to a stream with nothing queued, as copies to a backed-up one, and as its Buffers when large', () => {
     const out = new PassThrough({ highWaterMark: 4 });
-    expect(writeAsText(out, 65_536)).toBe(true);
-    expect(writeAsText(out, TEXT_MAX_BYTES + 1)).toBe(false);
+    expect(pieceMode(out, 65_536)).toBe('text');
+    expect(pieceMode(out, TEXT_MAX_BYTES + 1)).toBe('bytes');
+    // Many small messages in one flush: too much for text at once, but each is small.
+    expect(smallPiecesMode(out, TEXT_MAX_BYTES + 1)).toBe('copy');
     out.write('queued: nobody reads this stream');
-    expect(writeAsText(out, 10)).toBe(false);
+    expect(pieceMode(out, 10)).toBe('copy');
+    expect(pieceMode(out, TEXT_MAX_BYTES + 1)).toBe('bytes');
+  });
+
+  it('copies to a backed-up stream stay exact while the buffers they came from are overwritten (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 70_000 }), { minLength: 1, maxLength: 24 }), fc.integer({ min: 0, max: 255 }), async (sizes, seed) => {
+        const out = new PassThrough({ highWaterMark: 1024 });
+        const sent: Buffer[] = [];
+        const read = Buffer.alloc(70_000); // one "read buffer", reused for every piece as a socket's would be
+        for (const [i, size] of sizes.entries()) {
+          read.fill((seed + i) % 256, 0, size);
+          sent.push(Buffer.from(read.subarray(0, size)));
+          writePiece(out, read.subarray(0, size), 'copy');
+        }
+        const got = collect(out); // nobody read until now: every copy waited in the queue
+        out.end();
+        expect((await got).equals(Buffer.concat(sent))).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('LineWriter keeps bytes and UTF-8 strings apart in one flush', async () => {
@@ -52,5 +76,24 @@ describe('wire bytes', () => {
     await new Promise((resolve) => setImmediate(resolve));
     out.end();
     expect((await got).equals(expected(pieces))).toBe(true);
+  });
+
+  it('LineWriter writes whole messages of every size exactly, to an idle stream and to a backed-up one', async () => {
+    for (const backedUp of [false, true]) {
+      const out = new PassThrough({ highWaterMark: 16 });
+      if (backedUp) out.write('x'.repeat(64));
+      const writer = new LineWriter(out);
+      const messages = [3_000, 70_000, TEXT_MAX_BYTES + 5_000, 100].map((n, i) => {
+        const read = Buffer.alloc(n, 97 + i);
+        return [read.subarray(0, n >> 1), read.subarray(n >> 1)];
+      });
+      const got = collect(out);
+      for (const pieces of messages) writer.writeMessage(pieces, pieces[0]!.length + pieces[1]!.length);
+      writer.write('{"last":true}\n');
+      await new Promise((resolve) => setImmediate(resolve));
+      out.end();
+      const want = [...(backedUp ? [Buffer.from('x'.repeat(64))] : []), ...messages.flatMap((p) => [...p, Buffer.from('\n')]), Buffer.from('{"last":true}\n')];
+      expect((await got).equals(Buffer.concat(want))).toBe(true);
+    }
   });
 });
