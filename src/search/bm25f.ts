@@ -9,6 +9,7 @@ import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
 import { InvertedIndex, type Concept } from './inverted.js';
 import { queryShape } from './hints.js';
+import { expandShorthand } from './shorthand.js';
 import { actionsOf, askedActions, doneVerb } from './actions.js';
 import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
@@ -259,7 +260,8 @@ export class ToolSearchIndex implements Searcher {
     const budget = { corrections: MAX_CORRECTIONS };
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
-    const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
+    // "cal tmrw", "mkdir src/utils": shorthand is the word it stands for.
+    const shape = this.params.synonyms ? queryShape(this.params.shorthand ? expandShorthand(text) : text) : { text, hints: [] };
     // "pull up", "push it back": the verb's own sense is not meant, and the particle says nothing alone.
     const vw = this.params.phrasalWeight;
     const phrasal = vw < 1 ? phrasalVerbs(shape.text, PHRASAL_GAP) : { verbs: new Set<string>(), particles: new Set<string>() };

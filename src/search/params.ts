@@ -84,6 +84,8 @@ export interface RankingParams {
   contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
+  /** Write out the request's shorthand ("tmrw", "appt", "mkdir"; shorthand.ts) before reading it. */
+  shorthand: boolean;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -120,4 +122,5 @@ export const DEFAULT_RANKING: RankingParams = {
   numberMismatch: 0.05,
   valueMatch: 0.2,
   contentWeight: 0,
+  shorthand: true,
 };
