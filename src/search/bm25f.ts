@@ -14,6 +14,7 @@ import { actionsOf, askedActions, doneVerb } from './actions.js';
 import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
+import { contextTerms } from './preamble.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
 import { ServerContext } from './servers.js';
@@ -273,13 +274,17 @@ export class ToolSearchIndex implements Searcher {
     // "post in #general saying the deploy is done": the dictated words are a value, not a tool's job.
     const cw = this.params.contentWeight;
     const content = cw < 1 ? contentTerms(shape.text) : new Set<string>();
+    // "so my manager wants … anyway can you …": the task is what is asked, not the story before it.
+    const pw = this.params.preambleWeight;
+    const context = pw < 1 ? contextTerms(shape.text) : new Set<string>();
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
       let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
-      const scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
+      let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
+      if (context.has(t)) scale *= pw;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }

@@ -84,6 +84,8 @@ export interface RankingParams {
   contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
+  /** Weight of a word said only in a chatty request's context, before it asks ("so … anyway can you …"; preamble.ts). 1 = off. */
+  preambleWeight: number;
   /** Write out the request's shorthand ("tmrw", "appt", "mkdir"; shorthand.ts) before reading it. */
   shorthand: boolean;
 }
@@ -123,4 +125,5 @@ export const DEFAULT_RANKING: RankingParams = {
   valueMatch: 0.2,
   contentWeight: 0,
   shorthand: true,
+  preambleWeight: 0.5,
 };
