@@ -15,6 +15,7 @@ import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
 import { contextTerms } from './preamble.js';
+import { openSense } from './senses.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
 import { ServerContext } from './servers.js';
@@ -35,6 +36,11 @@ export const DEFAULT_LIMIT = 10;
 export const RERANK_DEPTH = 100;
 
 const DIGITS = /^[0-9]+$/;
+const OPEN = 'open';
+const VIEW = 'view';
+const FETCH = 'list';
+/** What a state said instead of an action asks for (as hints.ts's "which … are there" does). */
+const LISTING = { words: 'list all', weight: 0.4 };
 const EMPTY: ReadonlyMap<string, number> = new Map();
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
@@ -147,7 +153,7 @@ export class ToolSearchIndex implements Searcher {
    * so rejected tools never take a place; the boosts then re-rank the best RERANK_DEPTH accepted.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const { concepts, notAsked, negated } = this.read(query);
+    const { concepts, notAsked, negated, listing } = this.read(query);
     const negP = 1 - this.params.negatedName;
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
@@ -157,7 +163,9 @@ export class ToolSearchIndex implements Searcher {
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
-    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
+    const told = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
+    // "open prs" names a state and no action: it asks for the things in that state.
+    const asked = told === 0 && listing ? actionsOf([FETCH]) : told;
     const mismatch = 1 - this.params.actionMismatch;
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
@@ -254,7 +262,7 @@ export class ToolSearchIndex implements Searcher {
    * The query's concepts, the terms that must not say which action it asks for (the verbs of
    * its phrasal verbs, the verbs it negates), and the negated ones.
    */
-  private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string> } {
+  private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string>; listing: boolean } {
     const out: Concept[] = [];
     const seen = new Set<string>();
     // Typo look-ups scan the vocabulary of similar length: a few per query.
@@ -277,21 +285,25 @@ export class ToolSearchIndex implements Searcher {
     // "so my manager wants … anyway can you …": the task is what is asked, not the story before it.
     const pw = this.params.preambleWeight;
     const context = pw < 1 ? contextTerms(shape.text) : new Set<string>();
+    // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
+    const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
       let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
+      if (t === OPEN && open !== undefined) c = open === 'state' ? [[t, 1]] : [[t, 1], ...[...expansions(VIEW)].map(([s]) => [s, this.params.synonymWeight] as const)];
       let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
       if (context.has(t)) scale *= pw;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }
+    if (open === 'state' && seen.has(OPEN)) shape.hints.push(LISTING);
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated };
+    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated, listing: open === 'state' };
   }
 }
