@@ -17,6 +17,8 @@ const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*
 const CHANNEL = /(?:^|\s)#[A-Za-z][\w-]*/g;
 const MENTION = /(?:^|\s)@[\w-]+\b/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
+/** A time of day ("2pm", "10:30 am", "9 a.m."): a value, whose "pm" is not a private message nor "am" a verb. */
+const TIME = /\b\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)/gi;
 
 const RULES: readonly [RegExp, Hint][] = [
   [/\bwho\b/i, { words: 'user member people', weight: 0.4 }],
@@ -67,6 +69,7 @@ export function queryShape(query: string): QueryShape {
   take(FILE, { words: 'file', weight: 0.6 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
+  text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
   return { text, hints };

@@ -134,3 +134,26 @@ describe('ToolSearchIndex and request shapes', () => {
     expect(top('record that ENG-7 blocks ENG-9')).toBe('tracker__create_issue_relation');
   });
 });
+
+describe('times of day (round 12)', () => {
+  it('are values: "pm" and "am" after a number say nothing about the tool', () => {
+    for (const q of ['move it to 4pm', 'at 2 PM friday', 'book 10:30am with dana', 'by 9 a.m. tomorrow']) {
+      const text = queryShape(q).text.toLowerCase();
+      expect(text).not.toMatch(/\b[ap]m\b|\d[ap]m|[ap]\.m\./);
+    }
+  });
+
+  it('leave "pm" and "am" that follow no number alone', () => {
+    expect(queryShape('send a pm to dana').text).toContain(' pm ');
+    expect(queryShape('I am late').text).toContain(' am ');
+  });
+
+  it('do not read a meeting time as a private message', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('chat', 'send_message', 'Send a message to a person.'));
+    index.upsert(tool('calendar', 'create_event', 'Create a calendar event.'));
+    expect(index.search('book 30 min with dana friday 2pm').map((h) => h.key)).not.toContain('chat__send_message');
+    expect(index.search('lunch with dana at 1pm').map((h) => h.key)).toEqual(['calendar__create_event']);
+  });
+});
