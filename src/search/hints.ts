@@ -22,6 +22,7 @@ const TIME = /\b\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)/gi;
 
 const RULES: readonly [RegExp, Hint][] = [
   [/\bwho\b/i, { words: 'user member people', weight: 0.4 }],
+  [/\bwho(?:'s| is| are)? (?:on|in)\b|\bwho\b[^.?!]{0,60}\b(?:shar(?:e|ed|es|ing)|access)\b/i, { words: 'collaborator member', weight: 0.5 }],
   [/\bwhen\b|\bwhat time\b/i, { words: 'time date', weight: 0.4 }],
   [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
@@ -45,6 +46,11 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bcheck(?:ed|ing|s)? out\b/gi, ' checkout '],
   [/\bhow long\b|\bhow far\b/gi, ' distance duration time '],
   [/\bup to date\b/gi, ' update sync latest '],
+  // Questions whose phrase, not their words, says the job (round 12: dev2 and dev3, written apart, both ask them).
+  [/\bwho (?:won|wins|is winning|will win)\b/gi, ' winner '],
+  [/\bhow high(?: up)?\b|\babove (?:the )?sea(?: level)?\b|\bsea level\b/gi, ' elevation '],
+  [/\b(?:api|http|xhr|ajax|network) calls?\b/gi, ' network requests '],
+  [/\b(?:what|anything) (?:do|did) you (?:know|remember|recall)\b/gi, ' knowledge memory recall '],
 ];
 
 export interface QueryShape {

@@ -15,7 +15,7 @@ const MAP: readonly string[] = [
   'weather forecast temperature rain raining snow sunny humidity wind > web search',
   'news headline headlines stock stocks shares bitcoin crypto exchange currency > web search news',
   'recipe recipes lyrics movie movies showtimes wikipedia definition define meaning > web search',
-  'population capital president celebrity election sports score scores tournament > web search',
+  'population capital president celebrity election sports score scores tournament winner winners champion champions championship > web search',
   'googling internet online > web search',
   'article articles blog blogs > web page search',
   // Places, routes and the map.

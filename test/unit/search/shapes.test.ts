@@ -84,7 +84,7 @@ describe('shape readers, whatever the text', () => {
   it('never throw, and only ever add known hints', () => {
     const known = new Set([
       'email address', 'url page website', 'file', 'channel', 'user', ...SHAPES.map((s) => s.hint.words),
-      'user member people', 'time date', 'find search location', 'count total number', 'list all', 'send message notify',
+      'user member people', 'collaborator member', 'time date', 'find search location', 'count total number', 'list all', 'send message notify',
     ]);
     fc.assert(
       fc.property(fc.string({ maxLength: 120 }), (text) => {
