@@ -45,6 +45,7 @@ const MAP: readonly string[] = [
   'disk space big large bigger largest > size',
   // The browser.
   'button checkbox menu > click element',
+  'box textbox textarea searchbox > input field element',
   'dropdown combobox > select option',
   'mobile phone tablet iphone android responsive > resize viewport device emulate',
   'dark theme > emulate media color scheme',
