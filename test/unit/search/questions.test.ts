@@ -48,3 +48,23 @@ describe('questions read by their phrase', () => {
     expect(top("who's on the Wedding project")).toBe('tasks__get_collaborators');
   });
 });
+
+describe('moving a thing to a time (round 12)', () => {
+  it('reads the verb as rescheduling, and a move to a place as a move', () => {
+    expect(queryShape('push the dentist task to friday').text).toMatch(/\breschedule\b/);
+    expect(queryShape('bump standup to 4pm').text).toMatch(/\breschedule\b/);
+    expect(queryShape('move my 1:1 to next week').text).toMatch(/\breschedule\b/);
+    expect(queryShape('move the task to the Work project').text).not.toMatch(/reschedule/);
+    expect(queryShape('push my commits to main').text).not.toMatch(/reschedule/);
+  });
+
+  it('ranks the update of the thing above pushing files', () => {
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('code', 'push_files', 'Push files to a repository branch.'),
+      tool('tasks', 'update_tasks', 'Update tasks: content, due date, priority.'),
+      tool('tasks', 'create_tasks', 'Create tasks.'),
+    ]) index.upsert(d);
+    expect(index.search('push the dentist task to friday')[0]?.key).toBe('tasks__update_tasks');
+  });
+});

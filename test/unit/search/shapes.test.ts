@@ -105,7 +105,7 @@ describe('shape readers, whatever the text', () => {
   });
 
   it('finish on long repetitive input', () => {
-    for (const unit of ['1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a']) {
+    for (const unit of ['1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a', 'push to ', 'who is on ', '10:30 ']) {
       expect(() => queryShape(unit.repeat(250))).not.toThrow();
     }
   });
