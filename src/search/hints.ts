@@ -46,6 +46,7 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bcheck(?:ed|ing|s)? out\b/gi, ' checkout '],
   [/\bhow long\b|\bhow far\b/gi, ' distance duration time '],
   [/\bup to date\b/gi, ' update sync latest '],
+  [/\bfrom now on\b|\bgoing forward\b/gi, ' automatically '],
   // Moving a thing to a time is rescheduling it ("push the dentist task to friday", "bump standup to 4pm"); "move it to the Work project" is not.
   [/\b(?:push|bump|shift|move|postpone)(?:ed|es|ing|s)?\b(?=[^.?!]{0,50}?\b(?:to|till|until|for)\s+(?:next\s+|this\s+|the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|later|noon|morning|afternoon|evening|week|month|weekend|\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)|\d{1,2}:\d{2})\b)/gi, ' reschedule '],
   // Questions whose phrase, not their words, says the job (round 12: dev2 and dev3, written apart, both ask them).

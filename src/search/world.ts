@@ -34,6 +34,7 @@ const MAP: readonly string[] = [
   // Mail and chat.
   'inbox newsletter newsletters spam unsubscribe cc bcc sender recipient > email',
   'forward forwarded > email send',
+  'automatically automatic automate auto > filter rule',
   'ping dm pm > message send',
   'emoji thumbs react > reaction',
   'chat chats > message channel',

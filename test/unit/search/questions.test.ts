@@ -68,3 +68,17 @@ describe('moving a thing to a time (round 12)', () => {
     expect(index.search('push the dentist task to friday')[0]?.key).toBe('tasks__update_tasks');
   });
 });
+
+describe('a standing instruction (round 12)', () => {
+  it('reads "automatically", "auto-" and "from now on" as a rule to set up', () => {
+    expect(queryShape('label mail from github as GitHub from now on').text).toMatch(/\bautomatically\b/);
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('mail', 'create_filter', 'Creates a new Gmail filter with criteria and actions.'),
+      tool('mail', 'modify_email', 'Modifies the labels of an email.'),
+      tool('mail', 'create_label', 'Creates a new label.'),
+    ]) index.upsert(d);
+    expect(index.search('automatically file mail from github under Notifications')[0]?.key).toBe('mail__create_filter');
+    expect(index.search('file mail from github under Notifications from now on')[0]?.key).toBe('mail__create_filter');
+  });
+});
