@@ -56,7 +56,7 @@ const TABLE: ReadonlyArray<readonly [string, string]> = [
   ['ur', 'your'],
   ['abt', 'about'],
   ['b4', 'before'],
-  ['plz thx ty lol btw fyi imo idk tbh rn atm ugh hmm', ''],
+  ['plz thx ty lol btw fyi imo idk tbh rn ugh hmm', ''],
 ];
 
 const EXPANSIONS = new Map<string, string>();

@@ -24,8 +24,8 @@ describe('expandShorthand', () => {
     expect(squash(expandShorthand('whats eating my cpu rn lol'))).toBe('whats eating my cpu');
   });
 
-  it('leaves words that only contain shorthand, and URLs, paths, handles and times alone', () => {
-    for (const text of ['calendar tomorrow', 'https://cal.com/me', 'open ./ls/notes.md', 'ping @gh', 'at 11:15', 'the 1:10 train', 'ls-files', 'email ppl@example.com', 'recall the rmdir.sh script']) {
+  it('leaves words that only contain shorthand, everyday words, and URLs, paths, handles and times alone', () => {
+    for (const text of ['calendar tomorrow', 'find an atm near me', 'email HR about it', 'conf talk on friday', 'https://cal.com/me', 'open ./ls/notes.md', 'ping @gh', 'at 11:15', 'the 1:10 train', 'ls-files', 'email ppl@example.com', 'recall the rmdir.sh script']) {
       expect(expandShorthand(text)).toBe(text);
     }
   });
