@@ -24,6 +24,8 @@ const TABLE: ReadonlyArray<readonly [string, string]> = [
   ['ppl', 'people'],
   ['pic pics', 'picture'],
   ['vid vids', 'video'],
+  ['btn btns', 'button'],
+  ['img imgs', 'image'],
   ['addr', 'address'],
   ['acct', 'account'],
   ['dept', 'department'],

@@ -18,6 +18,7 @@ describe('expandShorthand', () => {
     expect(squash(expandShorthand('cancel the 1:1 on monday'))).toBe('cancel the one-on-one meeting on monday');
     expect(squash(expandShorthand('ENG-5 is a Dup of ENG-2'))).toBe('ENG-5 is a duplicate of ENG-2');
     expect(squash(expandShorthand('lat long of the eiffel tower'))).toBe('latitude long of the eiffel tower');
+    expect(squash(expandShorthand('click the login btn'))).toBe('click the login button');
   });
 
   it('drops chat filler', () => {
