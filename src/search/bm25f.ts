@@ -15,7 +15,7 @@ import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
 import { contextTerms } from './preamble.js';
-import { openSense } from './senses.js';
+import { LISTING, OPEN_TERM, openConcept, openSense } from './senses.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
 import { ServerContext } from './servers.js';
@@ -36,11 +36,6 @@ export const DEFAULT_LIMIT = 10;
 export const RERANK_DEPTH = 100;
 
 const DIGITS = /^[0-9]+$/;
-const OPEN = 'open';
-const VIEW = 'view';
-const FETCH = 'list';
-/** What a state said instead of an action asks for (as hints.ts's "which … are there" does). */
-const LISTING = { words: 'list all', weight: 0.4 };
 const EMPTY: ReadonlyMap<string, number> = new Map();
 const MAX_QUERY_CHARS = 1_000;
 const MAX_CONCEPTS = 32;
@@ -165,7 +160,7 @@ export class ToolSearchIndex implements Searcher {
     // Only the query's own words say what it wants done; synonyms would say everything.
     const told = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
     // "open prs" names a state and no action: it asks for the things in that state.
-    const asked = told === 0 && listing ? actionsOf([FETCH]) : told;
+    const asked = told === 0 && listing ? actionsOf(['list']) : told;
     const mismatch = 1 - this.params.actionMismatch;
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
@@ -283,8 +278,7 @@ export class ToolSearchIndex implements Searcher {
     const cw = this.params.contentWeight;
     const content = cw < 1 ? contentTerms(shape.text) : new Set<string>();
     // "so my manager wants … anyway can you …": the task is what is asked, not the story before it.
-    const pw = this.params.preambleWeight;
-    const context = pw < 1 ? contextTerms(shape.text) : new Set<string>();
+    const context = this.params.preambleWeight < 1 ? contextTerms(shape.text) : new Set<string>();
     // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
     const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
     for (const t of analyzeText(shape.text)) {
@@ -293,13 +287,13 @@ export class ToolSearchIndex implements Searcher {
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
       let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
-      if (t === OPEN && open !== undefined) c = open === 'state' ? [[t, 1]] : [[t, 1], ...[...expansions(VIEW)].map(([s]) => [s, this.params.synonymWeight] as const)];
+      if (t === OPEN_TERM && open !== undefined) c = openConcept(open, this.params.synonymWeight);
       let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
-      if (context.has(t)) scale *= pw;
+      if (context.has(t)) scale *= this.params.preambleWeight;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }
-    if (open === 'state' && seen.has(OPEN)) shape.hints.push(LISTING);
+    if (open === 'state' && seen.has(OPEN_TERM)) shape.hints.push(LISTING);
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));

@@ -3,6 +3,10 @@
 // creation ("open a ticket", "open a pr"). The synonym groups know only the creation and the
 // navigation; this says which one a request means, from the words around it. Linear patterns.
 
+import type { Concept } from './inverted.js';
+import type { Hint } from './hints.js';
+import { expansions } from './synonyms.js';
+
 /** How a request uses "open": as a state of things, as "view it", or neither said (creation, navigation). */
 export type OpenSense = 'state' | 'view' | undefined;
 
@@ -21,4 +25,16 @@ export function openSense(text: string): OpenSense {
   if (STATE_AFTER.test(text) && !NOT_PLURAL.test(text)) return 'state';
   if (VIEW.test(text)) return 'view';
   return undefined;
+}
+
+/** The index term of "open". */
+export const OPEN_TERM = 'open';
+
+/** What a state said instead of an action asks for (as hints.ts's "which … are there" does). */
+export const LISTING: Hint = { words: 'list all', weight: 0.4 };
+
+/** The concept of "open" in its sense: a state is only its own word; a view brings view's synonyms. */
+export function openConcept(sense: 'state' | 'view', synonymWeight: number): Concept {
+  if (sense === 'state') return [[OPEN_TERM, 1]];
+  return [[OPEN_TERM, 1], ...[...expansions('view').keys()].map((t) => [t, synonymWeight] as const)];
 }
