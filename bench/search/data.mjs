@@ -1,6 +1,6 @@
 // The benchmark's data, read one way for every script: the collected catalogs (a tool's key is its
 // exposed name, server__tool), and the query sets. queries.tsv's odd lines are the dev half, its
-// even lines the test half; queries-dev2.tsv is all dev. Lines: level, request, gold tool key(s).
+// even lines the test half; queries-dev2.tsv and queries-dev3.tsv are all dev. Lines: level, request, gold tool key(s).
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -34,5 +34,7 @@ function readQueries(file, splitOf) {
 export const mainQueries = () => readQueries('./queries.tsv', (i) => (i % 2 === 0 ? 'dev' : 'test'));
 /** queries-dev2.tsv (split 'dev2'). */
 export const dev2Queries = () => readQueries('./queries-dev2.tsv', () => 'dev2');
-/** Every dev request: queries.tsv's dev half, then the second dev set. */
-export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries()];
+/** queries-dev3.tsv (split 'dev3', round 12). */
+export const dev3Queries = () => readQueries('./queries-dev3.tsv', () => 'dev3');
+/** Every dev request: queries.tsv's dev half, then the second and third dev sets. */
+export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries(), ...dev3Queries()];

@@ -9,7 +9,7 @@ import { tokenize } from './tokenize.js';
 
 const FAMILIES: Record<string, string> = {
   fetch: 'get fetch retrieve read obtain view show see display load inspect describe list enumerate browse search find lookup query seek locate discover look',
-  write: 'create add new make insert generate build compose draft send post publish notify deliver reply respond upload write',
+  write: 'create add new make insert generate build compose draft send post publish notify deliver reply respond upload write remind',
   change: 'update edit modify change patch alter set rename adjust mark move assign',
   delete: 'delete remove drop destroy erase purge trash discard uninstall clear',
   run: 'run execute invoke exec trigger launch call perform start',

@@ -9,10 +9,13 @@ import { analyzeText } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
 import { InvertedIndex, type Concept } from './inverted.js';
 import { queryShape } from './hints.js';
+import { expandShorthand } from './shorthand.js';
 import { actionsOf, askedActions, doneVerb } from './actions.js';
 import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
+import { contextTerms } from './preamble.js';
+import { LISTING, OPEN_TERM, openConcept, openSense } from './senses.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
 import { ServerContext } from './servers.js';
@@ -145,7 +148,7 @@ export class ToolSearchIndex implements Searcher {
    * so rejected tools never take a place; the boosts then re-rank the best RERANK_DEPTH accepted.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const { concepts, notAsked, negated } = this.read(query);
+    const { concepts, notAsked, negated, listing } = this.read(query);
     const negP = 1 - this.params.negatedName;
     const beta = this.params.nameCoverage;
     const weights = new Map<string, number>();
@@ -155,7 +158,9 @@ export class ToolSearchIndex implements Searcher {
     const gamma = this.params.serverContext;
     const context = gamma > 0 ? this.servers.relevance(concepts) : new Map<string, number>();
     // Only the query's own words say what it wants done; synonyms would say everything.
-    const asked = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
+    const told = askedActions(query.slice(0, MAX_QUERY_CHARS), concepts.map((c) => c[0]![0]).filter((t) => !notAsked.has(t)));
+    // "open prs" names a state and no action: it asks for the things in that state.
+    const asked = told === 0 && listing ? actionsOf(['list']) : told;
     const mismatch = 1 - this.params.actionMismatch;
     // Number is the user's own: "appointment" says one event, but not whether "events" would do.
     const said = numbers(tokenize(query.slice(0, MAX_QUERY_CHARS)));
@@ -252,14 +257,15 @@ export class ToolSearchIndex implements Searcher {
    * The query's concepts, the terms that must not say which action it asks for (the verbs of
    * its phrasal verbs, the verbs it negates), and the negated ones.
    */
-  private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string> } {
+  private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string>; listing: boolean } {
     const out: Concept[] = [];
     const seen = new Set<string>();
     // Typo look-ups scan the vocabulary of similar length: a few per query.
     const budget = { corrections: MAX_CORRECTIONS };
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
-    const shape = this.params.synonyms ? queryShape(text) : { text, hints: [] };
+    // "cal tmrw", "mkdir src/utils": shorthand is the word it stands for.
+    const shape = this.params.synonyms ? queryShape(this.params.shorthand ? expandShorthand(text) : text) : { text, hints: [] };
     // "pull up", "push it back": the verb's own sense is not meant, and the particle says nothing alone.
     const vw = this.params.phrasalWeight;
     const phrasal = vw < 1 ? phrasalVerbs(shape.text, PHRASAL_GAP) : { verbs: new Set<string>(), particles: new Set<string>() };
@@ -271,20 +277,27 @@ export class ToolSearchIndex implements Searcher {
     // "post in #general saying the deploy is done": the dictated words are a value, not a tool's job.
     const cw = this.params.contentWeight;
     const content = cw < 1 ? contentTerms(shape.text) : new Set<string>();
+    // "so my manager wants … anyway can you …": the task is what is asked, not the story before it.
+    const context = this.params.preambleWeight < 1 ? contextTerms(shape.text) : new Set<string>();
+    // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
+    const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
       let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
-      const scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
+      if (t === OPEN_TERM && open !== undefined) c = openConcept(open, this.params.synonymWeight);
+      let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
+      if (context.has(t)) scale *= this.params.preambleWeight;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }
+    if (open === 'state' && seen.has(OPEN_TERM)) shape.hints.push(LISTING);
     for (const hint of shape.hints) {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated };
+    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated, listing: open === 'state' };
   }
 }

@@ -10,7 +10,8 @@ const SPANS: readonly RegExp[] = [
   /"[^"\n]{1,200}"|“[^”\n]{1,200}”/g,
   // "have been saying" describes talk that happened; only a dictated "saying …" is content.
   /(?<!\b(?:been|is|are|was|were|am|be|keeps?|kept)\s+)\b(?:saying|that says|to say)\b[^.!?\n]*/gi,
-  /\b(?:called|named|titled)\s+[^\s,;]+/gi,
+  // A name runs on for a few words, to a preposition or the end of the clause ("a page called Q4 goals under Projects").
+  /\b(?:called|named|titled)\s+[^\s,;]+(?:\s+(?!(?:in|on|for|to|under|into|inside|with|from|at|and|but|then|so|please|pls|plz|that|which|as|by|of|off|onto|over|about|via)\b)[^\s,;.!?]+){0,3}/gi,
   // "ping #eng that standup is cancelled": a clause told to someone (its subject and verb follow "that").
   /(?<=\b(?:ping|tell|let \w+ know|answer|reply|say|write|post|message|dm|email|text|notify|remind|warn)\b[^.!?\n]{0,60}?\bthat\s+)(?:(?:i|i'll|i'm|i've|we|we're|we'll|you|he|she|they|it|it's)\b|(?:(?:the|a|an|my|our|this|his|her|their)\s+)?\w+\s+(?:is|are|was|were|has|have|will|won't|isn't|can't)\b)[^.!?\n]*/gi,
 ];

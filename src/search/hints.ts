@@ -17,9 +17,12 @@ const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*
 const CHANNEL = /(?:^|\s)#[A-Za-z][\w-]*/g;
 const MENTION = /(?:^|\s)@[\w-]+\b/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
+/** A time of day ("2pm", "10:30 am", "9 a.m."): a value, whose "pm" is not a private message nor "am" a verb. */
+const TIME = /\b\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)/gi;
 
 const RULES: readonly [RegExp, Hint][] = [
   [/\bwho\b/i, { words: 'user member people', weight: 0.4 }],
+  [/\bwho(?:'s| is| are)? (?:on|in)\b|\bwho\b[^.?!]{0,60}\b(?:shar(?:e|ed|es|ing)|access)\b/i, { words: 'collaborator member', weight: 0.5 }],
   [/\bwhen\b|\bwhat time\b/i, { words: 'time date', weight: 0.4 }],
   [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
@@ -43,6 +46,14 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bcheck(?:ed|ing|s)? out\b/gi, ' checkout '],
   [/\bhow long\b|\bhow far\b/gi, ' distance duration time '],
   [/\bup to date\b/gi, ' update sync latest '],
+  [/\bfrom now on\b|\bgoing forward\b/gi, ' automatically '],
+  // Moving a thing to a time is rescheduling it ("push the dentist task to friday", "bump standup to 4pm"); "move it to the Work project" is not.
+  [/\b(?:push|bump|shift|move|postpone)(?:ed|es|ing|s)?\b(?=[^.?!]{0,50}?\b(?:to|till|until|for)\s+(?:next\s+|this\s+|the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|later|noon|morning|afternoon|evening|week|month|weekend|\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)|\d{1,2}:\d{2})\b)/gi, ' reschedule '],
+  // Questions whose phrase, not their words, says the job (round 12: dev2 and dev3, written apart, both ask them).
+  [/\bwho (?:won|wins|is winning|will win)\b/gi, ' winner '],
+  [/\bhow high(?: up)?\b|\babove (?:the )?sea(?: level)?\b|\bsea level\b/gi, ' elevation '],
+  [/\b(?:api|http|xhr|ajax|network) calls?\b/gi, ' network requests '],
+  [/\b(?:what|anything) (?:do|did) you (?:know|remember|recall)\b/gi, ' knowledge memory recall '],
 ];
 
 export interface QueryShape {
@@ -67,6 +78,7 @@ export function queryShape(query: string): QueryShape {
   take(FILE, { words: 'file', weight: 0.6 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
+  text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
   return { text, hints };

@@ -84,6 +84,12 @@ export interface RankingParams {
   contentWeight: number;
   /** A tool with a parameter of a kind of value the query carries (a URL, a path, #channel...) scores × (1 + valueMatch). */
   valueMatch: number;
+  /** Weight of a word said only in a chatty request's context, before it asks ("so … anyway can you …"; preamble.ts). 1 = off. */
+  preambleWeight: number;
+  /** Read "open" by its sense (senses.ts): a state ("my open issues") takes no synonyms, "open the readme" reads as view. */
+  openSense: boolean;
+  /** Write out the request's shorthand ("tmrw", "appt", "mkdir"; shorthand.ts) before reading it. */
+  shorthand: boolean;
 }
 
 /** Chosen on the dev half of bench/search's queries; the test half judges them. */
@@ -120,4 +126,7 @@ export const DEFAULT_RANKING: RankingParams = {
   numberMismatch: 0.05,
   valueMatch: 0.2,
   contentWeight: 0,
+  shorthand: true,
+  preambleWeight: 0.5,
+  openSense: true,
 };

@@ -31,9 +31,17 @@ const ARITHMETIC = new RegExp(
 /** A tracker's issue key: 2–10 capital letters, a dash, a number ("ENG-7", "PROJ-123"). */
 const ISSUE_KEY = /(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,7}(?![\w-])/g;
 
+/**
+ * An SQL statement the request carries ("select count(*) from users where …"): a value for a
+ * query tool, whose words (select, count, users) are not about which tool. SQL only by its
+ * markers: "*", an aggregate, a column list, a clause after the table, or insert/delete/update/create's own shapes.
+ */
+const SQL = /\bselect\s+(?:\*|(?:count|sum|avg|min|max|distinct)\b|[\w.]+\s*,)[^;]{0,300}?\bfrom\s+\w+[^;]*|\bselect\s[^;]{0,300}?\bfrom\s+\w+\s+(?:where|group\s+by|order\s+by|limit|join|inner\s+join|left\s+join)\b[^;]*|\binsert\s+into\s+\w+[^;]*|\bdelete\s+from\s+\w+[^;]*|\bupdate\s+\w+\s+set\s+\w+\s*=[^;]*|\bcreate\s+table\s+\w+[^;]*/gi;
+
 export const SHAPES: readonly Shape[] = [
   { name: 'directory', re: DIRECTORY, hint: { words: 'directory folder', weight: 0.6 } },
   { name: 'key', re: KEY, hint: { words: 'press key keyboard', weight: 0.6 } },
   { name: 'arithmetic', re: ARITHMETIC, hint: { words: 'sum calculate', weight: 0.6 } },
   { name: 'issueKey', re: ISSUE_KEY, hint: { words: 'issue', weight: 0.6 } },
+  { name: 'sql', re: SQL, hint: { words: 'sql query database', weight: 0.6 } },
 ];

@@ -14,7 +14,7 @@ const GROUPS: readonly string[] = [
   'get fetch retrieve read obtain view show see display load inspect',
   'create add new make insert generate build compose draft',
   'open create start file raise submit report',
-  'remove delete drop destroy erase purge trash discard erase uninstall',
+  'remove delete drop destroy erase purge trash discard erase uninstall wipe nuke',
   'update edit modify change patch alter set rename adjust mark',
   'list enumerate show all browse',
   'run execute invoke exec trigger launch call perform',

@@ -15,7 +15,7 @@ const MAP: readonly string[] = [
   'weather forecast temperature rain raining snow sunny humidity wind > web search',
   'news headline headlines stock stocks shares bitcoin crypto exchange currency > web search news',
   'recipe recipes lyrics movie movies showtimes wikipedia definition define meaning > web search',
-  'population capital president celebrity election sports score scores tournament > web search',
+  'population capital president celebrity election sports score scores tournament winner winners champion champions championship > web search',
   'googling internet online > web search',
   'article articles blog blogs > web page search',
   // Places, routes and the map.
@@ -34,6 +34,7 @@ const MAP: readonly string[] = [
   // Mail and chat.
   'inbox newsletter newsletters spam unsubscribe cc bcc sender recipient > email',
   'forward forwarded > email send',
+  'automatically automatic automate auto > filter rule',
   'ping dm pm > message send',
   'emoji thumbs react > reaction',
   'chat chats > message channel',
@@ -45,6 +46,7 @@ const MAP: readonly string[] = [
   'disk space big large bigger largest > size',
   // The browser.
   'button checkbox menu > click element',
+  'box textbox textarea searchbox > input field element',
   'dropdown combobox > select option',
   'mobile phone tablet iphone android responsive > resize viewport device emulate',
   'dark theme > emulate media color scheme',

@@ -18,6 +18,10 @@ describe('the action a request asks for', () => {
     expect(asked('create a page')).toBe(WRITE);
   });
 
+  it('is writing for a reminder (round 12): "remind me to buy milk" adds one', () => {
+    expect(asked('remind me to buy milk')).toBe(WRITE);
+  });
+
   it('is not a participle, which only describes the objects', () => {
     expect([...describingTerms('tickets assigned to me')]).toEqual(['assign']);
     expect([...describingTerms('what programs are running')]).toContain('run');

@@ -18,6 +18,13 @@ describe('contentTerms', () => {
     expect(terms('create a repo named dotfiles')).toEqual(['dotfil']);
   });
 
+  it('takes a name of a few words, to a preposition (round 12)', () => {
+    expect(terms('make a new notion page under Projects called Q4 goals')).toEqual(['4', 'goal', 'q4']);
+    expect(terms('create a label called urgent in gmail')).toEqual(['urgent']);
+    expect(terms('a channel named release train for the launch')).toEqual(['releas', 'train']);
+    expect(terms('make a branch called fix-login off main')).toEqual(['fix', 'login']);
+  });
+
   it('ends "saying" at the sentence and leaves reported talk and plain requests alone', () => {
     expect(terms('reply saying approved. then archive the thread')).toEqual(['approv']);
     expect(terms('what have people been saying in #random today')).toEqual([]);

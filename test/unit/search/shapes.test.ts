@@ -79,12 +79,12 @@ describe('channels', () => {
 });
 
 describe('shape readers, whatever the text', () => {
-  const examples: Record<string, string> = { directory: '~/Desktop', key: 'hit enter', arithmetic: 'add 17 and 25', issueKey: 'ENG-7' };
+  const examples: Record<string, string> = { directory: '~/Desktop', key: 'hit enter', arithmetic: 'add 17 and 25', issueKey: 'ENG-7', sql: 'select count(*) from users' };
 
   it('never throw, and only ever add known hints', () => {
     const known = new Set([
       'email address', 'url page website', 'file', 'channel', 'user', ...SHAPES.map((s) => s.hint.words),
-      'user member people', 'time date', 'find search location', 'count total number', 'list all', 'send message notify',
+      'user member people', 'collaborator member', 'time date', 'find search location', 'count total number', 'list all', 'send message notify',
     ]);
     fc.assert(
       fc.property(fc.string({ maxLength: 120 }), (text) => {
@@ -105,7 +105,7 @@ describe('shape readers, whatever the text', () => {
   });
 
   it('finish on long repetitive input', () => {
-    for (const unit of ['1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a']) {
+    for (const unit of ['1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a', 'push to ', 'who is on ', '10:30 ', 'select a, ', 'select * from t where '.padEnd(30, 'x ')]) {
       expect(() => queryShape(unit.repeat(250))).not.toThrow();
     }
   });
@@ -132,5 +132,54 @@ describe('ToolSearchIndex and request shapes', () => {
     expect(top('hit enter')).toBe('browser__press_key');
     expect(top('add 17 and 25 together')).toBe('demo__get_sum');
     expect(top('record that ENG-7 blocks ENG-9')).toBe('tracker__create_issue_relation');
+  });
+});
+
+describe('times of day (round 12)', () => {
+  it('are values: "pm" and "am" after a number say nothing about the tool', () => {
+    for (const q of ['move it to 4pm', 'at 2 PM friday', 'book 10:30am with dana', 'by 9 a.m. tomorrow']) {
+      const text = queryShape(q).text.toLowerCase();
+      expect(text).not.toMatch(/\b[ap]m\b|\d[ap]m|[ap]\.m\./);
+    }
+  });
+
+  it('leave "pm" and "am" that follow no number alone', () => {
+    expect(queryShape('send a pm to dana').text).toContain(' pm ');
+    expect(queryShape('I am late').text).toContain(' am ');
+  });
+
+  it('do not read a meeting time as a private message', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('chat', 'send_message', 'Send a message to a person.'));
+    index.upsert(tool('calendar', 'create_event', 'Create a calendar event.'));
+    expect(index.search('book 30 min with dana friday 2pm').map((h) => h.key)).not.toContain('chat__send_message');
+    expect(index.search('lunch with dana at 1pm').map((h) => h.key)).toEqual(['calendar__create_event']);
+  });
+});
+
+describe('SQL statements (round 12)', () => {
+  const SQL = 'sql query database';
+  it('are values: the statement is taken out and says a SQL query tool', () => {
+    for (const q of ['select count(*) from users where created_at > now()', 'run this: SELECT id, email FROM users', 'select name from users where plan = 1', 'insert into logs values (1)', "update users set plan = 'free'", 'delete from sessions where age > 30']) {
+      const s = queryShape(q);
+      expect(s.hints.map((h) => h.words)).toContain(SQL);
+      expect(s.text.toLowerCase()).not.toMatch(/\bfrom\b|\binto\b|\bset\b/);
+    }
+  });
+
+  it('leave a choice from a dropdown alone', () => {
+    for (const q of ['select the XL option from the dropdown', 'select Canada from the country list', 'update the settings of the repo']) {
+      expect(hintsOf(q)).not.toContain(SQL);
+    }
+  });
+
+  it('rank the SQL tool above the tools named by the statement\'s words', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('postgres', 'query', 'Run a read-only SQL query.'));
+    index.upsert(tool('mongo', 'count', 'Count the documents of a collection.'));
+    index.upsert(tool('people', 'list_users', 'List the users.'));
+    expect(index.search('select count(*) from users where created_at > now()')[0]?.key).toBe('postgres__query');
   });
 });

@@ -41,6 +41,21 @@ describe('world knowledge', () => {
     expect(index.search('add a rule that sorts newsletters away', { limit: 1 })[0]?.key).toBe('mail__create_filter');
   });
 
+  it('reads a box on a page as an input field (round 12)', () => {
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('browser', 'browser_type', 'Type text into an editable element.'),
+      tool('browser', 'browser_fill_form', 'Fill multiple form fields.'),
+      tool('browser', 'browser_click', 'Click an element.'),
+      tool('crm', 'search_users', 'Search users by name.'),
+      tool('crm', 'update_user_type', 'Change the type of a user.'),
+    ]) index.upsert(d);
+    expect(worldExpansions('box').has('input')).toBe(true);
+    const keys = index.search('type my username in the box').map((h) => h.key);
+    // The page's input outranks the user records the other words name.
+    expect(keys.indexOf('browser__browser_type')).toBeLessThan(keys.indexOf('crm__search_users'));
+  });
+
   it('stays off when synonyms are off (the bench measures the bare engine)', () => {
     const index = new ToolSearchIndex({ ...DEFAULT_RANKING, synonyms: false });
     index.upsert(tool('search', 'web_search', 'Search the web.'));

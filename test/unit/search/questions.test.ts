@@ -1,0 +1,84 @@
+// Questions whose phrase says the job though their words do not (round 12): "who won …" asks the
+// web, "how high up is …" an elevation, "what API calls did the page make" its network requests,
+// "what do you remember about …" the assistant's memory, "who is on / shares …" members.
+
+import { describe, expect, it } from 'vitest';
+import { queryShape } from '../../../src/search/hints.js';
+import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+
+const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+const index = new ToolSearchIndex();
+for (const d of [
+  tool('web', 'web_search', 'Search the web for any topic.'),
+  tool('maps', 'elevation', 'Get the elevation of places on the earth.'),
+  tool('maps', 'geocode', 'Convert an address into coordinates.'),
+  tool('browser', 'network_requests', 'Returns the network requests since loading the page.'),
+  tool('browser', 'navigate', 'Navigate the page to a URL.'),
+  tool('browser', 'click', 'Click an element on the page.'),
+  tool('memory', 'read_graph', 'Read the whole knowledge graph.'),
+  tool('memory', 'create_entities', 'Create entities in the knowledge graph.'),
+  tool('people', 'search_users', 'Search for users by name.'),
+  tool('tasks', 'get_collaborators', 'Get the collaborators of a project.'),
+  tool('tasks', 'get_project', 'Get a project.'),
+]) index.upsert(d);
+const top = (q: string): string | undefined => index.search(q)[0]?.key;
+
+describe('questions read by their phrase', () => {
+  it('rewrites the phrase to the words tools use', () => {
+    expect(queryShape('who won the world cup').text).toMatch(/\bwinner\b/);
+    expect(queryShape('how high up is Denver').text).toMatch(/\belevation\b/);
+    expect(queryShape('how many meters above the sea is Quito').text).toMatch(/\belevation\b/);
+    expect(queryShape('what API calls did the page make').text).toMatch(/\bnetwork requests\b/);
+    expect(queryShape('what do you remember about falcon').text).toMatch(/\bknowledge memory\b/);
+    expect(queryShape('who is the Wedding project shared with').hints.map((h) => h.words)).toContain('collaborator member');
+  });
+
+  it('leaves the same words in other phrases alone', () => {
+    expect(queryShape('set the height to 200px').text).not.toMatch(/elevation/);
+    expect(queryShape('call the api').text).not.toMatch(/network/);
+    expect(queryShape('let you know when it is done').text).not.toMatch(/memory/);
+    expect(queryShape('share the doc with bob').hints.map((h) => h.words)).not.toContain('collaborator member');
+  });
+
+  it('ranks the tool the question asks for first', () => {
+    expect(top('who won the champions league final')).toBe('web__web_search');
+    expect(top('how high up is Denver')).toBe('maps__elevation');
+    expect(top('what API calls did the page make')).toBe('browser__network_requests');
+    expect(top('what do you remember about project falcon')).toBe('memory__read_graph');
+    expect(top("who's on the Wedding project")).toBe('tasks__get_collaborators');
+  });
+});
+
+describe('moving a thing to a time (round 12)', () => {
+  it('reads the verb as rescheduling, and a move to a place as a move', () => {
+    expect(queryShape('push the dentist task to friday').text).toMatch(/\breschedule\b/);
+    expect(queryShape('bump standup to 4pm').text).toMatch(/\breschedule\b/);
+    expect(queryShape('move my 1:1 to next week').text).toMatch(/\breschedule\b/);
+    expect(queryShape('move the task to the Work project').text).not.toMatch(/reschedule/);
+    expect(queryShape('push my commits to main').text).not.toMatch(/reschedule/);
+  });
+
+  it('ranks the update of the thing above pushing files', () => {
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('code', 'push_files', 'Push files to a repository branch.'),
+      tool('tasks', 'update_tasks', 'Update tasks: content, due date, priority.'),
+      tool('tasks', 'create_tasks', 'Create tasks.'),
+    ]) index.upsert(d);
+    expect(index.search('push the dentist task to friday')[0]?.key).toBe('tasks__update_tasks');
+  });
+});
+
+describe('a standing instruction (round 12)', () => {
+  it('reads "automatically", "auto-" and "from now on" as a rule to set up', () => {
+    expect(queryShape('label mail from github as GitHub from now on').text).toMatch(/\bautomatically\b/);
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('mail', 'create_filter', 'Creates a new Gmail filter with criteria and actions.'),
+      tool('mail', 'modify_email', 'Modifies the labels of an email.'),
+      tool('mail', 'create_label', 'Creates a new label.'),
+    ]) index.upsert(d);
+    expect(index.search('automatically file mail from github under Notifications')[0]?.key).toBe('mail__create_filter');
+    expect(index.search('file mail from github under Notifications from now on')[0]?.key).toBe('mail__create_filter');
+  });
+});
