@@ -42,8 +42,8 @@ export class LineWriter {
   }
 
   /** One line, or part of one: the caller writes its pieces in order and ends it with '\n'. */
-  write(chunk: string | Buffer): void {
-    this.push(chunk);
+  write(text: string): void {
+    this.push(text);
   }
 
   /** One message passed on as its pieces (raw.ts), `byteLength` in all, and its line end. */
@@ -69,11 +69,10 @@ export class LineWriter {
     if (chunks.length === 0) return;
     this.pending = [];
     this.pendingChars = 0;
-    if (chunks.length === 1) {
-      const only = chunks[0]!;
-      if (typeof only === 'string') this.stream.write(only);
-      else if (only instanceof AsRead) this.stream.write(only.bytes);
-      else writePiece(this.sink, only, smallPiecesMode(this.sink, only.length));
+    // Bytes come only with writeMessage, which ends them with '\n': a lone chunk is a string.
+    const only = chunks[0]!;
+    if (chunks.length === 1 && typeof only === 'string') {
+      this.stream.write(only);
       return;
     }
     // Corked only when bytes are among the chunks: strings alone are joined into few writes anyway.

@@ -71,8 +71,10 @@ describe('wire bytes', () => {
     const got = collect(out);
     const writer = new LineWriter(out);
     // Bytes that are not UTF-8 (0xff, a lone continuation byte, half an emoji) between UTF-8 strings.
-    const pieces: (Buffer | string)[] = ['{"a":"é😀', Buffer.from([0xff, 0x80, 0xf0, 0x9f]), Buffer.from('ü漢字', 'utf8'), '"}\n', 'ñ\n'];
-    for (const p of pieces) writer.write(p);
+    const message: (Buffer | string)[] = ['{"a":"é😀', Buffer.from([0xff, 0x80, 0xf0, 0x9f]), Buffer.from('ü漢字', 'utf8'), '"}'];
+    writer.writeMessage(message, expected(message).length);
+    writer.write('ñ\n');
+    const pieces = [...message, '\n', 'ñ\n'];
     await new Promise((resolve) => setImmediate(resolve));
     out.end();
     expect((await got).equals(expected(pieces))).toBe(true);
