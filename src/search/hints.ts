@@ -17,8 +17,10 @@ const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*
 const CHANNEL = /(?:^|\s)#[A-Za-z][\w-]*/g;
 const MENTION = /(?:^|\s)@[\w-]+\b/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
-/** A time of day ("2pm", "10:30 am", "9 a.m."): a value, whose "pm" is not a private message nor "am" a verb. */
-const TIME = /\b\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)/gi;
+/** A time of day ("2pm", "10:30 am", "9 a.m."), as a pattern's source: also a time to move a thing to, below. */
+const TIME_OF_DAY = String.raw`\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)`;
+/** A time of day is a value, whose "pm" is not a private message nor "am" a verb. */
+const TIME = new RegExp(String.raw`\b${TIME_OF_DAY}`, 'gi');
 
 const RULES: readonly [RegExp, Hint][] = [
   [/\bwho\b/i, { words: 'user member people', weight: 0.4 }],
@@ -48,7 +50,13 @@ const PHRASES: readonly [RegExp, string][] = [
   [/\bup to date\b/gi, ' update sync latest '],
   [/\bfrom now on\b|\bgoing forward\b/gi, ' automatically '],
   // Moving a thing to a time is rescheduling it ("push the dentist task to friday", "bump standup to 4pm"); "move it to the Work project" is not.
-  [/\b(?:push|bump|shift|move|postpone)(?:ed|es|ing|s)?\b(?=[^.?!]{0,50}?\b(?:to|till|until|for)\s+(?:next\s+|this\s+|the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|later|noon|morning|afternoon|evening|week|month|weekend|\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)|\d{1,2}:\d{2})\b)/gi, ' reschedule '],
+  [
+    new RegExp(
+      String.raw`\b(?:push|bump|shift|move|postpone)(?:ed|es|ing|s)?\b(?=[^.?!]{0,50}?\b(?:to|till|until|for)\s+(?:next\s+|this\s+|the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|later|noon|morning|afternoon|evening|week|month|weekend|${TIME_OF_DAY}|\d{1,2}:\d{2})\b)`,
+      'gi',
+    ),
+    ' reschedule ',
+  ],
   // Questions whose phrase, not their words, says the job (round 12: dev2 and dev3, written apart, both ask them).
   [/\bwho (?:won|wins|is winning|will win)\b/gi, ' winner '],
   [/\bhow high(?: up)?\b|\babove (?:the )?sea(?: level)?\b|\bsea level\b/gi, ' elevation '],
