@@ -1,11 +1,14 @@
 // Request deadlines on one coarse wheel instead of a setTimeout per request: arming and disarming
-// a deadline is a slot taken and cleared, and one interval (running only while deadlines exist)
-// expires what is due. Timeouts are seconds long, so a tick of TICK_MS is precision enough; the
-// wheel's clock (`now`) is the tick's, which spares a Date.now() per request too.
+// a deadline is a slot taken and cleared, and one interval (running while deadlines exist, and
+// until the first tick that finds none) expires what is due. Timeouts are seconds long, so a tick
+// of TICK_MS is precision enough; the wheel's clock (`now`) is the tick's, which spares a
+// Date.now() per request too. The interval outlives the last deadline by up to a tick so that one
+// request at a time (each answered long before the next tick) does not start and stop a timer
+// per request: at concurrency 1 that was two timer-list updates per call.
 
 import { Slots } from './churn.js';
 
-/** Granularity of deadlines: a deadline fires within one tick after it is due. */
+/** Granularity of deadlines: a deadline fires within two ticks after it is due. */
 export const TICK_MS = 10;
 /** A tick this late means the interval no longer runs. */
 const STALE_MS = 1000;
@@ -22,6 +25,9 @@ export class DeadlineWheel {
   /** The armed deadlines, each at its `slot`. Not a Set: see churn.ts. */
   private readonly armed = new Slots<Deadline>();
   private timer?: NodeJS.Timeout;
+  /** The timer functions the interval was made with (a test's fake clock swaps the globals). */
+  private madeWith?: typeof setInterval;
+  private clearWith: typeof clearInterval = clearInterval;
   private lastTick = Date.now();
   /** No armed deadline is due before this. A bound, not exact: a removal leaves it where it was. */
   private earliest = Infinity;
@@ -36,8 +42,9 @@ export class DeadlineWheel {
 
   add(d: Deadline): void {
     if (d.slot !== undefined) this.remove(d);
-    // A tick overdue by far means the interval is gone (a test swapped its timers): start anew.
-    if (this.armed.size === 0 || this.clock() - this.lastTick > STALE_MS) this.start();
+    // No interval, one made with other timer functions than today's (a test installed or removed a
+    // fake clock), or a tick overdue by far (the interval is gone: a test cleared the timers): start anew.
+    if (this.timer === undefined || this.madeWith !== setInterval || this.clock() - this.lastTick > STALE_MS) this.start();
     d.slot = this.armed.add(d);
     if (d.at < this.earliest) this.earliest = d.at;
   }
@@ -46,8 +53,8 @@ export class DeadlineWheel {
     const slot = d.slot;
     if (slot === undefined) return;
     d.slot = undefined;
+    // The interval stops at its next tick if nothing is armed by then.
     this.armed.remove(slot, d);
-    if (this.armed.size === 0) this.stop();
   }
 
   /** Deadlines armed now. */
@@ -56,15 +63,17 @@ export class DeadlineWheel {
   }
 
   private start(): void {
-    clearInterval(this.timer);
+    this.stop();
     this.lastTick = this.clock();
+    this.madeWith = setInterval;
+    this.clearWith = clearInterval;
     this.timer = setInterval(() => this.tick(), TICK_MS);
     // Deadlines never keep the process alive on their own.
     this.timer.unref();
   }
 
   private stop(): void {
-    clearInterval(this.timer);
+    if (this.timer !== undefined) this.clearWith(this.timer);
     this.timer = undefined;
     this.earliest = Infinity;
   }
@@ -76,11 +85,15 @@ export class DeadlineWheel {
    */
   private tick(): void {
     const now = (this.lastTick = this.clock());
-    if (now < this.earliest) return;
+    if (this.armed.size === 0) return this.stop();
+    // A deadline is set on the wheel's clock, which runs up to a tick behind the real one: it is
+    // due only once more than a tick has passed beyond its `at`, so it never fires early in real time.
+    const past = now - TICK_MS;
+    if (past <= this.earliest) return;
     const due: Deadline[] = [];
     let earliest = Infinity;
     for (const d of this.armed.values()) {
-      if (d.at <= now) {
+      if (d.at < past) {
         this.armed.remove(d.slot!);
         d.slot = undefined;
         due.push(d);

@@ -31,13 +31,54 @@ describe('DeadlineWheel', () => {
     );
   });
 
-  it('runs no timer while nothing is armed', () => {
+  it('runs no timer once a tick has found nothing armed', () => {
     const wheel = new DeadlineWheel();
     const d = { at: Date.now() + 100, fire: () => {} };
     wheel.add(d);
     expect(vi.getTimerCount()).toBe(1);
     wheel.remove(d);
+    vi.advanceTimersByTime(TICK_MS);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps one interval for requests made one at a time, not one per request', () => {
+    const wheel = new DeadlineWheel();
+    const made = vi.spyOn(globalThis, 'setInterval');
+    for (let i = 0; i < 100; i++) {
+      const d = { at: Date.now() + 60_000, fire: () => {} };
+      wheel.add(d);
+      wheel.remove(d);
+    }
+    expect(made).toHaveBeenCalledTimes(1);
+    made.mockRestore();
+  });
+
+  it('starts anew on the clock a test installs after an interval was made on the real one', async () => {
+    vi.useRealTimers();
+    const wheel = new DeadlineWheel();
+    const first = { at: Date.now() + 60_000, fire: () => {} };
+    wheel.add(first);
+    wheel.remove(first); // the real interval runs on until its next tick
+    vi.useFakeTimers();
+    const fired: string[] = [];
+    wheel.add({ at: Date.now() + 50, fire: () => fired.push('due') });
+    await vi.advanceTimersByTimeAsync(50 + 2 * TICK_MS);
+    expect(fired).toEqual(['due']);
+  });
+
+  it('never fires early by the real clock when armed from its own clock, which lags up to a tick', async () => {
+    for (let lag = 0; lag < TICK_MS; lag++) {
+      const wheel = new DeadlineWheel();
+      const keep = { at: Date.now() + 60_000, fire: () => {} };
+      wheel.add(keep); // the interval runs: now() is the last tick's time
+      await vi.advanceTimersByTimeAsync(TICK_MS + lag);
+      const armedAt = Date.now();
+      let firedAt = -1;
+      wheel.add({ at: wheel.now() + 50, fire: () => (firedAt = Date.now()) });
+      await vi.advanceTimersByTimeAsync(50 + 2 * TICK_MS);
+      expect(firedAt).toBeGreaterThanOrEqual(armedAt + 50);
+      wheel.remove(keep);
+    }
   });
 
   it('recovers when its interval is lost, and still fires what was due', async () => {
