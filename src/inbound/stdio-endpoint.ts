@@ -33,11 +33,12 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
   let paused = false;
   // Backpressure: a client that does not read its answers stops being read from, so what we
   // queue for it stays bounded; reading resumes when the output drains.
-  const write = (message: JsonRpcMessage | SplicedResponse) => {
+  // `awaited`: the client waits for this answer and no other (it goes out at once, not at the turn's end).
+  const write = (message: JsonRpcMessage | SplicedResponse, awaited = false) => {
     if (isSplicedResponse(message)) {
-      writer.writeMessage(message.chunks, message.byteLength);
+      writer.writeMessage(message.chunks, message.byteLength, awaited);
     } else {
-      writer.write(encodeLine(message));
+      writer.write(encodeLine(message), awaited);
     }
     holdBack();
   };
@@ -54,6 +55,9 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
     }
   };
   const session = opener.openSession(write, options.principal);
+  // Requests handed to the session and not yet answered. Counted here, where answers are written:
+  // several finishing together all leave the session before the first of them is written.
+  let owed = 0;
   let stopped = false;
 
   const decoder = new LineDecoder(
@@ -78,9 +82,14 @@ export function startStdioEndpoint(opener: SessionOpener, options: StdioEndpoint
           write(errorResponse((message as { id: string | number }).id, e.code, e.message, e.data));
           return;
         }
+        if (held > 0) owed++;
         session.handle(message as JsonRpcMessage, write).then((response) => {
-          if (held > 0) session.budget.give(held);
-          if (response) write(response);
+          if (held > 0) {
+            session.budget.give(held);
+            owed--;
+          }
+          // The last answer owed: the client waits for nothing else.
+          if (response) write(response, owed === 0);
         });
       },
       oversized(bytes) {

@@ -1,7 +1,10 @@
 // Coalesces the lines written in one turn of the event loop into few writes. Under load, one
 // syscall per message was the largest single cost in profiles (a chunk of server output holds
 // many responses, each answered to a client); flushing on setImmediate keeps latency within the
-// same loop iteration while batching everything that turn produced. Small strings are joined up
+// same loop iteration while batching everything that turn produced. An answer the client waits
+// for alone (`now`: the last one owed to a stdio client) leaves at once when nothing is pending:
+// no other answer of that turn would join it, and the wait for the turn's end was 1–3 µs of the
+// answer's hop at concurrency 1 (bench/NOTES.md, "Concurrency 1"). Small strings are joined up
 // to JOIN_LIMIT characters; a large one is written on its own, so a burst of big messages never
 // builds one string past V8's string length limit ("Invalid string length"). Bytes (a server's
 // answer passed on as it came, jsonrpc/raw.ts) are never joined: each leaves as its own write, as
@@ -41,14 +44,27 @@ export class LineWriter {
     return this.pendingChars;
   }
 
-  /** One line, or part of one: the caller writes its pieces in order and ends it with '\n'. */
-  write(text: string): void {
+  /**
+   * One line, or part of one: the caller writes its pieces in order and ends it with '\n'. `now`
+   * only with a whole line: it leaves at once if nothing is pending.
+   */
+  write(text: string, now = false): void {
+    if (now && this.pending.length === 0) {
+      this.stream.write(text);
+      return;
+    }
     this.push(text);
   }
 
   /** One message passed on as its pieces (raw.ts), `byteLength` in all, and its line end. */
-  writeMessage(chunks: readonly (Buffer | string)[], byteLength: number): void {
+  writeMessage(chunks: readonly (Buffer | string)[], byteLength: number, now = false): void {
     const large = byteLength > TEXT_MAX_BYTES;
+    if (now && this.pending.length === 0) {
+      const pieces: Pending[] = large ? chunks.map((c) => (typeof c === 'string' ? c : new AsRead(c))) : [...chunks];
+      pieces.push('\n');
+      this.writeChunks(pieces);
+      return;
+    }
     for (const chunk of chunks) this.push(large && typeof chunk !== 'string' ? new AsRead(chunk) : chunk);
     this.push('\n');
   }
@@ -69,6 +85,10 @@ export class LineWriter {
     if (chunks.length === 0) return;
     this.pending = [];
     this.pendingChars = 0;
+    this.writeChunks(chunks);
+  };
+
+  private writeChunks(chunks: Pending[]): void {
     // Bytes come only with writeMessage, which ends them with '\n': a lone chunk is a string.
     const only = chunks[0]!;
     if (chunks.length === 1 && typeof only === 'string') {
@@ -107,5 +127,5 @@ export class LineWriter {
     }
     writeBatch();
     if (cork) stream.uncork?.();
-  };
+  }
 }

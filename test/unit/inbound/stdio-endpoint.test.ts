@@ -1,7 +1,7 @@
 // Random and truncated input on the stdio face: never a crash, always a JSON-RPC answer.
 
 import fc from 'fast-check';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { classify, type JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
 import type { EndpointSession, SessionOpener } from '../../../src/inbound/session-opener.js';
@@ -76,5 +76,62 @@ describe('stdio endpoint under random input', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('stdio endpoint answers', () => {
+  /** A session whose answers the test releases one by one. */
+  function heldSession() {
+    const calls: { id: number; release: () => void }[] = [];
+    const waiters: (() => void)[] = [];
+    const opener: SessionOpener = {
+      ...host,
+      openSession(): EndpointSession {
+        return {
+          ...host.openSession(() => {}),
+          async handle(m: JsonRpcMessage) {
+            const id = (m as any).id;
+            await new Promise<void>((release) => {
+              calls.push({ id, release });
+              waiters.shift()?.();
+            });
+            return { jsonrpc: '2.0', id, result: {} };
+          },
+        };
+      },
+    };
+    const handled = (n: number) => new Promise<void>((resolve) => (calls.length >= n ? resolve() : waiters.push(() => (calls.length >= n ? resolve() : waiters.unshift(resolve)))));
+    return { opener, calls, handled };
+  }
+  const microtasks = async () => {
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+  };
+
+  it('writes the answer to the only request in flight at once, and answers of requests in flight together at the turn\'s end, together', async () => {
+    const { opener, calls, handled } = heldSession();
+    const input = new PassThrough();
+    const writes: string[] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _e, done) {
+        writes.push(chunk.toString());
+        done();
+      },
+    });
+    startStdioEndpoint(opener, { input, output, maxMessageBytes: 1024 });
+
+    input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await handled(1);
+    calls[0]!.release();
+    await microtasks();
+    expect(writes).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}\n']);
+
+    input.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    await handled(3);
+    calls[1]!.release();
+    calls[2]!.release();
+    await microtasks();
+    expect(writes).toHaveLength(1);
+    await new Promise((r) => setImmediate(r));
+    expect(writes.slice(1)).toEqual(['{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","id":3,"result":{}}\n']);
   });
 });
