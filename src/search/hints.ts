@@ -73,7 +73,6 @@ export interface QueryShape {
 export function queryShape(query: string): QueryShape {
   const hints: Hint[] = [];
   let text = query;
-  for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
   const take = (re: RegExp, hint: Hint): void => {
     const stripped = text.replace(re, ' ');
     if (stripped !== text) {
@@ -86,6 +85,9 @@ export function queryShape(query: string): QueryShape {
   take(FILE, { words: 'file', weight: 0.6 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
+  // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,
+  // not the user logging in or signing up.
+  for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);

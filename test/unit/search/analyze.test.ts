@@ -77,6 +77,13 @@ describe('queryShape', () => {
     expect(queryShape('roll back the deploy').text).toMatch(/rollback/);
   });
 
+  it('reads set phrases only outside values (round 13): "/login" in a URL is not logging in', () => {
+    expect(queryShape('go to https://staging.acme.io/login').text).not.toMatch(/login|authenticated/);
+    expect(queryShape('open docs/signup.md').text).not.toMatch(/signup|register/);
+    expect(queryShape('post in #sign-up that the form is fixed').text).not.toMatch(/signup|register/);
+    expect(queryShape('log in to staging.acme.io').text).toMatch(/login/);
+  });
+
   it('leaves a plain query alone', () => {
     expect(queryShape('create an issue')).toEqual({ text: 'create an issue', hints: [] });
   });
