@@ -15,6 +15,7 @@ import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
 import { contextTerms } from './preamble.js';
+import { payloadTerms } from './payload.js';
 import { LISTING, OPEN_TERM, openConcept, openSense } from './senses.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
@@ -279,6 +280,8 @@ export class ToolSearchIndex implements Searcher {
     const content = cw < 1 ? contentTerms(shape.text) : new Set<string>();
     // "so my manager wants … anyway can you …": the task is what is asked, not the story before it.
     const context = this.params.preambleWeight < 1 ? contextTerms(shape.text) : new Set<string>();
+    // "file in linear: signup email not sent": after an instruction's colon comes the thing's text, not the tool's job.
+    const payload = this.params.payloadWeight < 1 ? payloadTerms(shape.text) : new Set<string>();
     // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
     const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
     for (const t of analyzeText(shape.text)) {
@@ -290,6 +293,7 @@ export class ToolSearchIndex implements Searcher {
       if (t === OPEN_TERM && open !== undefined) c = openConcept(open, this.params.synonymWeight);
       let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
       if (context.has(t)) scale *= this.params.preambleWeight;
+      if (payload.has(t) && !content.has(t)) scale *= this.params.payloadWeight;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }
