@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { analyzeName, analyzeText, isStopWord } from '../../../src/search/analyze.js';
 import { expansions } from '../../../src/search/synonyms.js';
 import { queryShape } from '../../../src/search/hints.js';
+import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 describe('analyzeText', () => {
   it('drops stop words and conversational filler, and stems English words', () => {
@@ -86,5 +87,23 @@ describe('queryShape', () => {
 
   it('leaves a plain query alone', () => {
     expect(queryShape('create an issue')).toEqual({ text: 'create an issue', hints: [] });
+  });
+});
+
+describe('words the stemmer would join to another meaning (round 13)', () => {
+  it('keeps "news" apart from "new"', () => {
+    expect(analyzeText('latest news')).toEqual(['latest', 'news']);
+    expect(analyzeText('a new page')).toEqual(['new', 'page']);
+  });
+
+  it('finds news with the web search, not the tools that make new things', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('web', 'web_search', 'Performs a web search, ideal for general queries, news, articles, and online content.'),
+      tool('code', 'create_pull_request', 'Create a new pull request in a repository.'),
+      tool('code', 'create_branch', 'Create a new branch in a repository.'),
+    ]) index.upsert(d);
+    expect(index.search('latest news about the Mars mission')[0]?.key).toBe('web__web_search');
   });
 });
