@@ -30,6 +30,9 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
   [/\b(?:which|any)\b|\bwhat(?:'s| is| are)? (?:in|on)\b|\b(?:is|are) there\b|\bshow me (?:all|the|my|every)\b/i, { words: 'list all', weight: 0.4 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
+  // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
+  // alone is not (round 10: "the meeting moved to 4pm" is a note).
+  [/\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day's\b|\bweekends?\b/i, { words: 'event calendar', weight: 0.4 }],
 ];
 
 /** Phrasal verbs and set phrases, rewritten to the word tools use for them. */

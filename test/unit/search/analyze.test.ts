@@ -107,3 +107,30 @@ describe('words the stemmer would join to another meaning (round 13)', () => {
     expect(index.search('latest news about the Mars mission')[0]?.key).toBe('web__web_search');
   });
 });
+
+describe('a day of the week (round 13)', () => {
+  const props = (...names: string[]): object => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) });
+  const tool = (server: string, name: string, description: string, inputSchema: object): ToolDoc => ({ key: `${server}__${name}`, server, name, description, inputSchema });
+  const docs = [
+    tool('calendar', 'delete-event', 'Delete a calendar event.', props('calendarId', 'eventId', 'sendUpdates')),
+    tool('calendar', 'list-events', 'List events from one or more calendars. Supports both calendar IDs and calendar names.', props('calendarId', 'timeMin', 'timeMax')),
+    tool('calendar', 'create-event', 'Create a new calendar event.', props('calendarId', 'summary', 'start', 'end', 'attendees')),
+    tool('calendar', 'update-event', 'Update an existing calendar event.', props('calendarId', 'eventId', 'start', 'end')),
+    tool('terminal', 'force_terminate', 'Force terminate a running terminal session. This command can be referenced as "DC: ..." in your instructions.', props('pid')),
+    tool('terminal', 'kill_process', 'Terminate a running process by PID. Use with caution as this will forcefully terminate the specified process.', props('pid')),
+    tool('terminal', 'stop_search', 'Stop an active search. Stops the background search process gracefully.', props('sessionId')),
+    tool('tasks', 'get_tasks', 'Get tasks from the todo list.', props('filter')),
+  ];
+  const index = new ToolSearchIndex();
+  for (const d of docs) index.upsert(d);
+
+  it('says the request is about the calendar', () => {
+    expect(queryShape("cancel friday's demo").hints.map((h) => h.words)).toContain('event calendar');
+    expect(queryShape('what do I have this weekend').hints.map((h) => h.words)).toContain('event calendar');
+    expect(queryShape('meeting moved to 4pm').hints.map((h) => h.words)).not.toContain('event calendar');
+  });
+
+  it('finds the weekend\'s events, which no tool words name', () => {
+    expect(index.search('what do I have this weekend')[0]?.key).toBe('calendar__list-events');
+  });
+});
