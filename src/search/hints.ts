@@ -29,6 +29,8 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
   [/\b(?:which|any)\b|\bwhat(?:'s| is| are)? (?:in|on)\b|\b(?:is|are) there\b|\bshow me (?:all|the|my|every)\b/i, { words: 'list all', weight: 0.4 }],
+  // Code in backticks to run ("run `df -h`", "start `npm run dev`") is a shell command.
+  [/\b(?:run|execute|exec|start|launch|type)\s+(?:this\s+|the\s+)?`[^`\n]{1,200}`/i, { words: 'command terminal process', weight: 0.6 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
   // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
   // alone is not (round 10: "the meeting moved to 4pm" is a note).

@@ -134,3 +134,23 @@ describe('a day of the week (round 13)', () => {
     expect(index.search('what do I have this weekend')[0]?.key).toBe('calendar__list-events');
   });
 });
+
+describe('a command in backticks (round 13)', () => {
+  const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+  const index = new ToolSearchIndex();
+  for (const d of [
+    tool('terminal', 'start_process', 'Start a terminal process on the device with intelligent state detection. Runs a shell command.'),
+    tool('terminal', 'list_processes', 'List all running processes.'),
+    tool('cluster', 'pods_run', 'Run a Kubernetes Pod with the provided container image.'),
+    tool('ci', 'run_pipeline', 'Triggers a new pipeline and returns the URL to monitor its progress.'),
+    tool('ci', 'rerun_workflow', 'Rerun a workflow from start or from the failed job.'),
+  ]) index.upsert(d);
+
+  it('reads it as a command', () => {
+    expect(queryShape('run `df -h`').hints.map((h) => h.words)).toContain('command terminal process');
+  });
+
+  it('runs it in a terminal', () => {
+    expect(index.search('run `df -h`')[0]?.key).toBe('terminal__start_process');
+  });
+});
