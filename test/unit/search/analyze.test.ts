@@ -91,9 +91,26 @@ describe('queryShape', () => {
 });
 
 describe('words the stemmer would join to another meaning (round 13)', () => {
-  it('keeps "news" apart from "new"', () => {
+  it('keeps "news" apart from "new", and a customer apart from custom', () => {
     expect(analyzeText('latest news')).toEqual(['latest', 'news']);
     expect(analyzeText('a new page')).toEqual(['new', 'page']);
+    expect(analyzeText('customers customer custom')).toEqual(['customer', 'customer', 'custom']);
+  });
+
+  it('does not take customs holds or custom fields for customers', () => {
+    const tool = (name: string, description: string): ToolDoc => ({ key: `tracker__${name}`, server: 'tracker', name, description });
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('getCustomFields', 'Get the custom field definitions available in the workspace.'),
+      tool('getIssueCustomFields', 'Get the custom field values that are currently set on a specific issue.'),
+      tool('updateIssueCustomField', 'Set or clear a custom field value on an issue.'),
+      tool('getUsers', 'Get a list of users in the organization.'),
+      tool('getCustomers', 'Get the companies that buy from us.'),
+    ]) index.upsert(d);
+    index.upsert({ key: 'cargo__list_customs_hold_for_site', server: 'cargo', name: 'list_customs_hold_for_site', description: 'List customs holds for a site.' });
+    index.upsert({ key: 'cargo__archive_customs_hold', server: 'cargo', name: 'archive_customs_hold', description: 'Archive a customs hold.' });
+    expect(index.search('which customers asked for SSO')[0]?.key).toBe('tracker__getCustomers');
+    expect(index.search('which custom fields are there')[0]?.key).toBe('tracker__getCustomFields');
   });
 
   it('finds news with the web search, not the tools that make new things', () => {
