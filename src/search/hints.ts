@@ -31,6 +31,8 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\b(?:which|any)\b|\bwhat(?:'s| is| are)? (?:in|on)\b|\b(?:is|are) there\b|\bshow me (?:all|the|my|every)\b/i, { words: 'list all', weight: 0.4 }],
   // Code in backticks to run ("run `df -h`", "start `npm run dev`") is a shell command.
   [/\b(?:run|execute|exec|start|launch|type)\s+(?:this\s+|the\s+)?`[^`\n]{1,200}`/i, { words: 'command terminal process', weight: 0.6 }],
+  // A standing watch ("let me know whenever the pricing page changes", "alert me when it goes down") asks for a monitor.
+  [/\b(?:let me know|tell me|alert me|notify me|ping me|warn me|email me|message me)\s+(?:when|whenever|if|once|as soon as)\b/i, { words: 'monitor watch', weight: 0.5 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
   // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
   // alone is not (round 10: "the meeting moved to 4pm" is a note).

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { analyzeName, analyzeText, isStopWord } from '../../../src/search/analyze.js';
 import { expansions } from '../../../src/search/synonyms.js';
@@ -169,5 +170,25 @@ describe('a command in backticks (round 13)', () => {
 
   it('runs it in a terminal', () => {
     expect(index.search('run `df -h`')[0]?.key).toBe('terminal__start_process');
+  });
+});
+
+describe('a standing watch (round 13)', () => {
+  // The real definitions of bench/search/catalogs: the 33 servers' 726 tools.
+  const dir = new URL('../../../bench/search/catalogs/', import.meta.url);
+  const index = new ToolSearchIndex();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const c = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { server: string; tools: Omit<ToolDoc, 'key' | 'server'>[] };
+    const server = c.server;
+    for (const t of c.tools) index.upsert({ ...t, key: `${server}__${t.name}`, server });
+  }
+
+  it('reads "let me know when …" as a watch to set up', () => {
+    expect(queryShape('let me know whenever the pricing page changes').hints.map((h) => h.words)).toContain('monitor watch');
+    expect(queryShape('let me know which keys match user:*').hints.map((h) => h.words)).not.toContain('monitor watch');
+  });
+
+  it('sets up a monitor rather than changing a page', () => {
+    expect(index.search('let me know whenever the pricing page on competitor.com changes')[0]?.key).toBe('firecrawl__firecrawl_monitor_create');
   });
 });
