@@ -16,6 +16,7 @@ import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
 import { contextTerms } from './preamble.js';
 import { payloadTerms } from './payload.js';
+import { isTerse } from './terse.js';
 import { LISTING, OPEN_TERM, openConcept, openSense } from './senses.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
@@ -302,6 +303,8 @@ export class ToolSearchIndex implements Searcher {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated, listing: open === 'state' };
+    // "my linear tickets", "linear roadmap": a noun phrase with no action asks to see the things, as "open prs" does.
+    const terse = this.params.synonyms && this.params.terseListing && isTerse(shape.text);
+    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated, listing: open === 'state' || terse };
   }
 }
