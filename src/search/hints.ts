@@ -33,6 +33,8 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\b(?:run|execute|exec|start|launch|type)\s+(?:this\s+|the\s+)?`[^`\n]{1,200}`/i, { words: 'command terminal process', weight: 0.6 }],
   // A standing watch ("let me know whenever the pricing page changes", "alert me when it goes down") asks for a monitor.
   [/\b(?:let me know|tell me|alert me|notify me|ping me|warn me|email me|message me)\s+(?:when|whenever|if|once|as soon as)\b/i, { words: 'monitor watch', weight: 0.5 }],
+  // "the text of …", "pull the text off …": the thing's content, to be read.
+  [/\b(?:text|contents?)\s+(?:of|off|from)\b/i, { words: 'content read', weight: 0.5 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
   // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
   // alone is not (round 10: "the meeting moved to 4pm" is a note).

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { analyzeName, analyzeText, isStopWord } from '../../../src/search/analyze.js';
 import { expansions } from '../../../src/search/synonyms.js';
 import { queryShape } from '../../../src/search/hints.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+import { realCatalogIndex } from './real-catalog.js';
 
 describe('analyzeText', () => {
   it('drops stop words and conversational filler, and stems English words', () => {
@@ -174,14 +174,7 @@ describe('a command in backticks (round 13)', () => {
 });
 
 describe('a standing watch (round 13)', () => {
-  // The real definitions of bench/search/catalogs: the 33 servers' 726 tools.
-  const dir = new URL('../../../bench/search/catalogs/', import.meta.url);
-  const index = new ToolSearchIndex();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const c = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { server: string; tools: Omit<ToolDoc, 'key' | 'server'>[] };
-    const server = c.server;
-    for (const t of c.tools) index.upsert({ ...t, key: `${server}__${t.name}`, server });
-  }
+  const index = realCatalogIndex();
 
   it('reads "let me know when …" as a watch to set up', () => {
     expect(queryShape('let me know whenever the pricing page changes').hints.map((h) => h.words)).toContain('monitor watch');
@@ -190,5 +183,21 @@ describe('a standing watch (round 13)', () => {
 
   it('sets up a monitor rather than changing a page', () => {
     expect(index.search('let me know whenever the pricing page on competitor.com changes')[0]?.key).toBe('firecrawl__firecrawl_monitor_create');
+  });
+});
+
+describe('the text of a thing (round 13)', () => {
+  const index = realCatalogIndex();
+  const rank = (q: string, gold: string[]): number => index.search(q).findIndex((h) => gold.includes(h.key)) + 1;
+
+  it('reads "the text of …" as the thing\'s content', () => {
+    expect(queryShape('pull the text off this article url').hints.map((h) => h.words)).toContain('content read');
+    expect(queryShape('type the text into the box').hints.map((h) => h.words)).not.toContain('content read');
+  });
+
+  it('fetches the page\'s content', () => {
+    const r = rank('get me the text of https://example.com/blog/post-1', ['exa__web_fetch_exa', 'firecrawl__firecrawl_scrape']);
+    expect(r).toBeGreaterThan(0);
+    expect(r).toBeLessThanOrEqual(5);
   });
 });
