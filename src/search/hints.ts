@@ -35,6 +35,8 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\b(?:let me know|tell me|alert me|notify me|ping me|warn me|email me|message me)\s+(?:when|whenever|if|once|as soon as)\b/i, { words: 'monitor watch', weight: 0.5 }],
   // "the text of …", "pull the text off …": the thing's content, to be read.
   [/\b(?:text|contents?)\s+(?:of|off|from)\b/i, { words: 'content read', weight: 0.5 }],
+  // "how's the sprint going", "how is the launch coming along": its progress, in figures.
+  [/\bhow(?:'s| is| are)\b[^.?!]{0,40}\b(?:going|doing|coming along|looking)\b/i, { words: 'progress statistics', weight: 0.5 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
   // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
   // alone is not (round 10: "the meeting moved to 4pm" is a note).

@@ -201,3 +201,16 @@ describe('the text of a thing (round 13)', () => {
     expect(r).toBeLessThanOrEqual(5);
   });
 });
+
+describe('how a thing is going (round 13)', () => {
+  const index = realCatalogIndex();
+
+  it('reads "how\'s X going" as its progress', () => {
+    expect(queryShape("how's the sprint going, % done").hints.map((h) => h.words)).toContain('progress statistics');
+    expect(queryShape('how do I get to the airport').hints.map((h) => h.words)).not.toContain('progress statistics');
+  });
+
+  it('finds the cycle\'s statistics', () => {
+    expect(index.search("how's the sprint going, % done")[0]?.key).toBe('linear__linear_getCycleStats');
+  });
+});
