@@ -37,6 +37,8 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\b(?:text|contents?)\s+(?:of|off|from)\b/i, { words: 'content read', weight: 0.5 }],
   // "how's the sprint going", "how is the launch coming along": its progress, in figures.
   [/\bhow(?:'s| is| are)\b[^.?!]{0,40}\b(?:going|doing|coming along|looking)\b/i, { words: 'progress statistics', weight: 0.5 }],
+  // Blocking time ("block 2h friday morning", "block out three focus sessions") puts an event on the calendar.
+  [/\bblock(?:s|ed|ing)?\s+(?:out\s+|off\s+)?(?:some\s+|an?\s+|the\s+)?(?:\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|m|mins?|minutes?)\b|(?:one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:hours?|sessions?|slots?|blocks?)\b|(?:time|focus|an hour|half an hour)\b)/i, { words: 'event calendar schedule', weight: 0.5 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
   // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
   // alone is not (round 10: "the meeting moved to 4pm" is a note).

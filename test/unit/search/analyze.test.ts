@@ -214,3 +214,23 @@ describe('how a thing is going (round 13)', () => {
     expect(index.search("how's the sprint going, % done")[0]?.key).toBe('linear__linear_getCycleStats');
   });
 });
+
+describe('blocking time (round 13)', () => {
+  const index = realCatalogIndex();
+  const rank = (q: string, key: string): number => index.search(q).findIndex((h) => h.key === key) + 1;
+
+  it('reads "block 2h" as time on the calendar, and a block of a page or a user as no time', () => {
+    expect(queryShape('block 2h friday morning for planning').hints.map((h) => h.words)).toContain('event calendar schedule');
+    expect(queryShape('block out three focus sessions next week').hints.map((h) => h.words)).toContain('event calendar schedule');
+    expect(queryShape('delete the second block of the page').hints.map((h) => h.words)).not.toContain('event calendar schedule');
+    expect(queryShape('block that user from the channel').hints.map((h) => h.words)).not.toContain('event calendar schedule');
+  });
+
+  it('puts the event on the calendar', () => {
+    for (const q of ['block 2h friday morning for planning', 'block out three focus sessions next week']) {
+      const r = rank(q, 'google-calendar__create-event');
+      expect(r).toBeGreaterThan(0);
+      expect(r).toBeLessThanOrEqual(5);
+    }
+  });
+});
