@@ -1,6 +1,7 @@
 // The benchmark's data, read one way for every script: the collected catalogs (a tool's key is its
 // exposed name, server__tool), and the query sets. queries.tsv's odd lines are the dev half, its
-// even lines the test half; queries-dev2.tsv and queries-dev3.tsv are all dev. Lines: level, request, gold tool key(s).
+// even lines the test half; queries-dev2.tsv, queries-dev3.tsv and queries-dev4.tsv are all dev. Lines: level, request,
+// gold tool key(s), and in queries-dev4.tsv a fourth column naming the persona the request was written in.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -19,14 +20,14 @@ export function catalogTools(catalogs = loadCatalogs()) {
   return catalogs.flatMap((c) => c.tools.map((t) => ({ key: `${c.server}__${t.name}`, server: c.server, ...t })));
 }
 
-/** A query file's requests: { i (line among the requests), level, q, gold: Set of keys, split }. */
+/** A query file's requests: { i (line among the requests), level, q, gold: Set of keys, split, persona (or undefined) }. */
 function readQueries(file, splitOf) {
   return readFileSync(here(file), 'utf8')
     .split('\n')
     .filter((l) => l.trim() && !l.startsWith('#'))
     .map((line, i) => {
-      const [level, q, gold] = line.split('\t');
-      return { i, level, q, gold: new Set(gold.trim().split(/\s+/)), split: splitOf(i) };
+      const [level, q, gold, persona] = line.split('\t');
+      return { i, level, q, gold: new Set(gold.trim().split(/\s+/)), split: splitOf(i), persona: persona?.trim() };
     });
 }
 
@@ -36,5 +37,7 @@ export const mainQueries = () => readQueries('./queries.tsv', (i) => (i % 2 === 
 export const dev2Queries = () => readQueries('./queries-dev2.tsv', () => 'dev2');
 /** queries-dev3.tsv (split 'dev3', round 12). */
 export const dev3Queries = () => readQueries('./queries-dev3.tsv', () => 'dev3');
-/** Every dev request: queries.tsv's dev half, then the second and third dev sets. */
-export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries(), ...dev3Queries()];
+/** queries-dev4.tsv (split 'dev4', round 13: written blind, by persona). */
+export const dev4Queries = () => readQueries('./queries-dev4.tsv', () => 'dev4');
+/** Every dev request: queries.tsv's dev half, then the second, third and fourth dev sets. */
+export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries(), ...dev3Queries(), ...dev4Queries()];

@@ -44,6 +44,12 @@ const IRREGULAR = new Map<string, string>(
   ].map((pair) => pair.split(' ') as [string, string]),
 );
 
+/**
+ * Words the Porter stemmer joins to a word of another meaning, given their own term: "news" is not
+ * "new" (which tools read as create), a customer is not a custom field.
+ */
+const UNSTEMMED = new Map<string, string>([['news', 'news'], ['customer', 'customer'], ['customers', 'customer']]);
+
 /** The irregular forms above that are nouns' plurals; the rest are verbs' past forms. */
 const PLURALS = new Set(['children', 'people', 'men', 'women', 'indices', 'indexes', 'data']);
 
@@ -65,7 +71,7 @@ export function term(word: string): string {
   if (!ASCII_WORD.test(word)) return word;
   let s = stems.get(word);
   if (s === undefined) {
-    s = stemmer(IRREGULAR.get(word) ?? word);
+    s = UNSTEMMED.get(word) ?? stemmer(IRREGULAR.get(word) ?? word);
     if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
     stems.set(word, s);
   }

@@ -15,6 +15,8 @@ import { phrasalVerbs } from './phrasal.js';
 import { negatedTerms } from './negation.js';
 import { contentTerms } from './content.js';
 import { contextTerms } from './preamble.js';
+import { payloadTerms } from './payload.js';
+import { isTerse } from './terse.js';
 import { LISTING, OPEN_TERM, openConcept, openSense } from './senses.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
@@ -279,6 +281,8 @@ export class ToolSearchIndex implements Searcher {
     const content = cw < 1 ? contentTerms(shape.text) : new Set<string>();
     // "so my manager wants … anyway can you …": the task is what is asked, not the story before it.
     const context = this.params.preambleWeight < 1 ? contextTerms(shape.text) : new Set<string>();
+    // "file in linear: signup email not sent": after an instruction's colon comes the thing's text, not the tool's job.
+    const payload = this.params.payloadWeight < 1 ? payloadTerms(shape.text) : new Set<string>();
     // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
     const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
     for (const t of analyzeText(shape.text)) {
@@ -290,6 +294,7 @@ export class ToolSearchIndex implements Searcher {
       if (t === OPEN_TERM && open !== undefined) c = openConcept(open, this.params.synonymWeight);
       let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
       if (context.has(t)) scale *= this.params.preambleWeight;
+      if (payload.has(t) && !content.has(t)) scale *= this.params.payloadWeight;
       if (scale !== 1) c = c.map(([term, w]) => [term, w * scale] as const);
       if (scale > 0) out.push(c);
     }
@@ -298,6 +303,8 @@ export class ToolSearchIndex implements Searcher {
       const terms = [...new Set(analyzeText(hint.words))].filter((t) => !seen.has(t));
       if (terms.length > 0) out.push(terms.map((t) => [t, hint.weight] as [string, number]));
     }
-    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated, listing: open === 'state' };
+    // "my linear tickets", "linear roadmap": a noun phrase with no action asks to see the things, as "open prs" does.
+    const terse = this.params.synonyms && this.params.terseListing && isTerse(shape.text);
+    return { concepts: out, notAsked: new Set([...phrasal.verbs, ...negated]), negated, listing: open === 'state' || terse };
   }
 }

@@ -29,7 +29,20 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
   [/\b(?:which|any)\b|\bwhat(?:'s| is| are)? (?:in|on)\b|\b(?:is|are) there\b|\bshow me (?:all|the|my|every)\b/i, { words: 'list all', weight: 0.4 }],
+  // Code in backticks to run ("run `df -h`", "start `npm run dev`") is a shell command.
+  [/\b(?:run|execute|exec|start|launch|type)\s+(?:this\s+|the\s+)?`[^`\n]{1,200}`/i, { words: 'command terminal process', weight: 0.6 }],
+  // A standing watch ("let me know whenever the pricing page changes", "alert me when it goes down") asks for a monitor.
+  [/\b(?:let me know|tell me|alert me|notify me|ping me|warn me|email me|message me)\s+(?:when|whenever|if|once|as soon as)\b/i, { words: 'monitor watch', weight: 0.5 }],
+  // "the text of …", "pull the text off …": the thing's content, to be read.
+  [/\b(?:text|contents?)\s+(?:of|off|from)\b/i, { words: 'content read', weight: 0.5 }],
+  // "how's the sprint going", "how is the launch coming along": its progress, in figures.
+  [/\bhow(?:'s| is| are)\b[^.?!]{0,40}\b(?:going|doing|coming along|looking)\b/i, { words: 'progress statistics', weight: 0.5 }],
+  // Blocking time ("block 2h friday morning", "block out three focus sessions") puts an event on the calendar.
+  [/\bblock(?:s|ed|ing)?\s+(?:out\s+|off\s+)?(?:some\s+|an?\s+|the\s+)?(?:\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|m|mins?|minutes?)\b|(?:one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:hours?|sessions?|slots?|blocks?)\b|(?:time|focus|an hour|half an hour)\b)/i, { words: 'event calendar schedule', weight: 0.5 }],
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
+  // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
+  // alone is not (round 10: "the meeting moved to 4pm" is a note).
+  [/\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day's\b|\bweekends?\b/i, { words: 'event calendar', weight: 0.4 }],
 ];
 
 /** Phrasal verbs and set phrases, rewritten to the word tools use for them. */
@@ -73,7 +86,6 @@ export interface QueryShape {
 export function queryShape(query: string): QueryShape {
   const hints: Hint[] = [];
   let text = query;
-  for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
   const take = (re: RegExp, hint: Hint): void => {
     const stripped = text.replace(re, ' ');
     if (stripped !== text) {
@@ -86,6 +98,9 @@ export function queryShape(query: string): QueryShape {
   take(FILE, { words: 'file', weight: 0.6 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
+  // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,
+  // not the user logging in or signing up.
+  for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);

@@ -86,6 +86,10 @@ export interface RankingParams {
   valueMatch: number;
   /** Weight of a word said only in a chatty request's context, before it asks ("so … anyway can you …"; preamble.ts). 1 = off. */
   preambleWeight: number;
+  /** Weight of a word said only after an instruction's colon ("file in linear: signup email not sent"; payload.ts). 1 = off. */
+  payloadWeight: number;
+  /** A request that is a noun phrase with no action ("my linear tickets"; terse.ts) asks to list, as "open prs" does. */
+  terseListing: boolean;
   /** Read "open" by its sense (senses.ts): a state ("my open issues") takes no synonyms, "open the readme" reads as view. */
   openSense: boolean;
   /** Write out the request's shorthand ("tmrw", "appt", "mkdir"; shorthand.ts) before reading it. */
@@ -128,5 +132,7 @@ export const DEFAULT_RANKING: RankingParams = {
   contentWeight: 0,
   shorthand: true,
   preambleWeight: 0.5,
+  payloadWeight: 0,
+  terseListing: true,
   openSense: true,
 };
