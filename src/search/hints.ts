@@ -4,6 +4,7 @@
 // a low weight; URL and file-name words are replaced, not kept, since "example" and "com" say
 // nothing about the tool wanted. General phrasing rules only.
 
+import { lightVerbs } from './light-verbs.js';
 import { SHAPES } from './shapes.js';
 
 export interface Hint {
@@ -101,6 +102,7 @@ export function queryShape(query: string): QueryShape {
   // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,
   // not the user logging in or signing up.
   for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
+  text = lightVerbs(text);
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);

@@ -1,0 +1,49 @@
+// Light verbs whose object says the action (round 14): "give ENG-99 to Priya" assigns the issue,
+// "log a call with Jane" records an activity; read literally they found give_feedback and pod logs.
+
+import { describe, expect, it } from 'vitest';
+import { lightVerbs } from '../../../src/search/light-verbs.js';
+import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+
+const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+const index = new ToolSearchIndex();
+for (const d of [
+  tool('tracker', 'assign_issue', 'Assign an issue to a user.'),
+  tool('tracker', 'update_issue', 'Update the title, description or state of an issue.'),
+  tool('tracker', 'get_issue', 'Get an issue by its identifier.'),
+  tool('tracker', 'transfer_issue', 'Move an issue to another team.'),
+  tool('assistant', 'give_feedback', 'Give feedback to the developers of this assistant.'),
+  tool('browser', 'mouse_move', 'Move the mouse to a given position on the page.'),
+  tool('crm', 'create_engagement', 'Create an engagement (a call, meeting or note) associated with contacts or deals.'),
+  tool('crm', 'search_contacts', 'Search contacts by name or email.'),
+  tool('cluster', 'pods_log', 'Get the logs of a pod.'),
+  tool('db', 'mongodb_logs', 'Show the most recent log entries of the database server.'),
+  tool('cluster', 'nodes_log', 'Get the logs of a node.'),
+]) index.upsert(d);
+const top = (q: string): string | undefined => index.search(q)[0]?.key;
+const top5 = (q: string): string[] => index.search(q, { limit: 5 }).map((h) => h.key);
+
+describe('light verbs read by their object', () => {
+  it('reads a thing given to one person as assigned to them', () => {
+    expect(top('give ENG-99 to Priya')).toBe('tracker__assign_issue');
+    expect(top('hand the login bug over to sam')).toBe('tracker__assign_issue');
+    expect(lightVerbs('give issue 50 to copilot so it fixes it')).toMatch(/\bassign\b.*\bcopilot\b/);
+  });
+
+  it('leaves giving to me, to a team, or a thing with no receiver alone', () => {
+    expect(lightVerbs('give me a link to open that contact')).not.toMatch(/assign/);
+    expect(lightVerbs('hand ENG-88 over to the Platform team')).not.toMatch(/assign/);
+    expect(lightVerbs('give feedback about the search')).not.toMatch(/assign/);
+  });
+
+  it('reads logging an occurrence as recording it', () => {
+    expect(top5('log a call with Jane Roe, 20 min, interested in pricing')).toContain('crm__create_engagement');
+    expect(top('please log the meeting with Acme')).toBe('crm__create_engagement');
+  });
+
+  it('leaves the logs themselves alone', () => {
+    expect(lightVerbs('show the pod logs')).toBe('show the pod logs');
+    expect(lightVerbs('tail the log of the api pod')).toBe('tail the log of the api pod');
+    expect(top('logs of the web pod')).toBe('cluster__pods_log');
+  });
+});
