@@ -5,6 +5,7 @@
 // nothing about the tool wanted. General phrasing rules only.
 
 import { lightVerbs } from './light-verbs.js';
+import { outcomes } from './outcomes.js';
 import { SHAPES } from './shapes.js';
 
 export interface Hint {
@@ -102,7 +103,7 @@ export function queryShape(query: string): QueryShape {
   // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,
   // not the user logging in or signing up.
   for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
-  text = lightVerbs(text);
+  text = outcomes(lightVerbs(text));
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
