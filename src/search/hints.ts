@@ -24,9 +24,18 @@ const TIME_OF_DAY = String.raw`\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)`;
 /** A time of day is a value, whose "pm" is not a private message nor "am" a verb. */
 const TIME = new RegExp(String.raw`\b${TIME_OF_DAY}`, 'gi');
 
+/** A URL's hint, kept by identity so later rules can ask whether the request named a page. */
+const PAGE: Hint = { words: 'url page website', weight: 0.6 };
+/** A question whether something answers: "is … up / down / loading / working / reachable". */
+const SITE_UP = /\b(?:is|are|does|do)\b[^.?!]{0,40}\b(?:up|down|loading|load|working|reachable|responding|online|offline)\b/i;
+
 const RULES: readonly [RegExp, Hint][] = [
   [/\bwho\b/i, { words: 'user member people', weight: 0.4 }],
-  [/\bwho(?:'s| is| are)? (?:on|in)\b|\bwho\b[^.?!]{0,60}\b(?:shar(?:e|ed|es|ing)|access)\b/i, { words: 'collaborator member', weight: 0.5 }],
+  // "who's on the team", "who is the doc shared with", "who's working on the Checkout project": the thing's people.
+  [
+    /\bwho(?:'s| is| are)? (?:on|in)\b|\bwho\b[^.?!]{0,60}\b(?:shar(?:e|ed|es|ing)|access)\b|\bwho(?:'s| is| are)? (?:working|helping) (?:on|with)\b|\bwho(?:'s| is| are)? (?:in charge of|responsible for|involved in)\b/i,
+    { words: 'collaborator member', weight: 0.5 },
+  ],
   [/\bwhen\b|\bwhat time\b/i, { words: 'time date', weight: 0.4 }],
   [/\bwhere\b/i, { words: 'find search location', weight: 0.3 }],
   [/\bhow (?:many|much)\b|\bnumber of\b/i, { words: 'count total number', weight: 0.5 }],
@@ -96,7 +105,7 @@ export function queryShape(query: string): QueryShape {
     }
   };
   take(EMAIL, { words: 'email address', weight: 0.5 });
-  take(URL, { words: 'url page website', weight: 0.6 });
+  take(URL, PAGE);
   take(FILE, { words: 'file', weight: 0.6 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
@@ -107,5 +116,7 @@ export function queryShape(query: string): QueryShape {
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
+  // "is status.acme.io loading at all", "is the site at example.com down": whether a page answers is seen by opening it.
+  if (hints.includes(PAGE) && SITE_UP.test(text)) hints.push({ words: 'open fetch navigate', weight: 0.5 });
   return { text, hints };
 }

@@ -82,3 +82,17 @@ describe('a standing instruction (round 12)', () => {
     expect(index.search('file mail from github under Notifications from now on')[0]?.key).toBe('mail__create_filter');
   });
 });
+
+describe('who works on a thing, and whether a page answers (round 14)', () => {
+  it('reads "who is working on" as the thing\'s people', () => {
+    expect(queryShape("who's working on the Checkout project").hints.map((h) => h.words)).toContain('collaborator member');
+    expect(top('who is working on the Wedding project')).toBe('tasks__get_collaborators');
+  });
+
+  it('reads "is <a page> loading / up / down" as opening the page', () => {
+    expect(top('is status.acme.io loading at all')).toBe('browser__navigate');
+    expect(queryShape('is example.com down for everyone').hints.map((h) => h.words)).toContain('open fetch navigate');
+    // Without a page named, "is the build still working" is no page to open.
+    expect(queryShape('is the build still working').hints.map((h) => h.words)).not.toContain('open fetch navigate');
+  });
+});
