@@ -1,4 +1,4 @@
-// Light verbs: "give", "hand", "log" say little on their own; in these constructions the object
+// Light verbs: "give", "hand", "log", "follow" say little on their own; in these constructions the object
 // and what follows say the action ("give ENG-99 to Priya" assigns it, "log a call" records one).
 // Read literally they pick the wrong tool (give_feedback, pods_log). Each rule is a construction
 // over closed sets of function words, never a list of objects or names.
@@ -25,6 +25,9 @@ const RULES: readonly [RegExp, string][] = [
     new RegExp(String.raw`(?:^|(?<=[.,;:!?]\s*)|(?<=\b(?:please|pls|can you|could you|and|then|to|just)\s+))log(?:ged|ging|s)?\s+(?=${DET}\s)`, 'giu'),
     ' record create ',
   ],
+  // "follow ENG-12 for the updates", "watch the repo so I get notifications": following a thing for its updates
+  // subscribes to it. Watching a page for changes is a monitor (hints.ts), so only updates and notifications count.
+  [/\b(?:follow|watch)(?:ed|ing|es|s)?(?!-)\b(?=[^.,;!?]{1,40}?\b(?:for|to|so)\s+(?:\w+\s+){0,2}(?:the\s+)?(?:updates|notifications)\b)/giu, ' subscribe '],
 ];
 
 /** The request with each light-verb construction rewritten to the action it says. */

@@ -19,6 +19,8 @@ for (const d of [
   tool('cluster', 'pods_log', 'Get the logs of a pod.'),
   tool('db', 'mongodb_logs', 'Show the most recent log entries of the database server.'),
   tool('cluster', 'nodes_log', 'Get the logs of a node.'),
+  tool('tracker', 'subscribe_to_issue', 'Subscribe to an issue to receive notifications about it.'),
+  tool('web', 'monitor_create', 'Create a monitor that watches a page and reports changes.'),
 ]) index.upsert(d);
 const top = (q: string): string | undefined => index.search(q)[0]?.key;
 const top5 = (q: string): string[] => index.search(q, { limit: 5 }).map((h) => h.key);
@@ -45,5 +47,15 @@ describe('light verbs read by their object', () => {
     expect(lightVerbs('show the pod logs')).toBe('show the pod logs');
     expect(lightVerbs('tail the log of the api pod')).toBe('tail the log of the api pod');
     expect(top('logs of the web pod')).toBe('cluster__pods_log');
+  });
+
+  it('reads following a thing for its updates as subscribing to it', () => {
+    expect(top('I want to follow the ticket ENG-12 for receive the updates')).toBe('tracker__subscribe_to_issue');
+    expect(top('watch ENG-7 so I get the updates')).toBe('tracker__subscribe_to_issue');
+  });
+
+  it('leaves a follow-up, and watching a page for changes, alone', () => {
+    expect(lightVerbs('draft a follow-up to Jane for the updates')).not.toMatch(/subscribe/);
+    expect(lightVerbs('watch the pricing page for changes')).not.toMatch(/subscribe/);
   });
 });
