@@ -58,7 +58,8 @@ const RULES: readonly [RegExp, Hint][] = [
 
 /** Phrasal verbs and set phrases, rewritten to the word tools use for them. */
 const PHRASES: readonly [RegExp, string][] = [
-  [/\blog(?:ged|ging|s)? ?in(?:to)?\b|\bsign(?:ed|ing|s)? ?in(?:to)?\b/gi, ' login authenticated account '],
+  // Right after a determiner, "login" and "sign-in" name a thing ("the login box", "my sign in page"), not the act.
+  [/(?<!\b(?:the|these|those|all|my|our|your|their|some|this|that|a|an)\s+)(?:\blog(?:ged|ging|s)? ?in(?:to)?\b|\bsign(?:ed|ing|s)? ?in(?:to)?\b)/gi, ' login authenticated account '],
   [/\blog(?:ged|ging|s)? ?out\b|\bsign(?:ed|ing|s)? ?out\b/gi, ' logout session '],
   [/\bsign(?:ed|ing|s)? ?up\b/gi, ' signup register '],
   [/\broll(?:ed|ing|s)? ?back\b/gi, ' rollback revert '],
