@@ -259,6 +259,12 @@ export class ToolSearchIndex implements Searcher {
    * The query's concepts, the terms that must not say which action it asks for (the verbs of
    * its phrasal verbs, the verbs it negates), and the negated ones.
    */
+  /** Whether the catalog itself says every term of the word (a shorthand it uses is its own word). */
+  private readonly says = (word: string): boolean => {
+    const terms = analyzeText(word);
+    return terms.length > 0 && terms.every((t) => this.index.df(t) > 0);
+  };
+
   private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string>; listing: boolean } {
     const out: Concept[] = [];
     const seen = new Set<string>();
@@ -267,7 +273,7 @@ export class ToolSearchIndex implements Searcher {
     // The query comes from a model or a person: bound the work it can ask for.
     const text = query.slice(0, MAX_QUERY_CHARS);
     // "cal tmrw", "mkdir src/utils": shorthand is the word it stands for.
-    const shape = this.params.synonyms ? queryShape(this.params.shorthand ? expandShorthand(text) : text) : { text, hints: [] };
+    const shape = this.params.synonyms ? queryShape(this.params.shorthand ? expandShorthand(text, this.says) : text) : { text, hints: [] };
     // "pull up", "push it back": the verb's own sense is not meant, and the particle says nothing alone.
     const vw = this.params.phrasalWeight;
     const phrasal = vw < 1 ? phrasalVerbs(shape.text, PHRASAL_GAP) : { verbs: new Set<string>(), particles: new Set<string>() };

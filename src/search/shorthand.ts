@@ -64,16 +64,23 @@ const TABLE: ReadonlyArray<readonly [string, string]> = [
 const EXPANSIONS = new Map<string, string>();
 for (const [words, full] of TABLE) for (const w of words.split(' ')) EXPANSIONS.set(w, full);
 
-const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-/** Longest first, so "1:1s" wins over "1:1". Not after or before a character that continues a URL, path, handle or name. */
+const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Longest first, so "1:1s" wins over "1:1". Not after or before a character that continues a word
+ * in any script ("calé" is not "cal"), a URL, path, handle or name.
+ */
 const PATTERN = new RegExp(
-  `(?<![\\w./@#:~\\\\-])(?:${[...EXPANSIONS.keys()].sort((a, b) => b.length - a.length).map(escape).join('|')})(?![\\w/@:\\\\-]|\\.\\w)`,
-  'gi',
+  `(?<![\\p{L}\\p{N}\\p{M}_./@#:~\\\\-])(?:${[...EXPANSIONS.keys()].sort((a, b) => b.length - a.length).map(escape).join('|')})(?![\\p{L}\\p{N}\\p{M}_/@:\\\\-]|\\.[\\p{L}\\p{N}_])`,
+  'giu',
 );
 
-/** The request with its shorthand written out; the same string when it has none. */
-export function expandShorthand(text: string): string {
-  return text.replace(PATTERN, (m) => ` ${EXPANSIONS.get(m.toLowerCase()) ?? m} `);
+/**
+ * The request with its shorthand written out; the same string when it has none. A shorthand the
+ * catalog itself says (`said`: a tool named `btn_click`, a `cfg` parameter) is left as written:
+ * there it is the tools' own word.
+ */
+export function expandShorthand(text: string, said: (word: string) => boolean = () => false): string {
+  return text.replace(PATTERN, (m) => (said(m) ? m : ` ${EXPANSIONS.get(m.toLowerCase()) ?? m} `));
 }
 
 /** Every shorthand the table knows (for tests). */

@@ -11,6 +11,11 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ maxLength: 200 }));
 
 describe('expandShorthand', () => {
+  it('leaves a word of any script that merely holds a shorthand alone ("calé", "écal", "cal𑙐a")', () => {
+    for (const text of ['calé', 'écal', 'cal𑙐a', 'msgñ', 'ümsg', 'tmrwа']) expect(expandShorthand(text)).toBe(text);
+    expect(squash(expandShorthand('cal, tmrw'))).toBe('calendar , tomorrow');
+  });
+
   it('writes out chat spellings, abbreviations and shell commands', () => {
     expect(squash(expandShorthand('cal tmrw'))).toBe('calendar tomorrow');
     expect(squash(expandShorthand('move my dentist appt to next wk'))).toBe('move my dentist appointment to next week');
