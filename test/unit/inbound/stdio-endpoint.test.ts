@@ -93,14 +93,17 @@ describe('stdio endpoint answers', () => {
             const id = (m as any).id;
             await new Promise<void>((release) => {
               calls.push({ id, release });
-              waiters.shift()?.();
+              for (const wake of waiters.splice(0)) wake();
             });
             return { jsonrpc: '2.0', id, result: {} };
           },
         };
       },
     };
-    const handled = (n: number) => new Promise<void>((resolve) => (calls.length >= n ? resolve() : waiters.push(() => (calls.length >= n ? resolve() : waiters.unshift(resolve)))));
+    /** Resolves once the session has been handed `n` requests. */
+    const handled = async (n: number) => {
+      while (calls.length < n) await new Promise<void>((wake) => waiters.push(wake));
+    };
     return { opener, calls, handled };
   }
   const microtasks = async () => {
