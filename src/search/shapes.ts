@@ -1,7 +1,7 @@
 // Shapes of a request that hints.ts did not read: a directory path ("~/Desktop", "/var/log",
 // "C:\Users\me"), a key after press/hit ("hit enter", "press ctrl+s"), numbers joined by
-// arithmetic ("add 17 and 25"), a tracker's issue key ("ENG-7"). Each says what kind of object
-// the request is about and is taken out of the text (its words, "var", "add", "ENG", would pick
+// arithmetic ("add 17 and 25"), a tracker's issue key ("ENG-7"), a namespaced key ("user:42:profile"). Each says
+// what kind of object the request is about and is taken out of the text (its words, "var", "add", "ENG", would pick
 // tools by accident). None matches inside a word; no pattern nests repeats (no blow-up on long input).
 
 import type { Hint } from './hints.js';
@@ -38,10 +38,19 @@ const ISSUE_KEY = /(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,7}(?![\w-])/g;
  */
 const SQL = /\bselect\s+(?:\*|(?:count|sum|avg|min|max|distinct)\b|[\w.]+\s*,)[^;]{0,300}?\bfrom\s+\w+[^;]*|\bselect\s[^;]{0,300}?\bfrom\s+\w+\s+(?:where|group\s+by|order\s+by|limit|join|inner\s+join|left\s+join)\b[^;]*|\binsert\s+into\s+\w+[^;]*|\bdelete\s+from\s+\w+[^;]*|\bupdate\s+\w+\s+set\s+\w+\s*=[^;]*|\bcreate\s+table\s+\w+[^;]*/gi;
 
+/**
+ * A namespaced key ("user:42:profile", "session:*", "ratelimit:" ending the request): names joined by
+ * colons with no space, the convention of caches and key-value stores. Its words ("user", "profile")
+ * are the value's, not the tool's. A label ("redis: list keys") has a space after its colon; a time
+ * ("10:30") starts with a digit; a URL was taken before.
+ */
+const KEY_NAME = /(?<![\w:/.-])[A-Za-z][\w-]*(?::[\w*{}-]+)+:?(?![\w:/])|(?<![\w:/.-])[A-Za-z][\w-]*:(?=[?!.]?$)/g;
+
 export const SHAPES: readonly Shape[] = [
   { name: 'directory', re: DIRECTORY, hint: { words: 'directory folder', weight: 0.6 } },
   { name: 'key', re: KEY, hint: { words: 'press key keyboard', weight: 0.6 } },
   { name: 'arithmetic', re: ARITHMETIC, hint: { words: 'sum calculate', weight: 0.6 } },
   { name: 'issueKey', re: ISSUE_KEY, hint: { words: 'issue', weight: 0.6 } },
   { name: 'sql', re: SQL, hint: { words: 'sql query database', weight: 0.6 } },
+  { name: 'keyName', re: KEY_NAME, hint: { words: 'key', weight: 0.5 } },
 ];

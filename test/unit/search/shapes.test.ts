@@ -183,3 +183,31 @@ describe('SQL statements (round 12)', () => {
     expect(index.search('select count(*) from users where created_at > now()')[0]?.key).toBe('postgres__query');
   });
 });
+
+describe('namespaced keys (round 15)', () => {
+  const KEY_HINT = 'key';
+  it('are values: names joined by colons are taken out and say a key', () => {
+    for (const q of ['flush the cache key user:42:profile', 'get session:abc123', 'which keys start with ratelimit:', 'delete all cache:*']) {
+      const s = queryShape(q);
+      expect(s.hints.map((h) => h.words)).toContain(KEY_HINT);
+      expect(s.text).not.toMatch(/user|profile|session|ratelimit|cache:/);
+    }
+  });
+
+  it('leave labels, times, URLs and a colon before a value alone', () => {
+    for (const q of ['redis: list keys', 'todo: buy milk', 'standup at 10:30', 'open https://example.com/a:b', 'take the content of this web: https://example.de/impressum', 'push to the api repo: src/a.ts']) {
+      expect(hintsOf(q)).not.toContain(KEY_HINT);
+    }
+  });
+
+  it('rank the key tool above the tools the key\'s words name', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('redis', 'delete', 'Delete a Redis key.'));
+    index.upsert(tool('redis', 'list', 'List Redis keys matching a pattern.'));
+    index.upsert(tool('slack', 'get_user_profile', 'Get the profile of a user.'));
+    index.upsert(tool('linear', 'getRateLimitStatus', 'Get the rate limit status of the API.'));
+    expect(index.search('flush the cache key user:42:profile')[0]?.key).toBe('redis__delete');
+    expect(index.search('which keys start with ratelimit:')[0]?.key).toBe('redis__list');
+  });
+});
