@@ -82,6 +82,11 @@ const PHRASES: readonly [RegExp, string][] = [
     ),
     ' reschedule ',
   ],
+  // Moving the appointment a time names ("move my 2pm with Initech to 4", "push tomorrow's 10am") is rescheduling it, whatever it moves to.
+  [
+    new RegExp(String.raw`\b(?:push|bump|shift|move|postpone)(?:ed|es|ing|s)?\b(?=\s+(?:my|our|your|his|her|their|the|this|that|\w+'s)\s+(?:${TIME_OF_DAY}|\d{1,2}:\d{2}))`, 'gi'),
+    ' reschedule ',
+  ],
   // Questions whose phrase, not their words, says the job (round 12: dev2 and dev3, written apart, both ask them).
   [/\bwho (?:won|wins|is winning|will win)\b/gi, ' winner '],
   [/\bhow high(?: up)?\b|\babove (?:the )?sea(?: level)?\b|\bsea level\b/gi, ' elevation '],

@@ -69,6 +69,27 @@ describe('moving a thing to a time (round 12)', () => {
   });
 });
 
+describe('moving the appointment a time names (round 15)', () => {
+  it('reads the verb as rescheduling whatever the thing moves to', () => {
+    expect(queryShape('move my 2pm with Initech to 4').text).toMatch(/\breschedule\b/);
+    expect(queryShape("push tomorrow's 10am back an hour").text).toMatch(/\breschedule\b/);
+    expect(queryShape('shift the 3:30 to after lunch').text).toMatch(/\breschedule\b/);
+    expect(queryShape('move 2 files to the archive').text).not.toMatch(/reschedule/);
+    expect(queryShape('move the report to the shared drive').text).not.toMatch(/reschedule/);
+  });
+
+  it('ranks the event update above moving files', () => {
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('files', 'move_file', 'Move or rename a file or directory.'),
+      tool('tasks', 'move_tasks', 'Move tasks to another project.'),
+      tool('calendar', 'update_event', 'Update or reschedule a calendar event.'),
+      tool('calendar', 'create_event', 'Create a calendar event.'),
+    ]) index.upsert(d);
+    expect(index.search('move my 2pm with Initech to 4')[0]?.key).toBe('calendar__update_event');
+  });
+});
+
 describe('a standing instruction (round 12)', () => {
   it('reads "automatically", "auto-" and "from now on" as a rule to set up', () => {
     expect(queryShape('label mail from github as GitHub from now on').text).toMatch(/\bautomatically\b/);
