@@ -24,6 +24,13 @@ const TIME_OF_DAY = String.raw`\d{1,2}(?::\d{2})?\s?(?:[ap]m\b|[ap]\.m\.)`;
 /** A time of day is a value, whose "pm" is not a private message nor "am" a verb. */
 const TIME = new RegExp(String.raw`\b${TIME_OF_DAY}`, 'gi');
 
+/**
+ * A new meeting with someone on a day at a time: "book a call with Globex thursday 3pm", "book 30 min with dana friday
+ * 2pm", "make a reunion with the team on monday at 10". The indefinite article or a length says the meeting does not
+ * exist yet; "cancel my meeting with Dan on friday at 3pm" names one that does, and is left to its verb.
+ */
+const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?|h|hrs?|hours?))\s+(?:[\w-]+\s+){0,2}?with\b[^.?!]{1,40}?\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tmrw|tonight)\b[^.?!]{0,20}?(?:${TIME_OF_DAY}|\d{1,2}:\d{2}|\bat \d{1,2}\b)`, 'i');
+
 /** A URL's hint, kept by identity so later rules can ask whether the request named a page. */
 const PAGE: Hint = { words: 'url page website', weight: 0.6 };
 /** A question whether something answers: "is … up / down / loading / working / reachable". */
@@ -124,5 +131,6 @@ export function queryShape(query: string): QueryShape {
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
   // "is status.acme.io loading at all", "is the site at example.com down": whether a page answers is seen by opening it.
   if (hints.includes(PAGE) && SITE_UP.test(text)) hints.push({ words: 'open fetch navigate', weight: 0.5 });
+  if (NEW_MEETING.test(query)) hints.push({ words: 'create event', weight: 0.4 });
   return { text, hints };
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryShape } from '../../../src/search/hints.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
+import { realCatalogIndex } from './real-catalog.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
 const index = new ToolSearchIndex();
@@ -87,6 +88,26 @@ describe('moving the appointment a time names (round 15)', () => {
       tool('calendar', 'create_event', 'Create a calendar event.'),
     ]) index.upsert(d);
     expect(index.search('move my 2pm with Initech to 4')[0]?.key).toBe('calendar__update_event');
+  });
+});
+
+describe('a new meeting with someone on a day at a time (round 15)', () => {
+  const CREATE = 'create event';
+  it('says an event is to be created when the meeting is new', () => {
+    for (const q of ['book a call with Globex thursday 3pm', 'book 30 min with dana friday 2pm', 'make a reunion with the team on monday at 10', 'set up a quick sync with Ana tomorrow at 9:30']) {
+      expect(queryShape(q).hints.map((h) => h.words)).toContain(CREATE);
+    }
+  });
+
+  it('leaves a meeting that exists, and a meeting with no time, to their verbs', () => {
+    for (const q of ['cancel my meeting with Dan on friday at 3pm', "what's the call with Dan on friday at 3pm about", 'have a chat with the team about the launch', 'share a doc with Ana tomorrow']) {
+      expect(queryShape(q).hints.map((h) => h.words)).not.toContain(CREATE);
+    }
+  });
+
+  it('brings creating the event into the top 5 of the real catalogs, past the tools a "call" names', () => {
+    const keys = realCatalogIndex().search('book a call with Globex thursday 3pm').slice(0, 5).map((r) => r.key);
+    expect(keys).toContain('google-calendar__create-event');
   });
 });
 
