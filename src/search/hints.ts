@@ -31,6 +31,10 @@ const TIME = new RegExp(String.raw`\b${TIME_OF_DAY}`, 'gi');
  */
 const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?|h|hrs?|hours?))\s+(?:[\w-]+\s+){0,2}?with\b[^.?!]{1,40}?\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tmrw|tonight)\b[^.?!]{0,20}?(?:${TIME_OF_DAY}|\d{1,2}:\d{2}|\bat \d{1,2}\b)`, 'i');
 
+/** File names a request lists together ("package.json and tsconfig.json", "the Dockerfile, docker-compose.yml"): several files at once, not one. */
+const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
+const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s+)(?:the\s+)?(?:${FILE_ATOM})`, 'i');
+
 /** A URL's hint, kept by identity so later rules can ask whether the request named a page. */
 const PAGE: Hint = { words: 'url page website', weight: 0.6 };
 /** A question whether something answers: "is … up / down / loading / working / reachable". */
@@ -120,6 +124,7 @@ export function queryShape(query: string): QueryShape {
   take(EMAIL, { words: 'email address', weight: 0.5 });
   take(URL, PAGE);
   take(FILE, { words: 'file', weight: 0.6 });
+  if (FILE_LIST.test(query)) hints.push({ words: 'multiple', weight: 0.5 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
   // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,

@@ -211,3 +211,22 @@ describe('namespaced keys (round 15)', () => {
     expect(index.search('which keys start with ratelimit:')[0]?.key).toBe('redis__list');
   });
 });
+
+describe('file names listed together (round 15)', () => {
+  it('say several files: joined by "and", "&" or a comma, not by "to"', () => {
+    for (const q of ['open both index.ts and types.ts', 'I need the Dockerfile and docker-compose.yml contents side by side', 'read package.json, tsconfig.json']) {
+      expect(hintsOf(q)).toContain('multiple');
+    }
+    for (const q of ['rename notes.txt to notes-old.txt', 'open index.ts', 'compare index.ts with the old one']) expect(hintsOf(q)).not.toContain('multiple');
+  });
+
+  it('rank reading several files above reading one', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('fs', 'read_file', 'Read the complete contents of a file from the file system.'));
+    index.upsert(tool('fs', 'read_multiple_files', 'Read the contents of multiple files simultaneously.'));
+    index.upsert(tool('fs', 'write_file', 'Create a new file or overwrite a file.'));
+    index.upsert(tool('memory', 'open_nodes', 'Open specific nodes in the knowledge graph by their names.'));
+    expect(index.search('open both index.ts and types.ts')[0]?.key).toBe('fs__read_multiple_files');
+  });
+});
