@@ -35,6 +35,8 @@ const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?
 const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
 const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s+)(?:the\s+)?(?:${FILE_ATOM})`, 'i');
 
+const CODE_SWAP = /\b(?:swap|replace|change|turn|rewrite|substitute)(?:s|d|ed|ing)?\s+(?:the\s+)?`[^`\n]{1,200}`\s+(?:for|with|to|into|by|→|->)\s+`[^`\n]{1,200}`/gi;
+
 /** A URL's hint, kept by identity so later rules can ask whether the request named a page. */
 const PAGE: Hint = { words: 'url page website', weight: 0.6 };
 /** A question whether something answers: "is … up / down / loading / working / reachable". */
@@ -123,6 +125,9 @@ export function queryShape(query: string): QueryShape {
   };
   take(EMAIL, { words: 'email address', weight: 0.5 });
   take(URL, PAGE);
+  // One piece of code put in place of another ("swap `const port = 3000` for `…`", "replace `foo()` with `bar()`") is an edit;
+  // the code's words are the values, not the tool's.
+  take(CODE_SWAP, { words: 'edit replace', weight: 0.6 });
   take(FILE, { words: 'file', weight: 0.6 });
   if (FILE_LIST.test(query)) hints.push({ words: 'multiple', weight: 0.5 });
   take(CHANNEL, { words: 'channel', weight: 0.6 });

@@ -230,3 +230,25 @@ describe('file names listed together (round 15)', () => {
     expect(index.search('open both index.ts and types.ts')[0]?.key).toBe('fs__read_multiple_files');
   });
 });
+
+describe('one piece of code put in place of another (round 15)', () => {
+  it('is an edit, and the code is taken out', () => {
+    for (const q of ['swap `const port = 3000` for `const port = process.env.PORT` in src/index.ts', 'replace `foo()` with `bar()`', 'change `let` to `const` in utils.js']) {
+      const s = queryShape(q);
+      expect(s.hints.map((h) => h.words)).toContain('edit replace');
+      expect(s.text).not.toMatch(/`/);
+    }
+    expect(hintsOf('run `df -h`')).not.toContain('edit replace');
+    expect(hintsOf('replace the battery with a new one')).not.toContain('edit replace');
+  });
+
+  it('ranks the file edit above tools named by the code\'s words', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('fs', 'edit_file', 'Make line-based edits to a text file: replace exact text with new text.'));
+    index.upsert(tool('fs', 'write_file', 'Create a new file or overwrite a file.'));
+    index.upsert(tool('k8s', 'pods_run', 'Run a pod with the given image and port.'));
+    index.upsert(tool('env', 'get_env', 'Get the process environment variables.'));
+    expect(index.search('swap `const port = 3000` for `const port = process.env.PORT` in src/index.ts')[0]?.key).toBe('fs__edit_file');
+  });
+});
