@@ -55,17 +55,22 @@ function fingerprint(doc: ToolDoc): string {
   return JSON.stringify([doc.server, doc.name, doc.title, doc.description, doc.inputSchema ?? null, typeof title === 'string' ? title : null]);
 }
 
+interface ToolFacts {
+  readonly server: string;
+  /** Words of the tool's name that its server's name does not already say. */
+  readonly nameWords: readonly string[];
+  /** Action families the name says (see actions.ts). */
+  readonly action: number;
+  /** Kinds of value the parameters take (see values.ts). */
+  readonly kinds: number;
+  /** Grammatical number of the name's words, by index term (see number.ts). */
+  readonly nameNumber: ReadonlyMap<string, boolean>;
+}
+
 export class ToolSearchIndex implements Searcher {
   private readonly index: InvertedIndex;
-  /** Words of each tool's name that its server's name does not already say. */
-  private readonly nameWords = new Map<string, string[]>();
-  private readonly serverOf = new Map<string, string>();
-  /** Grammatical number of each tool's name words, by index term (see number.ts). */
-  private readonly nameNumber = new Map<string, Map<string, boolean>>();
-  /** Action families each tool's name says (see actions.ts). */
-  private readonly actionOf = new Map<string, number>();
-  /** Kinds of value each tool's parameters take (see values.ts). */
-  private readonly kindsOf = new Map<string, number>();
+  /** What the boosts read of each tool, one record per tool: a search reads it for each of its hundred candidates. */
+  private readonly facts = new Map<string, ToolFacts>();
   private readonly servers = new ServerContext();
   /** Name variants of one operation (families.ts), spread apart like servers. */
   private readonly families = new Families();
@@ -96,12 +101,14 @@ export class ToolSearchIndex implements Searcher {
     this.index.set(doc.key, terms, doc.server);
     // The server's document: what its tools are (names, titles, first sentences), not how to call them.
     this.servers.add(doc.server, doc.key, [...terms[0]!, ...terms[1]!, ...terms[2]!]);
-    this.serverOf.set(doc.key, doc.server);
     const own = new Set(this.servers.words(doc.server));
-    this.nameWords.set(doc.key, [...new Set(terms[0])].filter((t) => !own.has(t)));
-    this.actionOf.set(doc.key, actionsOf(terms[0]!));
-    this.kindsOf.set(doc.key, parameterKinds(doc.inputSchema));
-    this.nameNumber.set(doc.key, numbers(splitName(doc.name)));
+    this.facts.set(doc.key, {
+      server: doc.server,
+      nameWords: [...new Set(terms[0])].filter((t) => !own.has(t)),
+      action: actionsOf(terms[0]!),
+      kinds: parameterKinds(doc.inputSchema),
+      nameNumber: numbers(splitName(doc.name)),
+    });
     this.families.add(doc.key, doc.server, splitName(doc.name));
   }
 
@@ -131,15 +138,11 @@ export class ToolSearchIndex implements Searcher {
 
   /** Removes a tool; false when the key was not indexed. */
   remove(key: string): boolean {
-    const server = this.serverOf.get(key);
-    if (server !== undefined) {
-      this.servers.delete(server, key);
-      this.serverOf.delete(key);
+    const had = this.facts.get(key);
+    if (had !== undefined) {
+      this.servers.delete(had.server, key);
+      this.facts.delete(key);
     }
-    this.nameWords.delete(key);
-    this.actionOf.delete(key);
-    this.kindsOf.delete(key);
-    this.nameNumber.delete(key);
     this.families.delete(key);
     this.fingerprints.delete(key);
     return this.index.delete(key);
@@ -170,25 +173,26 @@ export class ToolSearchIndex implements Searcher {
     const carried = this.params.valueMatch > 0 ? valueKinds(query.slice(0, MAX_QUERY_CHARS)) : 0;
     const fits = 1 + this.params.valueMatch;
     const boost = (key: string, score: number): number => {
+      const tool = this.facts.get(key)!;
       if (numberKept !== 1) {
-        for (const [t, plural] of this.nameNumber.get(key)!) {
+        for (const [t, plural] of tool.nameNumber) {
           const wanted = said.get(t);
           if (wanted !== undefined && wanted !== plural) score *= numberKept;
         }
       }
-      const words = this.nameWords.get(key)!;
+      const words = tool.nameWords;
       let covered = 0;
       for (const w of words) {
         covered += weights.get(w) ?? 0;
         if (negated.has(w)) score *= negP;
       }
       let s = words.length === 0 ? score : score * (1 + (beta * covered) / words.length);
-      const server = this.serverOf.get(key)!;
+      const server = tool.server;
       const naming = named.get(server);
       if (naming !== undefined) s *= 1 + mention * naming;
-      const does = this.actionOf.get(key)!;
+      const does = tool.action;
       if (asked !== 0 && does !== 0 && (asked & does) === 0) s *= mismatch;
-      if ((carried & this.kindsOf.get(key)!) !== 0) s *= fits;
+      if ((carried & tool.kinds) !== 0) s *= fits;
       return gamma > 0 ? s * (1 + gamma * (context.get(server) ?? 0)) : s;
     };
     const limit = options.limit ?? DEFAULT_LIMIT;
@@ -198,7 +202,7 @@ export class ToolSearchIndex implements Searcher {
     const none = this.params.gramFallback && concepts.every((c) => c.every(([t]) => this.index.df(t) === 0));
     const pool = this.index.search(none ? this.gramConcepts(query) : concepts, Math.max(limit, RERANK_DEPTH), options.accept);
     const boosted = pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) }));
-    const spread = spreadServers(boosted, (key) => this.serverOf.get(key)!, this.params.crowdingDecay, this.params.crowdingFree, named,
+    const spread = spreadServers(boosted, (key) => this.facts.get(key)!.server, this.params.crowdingDecay, this.params.crowdingFree, named,
       (key) => this.families.of(key), this.params.familyDecay);
     return takeTop(spread, limit);
   }

@@ -13,9 +13,16 @@ export class Families {
   /** Per server, how many of its tools' names strictly extend each prefix of SHARED+ words. */
   private readonly prefixes = new Map<string, Map<string, number>>();
   private readonly wordsOf = new Map<string, { server: string; words: string[] }>();
+  /**
+   * Per server, the families already worked out. A search asks for the family of each of its
+   * hundred candidates, and joining prefixes anew each time was an eighth of a query's time;
+   * any change to a server's names may change its tools' families, so it drops that server's.
+   */
+  private readonly known = new Map<string, Map<string, string>>();
 
   add(key: string, server: string, words: readonly string[]): void {
     const w = words.map((x) => x.toLowerCase());
+    this.known.delete(server);
     this.wordsOf.set(key, { server, words: w });
     let names = this.names.get(server);
     if (names === undefined) this.names.set(server, (names = new Map()));
@@ -32,6 +39,7 @@ export class Families {
   delete(key: string): void {
     const had = this.wordsOf.get(key);
     if (had === undefined) return;
+    this.known.delete(had.server);
     this.wordsOf.delete(key);
     const names = this.names.get(had.server)!;
     const name = had.words.join(SEP);
@@ -55,6 +63,14 @@ export class Families {
   of(key: string): string {
     const had = this.wordsOf.get(key);
     if (had === undefined) return key;
+    let known = this.known.get(had.server);
+    if (known === undefined) this.known.set(had.server, (known = new Map()));
+    let family = known.get(key);
+    if (family === undefined) known.set(key, (family = this.find(had)));
+    return family;
+  }
+
+  private find(had: { server: string; words: string[] }): string {
     const names = this.names.get(had.server)!;
     for (let n = 2; n < had.words.length; n++) {
       const prefix = had.words.slice(0, n).join(SEP);
