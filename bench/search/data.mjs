@@ -1,6 +1,6 @@
 // The benchmark's data, read one way for every script: the collected catalogs (a tool's key is its
 // exposed name, server__tool), and the query sets. queries.tsv's odd lines are the dev half, its
-// even lines the test half; queries-dev2.tsv, queries-dev3.tsv and queries-dev4.tsv are all dev. Lines: level, request,
+// even lines the test half; queries-dev2.tsv to queries-dev5.tsv are all dev. Lines: level, request,
 // gold tool key(s), and in queries-dev4.tsv a fourth column naming the persona the request was written in.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -39,5 +39,7 @@ export const dev2Queries = () => readQueries('./queries-dev2.tsv', () => 'dev2')
 export const dev3Queries = () => readQueries('./queries-dev3.tsv', () => 'dev3');
 /** queries-dev4.tsv (split 'dev4', round 13: written blind, by persona). */
 export const dev4Queries = () => readQueries('./queries-dev4.tsv', () => 'dev4');
-/** Every dev request: queries.tsv's dev half, then the second, third and fourth dev sets. */
-export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries(), ...dev3Queries(), ...dev4Queries()];
+/** queries-dev5.tsv (split 'dev5', round 16b: written blind, in the plain style). */
+export const dev5Queries = () => readQueries('./queries-dev5.tsv', () => 'dev5');
+/** Every dev request: queries.tsv's dev half, then the second to fifth dev sets. */
+export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries(), ...dev3Queries(), ...dev4Queries(), ...dev5Queries()];

@@ -1,8 +1,8 @@
-// Quick comparison of ranking settings on the DEV half and the second, third and fourth dev sets (catalog, +5,000 distractors, 10,000 tools),
+// Quick comparison of ranking settings on the DEV half and the second to fifth dev sets (catalog, +5,000 distractors, 10,000 tools),
 // for deciding a change before the test totals are looked at. Each argument is a JSON object
 // merged over DEFAULT_RANKING (deeply); `--test` also prints the test totals (after deciding).
 //   npm run build && node bench/search/dev.mjs '{}' '{"serverContext":0}' [--test]
-import { catalogTools, dev2Queries, dev3Queries, dev4Queries, mainQueries } from './data.mjs';
+import { catalogTools, dev2Queries, dev3Queries, dev4Queries, dev5Queries, mainQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
 
@@ -13,7 +13,7 @@ const withTest = args.includes('--test');
 const settings = args.filter((a) => !a.startsWith('--'));
 const catalog = catalogTools();
 const queries = mainQueries();
-const dev2 = [...dev2Queries(), ...dev3Queries(), ...dev4Queries()]; // every all-dev line, dev2 then dev3 then dev4
+const dev2 = [...dev2Queries(), ...dev3Queries(), ...dev4Queries(), ...dev5Queries()]; // every all-dev line, dev2 to dev5 in order
 queries.push(...dev2);
 const d = generateDistractors(10_000, { seed: 7 });
 const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];
@@ -41,14 +41,14 @@ for (const s of settings.length > 0 ? settings : ['{}']) {
     for (const doc of docs) e.upsert(doc);
     const record = [];
     ranks.set(`${s} ${name}`, record);
-    cells.push(`${name} dev ${measure(e, ['dev'], record)} dev2 ${measure(e, ['dev2'], record)} dev3 ${measure(e, ['dev3'], record)} dev4 ${measure(e, ['dev4'], record)} total ${measure(e, ['dev', 'dev2', 'dev3', 'dev4'])}${withTest ? ` test ${measure(e, ['test'])}` : ''}`);
+    cells.push(`${name} dev ${measure(e, ['dev'], record)} dev2 ${measure(e, ['dev2'], record)} dev3 ${measure(e, ['dev3'], record)} dev4 ${measure(e, ['dev4'], record)} dev5 ${measure(e, ['dev5'], record)} total ${measure(e, ['dev', 'dev2', 'dev3', 'dev4', 'dev5'])}${withTest ? ` test ${measure(e, ['test'])}` : ''}`);
   }
   console.log(`${s.padEnd(50)} ${cells.join('  ')}`);
 }
 
 // --diff: the dev queries whose rank moved between the first setting and each other one.
 if (args.includes('--diff')) {
-  const dev = [...queries.filter((q) => q.split === 'dev'), ...dev2.filter((q) => q.split === 'dev2'), ...dev2.filter((q) => q.split === 'dev3'), ...dev2.filter((q) => q.split === 'dev4')]; // the order measure() records them in
+  const dev = [...queries.filter((q) => q.split === 'dev'), ...dev2.filter((q) => q.split === 'dev2'), ...dev2.filter((q) => q.split === 'dev3'), ...dev2.filter((q) => q.split === 'dev4'), ...dev2.filter((q) => q.split === 'dev5')]; // the order measure() records them in
   const [first, ...rest] = settings;
   for (const s of rest) for (const [name] of sizes) {
     const a = ranks.get(`${first} ${name}`), b = ranks.get(`${s} ${name}`);

@@ -1,9 +1,9 @@
 // Search benchmark: ranking quality (Recall@1/3/5, MRR@10 on bench/search/queries.tsv, dev and
 // test halves), query latency, index build time and the tokens of a tool list in full vs in
 // search mode. Offline, built dist/ only; writes bench/SEARCH.md.
-//   node bench/search/eval.mjs [--misses dev|dev2|dev3|dev4|test|all] [--no-write] [--quick]
+//   node bench/search/eval.mjs [--misses dev|dev2|dev3|dev4|dev5|test|all] [--no-write] [--quick]
 import { writeFileSync } from 'node:fs';
-import { catalogTools, dev2Queries, dev3Queries, dev4Queries, loadCatalogs, mainQueries } from './data.mjs';
+import { catalogTools, dev2Queries, dev3Queries, dev4Queries, dev5Queries, loadCatalogs, mainQueries } from './data.mjs';
 import { loadavg, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -45,9 +45,11 @@ const queries = mainQueries();
 const dev2 = dev2Queries();
 // The third dev set (round 12), written blind in other styles: the same, with a dev + dev2 + dev3 total.
 const dev3 = dev3Queries();
-// The fourth dev set (round 13), written blind by persona: its own column, and in the dev total (dev + dev2 + dev3 + dev4).
+// The fourth dev set (round 13), written blind by persona: its own column, and in the dev total.
 const dev4 = dev4Queries();
-for (const [what, set] of [['query', queries], ['dev2 query', dev2], ['dev3 query', dev3], ['dev4 query', dev4]]) {
+// The fifth dev set (round 16b), written blind in the plain style: its own column, and in the dev total.
+const dev5 = dev5Queries();
+for (const [what, set] of [['query', queries], ['dev2 query', dev2], ['dev3 query', dev3], ['dev4 query', dev4], ['dev5 query', dev5]]) {
   for (const { i, q, gold } of set) for (const k of gold) if (!keys.has(k)) throw new Error(`${what} ${i + 1} "${q}": unknown gold tool ${k}`);
 }
 
@@ -118,13 +120,14 @@ for (const s of scenarios) {
   const devBoth = evaluate(engine, [...queries.filter((q) => q.split === 'dev'), ...dev2]);
   const d3 = evaluate(engine, dev3);
   const d4 = evaluate(engine, dev4);
-  const devAll = evaluate(engine, [...queries.filter((q) => q.split === 'dev'), ...dev2, ...dev3, ...dev4]);
+  const d5 = evaluate(engine, dev5);
+  const devAll = evaluate(engine, [...queries.filter((q) => q.split === 'dev'), ...dev2, ...dev3, ...dev4, ...dev5]);
   const lat = latency(engine, queries, s.docs.length > 20_000 ? 3 : 5);
   const levels = Object.fromEntries(['easy', 'medium', 'hard'].map((l) => [l, evaluate(engine, queries.filter((q) => q.level === l))]));
-  rows.push({ ...s, tools: s.docs.length, buildMs, buildCpuMs, dev, test, all, dev2: d2, devBoth, dev3: d3, dev4: d4, devAll, lat, levels });
-  console.error(`${s.name.padEnd(36)} tools=${String(s.docs.length).padStart(6)}  R@5 dev ${dev.r5.toFixed(3)} dev2 ${d2.r5.toFixed(3)} dev3 ${d3.r5.toFixed(3)} dev4 ${d4.r5.toFixed(3)} test ${test.r5.toFixed(3)}  MRR@10 all ${all.mrr.toFixed(3)}  p50 ${lat.p50.toFixed(3)} ms (cpu mean ${lat.cpuMean.toFixed(3)})  build ${buildMs.toFixed(0)} ms (cpu ${buildCpuMs.toFixed(0)})`);
+  rows.push({ ...s, tools: s.docs.length, buildMs, buildCpuMs, dev, test, all, dev2: d2, devBoth, dev3: d3, dev4: d4, dev5: d5, devAll, lat, levels });
+  console.error(`${s.name.padEnd(36)} tools=${String(s.docs.length).padStart(6)}  R@5 dev ${dev.r5.toFixed(3)} dev2 ${d2.r5.toFixed(3)} dev3 ${d3.r5.toFixed(3)} dev4 ${d4.r5.toFixed(3)} dev5 ${d5.r5.toFixed(3)} test ${test.r5.toFixed(3)}  MRR@10 all ${all.mrr.toFixed(3)}  p50 ${lat.p50.toFixed(3)} ms (cpu mean ${lat.cpuMean.toFixed(3)})  build ${buildMs.toFixed(0)} ms (cpu ${buildCpuMs.toFixed(0)})`);
   if (showMisses && (s.name === 'Switchboard' || args.includes('--all-misses'))) {
-    const m = { all: all.misses, dev: dev.misses, dev2: d2.misses, dev3: d3.misses, dev4: d4.misses }[showMisses] ?? test.misses;
+    const m = { all: all.misses, dev: dev.misses, dev2: d2.misses, dev3: d3.misses, dev4: d4.misses, dev5: d5.misses }[showMisses] ?? test.misses;
     for (const x of m) console.error(`  miss [${x.q.split}/${x.q.level}] rank ${x.rank || '-'}: ${x.q.q}  gold ${[...x.q.gold].join(',')}  top ${x.top.join(', ')}`);
   }
 }
@@ -152,9 +155,9 @@ console.error(`word checks: ${vecLine}`);
 const row = (name) => rows.find((r) => r.name === name);
 const sb = row('Switchboard'), sb5k = row('Switchboard + 5,000 distractors'), sb10k = row('Switchboard, 10,000 tools'), sb50k = row('Switchboard + 50,000 distractors');
 const targets = [
-  ['Recall@5 ≥ 0.90 at catalog size', `dev ${pct(sb.dev.r5)}, dev2 ${pct(sb.dev2.r5)}, dev3 ${pct(sb.dev3.r5)}, dev4 ${pct(sb.dev4.r5)}, test ${pct(sb.test.r5)}`, sb.dev.r5 >= 0.9 && sb.test.r5 >= 0.9],
-  ['MRR@10 ≥ 0.75 at catalog size', `dev ${pct(sb.dev.mrr)}, dev2 ${pct(sb.dev2.mrr)}, dev3 ${pct(sb.dev3.mrr)}, dev4 ${pct(sb.dev4.mrr)}, test ${pct(sb.test.mrr)}`, sb.dev.mrr >= 0.75 && sb.test.mrr >= 0.75],
-  ['Recall@5 ≥ 0.85 with 5,000 distractors', `dev ${pct(sb5k.dev.r5)}, dev2 ${pct(sb5k.dev2.r5)}, dev3 ${pct(sb5k.dev3.r5)}, dev4 ${pct(sb5k.dev4.r5)}, test ${pct(sb5k.test.r5)}`, sb5k.dev.r5 >= 0.85 && sb5k.test.r5 >= 0.85],
+  ['Recall@5 ≥ 0.90 at catalog size', `dev ${pct(sb.dev.r5)}, dev2 ${pct(sb.dev2.r5)}, dev3 ${pct(sb.dev3.r5)}, dev4 ${pct(sb.dev4.r5)}, dev5 ${pct(sb.dev5.r5)}, test ${pct(sb.test.r5)}`, sb.dev.r5 >= 0.9 && sb.test.r5 >= 0.9],
+  ['MRR@10 ≥ 0.75 at catalog size', `dev ${pct(sb.dev.mrr)}, dev2 ${pct(sb.dev2.mrr)}, dev3 ${pct(sb.dev3.mrr)}, dev4 ${pct(sb.dev4.mrr)}, dev5 ${pct(sb.dev5.mrr)}, test ${pct(sb.test.mrr)}`, sb.dev.mrr >= 0.75 && sb.test.mrr >= 0.75],
+  ['Recall@5 ≥ 0.85 with 5,000 distractors', `dev ${pct(sb5k.dev.r5)}, dev2 ${pct(sb5k.dev2.r5)}, dev3 ${pct(sb5k.dev3.r5)}, dev4 ${pct(sb5k.dev4.r5)}, dev5 ${pct(sb5k.dev5.r5)}, test ${pct(sb5k.test.r5)}`, sb5k.dev.r5 >= 0.85 && sb5k.test.r5 >= 0.85],
   ['p50 query ≤ 1 ms at 10,000 tools', `${sb10k.lat.p50.toFixed(3)} ms`, sb10k.lat.p50 <= 1],
   ...(sb50k ? [['p50 query ≤ 5 ms at 50,000 tools', `${sb50k.lat.p50.toFixed(3)} ms`, sb50k.lat.p50 <= 5]] : []),
   ['index build ≤ 500 ms for 10,000 tools', `${sb10k.buildMs.toFixed(0)} ms (CPU ${sb10k.buildCpuMs.toFixed(0)} ms)`, sb10k.buildMs <= 500],
@@ -183,7 +186,10 @@ ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${load0.map((x) =
   outcomes, two intents); all dev. Reported in its own columns and in the dev total.
 - **Fourth dev set**: ${dev4.length} more (${['easy', 'medium', 'hard'].map((l) => `${dev4.filter((q) => q.level === l).length} ${l}`).join(', ')}) in \`bench/search/queries-dev4.tsv\`, written blind in round 13
   in the voices of seven personas (backend developer, on-call engineer, product manager, salesperson, personal-assistant
-  user, non-native speaker, QA tester); all dev. Reported in its own column and in the dev total (dev + dev2 + dev3 + dev4).
+  user, non-native speaker, QA tester); all dev. Reported in its own column and in the dev total.
+- **Fifth dev set**: ${dev5.length} more (${['easy', 'medium', 'hard'].map((l) => `${dev5.filter((q) => q.level === l).length} ${l}`).join(', ')}) in \`bench/search/queries-dev5.tsv\`, written blind in round 16b
+  in the plain style (one natural sentence as a person asks an assistant, paraphrased, realistic values); all dev.
+  Reported in its own column and in the dev total (dev + dev2 + dev3 + dev4 + dev5).
 - **Distractors**: realistic tools of unrelated domains, generated with a fixed seed (\`bench/search/distractors.mjs\`).
 - **Metrics**: Recall@k = share of queries with a correct tool in the first k results; MRR@10 = mean of 1/rank of the first
   correct tool (0 past 10). Latency: one \`search(query, {limit: 10})\` in-process, all queries, warm, wall-clock p50/p99,
@@ -197,11 +203,11 @@ ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${load0.map((x) =
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.map((r) => `| ${r.name} | ${r.tools} | ${pct(r.all.r1)} | ${pct(r.all.r3)} | ${pct(r.dev.r5)} | ${pct(r.test.r5)} | ${pct(r.all.r5)} | ${pct(r.dev.mrr)} | ${pct(r.test.mrr)} | ${r.lat.p50.toFixed(3)} | ${r.lat.p99.toFixed(3)} | ${r.lat.cpuMean.toFixed(3)} | ${r.buildMs.toFixed(0)} (${r.buildCpuMs.toFixed(0)}) |`).join('\n')}
 
-The second, third and fourth dev sets, alone and with the dev half (R@1 / R@5 / MRR@10):
+The second to fifth dev sets, alone and with the dev half (R@1 / R@5 / MRR@10):
 
-| engine | tools | dev2 | dev + dev2 | dev3 | dev4 | dev total (dev + dev2 + dev3 + dev4) |
-|---|---:|---|---|---|---|---|
-${rows.map((r) => `| ${r.name} | ${r.tools} | ${[r.dev2, r.devBoth, r.dev3, r.dev4, r.devAll].map((m) => `${pct(m.r1)} / ${pct(m.r5)} / ${pct(m.mrr)}`).join(' | ')} |`).join('\n')}
+| engine | tools | dev2 | dev + dev2 | dev3 | dev4 | dev5 | dev total (dev + dev2 + dev3 + dev4 + dev5) |
+|---|---:|---|---|---|---|---|---|
+${rows.map((r) => `| ${r.name} | ${r.tools} | ${[r.dev2, r.devBoth, r.dev3, r.dev4, r.dev5, r.devAll].map((m) => `${pct(m.r1)} / ${pct(m.r5)} / ${pct(m.mrr)}`).join(' | ')} |`).join('\n')}
 
 By difficulty (Recall@5 / MRR@10, all queries):
 

@@ -1,4 +1,4 @@
-// Per-query ranks of the dev half and the second, third and fourth dev sets at the three sizes, as JSON on stdout, so
+// Per-query ranks of the dev half and the second to fifth dev sets at the three sizes, as JSON on stdout, so
 // two builds of the ranking can be compared query by query (the test half is never listed).
 //   npm run build && node bench/search/ranks.mjs > before.json; ...; node bench/search/ranks.mjs --diff before.json
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const fig = (rs, set) => {
 if (args[0] === '--diff') {
   const before = JSON.parse(readFileSync(args[1], 'utf8'));
   for (const [name] of sizes) {
-    console.log(`${name.padEnd(8)} dev ${fig(before[name], 'dev')} → ${fig(out[name], 'dev')}  dev2 ${fig(before[name], 'dev2')} → ${fig(out[name], 'dev2')}  dev3 ${fig(before[name], 'dev3')} → ${fig(out[name], 'dev3')}  dev4 ${fig(before[name], 'dev4')} → ${fig(out[name], 'dev4')}  total ${fig(before[name], 'both')} → ${fig(out[name], 'both')}`);
+    console.log(`${name.padEnd(8)} dev ${fig(before[name], 'dev')} → ${fig(out[name], 'dev')}  dev2 ${fig(before[name], 'dev2')} → ${fig(out[name], 'dev2')}  dev3 ${fig(before[name], 'dev3')} → ${fig(out[name], 'dev3')}  dev4 ${fig(before[name], 'dev4')} → ${fig(out[name], 'dev4')}  dev5 ${fig(before[name], 'dev5')} → ${fig(out[name], 'dev5')}  total ${fig(before[name], 'both')} → ${fig(out[name], 'both')}`);
     out[name].forEach((r, i) => { if (r !== before[name][i]) console.log(`  ${name.padEnd(8)} ${queries[i].split.padEnd(4)} ${String(before[name][i] || '-').padStart(2)} → ${String(r || '-').padStart(2)}  ${queries[i].q}`); });
   }
 } else console.log(JSON.stringify(out));
