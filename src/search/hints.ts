@@ -6,7 +6,7 @@
 
 import { lightVerbs } from './light-verbs.js';
 import { outcomes } from './outcomes.js';
-import { SHAPES } from './shapes.js';
+import { SHAPES, SLASH_NAMES } from './shapes.js';
 
 export interface Hint {
   /** Words of the concept the hint adds (analyzed like query words). */
@@ -130,6 +130,7 @@ export function queryShape(query: string): QueryShape {
   take(CODE_SWAP, { words: 'edit replace', weight: 0.6 });
   take(FILE, { words: 'file', weight: 0.6 });
   if (FILE_LIST.test(query)) hints.push({ words: 'multiple', weight: 0.5 });
+  for (const shape of SLASH_NAMES) take(shape.re, shape.hint);
   take(CHANNEL, { words: 'channel', weight: 0.6 });
   take(MENTION, { words: 'user', weight: 0.4 });
   // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,

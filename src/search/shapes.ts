@@ -46,6 +46,33 @@ const SQL = /\bselect\s+(?:\*|(?:count|sum|avg|min|max|distinct)\b|[\w.]+\s*,)[^
  */
 const KEY_NAME = /(?<![\w:/.-])[A-Za-z][\w-]*(?::[\w*{}-]+)+:?(?![\w:/])|(?<![\w:/.-])[A-Za-z][\w-]*:(?=[?!.]?$)/g;
 
+/**
+ * Names joined by one slash with no space, read before the set phrases (like URLs and file names): a
+ * branch ("feature/sso", "hotfix/login-timeout"), a folder under a conventional project directory
+ * ("src/utils", "docs/api"), else a repository ("facebook/react", "acme/api", "kubernetes/kubernetes").
+ * Their words are the value's: "react" asks for no reaction, "login" in a branch name for no log-in,
+ * "kubernetes" names the repository, not the server. Each part has 2+ characters and a letter, so
+ * units ("km/h"), fractions and dates ("24/7", "12/25") and "w/o" are not names; nor are the everyday
+ * slash pairs of English prose ("and/or", "read/write", "client/server").
+ */
+const SLASH_START = String.raw`(?<![\w./~:@\\-])`;
+const SLASH_PART = String.raw`(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]+`;
+const SLASH_END = String.raw`(?![\w/\\])`;
+const PROSE_PAIRS = String.raw`(?!(?:and|either)/or\b|read/write\b|on/off\b|yes/no\b|in/out\b|input/output\b|client/server\b|true/false\b|open/close[d]?\b|start/stop\b|pros/cons\b|his/her\b|he/she\b|him/her\b|tcp/ip\b|ci/cd\b|i/o\b)`;
+const BRANCH = new RegExp(`${SLASH_START}(?:feature|feat|hotfix|bugfix|fix|release|chore|bug)/[\\w.-]+(?:/[\\w.-]+)*${SLASH_END}`, 'gi');
+const PROJECT_FOLDER = new RegExp(
+  `${SLASH_START}(?:src|lib|docs?|tests?|spec|apps?|bin|pkg|cmd|internal|public|assets|config|scripts|packages|components|dist|build)/[\\w.-]+(?:/[\\w.-]+)*/?${SLASH_END}`,
+  'gi',
+);
+const REPOSITORY = new RegExp(`${SLASH_START}${PROSE_PAIRS}${SLASH_PART}/${SLASH_PART}${SLASH_END}`, 'gi');
+
+/** Taken in this order, after URLs and file names and before the set phrases (hints.ts). */
+export const SLASH_NAMES: readonly Shape[] = [
+  { name: 'branch', re: BRANCH, hint: { words: 'branch', weight: 0.5 } },
+  { name: 'projectFolder', re: PROJECT_FOLDER, hint: { words: 'directory folder', weight: 0.6 } },
+  { name: 'repository', re: REPOSITORY, hint: { words: 'repository', weight: 0.5 } },
+];
+
 export const SHAPES: readonly Shape[] = [
   { name: 'directory', re: DIRECTORY, hint: { words: 'directory folder', weight: 0.6 } },
   { name: 'key', re: KEY, hint: { words: 'press key keyboard', weight: 0.6 } },

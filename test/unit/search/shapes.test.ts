@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { queryShape } from '../../../src/search/hints.js';
-import { SHAPES } from '../../../src/search/shapes.js';
+import { SHAPES, SLASH_NAMES } from '../../../src/search/shapes.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const hintsOf = (q: string): string[] => queryShape(q).hints.map((h) => h.words);
@@ -83,7 +83,7 @@ describe('shape readers, whatever the text', () => {
 
   it('never throw, and only ever add known hints', () => {
     const known = new Set([
-      'email address', 'url page website', 'file', 'channel', 'user', ...SHAPES.map((s) => s.hint.words),
+      'email address', 'url page website', 'file', 'channel', 'user', ...SHAPES.map((s) => s.hint.words), ...SLASH_NAMES.map((s) => s.hint.words),
       'user member people', 'collaborator member', 'time date', 'find search location', 'count total number', 'list all', 'send message notify',
     ]);
     fc.assert(
@@ -105,7 +105,7 @@ describe('shape readers, whatever the text', () => {
   });
 
   it('finish on long repetitive input', () => {
-    for (const unit of ['1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a', 'push to ', 'who is on ', '10:30 ', 'select a, ', 'select * from t where '.padEnd(30, 'x ')]) {
+    for (const unit of ['ab/cd', 'ab/', 'feature/x.', 'src/a/', '1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a', 'push to ', 'who is on ', '10:30 ', 'select a, ', 'select * from t where '.padEnd(30, 'x ')]) {
       expect(() => queryShape(unit.repeat(250))).not.toThrow();
     }
   });
@@ -250,5 +250,36 @@ describe('one piece of code put in place of another (round 15)', () => {
     index.upsert(tool('k8s', 'pods_run', 'Run a pod with the given image and port.'));
     index.upsert(tool('env', 'get_env', 'Get the process environment variables.'));
     expect(index.search('swap `const port = 3000` for `const port = process.env.PORT` in src/index.ts')[0]?.key).toBe('fs__edit_file');
+  });
+});
+
+describe('names joined by a slash', () => {
+  it('read a repository, a branch and a project folder as values, their words taken out', () => {
+    expect(hintsOf('what shipped in the newest kubernetes/kubernetes release?')).toEqual(['repository']);
+    expect(queryShape('what shipped in the newest kubernetes/kubernetes release?').text).not.toMatch(/kubernetes/);
+    expect(hintsOf('open a PR from feature/sso into main on acme/api')).toEqual(['branch', 'repository']);
+    expect(queryShape('new branch hotfix/login-timeout off main').text).not.toMatch(/login/);
+    expect(hintsOf('list src/utils')).toEqual(['directory folder']);
+  });
+
+  it('leave prose pairs, units, fractions, dates, paths and URLs to what they are', () => {
+    for (const q of ['read and/or write', 'the client/server split', 'at 60 km/h', 'open 24/7', 'due 12/25', 'w/o tests', 'it is 1/2 done']) expect(hintsOf(q)).toEqual([]);
+    expect(hintsOf('open ~/Desktop/notes')).toEqual(['directory folder']);
+    expect(hintsOf('see https://github.com/acme/api')).toEqual(['url page website']);
+    expect(hintsOf('edit src/index.ts')).toEqual(['file']);
+  });
+
+  it('rank by what is asked, not by the words of the repository\'s name', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('github', 'get_file_contents', 'Get the contents of a file or directory from a GitHub repository.'));
+    index.upsert(tool('github', 'add_reaction', 'Add a reaction (emoji) to an issue comment.'));
+    index.upsert(tool('github', 'list_releases', 'List releases in a GitHub repository.'));
+    index.upsert(tool('kubernetes', 'pods_list', 'List all the Kubernetes pods in the current cluster.'));
+    index.upsert(tool('kubernetes', 'namespaces_list', 'List all the Kubernetes namespaces.'));
+    index.upsert(tool('kubernetes', 'helm_releases_list', 'List the Helm releases installed in the Kubernetes cluster.'));
+    index.upsert(tool('slack', 'reactions_get', 'Get the emoji reactions to a message: who reacted and how.'));
+    expect(index.search("what's in the README of facebook/react")[0]?.key).toBe('github__get_file_contents');
+    expect(index.search('what shipped in the newest kubernetes/kubernetes release?')[0]?.key).toBe('github__list_releases');
   });
 });
