@@ -10,11 +10,12 @@ const UNSPACED_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 const RUN = /[\p{L}\p{M}\p{N}]+/gu;
 
 /**
- * Word boundaries inside a run: acronyms before a capitalised word (`HTTPResponse` → HTTP,
- * Response), capitalised or lower-case words, a trailing acronym, digit groups, and letters of
- * scripts without case. Marks stay with the letter they follow.
+ * Word boundaries inside a run: an acronym's plural (`PRs`, `URLs`, `getIDsByName` → get, ids, by,
+ * name: not P and Rs), acronyms before a capitalised word (`HTTPResponse` → HTTP, Response),
+ * capitalised or lower-case words, a trailing acronym, digit groups, and letters of scripts
+ * without case. Marks stay with the letter they follow.
  */
-const PART = /\p{Lu}[\p{Lu}\p{M}]*(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}[\p{Lu}\p{M}]*|\p{N}+|[\p{Lo}\p{Lt}\p{Lm}][\p{Lo}\p{Lt}\p{Lm}\p{M}]*|\p{M}+/gu;
+const PART = /\p{Lu}[\p{Lu}\p{M}]+s(?![\p{Ll}\p{M}])|\p{Lu}[\p{Lu}\p{M}]*(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}[\p{Lu}\p{M}]*|\p{N}+|[\p{Lo}\p{Lt}\p{Lm}][\p{Lo}\p{Lt}\p{Lm}\p{M}]*|\p{M}+/gu;
 
 /** Combining diacritics of Latin, Greek and Cyrillic (`é` → `e`); other scripts' marks are letters' parts. */
 const DIACRITICS = /[\u0300-\u036f]/g;

@@ -24,6 +24,16 @@ describe('splitName', () => {
     expect(splitName('HTTP2Server')).toEqual(['http', '2', 'server']);
   });
 
+  it('keeps an acronym\'s plural whole ("PRs" is prs, not P and Rs), and a capital S its own word', () => {
+    expect(splitName('PRs')).toEqual(['prs']);
+    expect(splitName('getIDsByName')).toEqual(['get', 'ids', 'by', 'name']);
+    expect(splitName('listURLs')).toEqual(['list', 'urls']);
+    expect(tokenize('what open PRs does it have, and which VMs')).toEqual(['what', 'open', 'prs', 'does', 'it', 'have', 'and', 'which', 'vms']);
+    expect(splitName('HTTPSettings')).toEqual(['http', 'settings']);
+    expect(splitName('HTTPS')).toEqual(['https']);
+    expect(splitName('iOS')).toEqual(['i', 'os']);
+  });
+
   it('yields the words of any snake, kebab, dotted, camel or Pascal join', () => {
     fc.assert(
       fc.property(words, (ws) => {
