@@ -73,6 +73,13 @@ export const SLASH_NAMES: readonly Shape[] = [
   { name: 'repository', re: REPOSITORY, hint: { words: 'repository', weight: 0.5 } },
 ];
 
+/**
+ * A latitude and longitude ("48.8584, 2.2945", "-33.86,151.21"): two decimal numbers with 3+ decimals (as maps
+ * copy them; "1.25, 2.30" is more likely versions), a comma between, the first within ±90 and the second within ±180 by
+ * their integer parts. A point on a map, whose place is asked; its digits say nothing else.
+ */
+const COORDINATES = /(?<![\w.-])-?(?:[0-8]?\d|90)\.\d{3,}\s*,\s*-?(?:1[0-7]\d|0?\d?\d|180)\.\d{3,}(?![\w.])/g;
+
 export const SHAPES: readonly Shape[] = [
   { name: 'directory', re: DIRECTORY, hint: { words: 'directory folder', weight: 0.6 } },
   { name: 'key', re: KEY, hint: { words: 'press key keyboard', weight: 0.6 } },
@@ -80,4 +87,5 @@ export const SHAPES: readonly Shape[] = [
   { name: 'issueKey', re: ISSUE_KEY, hint: { words: 'issue', weight: 0.6 } },
   { name: 'sql', re: SQL, hint: { words: 'sql query database', weight: 0.6 } },
   { name: 'keyName', re: KEY_NAME, hint: { words: 'key', weight: 0.5 } },
+  { name: 'coordinates', re: COORDINATES, hint: { words: 'coordinates latitude longitude location', weight: 0.6 } },
 ];

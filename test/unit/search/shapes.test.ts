@@ -79,7 +79,7 @@ describe('channels', () => {
 });
 
 describe('shape readers, whatever the text', () => {
-  const examples: Record<string, string> = { directory: '~/Desktop', key: 'hit enter', arithmetic: 'add 17 and 25', issueKey: 'ENG-7', sql: 'select count(*) from users' };
+  const examples: Record<string, string> = { directory: '~/Desktop', key: 'hit enter', arithmetic: 'add 17 and 25', issueKey: 'ENG-7', sql: 'select count(*) from users', coordinates: '48.8584, 2.2945' };
 
   it('never throw, and only ever add known hints', () => {
     const known = new Set([
@@ -281,5 +281,23 @@ describe('names joined by a slash', () => {
     index.upsert(tool('slack', 'reactions_get', 'Get the emoji reactions to a message: who reacted and how.'));
     expect(index.search("what's in the README of facebook/react")[0]?.key).toBe('github__get_file_contents');
     expect(index.search('what shipped in the newest kubernetes/kubernetes release?')[0]?.key).toBe('github__list_releases');
+  });
+});
+
+describe('a latitude and longitude', () => {
+  it('is a point whose place is asked', () => {
+    expect(hintsOf("what's at 48.8584, 2.2945?")).toEqual(['coordinates latitude longitude location']);
+    expect(hintsOf('drop a pin at -33.8688,151.2093')).toContain('coordinates latitude longitude location');
+    for (const q of ['bump 1.25, 2.30 to latest', 'at 95.1234, 10.1234', 'go to 1.2.3, 4.5.6']) expect(hintsOf(q)).toEqual([]);
+  });
+
+  it('reaches the reverse geocoder, where its words alone reach nothing', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('maps', 'maps_reverse_geocode', 'Convert coordinates into an address.'));
+    index.upsert(tool('maps', 'maps_geocode', 'Convert an address into geographic coordinates.'));
+    index.upsert(tool('maps', 'maps_directions', 'Get directions between two points.'));
+    index.upsert(tool('files', 'read_file', 'Read a file.'));
+    expect(index.search("what's at 48.8584, 2.2945?").slice(0, 2).map((h) => h.key)).toContain('maps__maps_reverse_geocode');
   });
 });
