@@ -39,6 +39,16 @@ const RULES: readonly (readonly [RegExp, string])[] = [
   ],
   // es/pt registrar: to log. "register a call / the visit / my hours" records an occurrence ("register a user" stays).
   [/\bregister(?:s|ed|ing)?\s+(?=(?:a|an|the|this|that|my|our|today's|one)\s+(?:\w+\s+)?(?:call|calls|meeting|meetings|visit|visits|expense|expenses|hours|time|payment|payments|sale|sales|activity)\b)/giu, 'log '],
+  // es con (el) nombre, it con (il) nome, pt com (o) nome, fr avec le nom, de mit (dem) Namen: a new thing "with name X"
+  // is named X. Only after a word of making, so "find the contact with name Jane" keeps its search by name.
+  [/(?<=\b(?:new|create|creates|created|creating|make|makes|made|making|add|adds)\b[^.,;!?]{0,40}?)\bwith\s+(?:the\s+)?name\b/giu, 'named'],
+  // es en internet, it in internet, de im Internet, pt na internet: searched "in internet" is searched on the web.
+  [/\b(?:in|on|at)\s+(?:the\s+)?internet\b/giu, 'on the web'],
+  // es poner, it mettere, fr mettre: "put it one hour later" moves it to a new time, as "move / push it an hour later" does.
+  [
+    /\b(?:put|puts|putting|move|moves|moved|moving|push|pushes|pushed|pushing|shift|shifts|shifted|shifting|pass|passes|passed)\b(?=[^.?!]{0,40}?\b(?:an?|one|two|three|half an|\d+)\s+(?:hours?|minutes?|mins?|days?|weeks?)\s+(?:later|earlier|before|after|forward|back)\b)/giu,
+    'reschedule',
+  ],
 ];
 
 /** The request with each widely known false friend or calque rewritten to what such a speaker means. */

@@ -34,6 +34,14 @@ for (const d of [
   tool('mail', 'cancel_scheduled_send', 'Cancel a scheduled email before it is sent.'),
   tool('security', 'list_advisories', 'List the security advisories of a repository.'),
   tool('web', 'update_page', 'Update the properties of a page.'),
+  tool('files', 'create_directory', 'Create a new directory.'),
+  tool('files', 'get_file_info', 'Get the name, size and dates of a file.'),
+  tool('crm', 'search_contacts', 'Search contacts by name or email.'),
+  tool('web', 'web_search', 'Search the web with a search engine.'),
+  tool('calendar', 'update-event', 'Update an existing calendar event: its time, title or attendees.'),
+  tool('calendar', 'get-current-time', 'Get the current time in a time zone.'),
+  tool('docs', 'create_document', 'Create a new document in a team space.'),
+  tool('shop', 'search_products', 'Search the products of the store and their prices.'),
   tool('debug', 'get_error', 'Get the actual error message and stack trace of a failed run.'),
 ]) index.upsert(d);
 const top = (q: string): string | undefined => index.search(q)[0]?.key;
@@ -95,6 +103,21 @@ describe('false friends read as the speaker means them', () => {
   it('reads registering a call as logging it, and leaves registering a user alone', () => {
     expect(secondLanguage('register a call with Jane Roe')).toBe('log a call with Jane Roe');
     expect(secondLanguage('register a new user')).toBe('register a new user');
+  });
+
+  it('reads a new thing "with name X" as named X, and leaves a search by name alone', () => {
+    expect(top('please make me a new folder with name "reports" in Documents')).toBe('files__create_directory');
+    expect(secondLanguage('find the contact with name Jane')).toBe('find the contact with name Jane');
+    expect(top('find the contact with name Jane')).toBe('crm__search_contacts');
+  });
+
+  it('reads a search "in internet" as a search of the web', () => {
+    expect(top('search in internet the price of the train Berlin Munich')).toBe('web__web_search');
+  });
+
+  it('reads putting a thing an hour later as rescheduling it', () => {
+    expect(top('the meeting of tomorrow, please put it one hour later')).toBe('calendar__update-event');
+    expect(secondLanguage('put the file in the archive folder')).toBe('put the file in the archive folder');
   });
 
   it('leaves ordinary English untouched', () => {
