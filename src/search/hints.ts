@@ -6,6 +6,7 @@
 
 import { lightVerbs } from './light-verbs.js';
 import { outcomes } from './outcomes.js';
+import { secondLanguage } from './second-language.js';
 import { SHAPES, SLASH_NAMES } from './shapes.js';
 
 export interface Hint {
@@ -135,6 +136,7 @@ export function queryShape(query: string): QueryShape {
   take(MENTION, { words: 'user', weight: 0.4 });
   // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,
   // not the user logging in or signing up.
+  text = secondLanguage(text);
   for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
   text = outcomes(lightVerbs(text));
   text = text.replace(TIME, ' ');
