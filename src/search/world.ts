@@ -107,6 +107,7 @@ const MAP: readonly string[] = [
   'milestone milestones goal goals objective objectives okr okrs > project roadmap',
   'progress > status update',
   'kanban board > workflow state status',
+  'automation automations automate automated > workflow',
   'coworker coworkers > user member',
   // Chat.
   'announce announcement announcements broadcast > post message channel',

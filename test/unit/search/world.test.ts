@@ -56,6 +56,17 @@ describe('world knowledge', () => {
     expect(keys.indexOf('browser__browser_type')).toBeLessThan(keys.indexOf('crm__search_users'));
   });
 
+  it('reads an automation as a workflow, whatever the product calls its runs (round 16d)', () => {
+    expect(worldExpansions('autom').has('workflow')).toBe(true);
+    const index = new ToolSearchIndex();
+    for (const d of [
+      tool('crm', 'list-workflows', 'Retrieve a paginated list of workflows.'),
+      tool('crm', 'list-objects', 'List CRM objects of a type, such as contacts or deals.'),
+      tool('ci', 'actions_list', 'List runs and jobs of the repository.'),
+    ]) index.upsert(d);
+    expect(index.search('what automations do we have running', { limit: 1 })[0]?.key).toBe('crm__list-workflows');
+  });
+
   it('stays off when synonyms are off (the bench measures the bare engine)', () => {
     const index = new ToolSearchIndex({ ...DEFAULT_RANKING, synonyms: false });
     index.upsert(tool('search', 'web_search', 'Search the web.'));
