@@ -14,15 +14,16 @@ export class Families {
   private readonly prefixes = new Map<string, Map<string, number>>();
   private readonly wordsOf = new Map<string, { server: string; words: string[] }>();
   /**
-   * Per server, the families already worked out. A search asks for the family of each of its
-   * hundred candidates, and joining prefixes anew each time was an eighth of a query's time;
-   * any change to a server's names may change its tools' families, so it drops that server's.
+   * The families already worked out, by tool. A search asks for the family of each of its hundred
+   * candidates, and joining prefixes anew each time was an eighth of a query's time. Any change of
+   * names may change families, so it empties the memo; while an index is being filled no search has
+   * filled it, and emptying an empty Map costs nothing.
    */
-  private readonly known = new Map<string, Map<string, string>>();
+  private readonly known = new Map<string, string>();
 
   add(key: string, server: string, words: readonly string[]): void {
     const w = words.map((x) => x.toLowerCase());
-    this.known.delete(server);
+    if (this.known.size > 0) this.known.clear();
     this.wordsOf.set(key, { server, words: w });
     let names = this.names.get(server);
     if (names === undefined) this.names.set(server, (names = new Map()));
@@ -39,7 +40,7 @@ export class Families {
   delete(key: string): void {
     const had = this.wordsOf.get(key);
     if (had === undefined) return;
-    this.known.delete(had.server);
+    if (this.known.size > 0) this.known.clear();
     this.wordsOf.delete(key);
     const names = this.names.get(had.server)!;
     const name = had.words.join(SEP);
@@ -61,12 +62,12 @@ export class Families {
 
   /** The family a tool belongs to, as an opaque string (equal strings, one family). */
   of(key: string): string {
+    const known = this.known.get(key);
+    if (known !== undefined) return known;
     const had = this.wordsOf.get(key);
     if (had === undefined) return key;
-    let known = this.known.get(had.server);
-    if (known === undefined) this.known.set(had.server, (known = new Map()));
-    let family = known.get(key);
-    if (family === undefined) known.set(key, (family = this.find(had)));
+    const family = this.find(had);
+    this.known.set(key, family);
     return family;
   }
 

@@ -48,6 +48,29 @@ describe('tool families', () => {
     );
   });
 
+  it('answers from what the tools are now, when asked between every change (its memo never goes stale)', () => {
+    const name = fc.array(fc.constantFrom('get', 'list', 'shelf', 'by', 'date'), { minLength: 1, maxLength: 4 }).map((w) => w.join('_'));
+    const step = fc.tuple(fc.boolean(), fc.constantFrom('a', 'b'), name);
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 24 }), (steps) => {
+        const asked = new Families();
+        const now = new Map<string, [string, string]>();
+        for (const [add, s, n] of steps) {
+          const key = `${s}__${n}`;
+          if (add && !now.has(key)) {
+            asked.add(key, s, split(n));
+            now.set(key, [s, n]);
+          } else if (!add && now.has(key)) {
+            asked.delete(key);
+            now.delete(key);
+          }
+          const fresh = families([...now.values()]);
+          for (const k of now.keys()) expect(asked.of(k)).toBe(fresh.of(k));
+        }
+      }),
+    );
+  });
+
   it('damps each further member of a family, whatever its server\'s place', () => {
     const hits = [{ key: 'a__x1', score: 4 }, { key: 'b__y', score: 3 }, { key: 'a__x2', score: 2 }, { key: 'a__x3', score: 1 }];
     const out = spreadServers(hits, (k) => k.split('__')[0]!, 1, 3, new Map(), (k) => k.slice(0, 4), 0.5);
