@@ -36,6 +36,10 @@ const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?
 const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
 const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s+)(?:the\s+)?(?:${FILE_ATOM})`, 'i');
 
+/** An owned time of day names an appointment ("cancel my 4pm with Initech", "is our 10:30 still on"): a calendar's event. */
+const OWNED_TIME = new RegExp(String.raw`\b(?:my|our|your|his|her|their|the|this|that|tomorrow's|today's|\w+day's)\s+(?:${TIME_OF_DAY}|\d{1,2}:\d{2}\b)`, 'i');
+const CALENDAR: Hint = { words: 'event calendar', weight: 0.4 };
+
 const CODE_SWAP = /\b(?:swap|replace|change|turn|rewrite|substitute)(?:s|d|ed|ing)?\s+(?:the\s+)?`[^`\n]{1,200}`\s+(?:for|with|to|into|by|→|->)\s+`[^`\n]{1,200}`/gi;
 
 /** A URL's hint, kept by identity so later rules can ask whether the request named a page. */
@@ -67,7 +71,7 @@ const RULES: readonly [RegExp, Hint][] = [
   [/\blet (?:\w+ ){1,3}know\b|\bheads up\b|\btell (?!me\b|us\b)\w+/i, { words: 'send message notify', weight: 0.5 }],
   // A day of the week is when things are planned ("cancel friday's demo", "what do I have this weekend"); a time of day
   // alone is not (round 10: "the meeting moved to 4pm" is a note).
-  [/\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day's\b|\bweekends?\b/i, { words: 'event calendar', weight: 0.4 }],
+  [/\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day's\b|\bweekends?\b/i, CALENDAR],
 ];
 
 /** Phrasal verbs and set phrases, rewritten to the word tools use for them. */
@@ -142,6 +146,8 @@ export function queryShape(query: string): QueryShape {
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
+  // Read on the request as written: the time itself was taken out of the text above.
+  if (!hints.includes(CALENDAR) && OWNED_TIME.test(query)) hints.push(CALENDAR);
   // "is status.acme.io loading at all", "is the site at example.com down": whether a page answers is seen by opening it.
   if (hints.includes(PAGE) && SITE_UP.test(text)) hints.push({ words: 'open fetch navigate', weight: 0.5 });
   if (NEW_MEETING.test(query)) hints.push({ words: 'create event', weight: 0.4 });

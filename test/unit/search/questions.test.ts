@@ -91,6 +91,19 @@ describe('moving the appointment a time names (round 15)', () => {
   });
 });
 
+describe('an owned time of day (round 16)', () => {
+  it('names an appointment on the calendar', () => {
+    const hints = (q: string): string[] => queryShape(q).hints.map((h) => h.words);
+    for (const q of ['cancel my 4pm with Initech', 'is our 10:30 still on', "what is tomorrow's 9am about"]) expect(hints(q)).toContain('event calendar');
+    for (const q of ['remind me at 4pm', 'the build failed at 10:30', 'set the alarm for 7am']) expect(hints(q)).not.toContain('event calendar');
+    expect(hints('cancel my friday 4pm').filter((h) => h === 'event calendar')).toHaveLength(1);
+  });
+
+  it('ranks deleting the event above stopping a process, among real tools', () => {
+    expect(realCatalogIndex().search('cancel my 4pm with Initech')[0]?.key).toBe('google-calendar__delete-event');
+  });
+});
+
 describe('a new meeting with someone on a day at a time (round 15)', () => {
   const CREATE = 'create event';
   it('says an event is to be created when the meeting is new', () => {
