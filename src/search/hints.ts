@@ -6,6 +6,7 @@
 
 import { lightVerbs } from './light-verbs.js';
 import { outcomes } from './outcomes.js';
+import { workPhrases } from './work-phrases.js';
 import { secondLanguage } from './second-language.js';
 import { SHAPES, SLASH_NAMES } from './shapes.js';
 
@@ -142,7 +143,8 @@ export function queryShape(query: string): QueryShape {
   // not the user logging in or signing up.
   text = secondLanguage(text);
   for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
-  text = outcomes(lightVerbs(text));
+  // Workplace phrasal verbs after the light-verb constructions: "hand #230 over to alice" keeps its assignee.
+  text = outcomes(workPhrases(lightVerbs(text)));
   text = text.replace(TIME, ' ');
   for (const shape of SHAPES) take(shape.re, shape.hint);
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);

@@ -221,7 +221,8 @@ describe('blocking time (round 13)', () => {
 
   it('reads "block 2h" as time on the calendar, and a block of a page or a user as no time', () => {
     expect(queryShape('block 2h friday morning for planning').hints.map((h) => h.words)).toContain('event calendar schedule');
-    expect(queryShape('block out three focus sessions next week').hints.map((h) => h.words)).toContain('event calendar schedule');
+    // "block out" is a workplace phrasal verb (work-phrases.ts): rewritten to the calendar's words before the shapes are read.
+    expect(queryShape('block out three focus sessions next week').text).toMatch(/\bschedule event\b/);
     expect(queryShape('delete the second block of the page').hints.map((h) => h.words)).not.toContain('event calendar schedule');
     expect(queryShape('block that user from the channel').hints.map((h) => h.words)).not.toContain('event calendar schedule');
   });
