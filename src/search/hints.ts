@@ -37,6 +37,13 @@ const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?
 const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
 const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s+)(?:the\s+)?(?:${FILE_ATOM})`, 'i');
 
+/**
+ * A person put on a work item is its assignee ("put @kmiller on issue 230", "stick Priya on ENG-99"): the person is a
+ * handle or one capitalised name, the item a tracker's (issue, ticket, task, PR, bug, card, story, a number or a key).
+ * Read on the request as written: the handle is taken out of the text before the rules.
+ */
+const PERSON_ON_ITEM = /\b(?:put|puts|putting|stick|sticks|add|adds|throw|throws)\s+(?:@[\w-]+|[A-Z][a-z]+)\s+on(?:to)?\s+(?:(?:the|this|that|our|my)\s+)?(?:(?:issues?|tickets?|tasks?|prs?|pull requests?|bugs?|cards?|stor(?:y|ies))\b|#\d|[A-Z][A-Z0-9]{1,9}-\d)/;
+
 /** An owned time of day names an appointment ("cancel my 4pm with Initech", "is our 10:30 still on"): a calendar's event. */
 const OWNED_TIME = new RegExp(String.raw`\b(?:my|our|your|his|her|their|the|this|that|tomorrow's|today's|\w+day's)\s+(?:${TIME_OF_DAY}|\d{1,2}:\d{2}\b)`, 'i');
 const CALENDAR: Hint = { words: 'event calendar', weight: 0.4 };
@@ -150,6 +157,8 @@ export function queryShape(query: string): QueryShape {
   for (const [re, hint] of RULES) if (re.test(text)) hints.push(hint);
   // Read on the request as written: the time itself was taken out of the text above.
   if (!hints.includes(CALENDAR) && OWNED_TIME.test(query)) hints.push(CALENDAR);
+  // Its verb says nothing of the job ("put" would pick an HTTP PUT): the assignment is what is asked.
+  if (PERSON_ON_ITEM.test(query)) text = text.replace(/\b(?:put|puts|putting|stick|sticks|add|adds|throw|throws)\b/i, ' assign ');
   // "is status.acme.io loading at all", "is the site at example.com down": whether a page answers is seen by opening it.
   if (hints.includes(PAGE) && SITE_UP.test(text)) hints.push({ words: 'open fetch navigate', weight: 0.5 });
   if (NEW_MEETING.test(query)) hints.push({ words: 'create event', weight: 0.4 });

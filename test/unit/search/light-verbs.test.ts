@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { lightVerbs } from '../../../src/search/light-verbs.js';
+import { queryShape } from '../../../src/search/hints.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
@@ -57,5 +58,25 @@ describe('light verbs read by their object', () => {
   it('leaves a follow-up, and watching a page for changes, alone', () => {
     expect(lightVerbs('draft a follow-up to Jane for the updates')).not.toMatch(/subscribe/);
     expect(lightVerbs('watch the pricing page for changes')).not.toMatch(/subscribe/);
+  });
+});
+
+describe('a person put on a work item (round 16)', () => {
+  const http = new ToolSearchIndex();
+  for (const d of [
+    tool('tracker', 'assign_issue', 'Assign an issue to a user.'),
+    tool('tracker', 'add_issue_comment', 'Add a comment to an issue.'),
+    tool('tracker', 'get_issue', 'Get an issue by its identifier.'),
+    tool('jira', 'jira_put', 'Send a PUT request to the Jira API.'),
+  ]) http.upsert(d);
+
+  it('is assigned to it, whatever the verb says', () => {
+    for (const q of ['put @kmiller on issue 230', 'stick Priya on ENG-99', 'add @sam onto the ticket']) expect(http.search(q)[0]?.key).toBe('tracker__assign_issue');
+  });
+
+  it('needs a person and a work item', () => {
+    expect(queryShape('put the file on the shared drive').text).not.toMatch(/assign/);
+    expect(queryShape('add Sam on the call').text).not.toMatch(/assign/);
+    expect(queryShape('put a comment on issue 230').text).not.toMatch(/assign/);
   });
 });
