@@ -2741,6 +2741,7 @@ counsel counsellor
 liu
 castro cast castronev
 momentum
+busy
 procedur
 headlin head
 coloni colo colon colonia
@@ -10026,5 +10027,4 @@ wane
 cessat
 stanton
 penal pena penalized penalti
-repris
 `;

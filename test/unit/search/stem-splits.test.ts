@@ -65,6 +65,8 @@ describe('stem splits in the ranking', () => {
     tool('images', 'create_image', 'Generate an image from a prompt.'),
     tool('shell', 'start_terminal', 'Open a terminal session.'),
     tool('shell', 'kill_process', 'Terminate a running process by its id.'),
+    tool('calendar', 'get_freebusy', 'Find when calendars are free or busy.'),
+    tool('places', 'search_places', 'Search for businesses and places nearby.'),
   ]) index.upsert(d);
   const keys = (q: string): string[] => index.search(q, { limit: 10 }).map((h) => h.key);
 
@@ -76,6 +78,11 @@ describe('stem splits in the ranking', () => {
   it('does not take generating for general', () => {
     expect(keys('update the general settings')).not.toContain('images__create_image');
     expect(keys('generate an image of a cat')).not.toContain('workspace__update_general_settings');
+  });
+
+  it('does not take being busy for a business', () => {
+    expect(term('busy')).not.toBe(term('business'));
+    expect(keys('am I busy friday')).not.toContain('places__search_places');
   });
 
   it('does not take terminating for the terminal', () => {
