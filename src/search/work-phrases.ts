@@ -113,16 +113,35 @@ const IDIOMS: readonly [RegExp, string][] = [
   [/\bst(?:and|ands|ood|anding)\s+up\s+(?=(?:a|an|the|new|another)\b)/giu, ' create deploy '],
 ];
 
-const RULES: readonly [RegExp, string][] = [
-  ...ENTRIES.map(([forms, particle, meaning]): [RegExp, string] => [
-    new RegExp(String.raw`\b(?:${forms.split(' ').join('|')})${HELD}\s+${particle.replace(/ /g, String.raw`\s+`)}\b`, 'giu'),
-    ` ${meaning} `,
-  ]),
-  ...IDIOMS,
-];
+/** Each entry as a rule, with its verb's forms: a request only runs the rules whose verb it says. */
+const ENTRY_RULES: readonly { forms: readonly string[]; re: RegExp; meaning: string }[] = ENTRIES.map(([forms, particle, meaning]) => ({
+  forms: forms.split(' '),
+  re: new RegExp(String.raw`\b(?:${forms.split(' ').join('|')})${HELD}\s+${particle.replace(/ /g, String.raw`\s+`)}\b`, 'giu'),
+  meaning: ` ${meaning} `,
+}));
 
-/** The request with each workplace phrasal verb and idiom rewritten to the action it means. */
+/** Every rule in the order they apply, ungated (what `workPhrases` must equal; its tests compare the two). */
+export const WORK_PHRASE_RULES: readonly (readonly [RegExp, string])[] = [...ENTRY_RULES.map((r) => [r.re, r.meaning] as const), ...IDIOMS];
+
+/** The words `\b` delimits, as the rules see them. */
+const WORD_RUN = /\w+/g;
+
+/**
+ * The request with each workplace phrasal verb and idiom rewritten to the action it means. A rule
+ * whose verb the request does not say cannot match, so it is not run: sixty-odd scans of every
+ * request were a tenth of a query's time. A rewrite's words join the said ones, so a later rule
+ * sees the text exactly as running every rule in order would.
+ */
 export function workPhrases(text: string): string {
-  for (const [re, replacement] of RULES) text = text.replace(re, replacement);
+  const said = new Set((text.toLowerCase().match(WORD_RUN) ?? []));
+  for (const rule of ENTRY_RULES) {
+    if (!rule.forms.some((f) => said.has(f))) continue;
+    const next = text.replace(rule.re, rule.meaning);
+    if (next !== text) {
+      for (const w of rule.meaning.match(WORD_RUN) ?? []) said.add(w);
+      text = next;
+    }
+  }
+  for (const [re, replacement] of IDIOMS) text = text.replace(re, replacement);
   return text;
 }

@@ -2,7 +2,8 @@
 // "tick off 'call the dentist'" completes the task; read word by word they found pull requests and calls.
 
 import { describe, expect, it } from 'vitest';
-import { workPhrases } from '../../../src/search/work-phrases.js';
+import fc from 'fast-check';
+import { WORK_PHRASE_RULES, workPhrases } from '../../../src/search/work-phrases.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
@@ -74,5 +75,24 @@ describe('workplace phrasal verbs', () => {
   it('keeps a node\'s logs apart from logging on', () => {
     expect(workPhrases('kubelet logs on node-3')).not.toMatch(/login/);
     expect(workPhrases('log on to the vpn')).toMatch(/\blogin\b/);
+  });
+});
+
+describe('running only the rules whose verb a request says', () => {
+  it('rewrites exactly as every rule run in order would', () => {
+    const ungated = (text: string): string => {
+      for (const [re, replacement] of WORK_PHRASE_RULES) text = text.replace(re, replacement);
+      return text;
+    };
+    // Words of the table's verbs, particles, held pronouns and meanings, in any case, with filler and punctuation.
+    const words = [...new Set(WORK_PHRASE_RULES.flatMap(([re, m]) => [...re.source.matchAll(/[a-z]{2,}/g)].map((x) => x[0]).concat(m.trim().split(' '))))];
+    const word = fc.oneof(fc.constantFrom(...words), fc.constantFrom('the', 'ticket', 'a', 'ENG-12', ',', '.', 'Up', 'OFF', 'Pull'));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 12 }), (ws) => {
+        const text = ws.join(' ');
+        expect(workPhrases(text)).toBe(ungated(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
