@@ -5,7 +5,7 @@
 // weights; phrasal verbs, negated verbs and dictated content read as such; a request that matches
 // nothing falls back to character trigrams. Incremental: upsert/remove cost the document's own terms only.
 
-import { analyzeText } from './analyze.js';
+import { analyzeText, term as termOf } from './analyze.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
 import { InvertedIndex, type Concept } from './inverted.js';
 import { queryShape } from './hints.js';
@@ -28,6 +28,7 @@ import { splitName, tokenize } from './tokenize.js';
 import { expansions, synonymTerms } from './synonyms.js';
 import { worldExpansions, worldTerms } from './world.js';
 import { commonWord, plausibleForm, wordChecks } from './vectors.js';
+import { correct } from './corrections.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 import { DEFAULT_RANKING, type RankingParams } from './params.js';
 
@@ -212,7 +213,7 @@ export class ToolSearchIndex implements Searcher {
    * and, for a word no tool uses, its likely corrections, each at its best weight. Forms and
    * corrections depend on the indexed vocabulary, so concepts do too.
    */
-  private expand(t: string, budget: { corrections: number }): Concept {
+  private expand(t: string, surface: string, budget: { corrections: number }): Concept {
     const weights = new Map<string, number>([[t, 1]]);
     const add = (term: string, w: number): void => {
       if (w > (weights.get(term) ?? 0)) weights.set(term, w);
@@ -235,9 +236,24 @@ export class ToolSearchIndex implements Searcher {
     // ... unless general English knows it well: "lunch" is not a misspelt launch, nor "stick" stack.
     const misspelt = w > 0 && !known && this.index.df(t) === 0 && !(this.params.typoCommonWords && commonWord(wordChecks(), t));
     if (misspelt && budget.corrections-- > 0) {
-      for (const c of this.index.corrections(t)) {
-        add(c, w);
-        tables(c, w);
+      const found = correct(t, surface, (word) => this.index.corrections(word));
+      // A sure correction (one candidate, one edit away) is read as the word itself: it heads the
+      // concept, so the request asks for its action ("delte" → delete) and carries its rarity
+      // (inverted.ts reads the first term's), not that of a word no tool uses, which would make
+      // "shedule" the rarest word of the request and any tool named schedule_* its answer.
+      const only = found.terms[0];
+      const sure = found.sure && only !== undefined;
+      const cw = sure ? Math.max(w, this.params.typoSureWeight) : w;
+      for (const c of found.terms) {
+        add(c, cw);
+        tables(c, cw);
+      }
+      // The typo's own look-alikes go: "delte" is delete, not a form of "delt" (delta).
+      if (sure) {
+        weights.clear();
+        weights.set(only, cw);
+        tables(only, cw);
+        return [...weights];
       }
     }
     return [...weights];
@@ -295,12 +311,19 @@ export class ToolSearchIndex implements Searcher {
     const payload = this.params.payloadWeight < 1 ? payloadTerms(shape.text) : new Set<string>();
     // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
     const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
+    // Each term's surface word as typed (lower-case), for corrections of a typo the stemmer cut ("delte" → delt).
+    const surfaces = new Map<string, string>();
+    for (const word of tokenize(shape.text)) {
+      const lower = word.toLowerCase();
+      const t = termOf(lower);
+      if (t !== '' && !surfaces.has(t)) surfaces.set(t, lower);
+    }
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      let c: Concept = this.params.synonyms ? this.expand(t, budget) : [[t, 1]];
+      let c: Concept = this.params.synonyms ? this.expand(t, surfaces.get(t) ?? t, budget) : [[t, 1]];
       if (t === OPEN_TERM && open !== undefined) c = openConcept(open, this.params.synonymWeight);
       let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
       if (context.has(t)) scale *= this.params.preambleWeight;

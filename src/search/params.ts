@@ -36,6 +36,11 @@ export interface RankingParams {
    */
   typoWeight: number;
   /**
+   * Weight of a sure correction instead (corrections.ts: the only candidate, one edit from the
+   * stem or the word as typed): "delte" is delete, nearly as plainly as if it had been typed so.
+   */
+  typoSureWeight: number;
+  /**
    * Whether a query word among general English's most frequent terms (vectors.ts; 10,000, baked into
    * word-checks.ts like formCheck's thresholds) is taken as a word, not a misspelling, and never corrected.
    */
@@ -121,6 +126,7 @@ export const DEFAULT_RANKING: RankingParams = {
   crowdingFree: 3,
   familyDecay: 0.5,
   typoWeight: 0.6,
+  typoSureWeight: 0.85,
   typoCommonWords: true,
   phrasalWeight: 0.5,
   negatedName: 0.5,

@@ -10,15 +10,26 @@ import { CountedFiling } from './filing.js';
 
 /** Shortest word that may be a misspelling: shorter ones are one edit away from too many. */
 export const MIN_TYPO = 5;
+/**
+ * Shortest term a misspelling may be corrected to: one letter shorter, since a 5-letter word
+ * reaches a 4-letter term only by dropping a letter ("darrk", "jirra", "repso"), an error that
+ * is nearly always one, while substitutions among 4-letter words are too many to trust.
+ */
+export const MIN_TERM = 4;
 /** Shortest word (and term) that may be two edits from its correction. */
 export const LONG_WORD = 8;
 /** Only words of Latin letters, and not longer than this, are filed: a URL or a hash is nobody's typo, and would cost hundreds of keys. */
 export const MAX_TYPO = 24;
 const SPELLABLE = /^[a-z]+$/;
 
-/** True for a term the index files and corrects. */
+/** True for a word the index corrects. */
 export function spellable(term: string): boolean {
   return term.length >= MIN_TYPO && term.length <= MAX_TYPO && SPELLABLE.test(term);
+}
+
+/** True for a term the index files as a possible correction. */
+export function fileable(term: string): boolean {
+  return term.length >= MIN_TERM && term.length <= MAX_TYPO && SPELLABLE.test(term);
 }
 
 export class SpellingIndex {
@@ -27,7 +38,7 @@ export class SpellingIndex {
   constructor(private readonly longWord = LONG_WORD) {}
 
   add(term: string): void {
-    if (spellable(term)) this.terms.add(term, () => neighbourhood(term, this.reach(term)));
+    if (fileable(term)) this.terms.add(term, () => neighbourhood(term, this.reach(term)));
   }
 
   delete(term: string): void {

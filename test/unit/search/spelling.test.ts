@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { distanceWithin, LONG_WORD, MAX_TYPO, MIN_TYPO, spellable, SpellingIndex } from '../../../src/search/spelling.js';
+import { distanceWithin, fileable, LONG_WORD, MAX_TYPO, MIN_TYPO, spellable, SpellingIndex } from '../../../src/search/spelling.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 import { analyzeText } from '../../../src/search/analyze.js';
 
@@ -26,7 +26,7 @@ function scan(live: Iterable<string>, q: string, long: number): string[] {
   if (!spellable(q)) return [];
   const reach = (w: string): number => (w.length >= long ? 2 : 1);
   const hits = [...live]
-    .filter((t) => t !== q && (t[0] === q[0] || (t[0] === q[1] && t[1] === q[0])) && spellable(t))
+    .filter((t) => t !== q && (t[0] === q[0] || (t[0] === q[1] && t[1] === q[0])) && fileable(t))
     .map((t) => [t, osa(q, t)] as const)
     .filter(([t, d]) => d <= Math.min(reach(t), reach(q)));
   const best = Math.min(...hits.map(([, d]) => d));
