@@ -51,6 +51,11 @@ const RULES: readonly [RegExp, string][] = [
     /\b(?:didn't|didnt|did not|haven't|havent|have not)\s+(?:actually|really)\s+(?:finish|finished|complete|completed|do|done)\b|\b(?:isn't|isnt|is not|wasn't|wasnt|was not)\s+(?:actually|really)\s+(?:done|finished|complete|completed)\b|\bput\s+(?:it|that|this|them)\s+back\s+on\s+(?:my|the)\s+(?:list|to-?do)\b/giu,
     ' reopen ',
   ],
+  // Access: "who can see X", "who has write access to X" asks for its collaborators and their permissions.
+  [
+    /\bwho\s+(?:can|could|is allowed to)\s+(?:see|view|access|edit|push to|write to)\b|\bwho\s+(?:has|have|got|still has)\s+(?:\w+\s+)?access\s+(?:to|on)\b/giu,
+    ' who collaborators permissions access ',
+  ],
 ];
 
 /** The request with each outcome construction rewritten to the operation that reaches it. */

@@ -20,6 +20,8 @@ for (const d of [
   tool('shell', 'stop_search', 'Stop a running search.'),
   tool('hosting', 'project-services-updater', 'Update a project: visitor access controls (password protection), forms, env vars.'),
   tool('hosting', 'deploy-site', 'Deploy the site.'),
+  tool('code', 'list_repository_collaborators', 'List the collaborators of a repository, with their permissions.'),
+  tool('code', 'push_files', 'Push several files to a repository in one commit.'),
   tool('todo', 'reopen_tasks', 'Reopen tasks.'),
   tool('todo', 'close_tasks', 'Complete tasks.'),
   tool('db', 'explain', 'Returns statistics describing the execution of the plan chosen by the query optimizer.'),
@@ -60,5 +62,10 @@ describe('situations read by their construction', () => {
     expect(top("I didn't actually finish the tax task")).toBe('todo__reopen_tasks');
     expect(top('put it back on my list')).toBe('todo__reopen_tasks');
     expect(outcomes('which tasks did I not finish')).toBe('which tasks did I not finish');
+  });
+
+  it('reads "who has push access" as the collaborators, not a push', () => {
+    expect(top('who has push access to acme/api')).toBe('code__list_repository_collaborators');
+    expect(top('who can see the acme/api repository')).toBe('code__list_repository_collaborators');
   });
 });
