@@ -32,6 +32,17 @@ const RULES: readonly [RegExp, string][] = [
     /\b(?:eating|hogging|chewing|maxing)\s+(?:up\s+|out\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+|my\s+)?(cpu|memory|ram)\b/giu,
     ' running processes $1 usage ',
   ],
+  // "the fan is going crazy", "my laptop is running hot", "what's hogging it": the processes by load.
+  [
+    /\b(?:fan|fans|laptop|computer|machine|mac|pc)\s+(?:is|are|'s|keeps|has been)\s+(?:going crazy|going nuts|so loud|loud|spinning up|overheating|running hot|hot)\b|\bwhat(?:'s|s| is)\s+(?:eating|hogging|chewing up|maxing out)\b/giu,
+    ' running processes cpu memory usage ',
+  ],
+  // "how much are we paying for X": its usage and cost.
+  [/\bhow\s+much\s+(?:are|do|did|have)\s+(?:we|i|you)\s+(?:been\s+)?(?:paying|spending|spend|pay|being charged)\b/giu, ' cost usage billing '],
+  // "stop watching the repo": unwatch, by its notification subscription.
+  [/\bstop\s+watching\b/giu, ' unwatch notification subscription '],
+  // "make sure X can't get duplicate emails": a unique index.
+  [/\b(?:can't|cant|cannot|can not|never|won't)\s+(?:get|have|contain|hold|accept)\s+(?:any\s+)?duplicates?\b/giu, ' unique index '],
   // "takes forever", "is taking ages": slowness, whose tools explain or profile.
   [/\b(?:takes?|taking|took)\s+(?:forever|ages|so long|too long)\b/giu, ' slow performance '],
   // A break-in: "someone got into my account", "kick every device off", "log everyone out" revoke sessions.

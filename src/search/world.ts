@@ -168,6 +168,9 @@ const MAP: readonly string[] = [
   'noisy spammy mute muted unwatch silence > notification subscription ignore',
   // Undo: what was done by mistake is restored, reverted or reopened.
   'undo undid undelete undeleted accidentally mistakenly > restore revert reopen unarchive',
+  // A machine running hot is looked at through its processes; an API that slows a client down, through its rate limit.
+  'overheating > cpu process usage',
+  'throttled throttling throttle > rate limit',
 ];
 
 let table: Map<string, Map<string, number>> | undefined;

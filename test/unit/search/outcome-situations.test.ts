@@ -23,6 +23,11 @@ for (const d of [
   tool('code', 'list_repository_collaborators', 'List the collaborators of a repository, with their permissions.'),
   tool('code', 'push_files', 'Push several files to a repository in one commit.'),
   tool('todo', 'reopen_tasks', 'Reopen tasks.'),
+  tool('ci', 'download_usage_api_data', 'Download usage data: compute credits and resource usage of jobs.'),
+  tool('ci', 'rerun_workflow', 'Rerun a workflow.'),
+  tool('db', 'create-index', 'Create an index on a collection, optionally unique.'),
+  tool('mail', 'send_email', 'Send an email.'),
+  tool('tracker', 'getRateLimitStatus', 'Get the rate limit status of the API.'),
   tool('todo', 'close_tasks', 'Complete tasks.'),
   tool('db', 'explain', 'Returns statistics describing the execution of the plan chosen by the query optimizer.'),
   tool('db', 'aggregate', 'Run an aggregation pipeline against a collection.'),
@@ -67,5 +72,13 @@ describe('situations read by their construction', () => {
   it('reads "who has push access" as the collaborators, not a push', () => {
     expect(top('who has push access to acme/api')).toBe('code__list_repository_collaborators');
     expect(top('who can see the acme/api repository')).toBe('code__list_repository_collaborators');
+  });
+
+  it('reads a hot machine, a bill, a repository to stop watching and a rule against duplicates', () => {
+    expect(top("my laptop fan is going crazy, what's hogging it")).toBe('shell__list_processes');
+    expect(top('how much are we paying for ci compute')).toBe('ci__download_usage_api_data');
+    expect(top('stop watching acme/legacy')).toBe('code__manage_repository_notification_subscription');
+    expect(top("make sure the users collection can't get duplicate emails")).toBe('db__create-index');
+    expect(top('are we about to get throttled by the tracker api')).toBe('tracker__getRateLimitStatus');
   });
 });
