@@ -67,6 +67,13 @@ const RULES: readonly [RegExp, string][] = [
     /\bwho\s+(?:can|could|is allowed to)\s+(?:see|view|access|edit|push to|write to)\b|\bwho\s+(?:has|have|got|still has)\s+(?:\w+\s+)?access\s+(?:to|on)\b/giu,
     ' who collaborators permissions access ',
   ],
+  // "what did I get done last week": the completed tasks, not a file or a blame.
+  [
+    /\bwhat\s+(?:did|have|has)\s+(?:i|we|the team)\s+(?:(?:get|got|gotten)\s+done|finish|finished|complete|completed|accomplish|accomplished|knock\s+out|knocked\s+out|tick\s+off|ticked\s+off)\b/giu,
+    ' completed tasks ',
+  ],
+  // "done with pay rent", "I'm done with the slides": the task is completed.
+  [/^\s*(?:(?:i'm|im|i am|we're|we are)\s+)?(?:all\s+)?done\s+with\b/giu, ' complete close task '],
 ];
 
 /** The request with each outcome construction rewritten to the operation that reaches it. */

@@ -23,6 +23,8 @@ for (const d of [
   tool('code', 'list_repository_collaborators', 'List the collaborators of a repository, with their permissions.'),
   tool('code', 'push_files', 'Push several files to a repository in one commit.'),
   tool('todo', 'reopen_tasks', 'Reopen tasks.'),
+  tool('todo', 'get_completed_tasks', 'Get the completed tasks, by completion date.'),
+  tool('files', 'get_file_info', 'Get information about a file: size, created and modified times.'),
   tool('ci', 'download_usage_api_data', 'Download usage data: compute credits and resource usage of jobs.'),
   tool('ci', 'rerun_workflow', 'Rerun a workflow.'),
   tool('db', 'create-index', 'Create an index on a collection, optionally unique.'),
@@ -80,5 +82,11 @@ describe('situations read by their construction', () => {
     expect(top('stop watching acme/legacy')).toBe('code__manage_repository_notification_subscription');
     expect(top("make sure the users collection can't get duplicate emails")).toBe('db__create-index');
     expect(top('are we about to get throttled by the tracker api')).toBe('tracker__getRateLimitStatus');
+  });
+
+  it('reads what I got done as the completed tasks, and "done with X" as completing it', () => {
+    expect(top('what did I get done last week?')).toBe('todo__get_completed_tasks');
+    expect(top('what did we finish this week')).toBe('todo__get_completed_tasks');
+    expect(top('done with pay rent')).toBe('todo__close_tasks');
   });
 });
