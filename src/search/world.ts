@@ -156,6 +156,21 @@ const MAP: readonly string[] = [
   'friend friends family wife husband partner boss manager > person entity relation',
   // Arithmetic.
   'calculate calculation arithmetic plus > sum',
+  // ── Situations people describe, and what a tool does about them (round 16g) ──
+  // Slowness: a machine or a query that drags is looked at through its processes, load and plan.
+  'sluggish laggy unresponsive > slow performance cpu process',
+  // A break-in: sessions are revoked, secrets found and rotated.
+  'hacked compromised breach breached intruder intruders > revoke session secret security',
+  'leaked leak leaking > secret scanning alert',
+  // Cost: spending is read from usage and from what is oversized.
+  'overpaying overspending overpriced expensive pricey costly > usage cost credit underused resource',
+  // Noise: notifications are muted by their subscription.
+  'noisy spammy mute muted unwatch silence > notification subscription ignore',
+  // Undo: what was done by mistake is restored, reverted or reopened.
+  'undo undid undelete undeleted accidentally mistakenly > restore revert reopen unarchive',
+  // A machine running hot is looked at through its processes; an API that slows a client down, through its rate limit.
+  'overheating > cpu process usage',
+  'throttled throttling throttle > rate limit',
 ];
 
 let table: Map<string, Map<string, number>> | undefined;
