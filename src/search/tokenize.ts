@@ -40,6 +40,11 @@ export function splitName(name: string): string[] {
 
 function pushParts(run: string, out: string[]): void {
   for (const part of run.match(PART) ?? []) {
+    // An ASCII part is all letters or all digits, and lower-casing leaves it one part: no second split.
+    if (ASCII_ONLY.test(part)) {
+      out.push(part.toLowerCase());
+      continue;
+    }
     // Folding can change a character's class (a title-case Greek letter loses its marks and
     // becomes lower case): split the folded part again, so splitting is idempotent.
     for (const w of foldWord(part).match(PART) ?? []) {
