@@ -17,7 +17,7 @@ export interface Hint {
 }
 
 const URL = /\b(?:https?:\/\/\S+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|app|gov|edu|info|uk|de|fr)\b(?:\/\S*)?)/gi;
-const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b/gi;
+const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*(?:\.[\w-]+)*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b/gi;
 const CHANNEL = /(?:^|\s)#[A-Za-z][\w-]*/g;
 const MENTION = /(?:^|\s)@[\w-]+\b/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
@@ -34,7 +34,7 @@ const TIME = new RegExp(String.raw`\b${TIME_OF_DAY}`, 'gi');
 const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?|h|hrs?|hours?))\s+(?:[\w-]+\s+){0,2}?with\b[^.?!]{1,40}?\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tmrw|tonight)\b[^.?!]{0,20}?(?:${TIME_OF_DAY}|\d{1,2}:\d{2}|\bat \d{1,2}\b)`, 'i');
 
 /** File names a request lists together ("package.json and tsconfig.json", "the Dockerfile, docker-compose.yml"): several files at once, not one. */
-const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
+const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*(?:\.[\w-]+)*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
 const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s+)(?:the\s+)?(?:${FILE_ATOM})`, 'i');
 
 /**

@@ -105,7 +105,7 @@ describe('shape readers, whatever the text', () => {
   });
 
   it('finish on long repetitive input', () => {
-    for (const unit of ['ab/cd', 'ab/', 'feature/x.', 'src/a/', '1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a', 'push to ', 'who is on ', '10:30 ', 'select a, ', 'select * from t where '.padEnd(30, 'x ')]) {
+    for (const unit of ['a.b.', ' x.y.z', 'ab/cd', 'ab/', 'feature/x.', 'src/a/', '1 + ', 'A-', '/a', '~/', 'press ', 'add 1 and ', '9.9.', 'C:\\a', 'push to ', 'who is on ', '10:30 ', 'select a, ', 'select * from t where '.padEnd(30, 'x ')]) {
       expect(() => queryShape(unit.repeat(250))).not.toThrow();
     }
   });
@@ -299,5 +299,27 @@ describe('a latitude and longitude', () => {
     index.upsert(tool('maps', 'maps_directions', 'Get directions between two points.'));
     index.upsert(tool('files', 'read_file', 'Read a file.'));
     expect(index.search("what's at 48.8584, 2.2945?").slice(0, 2).map((h) => h.key)).toContain('maps__maps_reverse_geocode');
+  });
+});
+
+describe('a file name with several dots', () => {
+  it('is one file, its words taken out', () => {
+    for (const q of ['change the port in next.config.js', 'read docker-compose.override.yml', 'open node.js.md']) {
+      const s = queryShape(q);
+      expect(s.hints.map((h) => h.words)).toEqual(['file']);
+      expect(s.text).not.toMatch(/config|override|node/);
+    }
+    expect(hintsOf('compare tsconfig.build.json and app.module.ts')).toContain('multiple');
+    expect(hintsOf('ship v1.2.3 today')).not.toContain('file');
+  });
+
+  it('ranks the file edit above the tools its words name', () => {
+    const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
+    const index = new ToolSearchIndex();
+    index.upsert(tool('fs', 'edit_file', 'Make line-based edits to a text file.'));
+    index.upsert(tool('fs', 'read_file', 'Read the complete contents of a file.'));
+    index.upsert(tool('desktop', 'get_config', 'Get the complete server configuration.'));
+    index.upsert(tool('desktop', 'set_config_value', 'Set a specific configuration value by key.'));
+    expect(index.search('change the port in next.config.js')[0]?.key).toBe('fs__edit_file');
   });
 });
