@@ -213,7 +213,7 @@ export class ToolSearchIndex implements Searcher {
    * and, for a word no tool uses, its likely corrections, each at its best weight. Forms and
    * corrections depend on the indexed vocabulary, so concepts do too.
    */
-  private expand(t: string, surface: string, budget: { corrections: number }): Concept {
+  private expand(t: string, surfaceOf: (term: string) => string, budget: { corrections: number }): Concept {
     const weights = new Map<string, number>([[t, 1]]);
     const add = (term: string, w: number): void => {
       if (w > (weights.get(term) ?? 0)) weights.set(term, w);
@@ -236,24 +236,23 @@ export class ToolSearchIndex implements Searcher {
     // ... unless general English knows it well: "lunch" is not a misspelt launch, nor "stick" stack.
     const misspelt = w > 0 && !known && this.index.df(t) === 0 && !(this.params.typoCommonWords && commonWord(wordChecks(), t));
     if (misspelt && budget.corrections-- > 0) {
-      const found = correct(t, surface, (word) => this.index.corrections(word));
+      const found = correct(t, surfaceOf(t), (word) => this.index.corrections(word));
       // A sure correction (one candidate, one edit away) is read as the word itself: it heads the
       // concept, so the request asks for its action ("delte" → delete) and carries its rarity
       // (inverted.ts reads the first term's), not that of a word no tool uses, which would make
-      // "shedule" the rarest word of the request and any tool named schedule_* its answer.
-      const only = found.terms[0];
-      const sure = found.sure && only !== undefined;
-      const cw = sure ? Math.max(w, this.params.typoSureWeight) : w;
-      for (const c of found.terms) {
-        add(c, cw);
-        tables(c, cw);
-      }
-      // The typo's own look-alikes go: "delte" is delete, not a form of "delt" (delta).
-      if (sure) {
+      // "shedule" the rarest word of the request and any tool named schedule_* its answer. The
+      // typo's own look-alikes go: "delte" is delete, not a form of "delt" (delta).
+      const only = found.sure ? found.terms[0] : undefined;
+      if (only !== undefined) {
+        const sure = Math.max(w, this.params.typoSureWeight);
         weights.clear();
-        weights.set(only, cw);
-        tables(only, cw);
+        weights.set(only, sure);
+        tables(only, sure);
         return [...weights];
+      }
+      for (const c of found.terms) {
+        add(c, w);
+        tables(c, w);
       }
     }
     return [...weights];
@@ -275,16 +274,16 @@ export class ToolSearchIndex implements Searcher {
     return this.read(query).concepts;
   }
 
-  /**
-   * The query's concepts, the terms that must not say which action it asks for (the verbs of
-   * its phrasal verbs, the verbs it negates), and the negated ones.
-   */
   /** Whether the catalog itself says every term of the word (a shorthand it uses is its own word). */
   private readonly says = (word: string): boolean => {
     const terms = analyzeText(word);
     return terms.length > 0 && terms.every((t) => this.index.df(t) > 0);
   };
 
+  /**
+   * The query's concepts, the terms that must not say which action it asks for (the verbs of
+   * its phrasal verbs, the verbs it negates), and the negated ones.
+   */
   private read(query: string): { concepts: Concept[]; notAsked: Set<string>; negated: Set<string>; listing: boolean } {
     const out: Concept[] = [];
     const seen = new Set<string>();
@@ -311,19 +310,25 @@ export class ToolSearchIndex implements Searcher {
     const payload = this.params.payloadWeight < 1 ? payloadTerms(shape.text) : new Set<string>();
     // "my open issues" is a state to list by, "open the readme" asks to view it: neither creates.
     const open = this.params.synonyms && this.params.openSense ? openSense(shape.text) : undefined;
-    // Each term's surface word as typed (lower-case), for corrections of a typo the stemmer cut ("delte" → delt).
-    const surfaces = new Map<string, string>();
-    for (const word of tokenize(shape.text)) {
-      const lower = word.toLowerCase();
-      const t = termOf(lower);
-      if (t !== '' && !surfaces.has(t)) surfaces.set(t, lower);
-    }
+    // Each term's surface word as typed (tokenize lower-cases), for corrections of a typo the stemmer
+    // cut ("delte" → delt); worked out only when a word is taken for a typo, which few requests have.
+    let surfaces: Map<string, string> | undefined;
+    const surfaceOf = (t: string): string => {
+      if (surfaces === undefined) {
+        surfaces = new Map();
+        for (const word of tokenize(shape.text)) {
+          const own = termOf(word);
+          if (own !== '' && !surfaces.has(own)) surfaces.set(own, word);
+        }
+      }
+      return surfaces.get(t) ?? t;
+    };
     for (const t of analyzeText(shape.text)) {
       // A bare number in a request ("issue 17", "PR 42") names an object, never a tool.
       if (seen.has(t) || DIGITS.test(t)) continue;
       if (out.length >= MAX_CONCEPTS) break;
       seen.add(t);
-      let c: Concept = this.params.synonyms ? this.expand(t, surfaces.get(t) ?? t, budget) : [[t, 1]];
+      let c: Concept = this.params.synonyms ? this.expand(t, surfaceOf, budget) : [[t, 1]];
       if (t === OPEN_TERM && open !== undefined) c = openConcept(open, this.params.synonymWeight);
       let scale = content.has(t) ? cw : phrasal.verbs.has(t) || t === done ? vw : phrasal.particles.has(t) ? 0 : 1;
       if (context.has(t)) scale *= this.params.preambleWeight;
