@@ -17,7 +17,9 @@ export interface Hint {
 }
 
 const URL = /\b(?:https?:\/\/\S+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|app|gov|edu|info|uk|de|fr)\b(?:\/\S*)?)/gi;
-const FILE = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.-]+[\\/])*[\w-]*(?:\.[\w-]+)*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b/gi;
+/** A file name (a path, several dots, a known extension; README, Makefile, Dockerfile): its words are the value's. */
+const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*(?:\.[\w-]+)*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
+const FILE = new RegExp(String.raw`(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?${FILE_ATOM}`, 'gi');
 const CHANNEL = /(?:^|\s)#[A-Za-z][\w-]*/g;
 const MENTION = /(?:^|\s)@[\w-]+\b/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/g;
@@ -34,7 +36,6 @@ const TIME = new RegExp(String.raw`\b${TIME_OF_DAY}`, 'gi');
 const NEW_MEETING = new RegExp(String.raw`\b(?:a|an|\d+\s*(?:m|min|mins|minutes?|h|hrs?|hours?))\s+(?:[\w-]+\s+){0,2}?with\b[^.?!]{1,40}?\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tmrw|tonight)\b[^.?!]{0,20}?(?:${TIME_OF_DAY}|\d{1,2}:\d{2}|\bat \d{1,2}\b)`, 'i');
 
 /** File names a request lists together ("package.json and tsconfig.json", "the Dockerfile, docker-compose.yml"): several files at once, not one. */
-const FILE_ATOM = String.raw`(?:[\w.-]+[\\/])*[\w-]*(?:\.[\w-]+)*\.(?:txt|md|json|ya?ml|csv|log|pdf|png|jpe?g|gif|svg|js|ts|tsx|py|go|rs|java|rb|toml|ini|xml|html?|css|sh|sql|docx?|xlsx?|pptx?|zip|env)\b|\bREADME\b|\bMakefile\b|\bDockerfile\b`;
 const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s+)(?:the\s+)?(?:${FILE_ATOM})`, 'i');
 
 /**
@@ -42,7 +43,10 @@ const FILE_LIST = new RegExp(String.raw`(?:${FILE_ATOM})\s*(?:,\s*(?:and\s+|&\s+
  * handle or one capitalised name, the item a tracker's (issue, ticket, task, PR, bug, card, story, a number or a key).
  * Read on the request as written: the handle is taken out of the text before the rules.
  */
-const PERSON_ON_ITEM = /\b(?:put|puts|putting|stick|sticks|add|adds|throw|throws)\s+(?:@[\w-]+|[A-Z][a-z]+)\s+on(?:to)?\s+(?:(?:the|this|that|our|my)\s+)?(?:(?:issues?|tickets?|tasks?|prs?|pull requests?|bugs?|cards?|stor(?:y|ies))\b|#\d|[A-Z][A-Z0-9]{1,9}-\d)/;
+const PUTTING = String.raw`\b(?:put|puts|putting|stick|sticks|add|adds|throw|throws)\b`;
+const PERSON_ON_ITEM = new RegExp(String.raw`${PUTTING}\s+(?:@[\w-]+|[A-Z][a-z]+)\s+on(?:to)?\s+(?:(?:the|this|that|our|my)\s+)?(?:(?:issues?|tickets?|tasks?|prs?|pull requests?|bugs?|cards?|stor(?:y|ies))\b|#\d|[A-Z][A-Z0-9]{1,9}-\d)`);
+/** The verb of that construction, in the text the values were taken out of. */
+const PUTTING_VERB = new RegExp(PUTTING, 'i');
 
 /** An owned time of day names an appointment ("cancel my 4pm with Initech", "is our 10:30 still on"): a calendar's event. */
 const OWNED_TIME = new RegExp(String.raw`\b(?:my|our|your|his|her|their|the|this|that|tomorrow's|today's|\w+day's)\s+(?:${TIME_OF_DAY}|\d{1,2}:\d{2}\b)`, 'i');
@@ -158,7 +162,7 @@ export function queryShape(query: string): QueryShape {
   // Read on the request as written: the time itself was taken out of the text above.
   if (!hints.includes(CALENDAR) && OWNED_TIME.test(query)) hints.push(CALENDAR);
   // Its verb says nothing of the job ("put" would pick an HTTP PUT): the assignment is what is asked.
-  if (PERSON_ON_ITEM.test(query)) text = text.replace(/\b(?:put|puts|putting|stick|sticks|add|adds|throw|throws)\b/i, ' assign ');
+  if (PERSON_ON_ITEM.test(query)) text = text.replace(PUTTING_VERB, ' assign ');
   // "is status.acme.io loading at all", "is the site at example.com down": whether a page answers is seen by opening it.
   if (hints.includes(PAGE) && SITE_UP.test(text)) hints.push({ words: 'open fetch navigate', weight: 0.5 });
   if (NEW_MEETING.test(query)) hints.push({ words: 'create event', weight: 0.4 });

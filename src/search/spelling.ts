@@ -22,14 +22,19 @@ export const LONG_WORD = 8;
 export const MAX_TYPO = 24;
 const SPELLABLE = /^[a-z]+$/;
 
+/** Latin letters only, at least `min` and at most MAX_TYPO of them. */
+function spelt(word: string, min: number): boolean {
+  return word.length >= min && word.length <= MAX_TYPO && SPELLABLE.test(word);
+}
+
 /** True for a word the index corrects. */
 export function spellable(term: string): boolean {
-  return term.length >= MIN_TYPO && term.length <= MAX_TYPO && SPELLABLE.test(term);
+  return spelt(term, MIN_TYPO);
 }
 
 /** True for a term the index files as a possible correction. */
 export function fileable(term: string): boolean {
-  return term.length >= MIN_TERM && term.length <= MAX_TYPO && SPELLABLE.test(term);
+  return spelt(term, MIN_TERM);
 }
 
 export class SpellingIndex {
