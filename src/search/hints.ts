@@ -5,6 +5,7 @@
 // nothing about the tool wanted. General phrasing rules only.
 
 import { lightVerbs } from './light-verbs.js';
+import { rewrite, type Rewrite } from './rewrites.js';
 import { outcomes } from './outcomes.js';
 import { workPhrases } from './work-phrases.js';
 import { secondLanguage } from './second-language.js';
@@ -87,7 +88,7 @@ const RULES: readonly [RegExp, Hint][] = [
 ];
 
 /** Phrasal verbs and set phrases, rewritten to the word tools use for them. */
-const PHRASES: readonly [RegExp, string][] = [
+const PHRASES: readonly Rewrite[] = [
   // Right after a determiner, "login" and "sign-in" name a thing ("the login box", "my sign in page"), not the act.
   [/(?<!\b(?:the|these|those|all|my|our|your|their|some|this|that|a|an)\s+)(?:\blog(?:ged|ging|s)? ?in(?:to)?\b|\bsign(?:ed|ing|s)? ?in(?:to)?\b)/gi, ' login authenticated account '],
   [/\blog(?:ged|ging|s)? ?out\b|\bsign(?:ed|ing|s)? ?out\b/gi, ' logout session '],
@@ -153,7 +154,7 @@ export function queryShape(query: string): QueryShape {
   // Set phrases are read once the values are out: "/login" in a URL, "signup.md" or "#sign-up" is a value's text,
   // not the user logging in or signing up.
   text = secondLanguage(text);
-  for (const [re, replacement] of PHRASES) text = text.replace(re, replacement);
+  text = rewrite(text, PHRASES);
   // Workplace phrasal verbs after the light-verb constructions: "hand #230 over to alice" keeps its assignee.
   text = outcomes(workPhrases(lightVerbs(text)));
   text = text.replace(TIME, ' ');

@@ -3,13 +3,15 @@
 // Read literally they pick the wrong tool (give_feedback, pods_log). Each rule is a construction
 // over closed sets of function words, never a list of objects or names.
 
+import { rewrite, type Rewrite } from './rewrites.js';
+
 /** What ends a clause: past it, the words are no longer the construction's receiver. */
 const END = String.raw`(?=\s*(?:$|[.,;:!?)]|\b(?:so|and|then|but|please|pls|asap|now|today|tomorrow)\b))`;
 
 /** Determiners that open a noun phrase after a verb: "log a call", "log the meeting", "log my hours". */
 const DET = String.raw`(?:a|an|the|this|that|these|those|my|our|his|her|their|today's|yesterday's|another|one|two|\d+)`;
 
-const RULES: readonly [RegExp, string][] = [
+const RULES: readonly Rewrite[] = [
   // "give ENG-99 to Priya", "hand #230 over to alice", "pass the ticket to Sam": a thing given to one person is
   // assigned to them. The receiver is one word that ends the clause: "give me …" and "to the Platform team" are not this.
   [
@@ -32,6 +34,5 @@ const RULES: readonly [RegExp, string][] = [
 
 /** The request with each light-verb construction rewritten to the action it says. */
 export function lightVerbs(text: string): string {
-  for (const [re, replacement] of RULES) text = text.replace(re, replacement);
-  return text;
+  return rewrite(text, RULES);
 }

@@ -3,10 +3,12 @@
 // "forget" deletes a memory and "copies" copies files; the construction says the operation: a
 // reminder to set, a count of running copies to scale to. Closed constructions, no object lists.
 
+import { rewrite, type Rewrite } from './rewrites.js';
+
 /** A number as people write it in a request. */
 const COUNT = String.raw`(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)`;
 
-const RULES: readonly [RegExp, string][] = [
+const RULES: readonly Rewrite[] = [
   // "make sure I don't forget the dentist", "don't let me forget to pay rent": a reminder, not a deletion
   // ("forget what I told you about my old job" stays a deletion).
   [
@@ -78,6 +80,5 @@ const RULES: readonly [RegExp, string][] = [
 
 /** The request with each outcome construction rewritten to the operation that reaches it. */
 export function outcomes(text: string): string {
-  for (const [re, replacement] of RULES) text = text.replace(re, replacement);
-  return text;
+  return rewrite(text, RULES);
 }

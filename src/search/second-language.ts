@@ -5,7 +5,9 @@
 // where the English reading would be wrong for a request to a tool; ordinary English ("the actual
 // error message", "family reunion photos", "assist the customer") is left alone. Closed word sets only.
 
-const RULES: readonly (readonly [RegExp, string])[] = [
+import { rewrite, type Rewrite } from './rewrites.js';
+
+const RULES: readonly Rewrite[] = [
   // es actualizar, pt atualizar, fr actualiser, it attualizzare, de aktualisieren: to update. English
   // "actualize" (to make real) is never what a request to a tool means.
   [/\bactuali[sz](?:e|es|ed|ing)\b/giu, 'update'],
@@ -53,6 +55,5 @@ const RULES: readonly (readonly [RegExp, string])[] = [
 
 /** The request with each widely known false friend or calque rewritten to what such a speaker means. */
 export function secondLanguage(text: string): string {
-  for (const [re, replacement] of RULES) text = text.replace(re, replacement);
-  return text;
+  return rewrite(text, RULES);
 }

@@ -5,6 +5,8 @@
 // calendars, chat, docs, repos, CI, clouds, CRMs and browsers, each meaning in the words tools use.
 // hints.ts's set phrases come first; the light-verb constructions ("hand #12 over to Sam") too.
 
+import { rewrite, type Rewrite } from './rewrites.js';
+
 /** Short objects that may stand between the verb and its particle ("kick it off", "tick them off"). */
 const HELD = String.raw`(?:\s+(?:it|them|this|that|these|those|me|us|him|her|everything|everyone))?`;
 
@@ -96,7 +98,7 @@ const ENTRIES: readonly Entry[] = [
 ];
 
 /** Idioms that are not verb + particle. */
-const IDIOMS: readonly [RegExp, string][] = [
+const IDIOMS: readonly Rewrite[] = [
   // Answering an invitation.
   [/\bsa(?:y|ys|id|ying) yes to\b/giu, ' accept respond '],
   [/\bsa(?:y|ys|id|ying) no to\b/giu, ' decline respond '],
@@ -121,7 +123,7 @@ const ENTRY_RULES: readonly { forms: readonly string[]; re: RegExp; meaning: str
 }));
 
 /** Every rule in the order they apply, ungated (what `workPhrases` must equal; its tests compare the two). */
-export const WORK_PHRASE_RULES: readonly (readonly [RegExp, string])[] = [...ENTRY_RULES.map((r) => [r.re, r.meaning] as const), ...IDIOMS];
+export const WORK_PHRASE_RULES: readonly Rewrite[] = [...ENTRY_RULES.map((r) => [r.re, r.meaning] as const), ...IDIOMS];
 
 /** The words `\b` delimits, as the rules see them. */
 const WORD_RUN = /\w+/g;
@@ -142,6 +144,5 @@ export function workPhrases(text: string): string {
       text = next;
     }
   }
-  for (const [re, replacement] of IDIOMS) text = text.replace(re, replacement);
-  return text;
+  return rewrite(text, IDIOMS);
 }

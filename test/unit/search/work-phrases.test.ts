@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { WORK_PHRASE_RULES, workPhrases } from '../../../src/search/work-phrases.js';
+import { rewrite } from '../../../src/search/rewrites.js';
 import { ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
@@ -80,10 +81,7 @@ describe('workplace phrasal verbs', () => {
 
 describe('running only the rules whose verb a request says', () => {
   it('rewrites exactly as every rule run in order would', () => {
-    const ungated = (text: string): string => {
-      for (const [re, replacement] of WORK_PHRASE_RULES) text = text.replace(re, replacement);
-      return text;
-    };
+    const ungated = (text: string): string => rewrite(text, WORK_PHRASE_RULES);
     // Words of the table's verbs, particles, held pronouns and meanings, in any case, with filler and punctuation.
     const words = [...new Set(WORK_PHRASE_RULES.flatMap(([re, m]) => [...re.source.matchAll(/[a-z]{2,}/g)].map((x) => x[0]).concat(m.trim().split(' '))))];
     const word = fc.oneof(fc.constantFrom(...words), fc.constantFrom('the', 'ticket', 'a', 'ENG-12', ',', '.', 'Up', 'OFF', 'Pull'));
