@@ -23,6 +23,11 @@ contexts:
   context: {cluster: fake, user: fake}
 current-context: fake
 J
+mkdir -p /tmp/sb-gdocs-config/google-docs-mcp
+cat > /tmp/sb-gdocs-config/google-docs-mcp/token.json <<'J'
+{"type":"authorized_user","access_token":"x","refresh_token":"x","expiry_date":4102444800000}
+J
+mkdir -p /tmp/sb-obsidian-vault/.obsidian
 if command -v redis-server >/dev/null && ! redis-cli -p 6391 ping >/dev/null 2>&1; then
   redis-server --port 6391 --bind 127.0.0.1 --save '' --daemonize yes --pidfile /tmp/sb-redis-6391.pid >/dev/null
   echo "redis-server on 6391 (stop: kill \$(cat /tmp/sb-redis-6391.pid))" >&2
