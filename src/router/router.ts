@@ -54,7 +54,7 @@ export class Router {
   private embeddings?: string;
   private indexedServers = new Set<string>();
   private indexedCatalog?: Catalog;
-  readonly subscriptions = new Subscriptions();
+  readonly subscriptions: Subscriptions;
   readonly tasks = new TaskIds();
   /** Calls of stateless-revision clients waiting for their input between rounds. */
   readonly parked: ParkedCalls;
@@ -82,6 +82,11 @@ export class Router {
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.observer = deps.observer ?? new Observer(() => deps.store.current);
+    this.subscriptions = new Subscriptions({
+      limits: () => deps.config().limits,
+      // Updates follow the policy in force, not the one of the day the URI was subscribed to.
+      mayHear: (session, connection, uri, exposedUri) => session.view.allowsUri(exposedUri) && (this.catalog.resourcePolicy.get(connection.name)?.(uri) ?? false),
+    });
     this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size);
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
