@@ -2,7 +2,8 @@
 // in: the server's resource rules judge its own URI, the client profile's judge the URI as the
 // client sees it (renamed where the catalog renamed it). What fails leaves the answer before the
 // client sees it: links, embedded resources and UI pointers in tool results, prompt messages,
-// read contents, completion values. Pure; objects are copied only where something goes.
+// read contents, sampling requests, completion values. Pure; objects are copied only where
+// something goes.
 
 import { canonicalUri } from '../policy/uri.js';
 import { ALLOW_EVERY_URI } from '../policy/uri-filter.js';
@@ -78,6 +79,39 @@ export function judgeReadResult(result: Json, judge: UriJudge | undefined): Json
   if (!judge || !Array.isArray(result?.contents)) return result;
   const contents = (result.contents as Json[]).filter((c) => typeof c?.uri !== 'string' || judge(c.uri));
   return contents.length === result.contents.length ? result : { ...result, contents };
+}
+
+/** A sampling message's block with what names a denied resource taken out; undefined when the block itself goes. */
+function samplingBlock(block: Json, judge: UriJudge): Json | undefined {
+  if (!blockAllowed(block, judge)) return undefined;
+  // A tool's result inside a sampling conversation carries content blocks like a tools/call answer.
+  if (block?.type !== 'tool_result' || !Array.isArray(block.content)) return block;
+  const content = blocksAllowed(block.content, judge);
+  return content === block.content ? block : { ...block, content };
+}
+
+/**
+ * sampling/createMessage params (a server's request to the client): links and embedded resources
+ * the client may not see leave its messages, as they leave a tool's result; a message made of
+ * nothing else goes.
+ */
+export function judgeSamplingRequest(params: Json | undefined, judge: UriJudge | undefined): Json | undefined {
+  if (!judge || !Array.isArray(params?.messages)) return params;
+  let changed = false;
+  const messages: Json[] = [];
+  for (const m of params.messages as Json[]) {
+    if (Array.isArray(m?.content)) {
+      const content = (m.content as Json[]).map((b) => samplingBlock(b, judge)).filter((b) => b !== undefined);
+      const same = content.length === m.content.length && content.every((b, i) => b === m.content[i]);
+      changed ||= !same;
+      if (content.length > 0 || m.content.length === 0) messages.push(same ? m : { ...m, content });
+    } else {
+      const block = samplingBlock(m?.content, judge);
+      changed ||= block !== m?.content;
+      if (block !== undefined) messages.push(block === m?.content ? m : { ...m, content: block });
+    }
+  }
+  return changed ? { ...params, messages } : params;
 }
 
 /**

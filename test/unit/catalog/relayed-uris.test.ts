@@ -10,6 +10,7 @@ import {
   judgeCompletion,
   judgePromptResult,
   judgeReadResult,
+  judgeSamplingRequest,
   judgeToolResult,
   promptValueAllowed,
   templateValueAllowed,
@@ -103,6 +104,24 @@ describe('answers', () => {
     const out = judgePromptResult(result, judge);
     expect(out.messages).toEqual([result.messages[0], { role: 'user', content: [{ type: 'resource_link', uri: PUBLIC }] }]);
     expect(out.description).toBe('d');
+  });
+
+  it("a sampling request loses what names a denied resource, in tool results' content too; a message of nothing else goes", () => {
+    const params = {
+      maxTokens: 5,
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'hi' } },
+        { role: 'user', content: { type: 'resource_link', uri: SECRET } },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'a', content: [{ type: 'resource_link', uri: SECRET }, { type: 'resource_link', uri: PUBLIC }] }] },
+        { role: 'user', content: [{ type: 'resource', resource: { uri: SECRET, text: 'KEY' } }] },
+      ],
+    };
+    const out = judgeSamplingRequest(params, judge)!;
+    expect(JSON.stringify(out)).not.toContain('secret');
+    expect(out.messages).toEqual([params.messages[0], { role: 'user', content: [{ type: 'tool_result', toolUseId: 'a', content: [{ type: 'resource_link', uri: PUBLIC }] }] }]);
+    expect(out.maxTokens).toBe(5);
+    const clean = { messages: [params.messages[0]] };
+    expect(judgeSamplingRequest(clean, judge)).toBe(clean);
   });
 
   it('a read answers only the contents the client may see', () => {
