@@ -77,14 +77,17 @@ export const passInputRounds: RoundsForward = async (connection, context, method
   const asked = inputRequired(answer);
   if (asked === undefined || typeof asked.requestState !== 'string') return answer;
   const requestState = states.wrap({ inner: asked.requestState, ...bound, exp: Date.now() + WRAPPED_STATE_TTL_MS });
-  return { jsonrpc: '2.0', id: 0, result: { ...asked, inputRequests: judgedQuestions(asked.inputRequests, uriJudge(context.router.catalog, context.view, connection.name)), requestState } };
+  return { jsonrpc: '2.0', id: 0, result: { ...asked, inputRequests: judgedQuestions(asked.inputRequests, () => uriJudge(context.router.catalog, context.view, connection.name)), requestState } };
 };
 
 /** A round's sampling questions, their messages judged like a relayed sampling request's. */
-function judgedQuestions(requests: unknown, judge: UriJudge | undefined): unknown {
-  if (!judge || typeof requests !== 'object' || requests === null || Array.isArray(requests)) return requests;
+function judgedQuestions(requests: unknown, judgeOf: () => UriJudge | undefined): unknown {
+  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) return requests;
+  const entries = Object.entries(requests as Record<string, any>);
+  if (!entries.some(([, r]) => r?.method === 'sampling/createMessage')) return requests;
+  const judge = judgeOf();
   const out: Record<string, any> = {};
-  for (const [key, request] of Object.entries(requests as Record<string, any>)) {
+  for (const [key, request] of entries) {
     out[key] = request?.method === 'sampling/createMessage' ? { ...request, params: judgeSamplingRequest(request.params, judge) } : request;
   }
   return out;
