@@ -2,8 +2,9 @@
 // and 7): resource subscriptions without a bound, and values in servers' answers (completions,
 // links, embedded resources, read contents) that name resources the client's profile denies.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { HttpClient, breached, held, rawHttp, startGateway, stdioServer } from './lib.mjs';
 
 async function withGateway(cli, yaml, body, options = {}) {
@@ -176,6 +177,41 @@ export const relay = [
     },
   },
   {
+    name: 'resource updates keep coming after the profile lost the URI',
+    item: '28.7',
+    async run({ cli }) {
+      // alice subscribes to the public file; a reload then denies file:///public/* to her. The
+      // server's next updates about it must not reach her (a marker URI she keeps says when).
+      return withGateway(cli, YAML, async (gw) => {
+        const c = await alice(gw);
+        const marker = 'file:///other/marker';
+        for (const uri of [PUBLIC, marker]) {
+          const r = await c.request('resources/subscribe', { uri });
+          if (!r.response?.result) return breached(`could not subscribe to ${uri}: ${JSON.stringify(r.response)}`);
+        }
+        const stream = c.openStream();
+        try {
+          const updates = (uri) => stream.messages.filter((m) => m.method === 'notifications/resources/updated' && m.params?.uri === uri).length;
+          await c.call('rel__touch', { uri: marker });
+          await stream.next((m) => m.params?.uri === marker);
+          writeFileSync(path.join(gw.dir, 'switchboard.yaml'), YAML.replace('deny: ["file:///secret/*"]', 'deny: ["file:///secret/*", "file:///public/*"]'));
+          process.kill(gw.pid, 'SIGHUP');
+          await gw.waitForStderr(/config reloaded/);
+          const before = updates(PUBLIC);
+          await c.call('rel__touch', { uri: PUBLIC });
+          await c.call('rel__touch', { uri: marker });
+          await stream.next(() => updates(marker) === 2);
+          const read = await c.request('resources/read', { uri: PUBLIC });
+          const leaked = updates(PUBLIC) - before;
+          const detail = `after the reload a read of it is ${read.response?.error ? 'refused' : 'served'}; updates about it that reached alice since: ${leaked}`;
+          return read.response?.error && leaked === 0 ? held(detail) : breached(detail);
+        } finally {
+          stream.close();
+        }
+      });
+    },
+  },
+  {
     name: 'completion/complete on an allowed template names a denied file',
     item: '28.7',
     async run({ cli }) {
@@ -232,6 +268,30 @@ export const relay = [
         if (!contents) return breached(`no result: ${JSON.stringify(r.response).slice(0, 200)}`);
         return !namesSecret(contents) && contents.some((x) => x.uri === PUBLIC) ? held(detail) : breached(detail);
       });
+    },
+  },
+  {
+    name: "a server's sampling request embeds a denied resource",
+    item: '28.7',
+    async run({ cli }) {
+      // stdio, as alice: the server asks the client's model to summarise a tool result that links
+      // and embeds the secret file.
+      const yaml = `${PROFILES}stdio:\n  client: alice\nservers:\n${stdioServer('rel', 'relay.mjs')}`;
+      return withGateway(
+        cli,
+        yaml,
+        async (gw) => {
+          const c = gw.stdio;
+          await c.initialize({ sampling: {} });
+          const call = c.request('tools/call', { name: 'rel__sample', arguments: {} });
+          const asked = await c.next((m) => m.method === 'sampling/createMessage');
+          c.send({ jsonrpc: '2.0', id: asked.id, result: { role: 'assistant', content: { type: 'text', text: 'summary' }, model: 'm' } });
+          const answered = await call;
+          const detail = `the client was asked: ${JSON.stringify(asked.params.messages).slice(0, 300)}; the call answered ${answered.result ? 'a result' : JSON.stringify(answered.error)}`;
+          return !namesSecret(asked.params) && JSON.stringify(asked.params).includes('Read.') && answered.result ? held(detail) : breached(detail);
+        },
+        { mode: 'stdio' },
+      );
     },
   },
   {
