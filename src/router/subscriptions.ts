@@ -101,6 +101,18 @@ export class Subscriptions {
     if (this.remove(connection, uri, entry, subscriber)) await connection.unsubscribe(uri);
   }
 
+  /**
+   * Where `subscriber` holds the URI it knows as `exposedUri`: for an unsubscribe the catalog can
+   * no longer route (a reload took the URI from the catalog or from the profile), so the slot can
+   * still be freed. A scan: the rare path.
+   */
+  heldAs(subscriber: Subscriber, exposedUri: string): { connection: Connection; uri: string } | undefined {
+    for (const [connection, uris] of this.byConnection) {
+      for (const [uri, entry] of uris) if (entry.holders.get(subscriber)?.exposedUri === exposedUri) return { connection, uri };
+    }
+    return undefined;
+  }
+
   /** Delivers a server's resources/updated to the holders of that URI that may still read it. */
   updated(connection: Connection, params: Record<string, any>): void {
     const uri = params.uri;

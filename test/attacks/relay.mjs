@@ -203,8 +203,10 @@ export const relay = [
           await stream.next(() => updates(marker) === 2);
           const read = await c.request('resources/read', { uri: PUBLIC });
           const leaked = updates(PUBLIC) - before;
-          const detail = `after the reload a read of it is ${read.response?.error ? 'refused' : 'served'}; updates about it that reached alice since: ${leaked}`;
-          return read.response?.error && leaked === 0 ? held(detail) : breached(detail);
+          // She can still let go of it (and free its slot), though she may no longer read it.
+          const dropped = await c.request('resources/unsubscribe', { uri: PUBLIC });
+          const detail = `after the reload a read of it is ${read.response?.error ? 'refused' : 'served'}; updates about it that reached alice since: ${leaked}; unsubscribing: ${dropped.response?.error ? dropped.response.error.message : 'done'}`;
+          return read.response?.error && leaked === 0 && dropped.response?.result ? held(detail) : breached(detail);
         } finally {
           stream.close();
         }

@@ -134,6 +134,15 @@ describe('freeing slots', () => {
     expect([subs.held(a), subs.held(b), subs.held()]).toEqual([3, 0, 3]);
   });
 
+  it('finds a holding by the URI its subscriber knows, whatever the catalog routes now', async () => {
+    const subs = subscriptions();
+    const c = new FakeConnection();
+    const [a, b] = [new FakeSession(), new FakeSession()];
+    await subs.subscribe(asConnection(c), 'file:///x', a, 'p+file:///x', asSession(a));
+    expect(subs.heldAs(a, 'p+file:///x')).toEqual({ connection: c, uri: 'file:///x' });
+    expect([subs.heldAs(a, 'file:///x'), subs.heldAs(b, 'p+file:///x')]).toEqual([undefined, undefined]);
+  });
+
   it("a session's end frees everything held for it (its listen streams' too) and nobody else's", async () => {
     const subs = subscriptions({ maxSubscriptionsPerSession: 10, maxSubscriptions: 10 });
     const c = new FakeConnection();
