@@ -30,7 +30,7 @@ export class ResourceSubscriptions {
   private readonly asking = new Map<string, Promise<void>>();
   /** The unsubscribes waiting their turn, one at a time: the tail of their chain. */
   private releasing: Promise<void> = Promise.resolve();
-  /** 2026-07-28: the new listen stream the changes of this turn of the event loop share. */
+  /** 2026-07-28: the new listen stream that the changes made in one synchronous run share. */
   private relistening?: Promise<void>;
 
   constructor(private readonly host: SubscriptionHost) {}
@@ -82,7 +82,7 @@ export class ResourceSubscriptions {
     await this.host.request('resources/unsubscribe', { uri });
   }
 
-  /** One new listen stream for every change made in this turn of the event loop. */
+  /** One new listen stream for the changes made before the next microtask (a session's end drops all its URIs at once). */
   private relisten(): Promise<void> {
     this.relistening ??= Promise.resolve().then(() => {
       this.relistening = undefined;
