@@ -137,7 +137,7 @@ export const callTool: Handler = async (params, context) => {
   const judge = uriJudge(context.router.catalog, context.view, entry.server);
   let answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
   if (isRawResponse(answer)) {
-    if (judge === undefined || !mayNameUri(answer.chunks)) return answer;
+    if (judge === undefined || answer.isError || !mayNameUri(answer.chunks)) return answer;
     answer = parseRawResponse(answer);
   }
   // Policy first: what the client may not see is not sanitized or audited for it either.
