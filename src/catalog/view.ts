@@ -7,7 +7,7 @@
 import type { ClientProfile } from '../config/types.js';
 import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
-import { compileUriFilter } from '../policy/uri-filter.js';
+import { ALLOW_EVERY_URI, compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';
 import { listOf } from './build.js';
 import { rewriteToolUi } from './ui-uris.js';
@@ -58,7 +58,7 @@ const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
 export function viewFor(catalog: Catalog, profile: ClientProfile | undefined): CatalogView {
   if (!profile) {
     let v = unrestricted.get(catalog);
-    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true, seesServer: () => true, ...lazyParts(catalog, undefined, catalog.lists) }));
+    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: ALLOW_EVERY_URI, seesServer: () => true, ...lazyParts(catalog, undefined, catalog.lists) }));
     return v;
   }
   let byProfile = cache.get(catalog);

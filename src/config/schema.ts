@@ -134,6 +134,8 @@ function build(editor: boolean) {
       sessionIdleTimeout: subst(duration)
         .prefault('1h')
         .meta({ description: 'An HTTP session with no request in flight and no open stream for this long is closed (default 1h).' }),
+      maxSubscriptionsPerSession: count(1_000_000, 1000, 'Resource subscriptions one client session may hold (resources/subscribe and its listen streams together); more are refused at once (default 1000).'),
+      maxSubscriptions: count(10_000_000, 10_000, 'Resource subscriptions all sessions together may hold; more are refused at once (default 10000).'),
       maxIsolatedConnections: count(100_000, 32, 'Per-session connections (isolation: per-session) open at once, across all servers (default 32).'),
       maxConnections: count(1_000_000, 512, 'TCP connections the HTTP face accepts at once; more are closed at once (default 512).'),
       requestTimeout: subst(duration)

@@ -91,6 +91,15 @@ export function chunksInclude(chunks: readonly Buffer[], needle: string): boolea
   return false;
 }
 
+/**
+ * Whether a message may hold a member whose name ends in `uri` or `Uri` (a link, an embedded
+ * resource, a UI pointer): with neither `ri"` nor an escape (`\u`, which could spell any name)
+ * in its bytes, it holds none, and needs no parsing to be judged.
+ */
+export function mayNameUri(chunks: readonly Buffer[]): boolean {
+  return chunksInclude(chunks, 'ri"') || chunksInclude(chunks, '\\u');
+}
+
 const WS = (c: number | undefined) => c === 32 || c === 10 || c === 13 || c === 9;
 const QUOTE = 34;
 const BACKSLASH = 92;

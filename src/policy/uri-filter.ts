@@ -182,6 +182,9 @@ export function canonicalUriGlob(atoms: Atom[]): Atom[] {
 const allowAll = (): boolean => true;
 const allowNone = (): boolean => false;
 
+/** The filter of rules that judge nothing (every URI passes as it is): what needs no checking. */
+export const ALLOW_EVERY_URI: (uri: string) => boolean = allowAll;
+
 /**
  * A predicate over resource URIs: canonicalUri, then deny globs, then allow globs (all normalised
  * as above). A refused URI is denied. Shortcut: `allow: ["*"], deny: []` judges nothing and

@@ -7,6 +7,7 @@
 import type { Catalog } from '../catalog/build.js';
 import { createCursorCodec, type CursorCodec } from '../catalog/cursor.js';
 import { mergeInstructions } from '../catalog/instructions.js';
+import { uriJudge } from '../catalog/relayed-uris.js';
 import type { CatalogStore } from '../catalog/store.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { GatewayConfig, ServerConfig } from '../config/types.js';
@@ -54,7 +55,7 @@ export class Router {
   private embeddings?: string;
   private indexedServers = new Set<string>();
   private indexedCatalog?: Catalog;
-  readonly subscriptions = new Subscriptions();
+  readonly subscriptions: Subscriptions;
   readonly tasks = new TaskIds();
   /** Calls of stateless-revision clients waiting for their input between rounds. */
   readonly parked: ParkedCalls;
@@ -82,7 +83,12 @@ export class Router {
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.observer = deps.observer ?? new Observer(() => deps.store.current);
-    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size);
+    this.subscriptions = new Subscriptions({
+      limits: () => deps.config().limits,
+      // Updates follow the policy in force, not the one of the day the URI was subscribed to.
+      mayHear: (session, connection, uri, exposedUri) => session.view.allowsUri(exposedUri) && (this.catalog.resourcePolicy.get(connection.name)?.(uri) ?? false),
+    });
+    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size, (session, server) => uriJudge(this.catalog, session.view, server));
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }

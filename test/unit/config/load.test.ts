@@ -24,6 +24,8 @@ describe('defaults', () => {
         writeBufferBytes: 32 * 1024 * 1024,
         maxSessions: 1000,
         sessionIdleTimeoutMs: 3_600_000,
+        maxSubscriptionsPerSession: 1000,
+        maxSubscriptions: 10_000,
         maxIsolatedConnections: 32,
         maxConnections: 512,
         requestTimeoutMs: 30_000,
