@@ -15,14 +15,14 @@
 //   - in the path, `//` is merged and `.`/`..` segments resolved while no wildcard precedes
 // A glob that can never match a canonical URI is an invalid glob, because a dead deny rule must
 // not look like protection: `/./` or `/../` after a wildcard, `..` above the root or after `//`, a literal `#`,
-// `\` outside a query, `%2F` `%5C` in a path, `%00`, `%25` before an escape, a query on `file:`,
+// `\` outside a query, `%2F` `%5C` in a path or authority, `%00`, `%25` before an escape, a query on `file:`,
 // a default port after a wildcard host, or a wildcard-free glob that canonicalUri refuses.
 
 import type { FilterRules } from './rules.js';
 import { matchesAll } from './filter.js';
 import { char, type Atom } from './glob-parse.js';
 import { compileGlobList } from './glob.js';
-import { canonicalEscape, canonicalRaw, canonicalUri, DEFAULT_PORTS, isDotSegment, schemeRules, type UriComponent } from './uri.js';
+import { canonicalEscape, canonicalRaw, canonicalUri, DEFAULT_PORTS, isDotSegment, schemeRules, STRICT_PATHS, type UriComponent } from './uri.js';
 
 const lit = (a: Atom | undefined, c: string): boolean => a?.kind === 'char' && a.char === c;
 const isHex = (a: Atom | undefined): a is { kind: 'char'; char: string } => a?.kind === 'char' && /^[0-9A-Fa-f]$/.test(a.char);
@@ -45,12 +45,14 @@ function canonicalRun(atoms: readonly Atom[], component: UriComponent): Atom[] {
       const hex = (atoms[i + 1] as { char: string }).char + (atoms[i + 2] as { char: string }).char;
       i += 2;
       if (hex === '00') never('an encoded NUL');
-      if (component === 'path' && /^(2F|5C)$/i.test(hex)) never('an encoded / or \\ in a path');
+      if ((component === 'path' || component === 'strict-path') && /^(2F|5C)$/i.test(hex)) never('an encoded / or \\ in a path');
       out.push(...chars(canonicalEscape(hex, component)));
     } else if (a.char === '#') {
       never('a # (URIs with a fragment are refused)');
     } else if (a.char === '\\' && component !== 'query' && component !== 'unknown') {
       never('a backslash outside a query');
+    } else if (a.char === ';' && component === 'strict-path') {
+      never('a ; in a file: or http(s) path (such URIs are refused; a literal ; is %3B)');
     } else {
       const next = atoms[i + 1];
       const pair = /[\uD800-\uDBFF]/.test(a.char) && next?.kind === 'char' && /[\uDC00-\uDFFF]/.test(next.char);
@@ -73,6 +75,8 @@ function canonicalAuthorityAtoms(atoms: readonly Atom[], scheme: string | undefi
     if (!probe.ok) never(`its authority: the URI ${probe.reason}`);
     return chars(probe.uri.slice(scheme.length + 3, -1));
   }
+  const text = atoms.map((a) => (a.kind === 'char' ? a.char : '\0')).join('');
+  if (/%(2F|5C)/i.test(text)) never('an encoded / or \\ in the authority (such URIs are refused)');
   const port = /:(\d*)$/.exec(textOf(atoms.slice(atoms.findLastIndex((a) => a.kind !== 'char') + 1)) ?? '');
   if (port && (port[1] === '' || Number(port[1]) === DEFAULT_PORTS[rules])) never('an empty or default port (canonical URIs drop it)');
   const at = atoms.findLastIndex((a) => lit(a, '@'));
@@ -95,14 +99,14 @@ function splitSlashes(atoms: readonly Atom[]): Atom[][] {
  * segments resolved while no wildcard precedes. After a wildcard `//` stays (the wildcard may
  * have reached a query), but `/./` and `/../` never appear anywhere in a canonical URI.
  */
-function canonicalPathAtoms(atoms: readonly Atom[], wildcardBefore: boolean): Atom[] {
+function canonicalPathAtoms(atoms: readonly Atom[], wildcardBefore: boolean, rules: string): Atom[] {
   const kept: Atom[][] = [];
   let wild = wildcardBefore;
   let trailingSlash = false;
   let emptySegment = false;
   const segments = splitSlashes(atoms).slice(1);
   segments.forEach((raw, i) => {
-    const segment = canonicalRun(raw, 'path');
+    const segment = canonicalRun(raw, STRICT_PATHS.has(rules) ? 'strict-path' : 'path');
     const text = textOf(segment);
     const last = i === segments.length - 1;
     if (text !== undefined && isDotSegment(text)) {
@@ -165,7 +169,7 @@ export function canonicalUriGlob(atoms: Atom[]): Atom[] {
   const q = rest.findIndex((a) => lit(a, '?'));
   const path = q < 0 ? rest : rest.slice(0, q);
   if (hierarchical && lit(path[0], '/')) {
-    out.push(...canonicalPathAtoms(path, out.some((a) => a.kind !== 'char')));
+    out.push(...canonicalPathAtoms(path, out.some((a) => a.kind !== 'char'), rules));
   } else {
     const opaque = canonicalRun(path, hierarchical ? 'path' : 'opaque');
     const dots = splitSlashes(opaque).some((segment) => isDotSegment(textOf(segment) ?? ''));
