@@ -9,6 +9,7 @@ import type { ExposureSettings } from './tool-exposure.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
+import type { UriFilterRules } from '../policy/rules.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
 import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
@@ -99,8 +100,8 @@ function filterOf(rules: FilterRules): (name: string) => boolean {
 }
 
 /** Resource rules judge canonical URIs: no re-spelling of a URI gets past a deny (policy/uri-filter.ts). */
-const uriFilterCache = new WeakMap<FilterRules, (uri: string) => boolean>();
-function uriFilterOf(rules: FilterRules): (uri: string) => boolean {
+const uriFilterCache = new WeakMap<UriFilterRules, (uri: string) => boolean>();
+function uriFilterOf(rules: UriFilterRules): (uri: string) => boolean {
   let f = uriFilterCache.get(rules);
   if (!f) uriFilterCache.set(rules, (f = compileUriFilter(rules)));
   return f;

@@ -13,12 +13,15 @@
 //     (path up to a literal `?`, then query); `?` and classes match ONE character of the
 //     canonical form, so a raw space in a server's URI is three (`%20`); classes are not changed
 //   - in the path, `//` is merged and `.`/`..` segments resolved while no wildcard precedes
+// With `fileCase: insensitive` a second set of the same globs, case-folded (uri-case.ts), judges
+// the folded form of `file:` URIs; every other scheme keeps the case-sensitive set.
 // A glob that can never match a canonical URI is an invalid glob, because a dead deny rule must
 // not look like protection: `/./` or `/../` after a wildcard, `..` above the root or after `//`, a literal `#`,
 // `\` outside a query, `%2F` `%5C` in a path or authority, `%00`, `%25` before an escape, a query on `file:`,
 // a default port after a wildcard host, or a wildcard-free glob that canonicalUri refuses.
 
-import type { FilterRules } from './rules.js';
+import type { UriFilterRules } from './rules.js';
+import { foldAtoms, foldUriText, type FileCase } from './uri-case.js';
 import { matchesAll } from './filter.js';
 import { char, type Atom } from './glob-parse.js';
 import { compileGlobList } from './glob.js';
@@ -186,21 +189,35 @@ export function canonicalUriGlob(atoms: Atom[]): Atom[] {
 const allowAll = (): boolean => true;
 const allowNone = (): boolean => false;
 
+/** One list of globs, for canonical URIs and, where file rules ignore case, for folded `file:` URIs. */
+function compileUriGlobs(globs: readonly string[], fileCase: FileCase | undefined): { test(uri: string): boolean; file(folded: string): boolean } | undefined {
+  if (globs.length === 0) return undefined;
+  const test = compileGlobList(globs, canonicalUriGlob);
+  const file = fileCase === 'insensitive' ? compileGlobList(globs, (atoms) => foldAtoms(canonicalUriGlob(atoms))) : test;
+  return { test, file };
+}
+
 /**
  * A predicate over resource URIs: canonicalUri, then deny globs, then allow globs (all normalised
- * as above). A refused URI is denied. Shortcut: `allow: ["*"], deny: []` judges nothing and
- * allows every URI as it is, refused ones included (there is no rule to bypass). Throws on an
- * invalid glob: `invalid glob "<glob>": <reason>`.
+ * as above). A refused URI is denied. With `fileCase: insensitive`, a `file:` URI (also a
+ * namespaced `x+file:` one) and the globs are compared case-folded (uri-case.ts). Shortcut:
+ * `allow: ["*"], deny: []` judges nothing and allows every URI as it is, refused ones included
+ * (there is no rule to bypass). Throws on an invalid glob: `invalid glob "<glob>": <reason>`.
  */
-export function compileUriFilter(rules: FilterRules): (uri: string) => boolean {
-  const denied = rules.deny.length > 0 ? compileGlobList(rules.deny, canonicalUriGlob) : undefined;
-  const allowed = rules.allow.length > 0 ? compileGlobList(rules.allow, canonicalUriGlob) : undefined;
+export function compileUriFilter(rules: UriFilterRules): (uri: string) => boolean {
+  const denied = compileUriGlobs(rules.deny, rules.fileCase);
+  const allowed = compileUriGlobs(rules.allow, rules.fileCase);
   if (allowed === undefined || rules.deny.some(matchesAll)) return allowNone;
   const allowEverything = rules.allow.some(matchesAll);
   if (denied === undefined && allowEverything) return allowAll;
+  const folds = rules.fileCase === 'insensitive';
   return (uri) => {
     const c = canonicalUri(uri);
-    if (!c.ok || denied?.(c.uri)) return false;
-    return allowEverything || allowed(c.uri);
+    if (!c.ok) return false;
+    if (folds && schemeRules(c.uri.slice(0, c.uri.indexOf(':'))) === 'file') {
+      const folded = foldUriText(c.uri);
+      return !denied?.file(folded) && (allowEverything || allowed.file(folded));
+    }
+    return !denied?.test(c.uri) && (allowEverything || allowed.test(c.uri));
   };
 }
