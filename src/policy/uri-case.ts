@@ -27,6 +27,8 @@ export function foldText(text: string): string {
 }
 
 const HEX2 = /^[0-9A-Fa-f]{2}$/;
+/** Text with no non-ASCII character and no escape of a byte above 0x7F. */
+const ASCII_ONLY = /^(?:[\x00-\x24\x26-\x7f]|%(?![89A-Fa-f]))*$/;
 const LONE_SURROGATE = /^[\uD800-\uDFFF]$/;
 /** What a canonical file: URI holds unescaped (uri.ts; `;` is refused in its path). */
 const RAW = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,=]$/;
@@ -40,6 +42,8 @@ const sequenceLength = (lead: number): number => (lead >= 0xc2 && lead <= 0xdf ?
  * (`%3F`, `%20`) and escapes that are no UTF-8 stay as they are.
  */
 export function foldUriText(text: string): string {
+  // Most URIs: ASCII with ASCII escapes only, where folding lower-cases the letters outside escapes.
+  if (ASCII_ONLY.test(text)) return text.replace(/%[0-9A-Fa-f]{0,2}|[A-Z]+/g, (m) => (m[0] === '%' ? m : m.toLowerCase()));
   let out = '';
   let plain = ''; // decoded text waiting to be folded (folded as one, so NFC sees neighbours)
   const flush = () => {

@@ -134,6 +134,8 @@ function checkNetworkHost(host: string, rules: string): void {
   if (host === '') refuse('has no host');
   if (host.includes('%')) refuse('has a non-ASCII or percent-encoded host');
   if (host.endsWith('.')) refuse('has a host ending in a dot');
+  // Plain names WHATWG keeps as they are: no IDN label, not ending in a number (an IPv4 form).
+  if (PLAIN_HOST.test(host) && !/(^|\.)(\d+|0x[0-9a-f]*)$/.test(host) && !/(^|\.)xn--/.test(host)) return;
   let parsed: string | undefined;
   try {
     parsed = new URL(`${rules}://${host}/`).hostname;
@@ -142,6 +144,8 @@ function checkNetworkHost(host: string, rules: string): void {
   }
   if (parsed !== host) refuse('has a host that URL parsers read as another (an IP address or IDN spelling)');
 }
+
+const PLAIN_HOST = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
 
 /** A Windows drive letter as WHATWG URL knows it, which `..` never climbs above (`/C:/..` is `/C:/`). */
 const DRIVE = /^[A-Za-z]:$/;
@@ -171,6 +175,8 @@ function canonicalPath(path: string, rules: string): string {
     } else if (isDotSegment(segment)) {
       refuse('has a dot segment with ;parameters');
     } else {
+      // WHATWG URL reads a first segment `C|` (also one that `..` made first) as the drive `C:`.
+      if (rules === 'file' && kept.length === 0 && /^[A-Za-z]%7C$/.test(segment)) refuse('has a Windows drive letter written with |');
       kept.push(segment);
       trailingSlash = false;
     }
@@ -214,10 +220,6 @@ function canonical(uri: string): string {
   if (path.includes('\\')) refuse('has a backslash in its path');
   if (/%2F|%5C/i.test(path)) refuse('has an encoded / or \\ in its path');
   if (STRICT_PATHS.has(rules) && path.includes(';')) refuse('has a ; in its path (servers that read ;parameters read another path)');
-  if (rules === 'file') {
-    // `C|` is `C:` to WHATWG URL (a path starting with // is refused in canonicalPath).
-    if (/^\/[A-Za-z](\||%7C)(\/|$)/i.test(path)) refuse('has a Windows drive letter written with |');
-  }
   let out = `${scheme}:` + (authority !== undefined ? `//${authority}` : '');
   if (authority !== undefined || path.startsWith('/')) {
     out += path === '' ? (rules === 'file' || NEEDS_HOST.has(rules) ? '/' : '') : canonicalPath(path, rules);

@@ -110,6 +110,7 @@ describe('a file: URI canonicalUri accepts is read as the same file by the serve
     'file:///./' + '/secret/x',
     'file:///C|/secret/x',
     'file:///C:/..',
+    'file:///@/.%2e/c|', // found by the property above: `..` makes `c|` the first segment
     'file:///secret/x ',
     'file:///secret/x;y',
     'file:///secret\\x',
@@ -119,10 +120,10 @@ describe('a file: URI canonicalUri accepts is read as the same file by the serve
 });
 
 describe('an http(s) URI canonicalUri accepts has the host every parser reads', () => {
-  const host = fc.constantFrom(
+  const host = fc.oneof(fc.string({ unit: fc.constantFrom(...'a0x9f.-_X'), minLength: 1, maxLength: 10 }), fc.constantFrom(
     'example.com', 'EXAMPLE.com', 'example.com.', 'ex%61mple.com', '\uFF45xample.com', 'fa\u00DF.de', 'xn--fa-hia.de', 'xn--a', '127.0.0.1', '127.1',
     '0x7f.0.0.1', '2130706433', '0177.0.0.1', '[::1]', '[0:0::1]', '[::ffff:127.0.0.1]', 'a_b.example', 'h%2Fx', 'h%40x', 'u@h', 'u%2F@h', 'example.123', '1.2.3',
-  );
+  ));
   it('new URL(uri).hostname is our canonical host', () => {
     fc.assert(
       fc.property(fc.constantFrom('http', 'https', 'HTTPS', 'ws', 'ftp'), host, fc.constantFrom('', ':80', ':443', ':8080'), (scheme, h, port) => {
@@ -135,7 +136,7 @@ describe('an http(s) URI canonicalUri accepts has the host every parser reads', 
         expect(ours).toMatch(/^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/); // plain ASCII, no trailing dot
         expect(ours.endsWith('.')).toBe(false);
       }),
-      { numRuns: 1000 },
+      { numRuns: 3000 },
     );
   });
 });
