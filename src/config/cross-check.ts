@@ -120,20 +120,20 @@ export function separatorOf(tree: unknown): string {
  */
 export function namespaceProblems(entries: readonly ServerEntry[], separator: string, taken: ReadonlySet<ServerEntry> = new Set()): Found[] {
   const problems: Found[] = [];
-  const spaces: { e: ServerEntry; start: string }[] = [];
+  const spaces: { e: ServerEntry; start: string; how: string }[] = [];
   for (const e of entries) {
     const explicit = typeof e.raw.prefix === 'string' ? e.raw.prefix : undefined;
     if (!isEnabled(e.raw) || (explicit === undefined && taken.has(e))) continue;
     const prefix = explicit === undefined ? e.name : PREFIX_PATTERN.test(explicit) ? explicit : undefined;
     if (prefix === undefined || prefix === '') continue;
-    spaces.push({ e, start: prefix + separator });
+    spaces.push({ e, start: prefix + separator, how: explicit === undefined ? ' (the prefix defaults to the name)' : '' });
   }
   for (const inner of spaces) {
     const outer = spaces.find((o) => o !== inner && o.start.length < inner.start.length && inner.start.startsWith(o.start));
     if (!outer) continue;
     problems.push({
       path: [...inner.e.path, 'prefix'],
-      message: `begins with the prefix of ${formatPath(outer.e.path)} and the separator: a name in this server's namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other`,
+      message: `begins with the prefix of ${formatPath(outer.e.path)} and the separator${inner.how}: a name in this server's namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other`,
     });
   }
   return problems;

@@ -138,7 +138,7 @@ describe('namespaceProblems (issue 28.6)', () => {
       servers: [{ name: 'gh' }, { name: 'gh-enterprise' }, { name: 'gl', prefix: 'gl' }, { name: 'x', prefix: 'gh-old', enabled: false }, { name: 'bare', prefix: '' }],
     });
     expect(lines(namespaceProblems(entries, '-'))).toEqual([
-      'servers[1].prefix: begins with the prefix of servers[0] and the separator: a name in this server\'s namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other',
+      'servers[1].prefix: begins with the prefix of servers[0] and the separator (the prefix defaults to the name): a name in this server\'s namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other',
     ]);
     expect(namespaceProblems(entries, '__')).toEqual([]); // names hold no `_`: default prefixes never overlap
   });
