@@ -9,6 +9,7 @@ import type { ExposureSettings } from './tool-exposure.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
+import type { UriFilterRules } from '../policy/rules.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
 import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
@@ -99,8 +100,8 @@ function filterOf(rules: FilterRules): (name: string) => boolean {
 }
 
 /** Resource rules judge canonical URIs: no re-spelling of a URI gets past a deny (policy/uri-filter.ts). */
-const uriFilterCache = new WeakMap<FilterRules, (uri: string) => boolean>();
-function uriFilterOf(rules: FilterRules): (uri: string) => boolean {
+const uriFilterCache = new WeakMap<UriFilterRules, (uri: string) => boolean>();
+function uriFilterOf(rules: UriFilterRules): (uri: string) => boolean {
   let f = uriFilterCache.get(rules);
   if (!f) uriFilterCache.set(rules, (f = compileUriFilter(rules)));
   return f;
@@ -145,12 +146,36 @@ export function listOf(entries: CatalogEntry[]): CatalogList {
   return { entries, index, hash: hash.digest('base64url') };
 }
 
-function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], field: string, reserved?: ReadonlySet<string>): CatalogList {
+/** What namedList needs besides the items: the naming config and every server's namespace. */
+interface NamingContext {
+  naming: GatewayConfig['naming'];
+  /** server → prefix, for every configured server (a server that is down keeps its namespace). */
+  namespaces: ReadonlyMap<string, string>;
+  report: GuardReport;
+}
+
+function namedList(candidates: Candidate[], kind: 'tool' | 'prompt', context: NamingContext, reserved?: ReadonlySet<string>): CatalogList {
+  const { naming, namespaces, report } = context;
   const requests: NameRequest[] = candidates.map((c) => ({ server: c.server.name, prefix: c.server.prefix, name: c.original }));
-  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode, reserved });
-  return listOf(
-    candidates.map((c, i) => ({ key: names[i]!, server: c.server.name, original: c.original, item: { ...c.item, [field]: names[i]! } })),
-  );
+  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode, reserved, namespaces });
+  const entries: CatalogEntry[] = [];
+  candidates.forEach((c, i) => {
+    const key = names[i];
+    if (key !== undefined) entries.push({ key, server: c.server.name, original: c.original, item: { ...c.item, name: key } });
+    else {
+      const how = c.server.prefix === '' ? `server "${c.server.name}" has prefix "" and cannot be given its own` : 'its own prefix does not take it out (the prefixes overlap)';
+      const tried = c.server.prefix === '' ? c.original : c.server.prefix + naming.separator + c.original;
+      const why = `its name is in the namespace of another server (${namespaceOf(tried, namespaces, naming.separator)}…), and ${how}`;
+      report.blocked.push({ server: c.server.name, kind, item: c.original, why });
+    }
+  });
+  return listOf(entries);
+}
+
+/** The `<prefix><separator>` a name starts with, longest first: which namespace it reached into. */
+function namespaceOf(name: string, namespaces: ReadonlyMap<string, string>, separator: string): string {
+  const starts = [...namespaces.values()].filter((p) => p !== '').map((p) => p + separator);
+  return starts.filter((s) => name.startsWith(s)).sort((a, b) => b.length - a.length)[0] ?? name;
 }
 
 /**
@@ -158,7 +183,13 @@ function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], fie
  * `ui://` URIs are always namespaced inside the scheme (ui-uris.ts): a host may cache an app's HTML
  * by URI, so a UI URI must never pass from one server to another as servers come and go.
  */
-function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string, string>, onEntry: (entry: CatalogEntry, namespacedWith?: string) => void): CatalogList {
+function uriList(
+  candidates: Candidate[],
+  field: string,
+  ui: ReadonlyMap<string, string>,
+  uriOwners: ReadonlyMap<string, string>,
+  onEntry: (entry: CatalogEntry, namespacedWith?: string) => void,
+): CatalogList {
   const owner = new Map<string, string>();
   const entries: CatalogEntry[] = [];
   for (const c of candidates) {
@@ -168,6 +199,10 @@ function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string,
     if (isUiUri(c.original)) {
       uriPrefix = ui.get(c.server.name)!;
       key = exposeUiUri(uriPrefix, c.original);
+    } else if (inOthersNamespace(c.original, c.server.name, uriOwners)) {
+      // `gh+file:///x` listed by another server than gh: reads of it must still reach gh.
+      uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
+      key = namespaceUri(uriPrefix, c.original);
     } else if (first === undefined) owner.set(c.original, c.server.name);
     else if (first !== c.server.name) {
       uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
@@ -178,6 +213,15 @@ function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string,
     onEntry(entry, uriPrefix);
   }
   return listOf(entries);
+}
+
+/** Whether a URI starts `<uri prefix>+` (before its first `:`) of an enabled server other than `server`. */
+function inOthersNamespace(uri: string, server: string, uriOwners: ReadonlyMap<string, string>): boolean {
+  const plus = uri.indexOf('+');
+  const colon = uri.indexOf(':');
+  if (plus <= 0 || (colon !== -1 && colon < plus)) return false;
+  const owner = uriOwners.get(uri.slice(0, plus).toLowerCase());
+  return owner !== undefined && owner !== server;
 }
 
 /** No pins, default sanitizing: what a catalog without policy config gets. */
@@ -200,19 +244,28 @@ export function buildCatalog(
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
   // MCP Apps: tools point at UI resources by URI; clients see the exposed URI (app-catalog.ts).
   const tools = exposeToolUis(allowed(servers, 'tools', guard, report), ui, resourcePolicy);
-  lists.tools = namedList(tools.candidates, naming, 'name', new Set([searchTool, callTool]));
-  lists.prompts = namedList(allowed(servers, 'prompts', guard, report), naming, 'name');
+  // Disabled servers hold no namespace (their prefix may be another's: uniqueness is among enabled ones).
+  const namespaces = new Map(servers.filter((s) => s.config.enabled).map((s) => [s.config.name, s.config.prefix]));
+  const named: NamingContext = { naming, namespaces, report };
+  lists.tools = namedList(tools.candidates, 'tool', named, new Set([searchTool, callTool]));
+  lists.prompts = namedList(allowed(servers, 'prompts', guard, report), 'prompt', named);
   const renamedUris = new Map<string, Map<string, string>>();
   const rename = (server: string, original: string, exposed: string) => {
     let mine = renamedUris.get(server);
     if (!mine) renamedUris.set(server, (mine = new Map()));
     mine.set(original, exposed);
   };
-  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', ui, (e) => {
+  // Whose `<uri prefix>+` namespace a URI is in: a server listing `gh+file:///x` gets its own prefix.
+  const uriOwners = new Map<string, string>();
+  for (const s of servers) {
+    const p = uriPrefixFor(s.config.prefix || s.config.name);
+    if (s.config.enabled && !uriOwners.has(p)) uriOwners.set(p, s.config.name);
+  }
+  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', ui, uriOwners, (e) => {
     router.addResource(e.key, { server: e.server, uri: e.original });
     if (e.key !== e.original) rename(e.server, e.original, e.key);
   });
-  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, (e, p) => router.addTemplate(e.server, e.original, p));
+  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, uriOwners, (e, p) => router.addTemplate(e.server, e.original, p));
   const apps = appCatalog(tools.references, [...lists.resources.entries, ...lists.resourceTemplates.entries], ui, router, rename);
   const instructions = new Map<string, string>();
   for (const s of servers) {

@@ -61,8 +61,10 @@ export interface CatalogReport {
   held: HeldTool[];
   /** What the sanitizer changed. */
   sanitized: { server: string; kind: string; item: string; field: string; change: string; why: string }[];
-  /** Items the sanitizer hid (sanitize.action: block). */
-  blocked: { server: string; kind: string; item: string }[];
+  /** Items withheld: the sanitizer hid them (sanitize.action: block), or their name was in another server's namespace. */
+  blocked: { server: string; kind: string; item: string; why: string }[];
+  /** Servers and profiles with resource rules, and how those compare file: URIs (fileCase). */
+  resourceRules: { who: string; fileCase: 'sensitive' | 'insensitive' }[];
   servers: ServerSummary[];
   tools: { name: string; server: string; original: string }[];
   prompts: { name: string; server: string; original: string }[];
@@ -87,6 +89,12 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     held: report.held,
     sanitized: report.findings.map((f) => ({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why })),
     blocked: report.blocked,
+    resourceRules: [
+      ...app.config.servers.filter((s) => s.enabled).map((s) => ({ who: `server ${s.name}`, rules: s.resources })),
+      ...app.config.clients.filter((c) => !profile || c === profile).map((c) => ({ who: `client ${c.name}`, rules: c.resources })),
+    ]
+      .filter(({ rules }) => rules.deny.length > 0 || !rules.allow.includes('*'))
+      .map(({ who, rules }) => ({ who, fileCase: rules.fileCase })),
     servers,
     tools: lists.tools.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
     prompts: lists.prompts.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
@@ -121,7 +129,10 @@ export function renderReport(r: CatalogReport): string {
   out += `\nResource templates (${r.resourceTemplates.length})\n`;
   out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
   if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n` + table(r.held.map((h) => [h.server, h.name, h.reason]));
-  if (r.blocked.length) out += `\nHidden by the sanitizer (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item]));
+  if (r.blocked.length) out += `\nWithheld (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item, b.why]));
+  if (r.resourceRules.length) {
+    out += '\nResource rules on file: URIs (fileCase)\n' + table(r.resourceRules.map((x) => [x.who, x.fileCase === 'insensitive' ? 'insensitive: /SECRET is /secret' : 'sensitive']));
+  }
   if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
   out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`]));

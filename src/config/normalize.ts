@@ -4,7 +4,7 @@
 // the config types are inferred from what these functions return.
 
 import { resolve } from 'node:path';
-import { toPolicyConfig } from './policy.js';
+import { resolveFileCase, toPolicyConfig } from './policy.js';
 import type { UserClaudeServer, UserConfig, UserServer } from './schema.js';
 import { nameFromKey, transportOfType } from './server-entries.js';
 
@@ -53,7 +53,8 @@ function serverBase({ name, s, disabled }: Entry) {
     /** Globs against the server's own names and URIs. */
     tools: s.tools,
     prompts: s.prompts,
-    resources: s.resources,
+    /** `fileCase` resolved to sensitive or insensitive. */
+    resources: resolveFileCase(s.resources),
   };
 }
 

@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import { serverAuthSchema } from './schema-auth.js';
-import { filterSchema } from './schema-policy.js';
+import { filterSchema, resourceFilterSchema } from './schema-policy.js';
 import { PREFIX_PATTERN, duration, isHttpUrl, type Subst } from './schema-values.js';
 
 export const TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const;
@@ -49,7 +49,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       .meta({ description: 'Namespace for exposed tool and prompt names (default: the name). "" exposes names unprefixed.' }),
     tools: filterSchema('Tools', "server's original tool name"),
     prompts: filterSchema('Prompts', "server's original prompt name"),
-    resources: filterSchema('Resources', 'resource URI'),
+    resources: resourceFilterSchema('resource URI'),
     timeout: subst(duration)
       .prefault('60s')
       .meta({ description: 'Per-request timeout: milliseconds or 500ms, 60s, 2m, 1h (default 60s).' }),

@@ -103,6 +103,7 @@ describe('defaults in the tables of docs/configuration.md', () => {
     '`limits`': '.limits',
     Servers: '.servers',
     Filters: '.servers.tools',
+    'Resource filters': '.servers.resources',
     Clients: '.clients',
     '`stdio`': '.stdio',
     '`sanitize`': '.sanitize',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_PATH, loadConfigFile, parseConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/config/types.js';
-import { BASE, parse, SERVER_DEFAULTS } from './helpers.js';
+import { BASE, HOST_FILE_CASE, parse, SERVER_DEFAULTS } from './helpers.js';
 
 describe('defaults', () => {
   it('fills every default for a minimal stdio server', () => {
@@ -111,7 +111,7 @@ servers:
       prefix: 'rem',
       tools: { allow: ['*'], deny: ['delete_*'] },
       prompts: { allow: ['p1', 'p*'], deny: [] },
-      resources: { allow: ['*'], deny: ['file:///secret/*'] },
+      resources: { allow: ['*'], deny: ['file:///secret/*'], fileCase: HOST_FILE_CASE },
       timeoutMs: 120_000,
       enabled: false,
     });
