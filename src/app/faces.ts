@@ -63,6 +63,8 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       maxSessions: l.maxSessions,
       sessionIdleTimeoutMs: l.sessionIdleTimeoutMs,
       maxConnections: l.maxConnections,
+      shares: l.perPrincipal,
+      headersGraceMs: l.headersGraceMs,
       requestTimeoutMs: l.requestTimeoutMs,
       writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),

@@ -4,11 +4,11 @@
 // semantics only; MCP semantics live in the sessions the SessionOpener opens.
 
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Slots } from '../jsonrpc/churn.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { ErrorCode, classify, errorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { GatewayError } from '../errors.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { GatewayError } from '../errors.js';
 import { overBudget, type ByteBudget } from './budget.js';
 import { readBody, type BodyOutcome } from './http-body.js';
 import { ACCEPT_BOTH, OriginPolicy, acceptFlags, allowedHostNames, hostAllowed } from './http-checks.js';
@@ -16,6 +16,8 @@ import { isJsonContentType } from './http-checks.js';
 import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, errorBody, limitHeaders, limitStatus, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
 import { SessionTable } from './http-session-table.js';
+import { Connections, connOf, type Conn } from './http-connections.js';
+import { DEFAULT_SHARES, Principals, type Holding, type Shares } from './principals.js';
 import type { SseStream } from './http-sse.js';
 import { refusalBodies, type AuthVerdict } from './http-auth.js';
 import type { SessionOpener } from './session-opener.js';
@@ -44,6 +46,9 @@ interface PostContext {
   headers: IncomingMessage['headers'];
   /** The authenticated client profile, when clients are configured. */
   principal?: string;
+  /** Whose share of calls in flight the request takes: the principal its connection is charged to. */
+  holder: Holding;
+  conn: Conn | undefined;
   /** Undefined when the POST carried no Mcp-Session-Id (only initialize may). */
   entry: SessionEntry | undefined;
   /** The budget the body's bytes were reserved against, and how many. */
@@ -53,6 +58,8 @@ interface PostContext {
 
 class Endpoint implements SessionRoutesHost {
   readonly sessions: SessionTable;
+  readonly principals: Principals;
+  readonly connections: Connections;
   /** Per client profile, the entry serving its stateless-revision requests (made on first use). */
   private readonly statelessEntries = new Map<string | undefined, SessionEntry>();
   readonly streams = new Slots<SseStream>();
@@ -86,10 +93,19 @@ class Endpoint implements SessionRoutesHost {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.tooDeep = errorBody(ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${this.maxDepth} levels (limits.maxDepth)`);
     this.onPostBody = this.onPostBody.bind(this);
-    this.sessions = new SessionTable(options.maxSessions ?? 1000, options.sessionIdleTimeoutMs ?? 3_600_000, (entry) => {
-      this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
-      entry.terminate();
-    });
+    this.principals = new Principals(options.shares ?? DEFAULT_SHARES);
+    this.sessions = new SessionTable(
+      options.maxSessions ?? 1000,
+      options.sessionIdleTimeoutMs ?? 3_600_000,
+      (entry) => {
+        this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
+        entry.terminate();
+      },
+      this.principals,
+      (entry, why) => this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`),
+    );
+    const maxConnections = options.maxConnections ?? 512;
+    this.connections = new Connections(this.principals, maxConnections, options.headersGraceMs ?? 1000, this.logger);
     const requestTimeout = options.requestTimeoutMs ?? 30_000;
     // Node 20 enables TCP_NODELAY by default; keepAlive here is TCP probes for long SSE streams.
     // requestTimeout bounds receiving a request (headers and body), not the response: SSE replies
@@ -100,8 +116,10 @@ class Endpoint implements SessionRoutesHost {
     );
     // Longer than common proxy idle timeouts (60 s) so the proxy, not us, closes idle sockets.
     this.server.keepAliveTimeout = 65_000;
-    // Beyond it, node:http closes new connections at once: the fd table stays ours.
-    this.server.maxConnections = options.maxConnections ?? 512;
+    // Connections decides who goes past maxConnections (http-connections.ts); node:http's own cap
+    // is only a backstop for sockets it still counts while they close.
+    this.server.on('connection', (socket: Socket) => this.connections.accept(socket));
+    this.server.maxConnections = maxConnections * 2 + 16;
   }
 
   async listen(): Promise<string> {
@@ -221,12 +239,18 @@ class Endpoint implements SessionRoutesHost {
 
   /** A request that passed authentication (or needed none): its page, or the MCP methods. */
   private authorized(req: IncomingMessage, res: ServerResponse, page: Page | undefined, principal: string | undefined): void {
+    // The connection is charged to whoever made its last request (two field reads when unchanged).
+    const conn = connOf(req.socket);
+    if (conn !== undefined && (!conn.authenticated || conn.principal !== principal) && !this.connections.identify(conn, principal)) {
+      const shares = this.principals.shares;
+      return this.refuseLimit(req, res, shareError(`${conn.holder.connections - 1} other connections, all busy (at most ${shares.connections})`, 'connections'), CLOSE_HEADERS);
+    }
     if (page !== undefined) {
       if (principal !== undefined && !this.options.isOperator?.(principal)) return this.refuse(req, res, 403, Refusal.notOperator);
       return page.serve(req, res, principal);
     }
     const method = req.method;
-    if (method === 'POST') return this.onPost(req, res, principal);
+    if (method === 'POST') return this.onPost(req, res, principal, conn);
     if (method === 'GET') return openGetStream(this, req, res, principal);
     if (method === 'DELETE') return deleteSession(this, req, res, principal);
     return this.refuse(req, res, 405, Refusal.methodNotAllowed, ALLOW_HEADERS);
@@ -244,13 +268,20 @@ class Endpoint implements SessionRoutesHost {
   }
 
   /** A limit reached: 429 when it is this client's, 503 when it is the gateway's; Retry-After either way. */
-  private refuseLimit(req: IncomingMessage, res: ServerResponse, err: GatewayError): void {
+  private refuseLimit(req: IncomingMessage, res: ServerResponse, err: GatewayError, extra?: OutgoingHttpHeaders): void {
     this.logger.warn({ method: req.method, limit: err.limit }, err.message);
     const e = err.toJsonRpc();
-    this.refuse(req, res, limitStatus(err.limit), errorBody(e.code, e.message, e.data), limitHeaders(err.retryAfterMs));
+    this.refuse(req, res, limitStatus(err.limit), errorBody(e.code, e.message, e.data), { ...limitHeaders(err.retryAfterMs), ...extra });
   }
 
-  private onPost(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
+  refuseShare(res: ServerResponse, id: JsonRpcId | null, what: string, key: keyof Shares): void {
+    const err = shareError(`${what} (at most ${this.principals.shares[key]})`, key);
+    this.logger.warn({ limit: err.limit, code: err.code }, err.message);
+    const e = err.toJsonRpc();
+    replyJson(res, limitStatus(err.limit), JSON.stringify(errorResponse(id, e.code, e.message, e.data)), limitHeaders(err.retryAfterMs));
+  }
+
+  private onPost(req: IncomingMessage, res: ServerResponse, principal: string | undefined, conn: Conn | undefined): void {
     const headers = req.headers;
     if ((acceptFlags(headers.accept) & ACCEPT_BOTH) !== ACCEPT_BOTH) {
       return this.refuse(req, res, 406, Refusal.postNotAcceptable);
@@ -268,7 +299,6 @@ class Endpoint implements SessionRoutesHost {
     if (headers['mcp-session-id'] !== undefined && !isModernVersion(headers['mcp-protocol-version'])) {
       entry = sessionFor(this, req, res, principal);
       if (entry === undefined) return;
-      entry.touch();
     }
     // The body's bytes are reserved before any is read (all of maxMessageBytes when the length is
     // not declared): many large bodies at once are refused up front, not buffered.
@@ -276,7 +306,8 @@ class Endpoint implements SessionRoutesHost {
     const reserved = length !== undefined ? Number(length) : this.options.maxMessageBytes;
     const full = budget.take(reserved);
     if (full) return this.refuseLimit(req, res, overBudget(full, reserved));
-    const ctx: PostContext = { res, headers, entry, principal, budget, reserved };
+    const holder = conn?.holder ?? this.principals.of(principal, req.socket.remoteAddress);
+    const ctx: PostContext = { res, headers, entry, principal, budget, reserved, holder, conn };
     readBody(req, this.options.maxMessageBytes, ctx, this.onPostBody);
   }
 
@@ -307,12 +338,16 @@ class Endpoint implements SessionRoutesHost {
       return replyJson(res, 400, Refusal.invalidMessage);
     }
     const message = parsed.value as JsonRpcMessage;
-    if (kind === 'request' && (message as JsonRpcRequest).method === 'initialize') {
+    const method = kind === 'request' ? (message as JsonRpcRequest).method : undefined;
+    // A ping is not work: a session kept only by pings still idles out and is shed first.
+    if (entry !== undefined && method !== 'ping') entry.touch();
+    if (method === 'initialize') {
       if (entry !== undefined) {
         release();
         return replyJson(res, 400, Refusal.alreadyInitialized);
       }
-      void initializeSession(this, res, message as JsonRpcRequest, ctx.principal).finally(release);
+      const end = this.startCall(ctx, message as JsonRpcRequest, release);
+      if (end !== undefined) void initializeSession(this, res, message as JsonRpcRequest, ctx.principal, ctx.holder).finally(end);
       return;
     }
     if (entry === undefined && postClaimsModern(ctx.headers, message as { method?: unknown; params?: unknown })) {
@@ -329,8 +364,10 @@ class Endpoint implements SessionRoutesHost {
       return replyJson(res, 404, Refusal.sessionNotFound);
     }
     if (kind === 'request') {
+      const end = this.startCall(ctx, message as JsonRpcRequest, release);
+      if (end === undefined) return;
       this.track(res);
-      void new PostExchange(res, entry, this.options.writeBufferBytes).run(message as JsonRpcRequest).finally(release);
+      void new PostExchange(res, entry, this.options.writeBufferBytes).run(message as JsonRpcRequest).finally(end);
       return;
     }
     // Notifications and responses: accepted once handed over; the session does the rest.
@@ -372,12 +409,46 @@ class Endpoint implements SessionRoutesHost {
       }
       this.statelessEntries.set(ctx.principal, entry);
     }
+    // A listen is a stream that lasts, not a call: it takes one of the principal's streams.
+    const end = request.method === 'subscriptions/listen' ? this.startStream(ctx, request, release) : this.startCall(ctx, request, release);
+    if (end === undefined) return;
     this.track(res);
-    void new PostExchange(res, entry, this.options.writeBufferBytes, ctx.headers).run(request).finally(release);
+    void new PostExchange(res, entry, this.options.writeBufferBytes, ctx.headers).run(request).finally(end);
+  }
+
+  /**
+   * Takes one of the principal's calls in flight for `request`: the returned function gives it
+   * back (and the body's bytes). Undefined after refusing the request (429): never queued.
+   */
+  private startCall(ctx: PostContext, request: JsonRpcRequest, release: () => void): (() => void) | undefined {
+    const h = ctx.holder;
+    if (h.calls >= this.principals.shares.callsInFlight) {
+      release();
+      this.refuseShare(ctx.res, request.id, `${h.calls} requests in flight`, 'callsInFlight');
+      return undefined;
+    }
+    h.calls++;
+    return () => {
+      release();
+      if (--h.calls === 0) this.principals.release(h);
+    };
+  }
+
+  /** The same for a stream: one of the principal's streams while the reply is open. */
+  private startStream(ctx: PostContext, request: JsonRpcRequest, release: () => void): (() => void) | undefined {
+    if (ctx.conn === undefined || this.connections.takeStream(ctx.conn, ctx.res)) return release;
+    release();
+    this.refuseShare(ctx.res, request.id, `${ctx.holder.streams} streams open`, 'streams');
+    return undefined;
   }
 
 }
 
 function pingStreams(streams: Slots<SseStream>): void {
   for (const stream of streams.values()) stream.comment('ping');
+}
+
+/** A principal over its share of one resource: 429 (its own limit) with Retry-After. */
+function shareError(what: string, key: keyof Shares): GatewayError {
+  return new GatewayError('LIMIT_EXCEEDED', `this client already holds ${what} (limits.perPrincipal.${key})`, { retryAfterMs: 1000, limit: 'principal' });
 }

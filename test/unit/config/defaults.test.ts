@@ -154,6 +154,7 @@ const RENAMED: Record<string, string> = {
   sessionIdleTimeout: 'sessionIdleTimeoutMs',
   requestTimeout: 'requestTimeoutMs',
   startupWait: 'startupWaitMs',
+  headersGrace: 'headersGraceMs',
   timeout: 'timeoutMs',
   startupTimeout: 'startupTimeoutMs',
   downtimeGrace: 'downtimeGraceMs',
