@@ -83,11 +83,13 @@ export class Connections {
     conn.slot = this.all.add(conn);
     (socket as unknown as { [CONN]?: Conn })[CONN] = conn;
     socket.once('close', () => this.forget(conn));
-    if (holder.unauthenticated > this.principals.shares.unauthenticatedConnections) {
-      // The address competes with itself: its slowest connection goes, else the new one.
-      const own = this.pick(conn, now, (c) => c.holder === holder && this.tier(c, conn, now) === Tier.SlowUnauthenticated);
-      this.shed(own ?? conn, 'its address has too many connections without an authenticated request (limits.perPrincipal.unauthenticatedConnections)');
-      if (own === undefined) return;
+    // Over its share the address competes with itself: its slow ones go. A young one may be a
+    // client whose headers are on their way (a busy gateway accepts bursts before reading them).
+    const share = this.principals.shares.unauthenticatedConnections;
+    while (holder.unauthenticated > share) {
+      const slow = this.pick(conn, now, (c) => c.holder === holder && this.tier(c, conn, now) === Tier.SlowUnauthenticated);
+      if (slow === undefined) break;
+      this.shed(slow, 'its address has too many connections without an authenticated request (limits.perPrincipal.unauthenticatedConnections)');
     }
     if (this.all.size > this.max) this.shed(this.pick(conn, now) ?? conn, 'the face holds limits.maxConnections connections');
   }
