@@ -19,13 +19,16 @@ export function sharesReport(limits: GatewayConfig['limits']): SharesReport {
   whole('sessions', p.sessions, 'maxSessions', limits.maxSessions, 'only its idle sessions are ended for others');
   whole('connections', p.connections, 'maxConnections', limits.maxConnections, 'only its idle connections and streams are closed for others');
   whole('callsInFlight', p.callsInFlight, 'maxCallsPerServer', limits.maxCallsPerServer, 'it can fill one server, whose calls others are then refused');
+  whole('bytesInFlight', p.bytesInFlight, 'totalBytesInFlight', limits.totalBytesInFlight, 'it can hold every byte in flight, and others are refused');
   return { perPrincipal: { ...p }, notes };
 }
+
+const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 
 export function renderShares(r: SharesReport): string {
   const p = r.perPrincipal;
   let out = '\nHTTP face, per principal (a token, an OAuth subject, else an address)\n';
-  out += `  ${p.sessions} sessions, ${p.streams} streams, ${p.connections} connections, ${p.callsInFlight} calls in flight; ${p.unauthenticatedConnections} connections per address before a request is authenticated\n`;
+  out += `  ${p.sessions} sessions, ${p.streams} streams, ${p.connections} connections, ${p.callsInFlight} calls and ${mib(p.bytesInFlight)} in flight; ${p.unauthenticatedConnections} connections per address before a request is authenticated\n`;
   for (const note of r.notes) out += `  note: ${note}\n`;
   return out;
 }

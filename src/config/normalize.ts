@@ -129,7 +129,7 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       /** How long serve waits for slow servers before serving. */
       startupWaitMs: startupWait,
       /** What one principal may hold of the HTTP face's sessions, streams, connections, calls. */
-      perPrincipal: { ...perPrincipal },
+      perPrincipal: { ...perPrincipal, bytesInFlight: perPrincipal.bytesInFlight ?? Math.floor(counts.totalBytesInFlight / 2) },
       /** A connection with no authenticated request this long is shed first. */
       headersGraceMs: headersGrace,
     },

@@ -148,6 +148,10 @@ function build(editor: boolean) {
           streams: count(1_000_000, 100, 'GET and subscriptions/listen streams one principal may hold open; more get 429 (default 100).'),
           connections: count(1_000_000, 128, 'TCP connections charged to one principal; at it, its oldest idle one closes for a new one, or 429 when all are busy (default 128).'),
           callsInFlight: count(1_000_000, 128, 'Requests one principal may have in flight across all its sessions; more get 429 (default 128).'),
+          // No default: absent means half of totalBytesInFlight, whatever that is set to (normalize.ts).
+          bytesInFlight: subst(size)
+            .optional()
+            .meta({ description: 'Bytes of requests and replies all sessions of one principal may hold at once; beyond it 429 (default: half of totalBytesInFlight).' }),
           unauthenticatedConnections: count(1_000_000, 32, 'Per remote address: connections on which no request was authenticated yet; when the address opens one beyond it, those older than headersGrace close (default 32).'),
         })
         .prefault({})

@@ -16,7 +16,7 @@ import { modernRequestProblem, postClaimsModern } from './http-modern.js';
 import { CLOSE_HEADERS, Refusal, replyEmpty, replyJson } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
 import { initializeSession, sessionFor, type SessionRoutesHost } from './http-session-routes.js';
-import type { Holding, Principals } from './principals.js';
+import { Holding, type Principals } from './principals.js';
 
 const NO_SESSION =
   'Bad Request: missing Mcp-Session-Id header. Send initialize first (protocol 2025-11-25 and earlier), or send every request with the 2026-07-28 _meta envelope and MCP-Protocol-Version header.';
@@ -75,11 +75,12 @@ export function onPost(host: PostHost, req: IncomingMessage, res: ServerResponse
   }
   // The body's bytes are reserved before any is read (all of maxMessageBytes when the length is
   // not declared): many large bodies at once are refused up front, not buffered.
-  const budget = entry !== undefined ? entry.session.budget : host.opener.budget;
+  // Without a session (yet), they count against the principal's budget, whose parent is the gateway's.
+  const holder = conn?.holder ?? new Holding('detached', principal === undefined);
+  const budget = entry !== undefined ? entry.session.budget : host.principals.budgetOf(holder);
   const reserved = length !== undefined ? Number(length) : host.options.maxMessageBytes;
   const full = budget.take(reserved);
   if (full) return host.refuseLimit(req, res, overBudget(full, reserved));
-  const holder = conn?.holder ?? host.principals.of(principal, req.socket.remoteAddress);
   const ctx: PostContext = { host, res, headers, entry, principal, budget, reserved, holder, conn };
   readBody(req, host.options.maxMessageBytes, ctx, onPostBody);
 }
@@ -186,7 +187,7 @@ function onStatelessPost(ctx: PostContext, message: JsonRpcMessage, kind: string
   const end = request.method === 'subscriptions/listen' ? startStream(ctx, request, release) : startCall(ctx, request, release);
   if (end === undefined) return;
   host.track(res);
-  void new PostExchange(res, entry, host.options.writeBufferBytes, ctx.headers).run(request).finally(end);
+  void new PostExchange(res, entry, host.options.writeBufferBytes, ctx.headers, host.principals.budgetOf(ctx.holder)).run(request).finally(end);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protoco
 import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint-options.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
-import { overBudget } from './budget.js';
+import { overBudget, type ByteBudget } from './budget.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { Slots } from '../jsonrpc/churn.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
@@ -51,7 +51,7 @@ export class SessionEntry {
     /** Whose share of sessions it takes, from now until it is terminated. */
     charge?: { holder: Holding; principals: Principals },
   ) {
-    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal);
+    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal, charge?.principals.budgetOf(charge.holder));
     this.holder = charge?.holder;
     this.principals = charge?.principals;
     if (this.holder !== undefined) this.holder.sessions++;
@@ -159,6 +159,8 @@ export class PostExchange {
     private readonly maxBufferedBytes?: number,
     /** A stateless request's headers, for the session to check against its body. */
     private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
+    /** What the answer's bytes are held against, if not the session's budget (a stateless request's principal's). */
+    private readonly budget?: ByteBudget,
   ) {
     this.slot = entry.exchanges.add(this);
     if (entry.stateless) {
@@ -212,7 +214,7 @@ export class PostExchange {
     if (refused !== undefined) reply = { status: refused === 'method' ? 404 : 400 };
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
-    const budget = this.entry.session.budget;
+    const budget = this.budget ?? this.entry.session.budget;
     const size = bodyBytes(body);
     const full = budget.take(size);
     if (full) {

@@ -3,6 +3,8 @@
 // profile's token, or an OAuth subject), else "anonymous" per remote address (an IPv6 /64 is one
 // address: a host gets a whole /64). Pure: counters only; the endpoint decides and sheds.
 
+import { ByteBudget } from './budget.js';
+
 /** How much of each shared resource one principal may hold (limits.perPrincipal). */
 export interface Shares {
   sessions: number;
@@ -12,11 +14,14 @@ export interface Shares {
   connections: number;
   /** Requests in flight across all its sessions. */
   callsInFlight: number;
+  /** Bytes of requests and answers its sessions hold in the gateway at once. */
+  bytesInFlight: number;
   /** Per remote address: connections on which no request was authenticated yet. */
   unauthenticatedConnections: number;
 }
 
-export const DEFAULT_SHARES: Readonly<Shares> = { sessions: 100, streams: 100, connections: 128, callsInFlight: 128, unauthenticatedConnections: 32 };
+/** bytesInFlight: half of limits.totalBytesInFlight's default. */
+export const DEFAULT_SHARES: Readonly<Shares> = { sessions: 100, streams: 100, connections: 128, callsInFlight: 128, bytesInFlight: 64 * 1024 * 1024, unauthenticatedConnections: 32 };
 
 const ANONYMOUS = 'anonymous:';
 
@@ -53,6 +58,8 @@ export class Holding {
   sessions = 0;
   streams = 0;
   calls = 0;
+  /** Made on the first bytes it holds (Principals.budgetOf). */
+  budget: ByteBudget | undefined;
 
   constructor(
     readonly key: string,
@@ -61,7 +68,7 @@ export class Holding {
   ) {}
 
   get empty(): boolean {
-    return this.unauthenticated === 0 && this.connections === 0 && this.sessions === 0 && this.streams === 0 && this.calls === 0;
+    return this.unauthenticated === 0 && this.connections === 0 && this.sessions === 0 && this.streams === 0 && this.calls === 0 && (this.budget === undefined || this.budget.used === 0);
   }
 }
 
@@ -69,7 +76,11 @@ export class Holding {
 export class Principals {
   private readonly byKey = new Map<string, Holding>();
 
-  constructor(readonly shares: Readonly<Shares>) {}
+  constructor(
+    readonly shares: Readonly<Shares>,
+    /** The gateway's budget, parent of every principal's. */
+    private readonly gatewayBudget?: ByteBudget,
+  ) {}
 
   /** The holding of an authenticated principal (`principal` set) or of an address. */
   of(principal: string | undefined, address: string | undefined): Holding {
@@ -80,6 +91,12 @@ export class Principals {
     let h = this.byKey.get(key);
     if (h === undefined) this.byKey.set(key, (h = new Holding(key, anonymous)));
     return h;
+  }
+
+  /** The budget of bytes `h` may hold: its sessions' budgets and its requests without a session count here. */
+  budgetOf(h: Holding): ByteBudget {
+    h.budget ??= new ByteBudget(this.shares.bytesInFlight, 'this client', 'limits.perPrincipal.bytesInFlight', 'principal', this.gatewayBudget, () => this.release(h));
+    return h.budget;
   }
 
   /** Forgets `h` once it holds nothing (a later request makes a new one). */

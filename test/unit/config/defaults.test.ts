@@ -25,6 +25,7 @@ describe('the JSON Schema', () => {
         '.$schema',
         '.listen.allowedHosts', // the loopback names and the listen host
         '.listen.stateKey', // a random key per process
+        '.limits.perPrincipal.bytesInFlight', // half of totalBytesInFlight
         '.servers.name',
         '.servers.command', // command or url: the kind of server
         '.servers.url',

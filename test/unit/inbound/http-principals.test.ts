@@ -18,16 +18,16 @@ let n = 0;
 
 const opener: SessionOpener = {
   budget: new ByteBudget(1 << 30, 'the gateway', 'limits.totalBytesInFlight', 'gateway'),
-  openSession: () => fakeSession(),
+  openSession: (_push, _principal, parent) => fakeSession(parent),
   openStatelessSession: () => fakeSession(),
 };
 
-function fakeSession(): EndpointSession {
+function fakeSession(parent?: ByteBudget): EndpointSession {
   let inFlight = 0;
   return {
     id: `s${++n}`,
     protocolVersion: '2025-11-25',
-    budget: new ByteBudget(1 << 30, 'this session', 'limits.sessionBytesInFlight', 'session'),
+    budget: new ByteBudget(1 << 30, 'this session', 'limits.sessionBytesInFlight', 'session', parent),
     get inFlightCount() {
       return inFlight;
     },
@@ -114,7 +114,7 @@ function connection(url: URL) {
 }
 
 const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-const call = (id: number, key: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', arguments: { key } } });
+const call = (id: number, key: string, pad = '') => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', arguments: { key, pad } } });
 
 async function session(url: URL, token: string): Promise<string> {
   const a = await connection(url).send('POST', token, undefined, INIT);
@@ -191,6 +191,25 @@ describe('per-principal shares on the HTTP face', () => {
     await session(url, 'bob');
     expect((await connection(url).send('POST', 'alice', pinged, { jsonrpc: '2.0', id: 7, method: 'ping' })).status).toBe(404);
     expect((await connection(url).send('POST', 'alice', worked, { jsonrpc: '2.0', id: 8, method: 'ping' })).status).toBe(200);
+  });
+
+  it('bytes in flight are counted across all of a principal\'s sessions, and given back', async () => {
+    const url = await start({ bytesInFlight: 1000 });
+    const [s1, s2, b] = await Promise.all([session(url, 'alice'), session(url, 'alice'), session(url, 'bob')]);
+    const pad = 'x'.repeat(500);
+    const first = connection(url).send('POST', 'alice', s1, call(1, 'big1', pad));
+    await holding(1);
+    expectShareRefusal(await connection(url).send('POST', 'alice', s2, call(2, 'big2', pad)), null, 'bytesInFlight');
+    const bob = connection(url).send('POST', 'bob', b, call(3, 'bob', pad));
+    await holding(2);
+    held.get('bob')!();
+    expect((await bob).status).toBe(200);
+    held.get('big1')!();
+    expect((await first).status).toBe(200);
+    const again = connection(url).send('POST', 'alice', s2, call(4, 'big3', pad));
+    await holding(3); // big1, bob, big3: big2 never got in
+    held.get('big3')!();
+    expect((await again).status).toBe(200);
   });
 
   it('connections: at the share an idle one of the principal\'s closes; when all are busy, 429 and the connection closes', async () => {

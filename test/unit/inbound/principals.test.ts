@@ -3,9 +3,10 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ByteBudget } from '../../../src/inbound/budget.js';
 import { Principals, anonymousKey } from '../../../src/inbound/principals.js';
 
-const SHARES = { sessions: 2, streams: 2, connections: 2, callsInFlight: 2, unauthenticatedConnections: 2 };
+const SHARES = { sessions: 2, streams: 2, connections: 2, callsInFlight: 2, bytesInFlight: 100, unauthenticatedConnections: 2 };
 
 describe('anonymousKey', () => {
   it('is the IPv4 address, also when node reports it IPv4-mapped', () => {
@@ -77,5 +78,21 @@ describe('Principals', () => {
     p.release(h);
     expect(p.size).toBe(0);
     expect(p.of('alice', undefined)).not.toBe(h);
+  });
+
+  it('gives each principal a budget between its sessions\' and the gateway\'s, kept while it holds bytes', () => {
+    const gateway = new ByteBudget(150, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
+    const p = new Principals(SHARES, gateway);
+    const alice = p.of('alice', undefined);
+    const session = new ByteBudget(80, 'this session', 'limits.sessionBytesInFlight', 'session', p.budgetOf(alice));
+    const other = new ByteBudget(80, 'this session', 'limits.sessionBytesInFlight', 'session', p.budgetOf(alice));
+    expect(session.take(80)).toBeUndefined();
+    expect(other.take(30)?.key).toBe('limits.perPrincipal.bytesInFlight');
+    expect(p.budgetOf(p.of('bob', undefined)).take(60)).toBeUndefined(); // the gateway has 70 left
+    expect(gateway.used).toBe(140);
+    expect(p.of('alice', undefined)).toBe(alice); // holds bytes: not forgotten
+    session.give(80);
+    expect(gateway.used).toBe(60);
+    expect(p.size).toBe(1); // alice's last byte given back: forgotten; bob still holds his
   });
 });
