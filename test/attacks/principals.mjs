@@ -96,6 +96,21 @@ function pipelined(url, headers, body, count) {
   return socket;
 }
 
+/** Resolves once `ready()` holds: checked now, after each chunk of the gateway's log, and as each of `events` settles. */
+function until(gw, ready, events = []) {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!ready()) return;
+      gw.child.stderr.off('data', later);
+      resolve();
+    };
+    const later = () => setImmediate(check);
+    gw.child.stderr.on('data', later);
+    for (const e of events) e.then(later, later);
+    check();
+  });
+}
+
 export const principals = [
   {
     name: 'one token fills every session slot and keeps them alive with pings',
@@ -258,6 +273,37 @@ export const principals = [
         const ratio = flood.p99 / floor;
         const detail = `canary p99 quiet ${quiet.p99.toFixed(1)} ms, under the flood ${Number.isFinite(flood.p99) ? flood.p99.toFixed(1) + ' ms' : 'never (refused)'} (×${Number.isFinite(ratio) ? ratio.toFixed(2) : '∞'}); ${flood.failed}/100 failed${flood.firstError ? ` (${flood.firstError})` : ''}; flood ${full ? 'refused in part' : 'never refused'}`;
         return flood.failed === 0 && ratio <= 4 ? held(detail) : breached(detail);
+      });
+    },
+  },
+  {
+    name: 'one token holds every byte the gateway may have in flight',
+    item: '28.3',
+    async run({ cli }) {
+      const yaml = `${TOKENS}limits:\n  totalBytesInFlight: 4MiB\n  sessionBytesInFlight: 2MiB\n${CALM}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const canary = new HttpClient(gw.url, { token: 'canary-token' });
+        await canary.initialize();
+        // Two sessions, each with one slow call whose body is as large as the session may hold:
+        // together 40 bytes short of what the whole gateway may hold.
+        const body = (size) => {
+          const head = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calm__sleep","arguments":{"ms":4000,"pad":"';
+          const tail = '"}}}';
+          return head + 'x'.repeat(size - head.length - tail.length) + tail;
+        };
+        const a = new HttpClient(gw.url, { token: 'alice-token' });
+        const b = new HttpClient(gw.url, { token: 'alice-token' });
+        await Promise.all([a.initialize(), b.initialize()]);
+        const answered = [];
+        const holds = [a.post(body(2 * 1024 * 1024)), b.post(body(2 * 1024 * 1024 - 40))].map((p) => p.then((r) => (answered.push(r.status), r)));
+        // Each of alice's calls is at the server, or already answered (refused).
+        const started = () => gw.lines.filter((l) => /sleep started/.test(l)).length;
+        await until(gw, () => answered.length + started() >= 2, holds);
+        const r = await canary.call('calm__echo', { text: 'ok' });
+        const ok = r.response?.result?.content?.[0]?.text === 'ok';
+        const alice = (await Promise.all(holds)).map((x) => x.status);
+        const detail = `alice's two calls of 2 MiB: HTTP ${alice.join(', ')}; the canary's call: HTTP ${r.status}${ok ? ', answered' : ` (${r.text.slice(0, 140)})`}`;
+        return ok ? held(detail) : breached(detail);
       });
     },
   },
