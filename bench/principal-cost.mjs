@@ -96,11 +96,16 @@ await Promise.all([ours.close(), theirs.close()]);
 const { EventEmitter } = await import('node:events');
 const { Connections, connOf } = await import(pathToFileURL(resolve(here, 'inbound/http-connections.js')).href);
 const { Principals, DEFAULT_SHARES } = await import(pathToFileURL(resolve(here, 'inbound/principals.js')).href);
-const principals = new Principals(DEFAULT_SHARES);
+const { ByteBudget } = await import(pathToFileURL(resolve(here, 'inbound/budget.js')).href);
+const gatewayBudget = new ByteBudget(1 << 30, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
+const principals = new Principals(DEFAULT_SHARES, gatewayBudget);
 const conns = new Connections(principals, 512, 1000, { debug() {}, info() {}, warn() {}, error() {} });
 const socket = Object.assign(new EventEmitter(), { remoteAddress: '127.0.0.1', destroy() {} });
 conns.accept(socket);
 conns.identify(connOf(socket), 'alice');
+// A session's budget under its principal's (now), and directly under the gateway's (before).
+const underPrincipal = new ByteBudget(1 << 25, 'this session', 'limits.sessionBytesInFlight', 'session', principals.budgetOf(connOf(socket).holder));
+const underGateway = new ByteBudget(1 << 25, 'this session', 'limits.sessionBytesInFlight', 'session', gatewayBudget);
 let sink = 0;
 const N = 5_000_000;
 const withShares = (principal) => {
@@ -109,7 +114,8 @@ const withShares = (principal) => {
   const h = conn.holder;
   if (h.calls >= principals.shares.callsInFlight) return;
   h.calls++;
-  const release = () => sink++;
+  underPrincipal.take(100);
+  const release = () => (sink++, underPrincipal.give(100));
   const end = () => {
     release();
     if (--h.calls === 0) principals.release(h);
@@ -117,7 +123,8 @@ const withShares = (principal) => {
   end();
 };
 const without = () => {
-  const release = () => sink++;
+  underGateway.take(100);
+  const release = () => (sink++, underGateway.give(100));
   release();
 };
 const time = (f) => {
@@ -129,5 +136,5 @@ time(withShares);
 time(without);
 const added = [];
 for (let r = 0; r < rounds; r++) added.push(time(withShares) - time(without));
-console.log(`  the accounting alone (connection lookup, principal check, a call taken and given back): ${median(added).toFixed(1)} ns per request (range ${Math.min(...added).toFixed(1)}–${Math.max(...added).toFixed(1)} ns, ${sink > 0 ? rounds : 0} rounds of ${N})`);
+console.log(`  the accounting alone (connection lookup, principal check, a call and its bytes taken and given back): ${median(added).toFixed(1)} ns per request (range ${Math.min(...added).toFixed(1)}–${Math.max(...added).toFixed(1)} ns, ${sink > 0 ? rounds : 0} rounds of ${N})`);
 process.exit(0);
