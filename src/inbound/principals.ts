@@ -1,7 +1,7 @@
 // Who a request to the HTTP face is from, and what each of them holds of what the face shares:
-// sessions, streams, connections, calls in flight. A principal is the authenticated client (a
-// profile's token, or an OAuth subject), else "anonymous" per remote address (an IPv6 /64 is one
-// address: a host gets a whole /64). Pure: counters only; the endpoint decides and sheds.
+// sessions, streams, connections, calls and bytes in flight. A principal is the authenticated
+// client (a profile's token, or an OAuth subject), else "anonymous" per remote address (an IPv6 /64
+// is one address: a host gets a whole /64). No I/O: counters and budgets; the endpoint sheds.
 
 import { ByteBudget } from './budget.js';
 
@@ -107,13 +107,4 @@ export class Principals {
   get size(): number {
     return this.byKey.size;
   }
-}
-
-/**
- * Whether `a` is to be shed before `b` when the pool they share is full: the anonymous first,
- * then the one holding more of it.
- */
-export function shedsBefore(a: Holding, b: Holding, held: (h: Holding) => number): boolean {
-  if (a.anonymous !== b.anonymous) return a.anonymous;
-  return held(a) > held(b);
 }
