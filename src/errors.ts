@@ -51,13 +51,13 @@ export interface GatewayErrorData {
   server?: string;
   /** LIMIT_EXCEEDED: when trying again makes sense. */
   retryAfterMs?: number;
-  /** LIMIT_EXCEEDED: whose limit — this client's session, a server's, or the whole gateway's. */
+  /** LIMIT_EXCEEDED: whose limit — this client's session, this client's share (all its sessions), a server's, or the whole gateway's. */
   limit?: LimitScope;
   /** LIMIT_EXCEEDED, where it says: the setting whose limit was reached (`limits.maxSubscriptions`). */
   setting?: string;
 }
 
-export type LimitScope = 'session' | 'server' | 'gateway';
+export type LimitScope = 'session' | 'principal' | 'server' | 'gateway';
 
 export class GatewayError extends Error {
   readonly code: GatewayErrorCode;

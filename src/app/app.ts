@@ -237,9 +237,9 @@ export class App implements SessionOpener {
     void this.exactTokens().catch((err) => this.logger.warn({ err: String(err) }, 'token counter not loaded; auto mode decides on estimates'));
   }
 
-  openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
-    const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', this.budget);
+    const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', parent);
     const session = new ClientSession(this.router, push, budget, profile, () => this.settled());
     this.router.attach(session);
     return session;

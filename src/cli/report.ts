@@ -5,6 +5,7 @@ import type { HeldTool } from '../catalog/guard.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { App, ServerSummary } from '../app/app.js';
+import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -73,6 +74,8 @@ export interface CatalogReport {
   problems: { server: string; problem: string }[];
   /** Per view (the whole catalog, then each client profile): what its tool list costs a model. */
   tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean }[];
+  /** What one principal may hold of the HTTP face (limits.perPrincipal), and where that does not bound it. */
+  shares: SharesReport;
 }
 
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
@@ -102,6 +105,7 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
     tokens: profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))],
+    shares: sharesReport(app.config.limits),
   };
 }
 
@@ -136,6 +140,7 @@ export function renderReport(r: CatalogReport): string {
   if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
   out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`]));
+  out += renderShares(r.shares);
   out += '\nProblems\n';
   out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
   return out;

@@ -107,7 +107,7 @@ export function toHttpServer(e: Entry, url: string, baseDir: string) {
 
 /** Maps a file that passed validation and crossCheck onto the normalized config. */
 export function toGatewayConfig(data: UserConfig, baseDir: string) {
-  const { shutdownGrace, writeBuffer, sessionIdleTimeout, requestTimeout, startupWait, ...counts } = data.limits;
+  const { shutdownGrace, writeBuffer, sessionIdleTimeout, requestTimeout, startupWait, headersGrace, perPrincipal, ...counts } = data.limits;
   return {
     listen: { ...data.listen, allowedOrigins: [...data.listen.allowedOrigins] },
     naming: { ...data.naming },
@@ -129,6 +129,10 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       requestTimeoutMs: requestTimeout,
       /** How long serve waits for slow servers before serving. */
       startupWaitMs: startupWait,
+      /** What one principal may hold of the HTTP face's sessions, streams, connections, calls. */
+      perPrincipal: { ...perPrincipal, bytesInFlight: perPrincipal.bytesInFlight ?? Math.floor(counts.totalBytesInFlight / 2) },
+      /** A connection with no authenticated request this long is shed first. */
+      headersGraceMs: headersGrace,
     },
     servers: entriesOf(data).map((e) =>
       // (A disabled server whose command or url held an unset variable keeps it as "".)

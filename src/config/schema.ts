@@ -144,6 +144,26 @@ function build(editor: boolean) {
       startupWait: subst(duration)
         .prefault('5s')
         .meta({ description: 'How long serve waits for slow servers before it starts serving; late servers join with list_changed (default 5s).' }),
+      perPrincipal: z
+        .strictObject({
+          sessions: count(1_000_000, 100, 'HTTP sessions one principal may hold; at it, its idlest session ends for a new one, or 429 when all are busy (default 100).'),
+          streams: count(1_000_000, 100, 'GET and subscriptions/listen streams one principal may hold open; more get 429 (default 100).'),
+          connections: count(1_000_000, 128, 'TCP connections charged to one principal; at it, its oldest idle one closes for a new one, or 429 when all are busy (default 128).'),
+          callsInFlight: count(1_000_000, 128, 'Requests one principal may have in flight across all its sessions; more get 429 (default 128).'),
+          // No default: absent means half of totalBytesInFlight, whatever that is set to (normalize.ts).
+          bytesInFlight: subst(size)
+            .optional()
+            .meta({ description: 'Bytes of requests and replies all sessions of one principal may hold at once; beyond it 429 (default: half of totalBytesInFlight).' }),
+          unauthenticatedConnections: count(1_000_000, 32, 'Per remote address: connections on which no request was authenticated yet; when the address opens one beyond it, those older than headersGrace close (default 32).'),
+        })
+        .prefault({})
+        .meta({
+          description:
+            'What one principal may hold of the HTTP face: a principal is a client profile (its token), an OAuth subject, or, without a token, one remote address (an IPv6 /64). Read at start.',
+        }),
+      headersGrace: subst(duration)
+        .prefault('1s')
+        .meta({ description: 'A connection with no authenticated request this long after it opened is the first closed when connections run short (default 1s).' }),
     })
     .prefault({})
     .meta({ description: 'Resource limits.' });

@@ -4,8 +4,9 @@ import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
 import { names } from './names.mjs';
+import { principals } from './principals.mjs';
 import { relay } from './relay.mjs';
 import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...relay, ...names];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...principals, ...relay, ...names];

@@ -25,6 +25,7 @@ describe('the JSON Schema', () => {
         '.$schema',
         '.listen.allowedHosts', // the loopback names and the listen host
         '.listen.stateKey', // a random key per process
+        '.limits.perPrincipal.bytesInFlight', // half of totalBytesInFlight
         '.servers.name',
         '.servers.command', // command or url: the kind of server
         '.servers.url',
@@ -155,6 +156,7 @@ const RENAMED: Record<string, string> = {
   sessionIdleTimeout: 'sessionIdleTimeoutMs',
   requestTimeout: 'requestTimeoutMs',
   startupWait: 'startupWaitMs',
+  headersGrace: 'headersGraceMs',
   timeout: 'timeoutMs',
   startupTimeout: 'startupTimeoutMs',
   downtimeGrace: 'downtimeGraceMs',

@@ -30,6 +30,8 @@ describe('defaults', () => {
         maxConnections: 512,
         requestTimeoutMs: 30_000,
         startupWaitMs: 5_000,
+        perPrincipal: { sessions: 100, streams: 100, connections: 128, callsInFlight: 128, bytesInFlight: 64 * 1024 * 1024, unauthenticatedConnections: 32 },
+        headersGraceMs: 1_000,
       },
       servers: [
         {
