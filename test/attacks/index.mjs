@@ -5,5 +5,6 @@ import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
 import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
+import { vouch } from './vouch.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...vouch];
