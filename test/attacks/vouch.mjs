@@ -157,18 +157,23 @@ export const vouch = [
     name: 'an app MIME type on a plain file: resource skips sanitize.results',
     item: '28.9',
     async run({ cli }) {
-      const yaml = `sanitize:\n  results: true\nservers:\n${vouchServer(['--apps', '--declare-ui'])}`;
+      // One server declares the MCP Apps extension, the other does not; both label a file: resource an app.
+      const yaml = `sanitize:\n  results: true\nservers:\n${vouchServer(['--apps', '--declare-ui'])}${stdioServer('undeclared', 'vouch.mjs', ['--apps'])}`;
       return withGateway(cli, yaml, async (gw) => {
         const c = new HttpClient(gw.url);
         // A client that renders apps: the exemption's audience.
         await c.initialize({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } });
-        const plain = (await c.request('resources/read', { uri: 'file:///notes/readme.html' })).response?.result?.contents?.[0]?.text ?? '';
-        const app = (await c.request('resources/read', { uri: 'ui://vouch+widget/app.html' })).response?.result?.contents?.[0]?.text ?? '';
+        const read = async (uri) => (await c.request('resources/read', { uri })).response?.result?.contents?.[0]?.text ?? '';
         const injected = (t) => /Ignore previous instructions|IMPORTANT/.test(t);
+        // Both servers list file:///notes/readme.html: whichever serves it, it must arrive cleaned.
+        const plain = await read('file:///notes/readme.html');
+        const undeclared = await read('ui://undeclared+widget/app.html');
+        const app = await read('ui://vouch+widget/app.html');
         if (injected(plain)) return breached(`the file: resource arrived uncleaned: ${JSON.stringify(plain.slice(0, 160))}`);
+        if (injected(undeclared)) return breached(`the ui:// resource of a server that did not declare the extension arrived uncleaned: ${JSON.stringify(undeclared.slice(0, 120))}`);
         if (!plain.includes('<p>Notes</p>')) return breached(`the file: resource lost its text: ${JSON.stringify(plain.slice(0, 160))}`);
         return injected(app) && app.includes('<script>')
-          ? held("the file: resource arrived cleaned; the declaring server's own ui:// app still verbatim")
+          ? held("the file: resource and an undeclared server's ui:// page arrived cleaned; the declaring server's own ui:// app still verbatim")
           : breached(`the ui:// app of a server that declared the extension was changed: ${JSON.stringify(app.slice(0, 160))}`);
       });
     },
