@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// What the raw pass-through's scan (jsonrpc/raw.ts) costs per byte, in-process: answers of 1 KiB,
-// 64 KiB and 1 MiB (a text result as a model tool writes it, the bench's "x" blob, and structured
+// What the raw pass-through's scan (jsonrpc/raw.ts) costs per byte, in-process: answers of 100 B
+// (the bench's echo), 1 KiB, 64 KiB and 1 MiB (a text result as a model tool writes it, the bench's "x" blob, and structured
 // records), cut in 64 KiB reads as a pipe delivers them, scanned by this build and, with
 // --baseline, by another build's, interleaved in the same process so both see the same machine.
 // Prints ns/byte (median of rounds) and, with a baseline, this ÷ baseline. Needs `npm run build`.
@@ -50,9 +50,9 @@ const reads = (bytes) => {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`raw scan, CPU ns per byte (median of ${rounds} rounds of ~${perRound >> 20} MiB each)${values.baseline ? `; baseline ${values.baseline}` : ''}`);
-console.log(['shape', 'size', ...Object.keys(builds), ...(builds.baseline ? ['this ÷ baseline'] : [])].join('\t'));
+console.log(['shape', 'size', ...Object.keys(builds), ...(builds.baseline ? ['this ÷ baseline', 'ns per answer (this − baseline)'] : [])].join('\t'));
 for (const [shape, make] of Object.entries(shapes)) {
-  for (const size of [1024, 64 * 1024, 1024 * 1024]) {
+  for (const size of [100, 1024, 64 * 1024, 1024 * 1024]) {
     const chunks = reads(Buffer.from(make(size), 'utf8'));
     const bytes = chunks.reduce((n, c) => n + c.length, 0);
     const reps = Math.max(1, Math.round(perRound / bytes));
@@ -71,7 +71,8 @@ for (const [shape, make] of Object.entries(shapes)) {
       }
     }
     const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-    const label = size >= 1 << 20 ? `${size >> 20} MiB` : `${size >> 10} KiB`;
-    console.log([shape, label, ...Object.values(m).map((v) => v.toFixed(3)), ...(builds.baseline ? [(m.this / m.baseline).toFixed(2)] : [])].join('\t'));
+    const label = size >= 1 << 20 ? `${size >> 20} MiB` : size >= 1024 ? `${size >> 10} KiB` : `${size} B`;
+    const delta = builds.baseline ? [(m.this / m.baseline).toFixed(2), ((m.this - m.baseline) * bytes).toFixed(0)] : [];
+    console.log([shape, label, ...Object.values(m).map((v) => v.toFixed(3)), ...delta].join('\t'));
   }
 }

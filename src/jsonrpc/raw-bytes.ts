@@ -87,11 +87,12 @@ export class Bytes {
   }
 
   /**
-   * Offset of the quote closing the string that opens at `open`, or -1 when it never closes or
-   * its contents are not JSON (a raw byte below 0x20, an invalid escape).
+   * Offset of the quote closing a string, read from `from` (just after its opening quote, or
+   * where its contents so far were plain), or -1 when it never closes or its contents are not
+   * JSON (a raw byte below 0x20, an invalid escape).
    */
-  stringEnd(open: number): number {
-    let g = open + 1;
+  stringEnd(from: number): number {
+    let g = from;
     for (;;) {
       if (g >= this.length) return -1;
       const k = this.chunkAt(g);

@@ -151,13 +151,6 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   let closed = -1;
   let resultStart = -1;
   let resultPlain = true;
-  /** Whether a value of `kind` may start here; keeps the members' rules. */
-  const valueMayStart = (kind: number): boolean => {
-    if (state !== VALUE && state !== VALUE_OR_END) return false;
-    if (depth === 1) return (TAKES[member]! & kind) !== 0;
-    if (depth === 2 && member === ERROR) return (ERROR_TAKES[errorMember]! & kind) !== 0;
-    return depth > 0 || kind === V_OBJECT;
-  };
   for (;;) {
     if (g >= b.length) return undefined; // the top-level object never closed
     const k = b.chunkAt(g);
@@ -170,14 +163,15 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
       if (c === QUOTE) {
         const open = base + i;
         const isKey = state === KEY || state === KEY_OR_END;
-        if (!isKey && !valueMayStart(V_STRING)) return undefined;
+        if (!isKey && !valueMayStart(V_STRING, state, depth, member, errorMember)) return undefined;
         // A short string of plain bytes (most keys and small values) is read here; anything else
         // (an escape, a control byte, a long or cut string) by stringEnd, which checks it.
         let j = i + 1;
         const near = Math.min(chunk.length, j + 64);
         while (j < near && STRING_SPECIAL[chunk[j]!] === 0) j++;
         const plain = j < near && chunk[j] === QUOTE;
-        const end = plain ? base + j : b.stringEnd(open);
+        // Else plain up to j: stringEnd goes on from there.
+        const end = plain ? base + j : b.stringEnd(base + j);
         if (end === -1) return undefined;
         g = end + 1;
         if (isKey) {
@@ -211,7 +205,7 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
         continue;
       }
       if (c === 123 /* { */ || c === 91 /* [ */) {
-        if (!valueMayStart(c === 123 ? V_OBJECT : V_ARRAY)) return undefined;
+        if (!valueMayStart(c === 123 ? V_OBJECT : V_ARRAY, state, depth, member, errorMember)) return undefined;
         if (depth === 1 && member === RESULT) resultStart = base + i;
         if (++depth > maxDepth) return 'too-deep';
         kinds[depth] = c === 123 ? OBJECT : ARRAY;
@@ -231,7 +225,7 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
         if (state !== COLON) return undefined;
         state = VALUE;
       } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
-        if (!valueMayStart(V_NUMBER)) return undefined;
+        if (!valueMayStart(V_NUMBER, state, depth, member, errorMember)) return undefined;
         const end = b.numberEnd(base + i);
         if (end === -1) return undefined;
         if (depth === 1) {
@@ -244,7 +238,7 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
         i = g - base - 1;
       } else if (c === 116 /* t */ || c === 102 /* f */ || c === 110 /* n */) {
         const word = c === 116 ? 'true' : c === 102 ? 'false' : 'null';
-        if (!valueMayStart(V_LITERAL) || !b.spells(base + i, base + i + word.length, word)) return undefined;
+        if (!valueMayStart(V_LITERAL, state, depth, member, errorMember) || !b.spells(base + i, base + i + word.length, word)) return undefined;
         g = base + i + word.length;
         state = NEXT;
         if (g >= base + chunk.length) break;
@@ -275,6 +269,14 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   if (b.length > SPLICE_AS_TEXT_BYTES && !isUtf8Chunks(b.chunks)) return undefined;
   const resultEmpty = resultStart !== -1 && b.at(b.skipSpace(resultStart + 1)) === 125;
   return { [KIND]: 'raw', chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError: body === ERROR, resultStart, resultPlain, resultEmpty };
+}
+
+/** Whether a value of `kind` may start here: the grammar's state, and the members' rules. */
+function valueMayStart(kind: number, state: number, depth: number, member: number, errorMember: number): boolean {
+  if (state !== VALUE && state !== VALUE_OR_END) return false;
+  if (depth === 1) return (TAKES[member]! & kind) !== 0;
+  if (depth === 2 && member === ERROR) return (ERROR_TAKES[errorMember]! & kind) !== 0;
+  return depth > 0 || kind === V_OBJECT;
 }
 
 /** The top-level member bytes [from, to) name (spelled without escapes), or 0. */
