@@ -4,7 +4,7 @@
 // rebuild after one server's list_changed does not redo the others' work.
 
 import { KINDS, type ListKind } from '../protocol/mcp.js';
-import { checkPins, type LockFile } from './pinning.js';
+import { checkPins, type HeldReason, type LockFile } from './pinning.js';
 import { sanitizeInstructions, sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
 
 export interface GuardOptions {
@@ -16,7 +16,7 @@ export interface GuardOptions {
 export interface HeldTool {
   server: string;
   name: string;
-  reason: 'changed' | 'new';
+  reason: HeldReason;
 }
 
 export interface GuardReport {

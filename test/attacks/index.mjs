@@ -8,5 +8,6 @@ import { principals } from './principals.mjs';
 import { relay } from './relay.mjs';
 import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
+import { vouch } from './vouch.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...principals, ...relay, ...names];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...principals, ...relay, ...names, ...vouch];

@@ -205,10 +205,12 @@ export const readResource: Handler = async (params, context) => {
   for (let i = 0; ; i++) {
     const t = targets[i]!;
     try {
-      const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
+      const connection = await connectionFor(context, t.server);
+      const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
       noteAppRead(context.session, t.server, t.uri);
       const judged = judgeReadResult(result, uriJudge(context.router.catalog, context.view, t.server));
-      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, readSanitizer(context)), context.router.catalog.renamedUris.get(t.server));
+      const clean = readSanitizer(context, t.uri, connection.capabilities);
+      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean), context.router.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;
