@@ -3,7 +3,8 @@
 import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
+import { lists } from './lists.mjs';
 import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...lists, ...stateless, ...tokens];
