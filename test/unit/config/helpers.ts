@@ -15,6 +15,7 @@ export const SERVER_DEFAULTS = {
   protocol: 'auto',
   reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
   downtimeGraceMs: 30_000,
+  listLimits: {},
   tools: { allow: ['*'], deny: [] },
   prompts: { allow: ['*'], deny: [] },
   resources: { allow: ['*'], deny: [] },

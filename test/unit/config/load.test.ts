@@ -28,6 +28,11 @@ describe('defaults', () => {
         maxConnections: 512,
         requestTimeoutMs: 30_000,
         startupWaitMs: 5_000,
+        maxListItems: 20_000,
+        maxListBytes: 32 * 1024 * 1024,
+        listFetchTimeoutMs: 60_000,
+        listRefetchIntervalMs: 1000,
+        listRefetchMaxIntervalMs: 30_000,
       },
       servers: [
         {
