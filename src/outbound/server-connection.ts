@@ -24,7 +24,8 @@ import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { legacyParams } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
-import { fetchAll } from './list-fetch.js';
+import { failureReason, isFinal, type FailureReason } from './failure-reason.js';
+import { DEFAULT_LIST_LIMITS, ListLimitError, boundsFor, fetchAll, type FetchedList, type ListBounds } from './list-fetch.js';
 import { ListRefetcher } from './list-refetch.js';
 import { ModernSide } from './modern-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -72,6 +73,8 @@ export class ServerConnection<O = never> {
   retryAt?: number;
   /** The server's OAuth client state (HTTP servers, from the first connect on). */
   auth?: ServerAuth;
+  /** Why it last went down, as a metric label (failure-reason.ts); cleared when it is ready. */
+  failure?: FailureReason;
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
@@ -82,13 +85,20 @@ export class ServerConnection<O = never> {
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;
   private stopWatchingAuth?: () => void;
+  /** Each list's last fetch, pages and all: a page that comes back byte for byte keeps its items. */
+  private fetched: Partial<Record<ListKind, FetchedList>> = {};
   private readonly refetcher = new ListRefetcher({
     readiness: () => (this.state === 'connecting' ? 'wait' : this.state === 'ready' && this.peer ? 'go' : 'drop'),
     fetch: (kind) => this.fetchLists(this.peer!, [kind]),
     fetched: (kind) => this.events.onChange?.(this, [kind]),
     // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
     failed: (kind, err) => {
-      if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+      if (err instanceof ListLimitError && this.state === 'ready') this.overLimit(err);
+      else if (this.state === 'ready') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+    },
+    pacing: () => {
+      const l = this.listLimits();
+      return { minMs: l.listRefetchIntervalMs, maxMs: l.listRefetchMaxIntervalMs };
     },
   });
   private readonly resources: ResourceSubscriptions;
@@ -115,6 +125,7 @@ export class ServerConnection<O = never> {
       capabilities: () => this.capabilities,
       peer: () => (this.peer && !this.peer.isClosed && this.era === 'modern' ? this.peer : undefined),
       subscribedUris: () => this.resources.uris,
+      bounds: () => this.bounds(this.config.timeoutMs),
       subscribe: (uri) => this.resources.subscribe(uri),
       unsubscribe: (uri) => this.resources.unsubscribe(uri),
     });
@@ -246,6 +257,7 @@ export class ServerConnection<O = never> {
     const reconnected = this.everReady;
     this.state = 'ready';
     this.problem = undefined;
+    this.failure = undefined;
     this.everReady = true;
     this.backoff.up();
     clearTimeout(this.graceTimer);
@@ -261,23 +273,29 @@ export class ServerConnection<O = never> {
     if (reconnected) this.events.onReconnect?.(this);
   }
 
-  /** The connection failed or dropped: back off and retry, or give up at the crash-loop limit. */
+  /**
+   * The connection failed or dropped: back off and retry, or give up at the crash-loop limit. A
+   * list over its size bound gives up at once: a retry would fetch the same list again.
+   */
   private down(err: unknown): void {
     const wasListed = this.listed;
     const wasWaiting = this.state === 'needs-login';
+    const final = isFinal(err);
     this.modern.listener.stop();
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
+    this.failure = failureReason(err);
+    this.events.onDown?.(this, this.failure);
     if (isLoginNeeded(err) && this.auth?.state().status === 'needs-login') {
       // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
       this.state = 'needs-login';
       if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
       if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
     } else {
-      const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
+      const delay = this.options.reconnect === false || final ? undefined : this.backoff.failed();
       if (delay === undefined) {
         this.state = 'failed';
-        const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
+        const why = this.options.reconnect === false || final ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
         this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
       } else {
         this.state = 'backing-off';
@@ -286,9 +304,39 @@ export class ServerConnection<O = never> {
         this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
       }
     }
-    if (wasListed) this.startGrace();
-    else this.lists = emptyLists();
+    if (wasListed && !final) this.startGrace();
+    else this.forgetLists();
     this.events.onChange?.(this, LIST_KINDS);
+  }
+
+  /** Its items leave the catalog (at once, or when the grace period after a drop ends). */
+  private forgetLists(): void {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.listed = false;
+    this.lists = emptyLists();
+    this.fetched = {};
+  }
+
+  /**
+   * A refetch went over a bound of its list: the server is down (failed at once over a size
+   * bound, reconnecting over the time bound) and its connection is closed, which stops what else
+   * it was sending. Nothing of the fetch was kept.
+   */
+  private overLimit(err: ListLimitError): void {
+    const peer = this.peer;
+    this.down(err);
+    void peer?.close().catch(() => {});
+  }
+
+  /** limits.* on lists, as the config says now. */
+  private listLimits() {
+    return this.options.listLimits?.() ?? DEFAULT_LIST_LIMITS;
+  }
+
+  /** The bounds of one fetch of this server's lists; each page may take `pageTimeoutMs`. */
+  private bounds(pageTimeoutMs: number): ListBounds {
+    return boundsFor(this.config, this.listLimits(), pageTimeoutMs);
   }
 
   /** How often a server waiting for a login looks for a new token: its longest reconnect delay. */
@@ -329,8 +377,7 @@ export class ServerConnection<O = never> {
     this.graceTimer = setTimeout(() => {
       this.graceTimer = undefined;
       if (this.state === 'ready') return;
-      this.listed = false;
-      this.lists = emptyLists();
+      this.forgetLists();
       this.logger.warn(`still down after ${graceMs / 1000}s; its items leave the catalog until it is back`);
       this.events.onChange?.(this, LIST_KINDS);
     }, graceMs);
@@ -405,17 +452,24 @@ export class ServerConnection<O = never> {
 
   /** Fetches every page of the given lists that the server's capabilities offer. */
   private async fetchLists(peer: Peer<O>, kinds: readonly ListKind[]): Promise<void> {
-    // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
-    const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
+    // At start-up the overall startupTimeout bounds this too; later, each page gets the request
+    // timeout. Either way the whole fetch of one list is bounded (limits.listFetchTimeout).
+    const bounds = this.bounds(this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs);
     const fetched = await Promise.all(
-      kinds.map((kind) => {
-        if (!this.capabilities[KINDS[kind].capability]) return [];
-        if (this.era === 'legacy') return fetchAll(peer, kind, timeoutMs, this.name, this.logger);
-        if (kind === 'tools') return this.modern.loadTools(peer, timeoutMs);
-        return fetchAll(this.modern.requester(peer), kind, timeoutMs, this.name, this.logger);
+      kinds.map((kind): Promise<FetchedList | undefined> | undefined => {
+        if (!this.capabilities[KINDS[kind].capability]) return undefined;
+        const previous = this.fetched[kind];
+        if (this.era === 'legacy') return fetchAll(peer, kind, bounds, this.name, previous);
+        if (kind === 'tools') return this.modern.loadTools(peer, bounds, previous);
+        return fetchAll(this.modern.requester(peer), kind, bounds, this.name, previous);
       }),
     );
-    kinds.forEach((kind, i) => (this.lists[kind] = fetched[i]!));
+    // Only now, every list complete and within bounds: nothing partial is ever published.
+    kinds.forEach((kind, i) => {
+      const list = fetched[i];
+      this.fetched[kind] = list;
+      this.lists[kind] = list?.items ?? [];
+    });
   }
 
   private receiveNotification(n: JsonRpcNotification, owner?: O): void {
