@@ -148,8 +148,15 @@ export function fitName(candidate: string, rules: NameRules = SPEC_NAME_RULES): 
  */
 export function assignNames(items: readonly NameRequest[], options: NamingOptions): string[] {
   const c = compileRules(options.rules ?? SPEC_NAME_RULES);
-  const prefixed = (it: NameRequest): string =>
-    fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+  const prefixed = (it: NameRequest): string => {
+    // Once per request object, rules and separator: the catalog hands in the same request for an
+    // unchanged item at every rebuild (catalog/build.ts), so most names are not fitted again.
+    const hit = fittedNames.get(it);
+    if (hit && hit.c === c && hit.separator === options.separator && hit.prefix === it.prefix && hit.name === it.name) return hit.base;
+    const base = fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+    fittedNames.set(it, { c, separator: options.separator, prefix: it.prefix, name: it.name, base });
+    return base;
+  };
 
   let base: string[];
   switch (options.mode) {
@@ -157,7 +164,13 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
       base = items.map(prefixed);
       break;
     case 'on-conflict': {
-      const plain = items.map((it) => fit(it.name, c));
+      const plain = items.map((it) => {
+        const hit = plainNames.get(it);
+        if (hit && hit.c === c && hit.name === it.name) return hit.plain;
+        const fitted = fit(it.name, c);
+        plainNames.set(it, { c, name: it.name, plain: fitted });
+        return fitted;
+      });
       const serversByName = new Map<string, Set<string>>();
       plain.forEach((n, i) => {
         let servers = serversByName.get(n);
@@ -172,6 +185,9 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
   }
   return makeUnique(items, base, c, options.reserved);
 }
+
+const plainNames = new WeakMap<NameRequest, { c: CompiledRules; name: string; plain: string }>();
+const fittedNames = new WeakMap<NameRequest, { c: CompiledRules; separator: string; prefix: string; name: string; base: string }>();
 
 function makeUnique(items: readonly NameRequest[], base: readonly string[], c: CompiledRules, reserved?: ReadonlySet<string>): string[] {
   const out = new Array<string>(base.length);

@@ -31,10 +31,17 @@ function canonicalJson(value: unknown): string {
  * or renaming), as "sha256:<hex>".
  */
 export function toolDigest(tool: Record<string, any>): string {
+  // Once per tool object: a refetch keeps unchanged tools as they were (outbound/list-intern.ts).
+  let digest = digests.get(tool);
+  if (digest !== undefined) return digest;
   const pinned: Record<string, unknown> = {};
   for (const field of PINNED_FIELDS) if (tool[field] !== undefined) pinned[field] = tool[field];
-  return 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
+  digest = 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
+  digests.set(tool, digest);
+  return digest;
 }
+
+const digests = new WeakMap<Record<string, any>, string>();
 
 export interface LockFile {
   version: 1;
