@@ -25,7 +25,8 @@ import { legacyParams } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
 import { failureReason, isFinal, type FailureReason } from './failure-reason.js';
-import { DEFAULT_LIST_LIMITS, ListLimitError, boundsFor, fetchAll, type FetchedList, type ListBounds } from './list-fetch.js';
+import { ListLimitError, fetchAll } from './list-fetch.js';
+import { ListKeeper } from './list-keeper.js';
 import { ListRefetcher } from './list-refetch.js';
 import { ModernSide } from './modern-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -46,8 +47,6 @@ import type { ForwardOptions, ServerConnectionEvents, ServerConnectionOptions, S
 const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
 
-const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
-
 export class ServerConnection<O = never> {
   state: ServerState = 'connecting';
   /** Why the server is not ready, for logs, `check` and error messages (safe to show a client). */
@@ -64,7 +63,6 @@ export class ServerConnection<O = never> {
   capabilities: Record<string, any> = {};
   serverInfo?: { name?: string; version?: string };
   instructions?: string;
-  lists: ServerLists = emptyLists();
   /** Whether the lists belong in the catalog: from a successful connect until the grace period after a drop ends. */
   listed = false;
   /** Which transport HTTP `auto` settled on, for display. */
@@ -85,8 +83,7 @@ export class ServerConnection<O = never> {
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;
   private stopWatchingAuth?: () => void;
-  /** Each list's last fetch, pages and all: a page that comes back byte for byte keeps its items. */
-  private fetched: Partial<Record<ListKind, FetchedList>> = {};
+  private readonly keeper: ListKeeper;
   private readonly refetcher = new ListRefetcher({
     readiness: () => (this.state === 'connecting' ? 'wait' : this.state === 'ready' && this.peer ? 'go' : 'drop'),
     fetch: (kind) => this.fetchLists(this.peer!, [kind]),
@@ -96,10 +93,7 @@ export class ServerConnection<O = never> {
       if (err instanceof ListLimitError && this.state === 'ready') this.overLimit(err);
       else if (this.state === 'ready') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
     },
-    pacing: () => {
-      const l = this.listLimits();
-      return { minMs: l.listRefetchIntervalMs, maxMs: l.listRefetchMaxIntervalMs };
-    },
+    pacing: () => this.keeper.pacing(),
   });
   private readonly resources: ResourceSubscriptions;
   private readonly modern: ModernSide<O>;
@@ -111,6 +105,7 @@ export class ServerConnection<O = never> {
     private readonly options: ServerConnectionOptions<O> = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
+    this.keeper = new ListKeeper(config, options.listLimits);
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...config.reconnect });
     if (!config.enabled) {
       this.state = 'disabled';
@@ -125,7 +120,7 @@ export class ServerConnection<O = never> {
       capabilities: () => this.capabilities,
       peer: () => (this.peer && !this.peer.isClosed && this.era === 'modern' ? this.peer : undefined),
       subscribedUris: () => this.resources.uris,
-      bounds: () => this.bounds(this.config.timeoutMs),
+      bounds: () => this.keeper.bounds(this.config.timeoutMs),
       subscribe: (uri) => this.resources.subscribe(uri),
       unsubscribe: (uri) => this.resources.unsubscribe(uri),
     });
@@ -144,6 +139,16 @@ export class ServerConnection<O = never> {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** The server's lists as last fetched complete and within bounds (empty while not listed). */
+  get lists(): ServerLists {
+    return this.keeper.lists;
+  }
+
+  /** Lists at 80% or more of a size bound, for `check` and `status` (see ListKeeper). */
+  nearBounds(): string | undefined {
+    return this.keeper.nearBounds();
   }
 
   /** First connect: resolves once ready, or once the first attempt failed (retries go on in the background). */
@@ -314,8 +319,7 @@ export class ServerConnection<O = never> {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.listed = false;
-    this.lists = emptyLists();
-    this.fetched = {};
+    this.keeper.forget();
   }
 
   /**
@@ -327,16 +331,6 @@ export class ServerConnection<O = never> {
     const peer = this.peer;
     this.down(err);
     void peer?.close().catch(() => {});
-  }
-
-  /** limits.* on lists, as the config says now. */
-  private listLimits() {
-    return this.options.listLimits?.() ?? DEFAULT_LIST_LIMITS;
-  }
-
-  /** The bounds of one fetch of this server's lists; each page may take `pageTimeoutMs`. */
-  private bounds(pageTimeoutMs: number): ListBounds {
-    return boundsFor(this.config, this.listLimits(), pageTimeoutMs);
   }
 
   /** How often a server waiting for a login looks for a new token: its longest reconnect delay. */
@@ -454,21 +448,12 @@ export class ServerConnection<O = never> {
   private async fetchLists(peer: Peer<O>, kinds: readonly ListKind[]): Promise<void> {
     // At start-up the overall startupTimeout bounds this too; later, each page gets the request
     // timeout. Either way the whole fetch of one list is bounded (limits.listFetchTimeout).
-    const bounds = this.bounds(this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs);
-    const fetched = await Promise.all(
-      kinds.map((kind): Promise<FetchedList | undefined> | undefined => {
-        if (!this.capabilities[KINDS[kind].capability]) return undefined;
-        const previous = this.fetched[kind];
-        if (this.era === 'legacy') return fetchAll(peer, kind, bounds, this.name, previous);
-        if (kind === 'tools') return this.modern.loadTools(peer, bounds, previous);
-        return fetchAll(this.modern.requester(peer), kind, bounds, this.name, previous);
-      }),
-    );
-    // Only now, every list complete and within bounds: nothing partial is ever published.
-    kinds.forEach((kind, i) => {
-      const list = fetched[i];
-      this.fetched[kind] = list;
-      this.lists[kind] = list?.items ?? [];
+    const pageTimeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
+    await this.keeper.fetch(kinds, pageTimeoutMs, (kind, bounds, previous) => {
+      if (!this.capabilities[KINDS[kind].capability]) return undefined;
+      if (this.era === 'legacy') return fetchAll(peer, kind, bounds, this.name, previous);
+      if (kind === 'tools') return this.modern.loadTools(peer, bounds, previous);
+      return fetchAll(this.modern.requester(peer), kind, bounds, this.name, previous);
     });
   }
 

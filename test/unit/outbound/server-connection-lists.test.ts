@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServers, type FakeHandler } from '../../helpers/fake-transport.js';
 import { DEFAULT_LIST_LIMITS, type ListLimits } from '../../../src/outbound/list-fetch.js';
 import type { FailureReason } from '../../../src/outbound/failure-reason.js';
+import { summarize } from '../../../src/outbound/summary.js';
+import { describeServer } from '../../../src/cli/report.js';
 import { serverConfig, watched } from './connection-harness.js';
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
@@ -115,6 +117,27 @@ describe('a list over its bounds', () => {
     expect(large.w.connection.state).toBe('ready');
     expect(large.w.connection.lists.tools).toHaveLength(40);
     expect(other.w.connection.state).toBe('failed');
+  });
+});
+
+describe('a list near its bounds', () => {
+  it('is told in the summary, for check and status, while the server is ready', async () => {
+    fakeServers.define('near', { tools: Array.from({ length: 22 }, (_, i) => tool(`t${i}`)), prompts: [{ name: 'p' }] });
+    const { w } = watch('near', { maxListItems: 25 });
+    await w.connection.connect();
+    expect(w.connection.state).toBe('ready');
+    const [s] = summarize([w.connection]);
+    expect(s!.nearBounds).toBe('tools 22 of limits.maxListItems (25)');
+    expect(describeServer(s!)).toMatch(/; near its list bounds: tools 22 of limits\.maxListItems \(25\)$/);
+  });
+
+  it('a failed server says why in its summary, in a word for machines too', async () => {
+    fakeServers.define('over', { tools: Array.from({ length: 30 }, (_, i) => tool(`t${i}`)) });
+    const { w } = watch('over', { maxListItems: 25 });
+    await w.connection.connect();
+    const [s] = summarize([w.connection]);
+    expect(s).toMatchObject({ state: 'failed', problem: 'tools/list over limits.maxListItems (25)', reason: 'list_items' });
+    expect(describeServer(s!)).toBe('over: failed — tools/list over limits.maxListItems (25)');
   });
 });
 
