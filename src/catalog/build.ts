@@ -157,13 +157,24 @@ function digestOf(item: Record<string, any>): string {
   return d;
 }
 
+/** An entry's item's digest, kept on the entry (entries never change; not enumerable, so a copy made by spreading does not carry it). */
+const DIGEST = Symbol('digest');
+
+function entryDigest(e: CatalogEntry): string {
+  const own = (e as { [DIGEST]?: string })[DIGEST];
+  if (own !== undefined) return own;
+  const d = digestOf(e.item);
+  Object.defineProperty(e, DIGEST, { value: d });
+  return d;
+}
+
 export function listOf(entries: CatalogEntry[]): CatalogList {
   const index = new Map<string, number>();
   const parts = new Array<string>(entries.length);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     if (!index.has(e.key)) index.set(e.key, i);
-    parts[i] = digestOf(e.item);
+    parts[i] = entryDigest(e);
   }
   return { entries, index, hash: createHash('sha256').update(parts.join('\n')).digest('base64url') };
 }

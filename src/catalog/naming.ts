@@ -151,10 +151,11 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
   const prefixed = (it: NameRequest): string => {
     // Once per request object, rules and separator: the catalog hands in the same request for an
     // unchanged item at every rebuild (catalog/build.ts), so most names are not fitted again.
-    const hit = fittedNames.get(it);
+    const memo = it as Memo;
+    const hit = memo[FITTED];
     if (hit && hit.c === c && hit.separator === options.separator && hit.prefix === it.prefix && hit.name === it.name) return hit.base;
     const base = fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
-    fittedNames.set(it, { c, separator: options.separator, prefix: it.prefix, name: it.name, base });
+    memo[FITTED] = { c, separator: options.separator, prefix: it.prefix, name: it.name, base };
     return base;
   };
 
@@ -165,10 +166,11 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
       break;
     case 'on-conflict': {
       const plain = items.map((it) => {
-        const hit = plainNames.get(it);
+        const memo = it as Memo;
+        const hit = memo[PLAIN];
         if (hit && hit.c === c && hit.name === it.name) return hit.plain;
         const fitted = fit(it.name, c);
-        plainNames.set(it, { c, name: it.name, plain: fitted });
+        memo[PLAIN] = { c, name: it.name, plain: fitted };
         return fitted;
       });
       const serversByName = new Map<string, Set<string>>();
@@ -186,8 +188,14 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
   return makeUnique(items, base, c, options.reserved);
 }
 
-const plainNames = new WeakMap<NameRequest, { c: CompiledRules; name: string; plain: string }>();
-const fittedNames = new WeakMap<NameRequest, { c: CompiledRules; separator: string; prefix: string; name: string; base: string }>();
+// A request's last fitted names, kept on the request itself (a property read is cheaper than a
+// WeakMap lookup, and there is one per tool per rebuild); checked against what they came from.
+const PLAIN = Symbol('plain');
+const FITTED = Symbol('fitted');
+type Memo = NameRequest & {
+  [PLAIN]?: { c: CompiledRules; name: string; plain: string };
+  [FITTED]?: { c: CompiledRules; separator: string; prefix: string; name: string; base: string };
+};
 
 function makeUnique(items: readonly NameRequest[], base: readonly string[], c: CompiledRules, reserved?: ReadonlySet<string>): string[] {
   const out = new Array<string>(base.length);
