@@ -27,6 +27,8 @@ export const GatewayErrorCode = {
   MESSAGE_TOO_DEEP: 'MESSAGE_TOO_DEEP',
   /** A limit (calls or bytes in flight, write buffer, sessions, per-session connections) was reached; try again later. */
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
+  /** A server's list was over limits.maxListItems or limits.maxListBytes: the server is failed. */
+  LIST_TOO_LARGE: 'LIST_TOO_LARGE',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
@@ -44,6 +46,7 @@ const jsonRpcCodeOf: Record<GatewayErrorCode, number> = {
   CANCELLED: ErrorCode.InternalError,
   MESSAGE_TOO_DEEP: ErrorCode.InternalError,
   LIMIT_EXCEEDED: ErrorCode.InternalError,
+  LIST_TOO_LARGE: ErrorCode.InternalError,
 };
 
 export interface GatewayErrorData {

@@ -1,6 +1,8 @@
 // Builds one immutable catalog snapshot from the servers' current lists: policy filter → pins
 // and sanitizing (guard.ts) → namespacing → indexes. Pure: same input, same snapshot. Runs when a list changes, never per
-// client request; handlers only read the snapshot it returns.
+// client request; handlers only read the snapshot it returns. What one server's list gave is
+// cached by that list (and each exposed entry and its digest by its item), so a rebuild after one
+// server's change costs about what that server changed, plus a walk over references.
 
 import { createHash } from 'node:crypto';
 import type { ClientProfile, FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
@@ -113,6 +115,22 @@ interface Candidate {
   item: Record<string, any>;
 }
 
+/** One server's list through policy and guard, for as long as its list, config and guard stay. */
+const segments = new WeakMap<Record<string, any>[], { config: ServerConfig; guard: GuardOptions; candidates: Candidate[]; report: GuardReport }>();
+
+function segmentOf(s: CatalogServerInput, kind: ListKind, guard: GuardOptions) {
+  const list = s.lists[kind];
+  const hit = segments.get(list);
+  if (hit && hit.config === s.config && hit.guard === guard) return hit;
+  const field = KINDS[kind].nameField;
+  // Templates are not URIs: their rules match the template text as written.
+  const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[KINDS[kind].rule]);
+  const guarded = guardList(s.config.name, kind, list, guard, (item) => typeof item[field] === 'string' && allow(item[field]));
+  const segment = { config: s.config, guard, candidates: guarded.items.map((item) => ({ server: s.config, original: item[field], item })), report: guarded.report };
+  segments.set(list, segment);
+  return segment;
+}
+
 /**
  * The items of one kind that policy and then the guard let through, in config order then server
  * order. Policy runs first: an item the config denies is never sanitized, pinned, audited or
@@ -120,30 +138,68 @@ interface Candidate {
  */
 function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: GuardOptions, report: GuardReport): Candidate[] {
   const out: Candidate[] = [];
-  const field = KINDS[kind].nameField;
   for (const s of servers) {
     if (!s.ready) continue;
-    // Templates are not URIs: their rules match the template text as written.
-    const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[KINDS[kind].rule]);
-    const guarded = guardList(s.config.name, kind, s.lists[kind], guard, (item) => typeof item[field] === 'string' && allow(item[field]));
-    report.held.push(...guarded.report.held);
-    report.findings.push(...guarded.report.findings);
-    report.blocked.push(...guarded.report.blocked);
-    for (const item of guarded.items) out.push({ server: s.config, original: item[field], item });
+    const segment = segmentOf(s, kind, guard);
+    for (const h of segment.report.held) report.held.push(h);
+    for (const f of segment.report.findings) report.findings.push(f);
+    for (const b of segment.report.blocked) report.blocked.push(b);
+    for (const c of segment.candidates) out.push(c);
   }
   return out;
 }
 
+/** Each exposed item's digest, once per item object (items are never changed once built). */
+const digests = new WeakMap<Record<string, any>, string>();
+
+function digestOf(item: Record<string, any>): string {
+  let d = digests.get(item);
+  if (d === undefined) digests.set(item, (d = createHash('sha256').update(JSON.stringify(item)).digest('base64url')));
+  return d;
+}
+
+/** An entry's item's digest, kept on the entry (entries never change; not enumerable, so a copy made by spreading does not carry it). */
+const DIGEST = Symbol('digest');
+
+function entryDigest(e: CatalogEntry): string {
+  const own = (e as { [DIGEST]?: string })[DIGEST];
+  if (own !== undefined) return own;
+  const d = digestOf(e.item);
+  Object.defineProperty(e, DIGEST, { value: d });
+  return d;
+}
+
 export function listOf(entries: CatalogEntry[]): CatalogList {
   const index = new Map<string, number>();
-  const hash = createHash('sha256');
+  const parts = new Array<string>(entries.length);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     if (!index.has(e.key)) index.set(e.key, i);
-    hash.update(JSON.stringify(e.item));
-    hash.update('\n');
+    parts[i] = entryDigest(e);
   }
-  return { entries, index, hash: hash.digest('base64url') };
+  return { entries, index, hash: createHash('sha256').update(parts.join('\n')).digest('base64url') };
+}
+
+/** The entry an item got last time under the same name: kept, so its digest and what views built from it are too. */
+const named = new WeakMap<Record<string, any>, CatalogEntry>();
+
+function entryFor(c: Candidate, name: string, field: string): CatalogEntry {
+  const hit = named.get(c.item);
+  if (hit && hit.key === name && hit.server === c.server.name && hit.original === c.original) return hit;
+  const entry = { key: name, server: c.server.name, original: c.original, item: { ...c.item, [field]: name } };
+  named.set(c.item, entry);
+  return entry;
+}
+
+/** The same name request for the same item, so naming's per-request memo holds (naming.ts). */
+const requests = new WeakMap<Record<string, any>, NameRequest>();
+
+function requestOf(c: Candidate): NameRequest {
+  let r = requests.get(c.item);
+  if (r === undefined || r.server !== c.server.name || r.prefix !== c.server.prefix || r.name !== c.original) {
+    requests.set(c.item, (r = { server: c.server.name, prefix: c.server.prefix, name: c.original }));
+  }
+  return r;
 }
 
 /** What namedList needs besides the items: the naming config and every server's namespace. */
@@ -156,12 +212,12 @@ interface NamingContext {
 
 function namedList(candidates: Candidate[], kind: 'tool' | 'prompt', context: NamingContext, reserved?: ReadonlySet<string>): CatalogList {
   const { naming, namespaces, report } = context;
-  const requests: NameRequest[] = candidates.map((c) => ({ server: c.server.name, prefix: c.server.prefix, name: c.original }));
+  const requests: NameRequest[] = candidates.map(requestOf);
   const names = assignNames(requests, { separator: naming.separator, mode: naming.mode, reserved, namespaces });
   const entries: CatalogEntry[] = [];
   candidates.forEach((c, i) => {
     const key = names[i];
-    if (key !== undefined) entries.push({ key, server: c.server.name, original: c.original, item: { ...c.item, name: key } });
+    if (key !== undefined) entries.push(entryFor(c, key, 'name'));
     else {
       const how = c.server.prefix === '' ? `server "${c.server.name}" has prefix "" and cannot be given its own` : 'its own prefix does not take it out (the prefixes overlap)';
       const tried = c.server.prefix === '' ? c.original : c.server.prefix + naming.separator + c.original;

@@ -160,8 +160,16 @@ export function fitName(candidate: string, rules: NameRules = SPEC_NAME_RULES): 
  */
 export function assignNames(items: readonly NameRequest[], options: NamingOptions): (string | undefined)[] {
   const c = compileRules(options.rules ?? SPEC_NAME_RULES);
-  const prefixed = (it: NameRequest): string =>
-    fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+  const prefixed = (it: NameRequest): string => {
+    // Once per request object, rules and separator: the catalog hands in the same request for an
+    // unchanged item at every rebuild (catalog/build.ts), so most names are not fitted again.
+    const memo = it as Memo;
+    const hit = memo[FITTED];
+    if (hit && hit.c === c && hit.separator === options.separator && hit.prefix === it.prefix && hit.name === it.name) return hit.base;
+    const base = fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+    memo[FITTED] = { c, separator: options.separator, prefix: it.prefix, name: it.name, base };
+    return base;
+  };
 
   let base: string[];
   switch (options.mode) {
@@ -169,7 +177,14 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
       base = items.map(prefixed);
       break;
     case 'on-conflict': {
-      const plain = items.map((it) => fit(it.name, c));
+      const plain = items.map((it) => {
+        const memo = it as Memo;
+        const hit = memo[PLAIN];
+        if (hit && hit.c === c && hit.name === it.name) return hit.plain;
+        const fitted = fit(it.name, c);
+        memo[PLAIN] = { c, name: it.name, plain: fitted };
+        return fitted;
+      });
       const serversByName = new Map<string, Set<string>>();
       plain.forEach((n, i) => {
         let servers = serversByName.get(n);
@@ -207,6 +222,15 @@ function foreignTo(options: NamingOptions): (name: string, server: string) => bo
 
 /** Attempts at a clash suffix that lands outside other servers' namespaces, before withholding. */
 const MAX_FOREIGN_ATTEMPTS = 16;
+
+// A request's last fitted names, kept on the request itself (a property read is cheaper than a
+// WeakMap lookup, and there is one per tool per rebuild); checked against what they came from.
+const PLAIN = Symbol('plain');
+const FITTED = Symbol('fitted');
+type Memo = NameRequest & {
+  [PLAIN]?: { c: CompiledRules; name: string; plain: string };
+  [FITTED]?: { c: CompiledRules; separator: string; prefix: string; name: string; base: string };
+};
 
 function makeUnique(
   items: readonly NameRequest[],

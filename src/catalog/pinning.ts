@@ -46,11 +46,18 @@ function canonicalJson(value: unknown): string {
  * fields has the digest a lock of the six first ones gave it.
  */
 export function toolDigest(tool: Record<string, any>): string {
+  // Once per tool object: a refetch keeps unchanged tools as they were (outbound/list-intern.ts).
+  let digest = digests.get(tool);
+  if (digest !== undefined) return digest;
   const pinned = pick(tool, PINNED_FIELDS);
   const meta = tool._meta !== null && typeof tool._meta === 'object' ? pick(tool._meta, PINNED_META) : {};
   if (Object.keys(meta).length > 0) pinned._meta = meta;
-  return digestOf(pinned);
+  digest = digestOf(pinned);
+  digests.set(tool, digest);
+  return digest;
 }
+
+const digests = new WeakMap<Record<string, any>, string>();
 
 /** The digest a lock written before `execution` and `_meta` were pinned holds for the tool. */
 function legacyDigest(tool: Record<string, any>): string {

@@ -48,7 +48,7 @@ export function describeServer(s: ServerSummary): string {
   if (s.state === 'ready') {
     const counts = [plural(s.tools, 'tool'), plural(s.prompts, 'prompt'), plural(s.resources, 'resource')];
     if (s.resourceTemplates) counts.push(plural(s.resourceTemplates, 'template'));
-    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}${auth ? `; ${auth}` : ''}`;
+    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}${auth ? `; ${auth}` : ''}${s.nearBounds ? `; near its list bounds: ${s.nearBounds}` : ''}`;
   }
   if (s.state === 'needs-login') return `${s.name}: needs login — ${problemOf(s) ?? `run: switchboard login ${s.name}`}`;
   const problem = problemOf(s);
@@ -120,8 +120,8 @@ export function renderReport(r: CatalogReport): string {
   out += table(
     r.servers.map((s) => {
       const what = s.state === 'ready' ? `${s.tools} tools, ${s.prompts} prompts, ${s.resources} resources, ${s.resourceTemplates} templates` : (s.problem ?? '');
-      const auth = s.state === 'ready' ? authNote(s) : undefined;
-      return [s.name, s.state, s.transport, auth ? `${what}; ${auth}` : what];
+      const notes = s.state === 'ready' ? [authNote(s), s.nearBounds && `near its list bounds: ${s.nearBounds}`].filter(Boolean) : [];
+      return [s.name, s.state, s.transport, [what, ...notes].join('; ')];
     }),
   );
   out += `\nTools (${r.tools.length}): exposed name, server, original name\n`;

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { serverAuthSchema } from './schema-auth.js';
 import { filterSchema, resourceFilterSchema } from './schema-policy.js';
-import { PREFIX_PATTERN, duration, isHttpUrl, type Subst } from './schema-values.js';
+import { PREFIX_PATTERN, duration, isHttpUrl, size, type Subst } from './schema-values.js';
 
 export const TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const;
 export const CLAUDE_TYPES = ['stdio', 'http', 'streamable-http', 'sse'] as const;
@@ -74,6 +74,14 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       description:
         'Protocol era to speak: auto (default) probes with server/discover and falls back to the initialize handshake; 2026-07-28 speaks only the stateless revision; legacy skips the probe (initialize only).',
     }),
+    listLimits: z
+      .strictObject({
+        maxItems: subst(z.int().min(1).max(10_000_000)).optional().meta({ description: 'Overrides limits.maxListItems for this server.' }),
+        maxBytes: subst(size).optional().meta({ description: 'Overrides limits.maxListBytes for this server.' }),
+        fetchTimeout: subst(duration).optional().meta({ description: 'Overrides limits.listFetchTimeout for this server.' }),
+      })
+      .optional()
+      .meta({ description: "This server's own bounds on its lists, for one known to be larger or slower than the rest (default: the limits.* ones)." }),
     startupTimeout: subst(duration)
       .prefault('30s')
       .meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),

@@ -164,6 +164,19 @@ function build(editor: boolean) {
       headersGrace: subst(duration)
         .prefault('1s')
         .meta({ description: 'A connection with no authenticated request this long after it opened is the first closed when connections run short (default 1s).' }),
+      maxListItems: count(10_000_000, 20_000, "Items one server's list (tools, prompts, resources or templates, all pages) may hold; a server over it is failed (default 20000)."),
+      maxListBytes: subst(size)
+        .prefault('32MiB')
+        .meta({ description: "Bytes of answers one fetch of a server's list (all pages) may bring; a server over it is failed (default 32MiB)." }),
+      listFetchTimeout: subst(duration)
+        .prefault('60s')
+        .meta({ description: "How long one fetch of a server's list (all pages) may take; past it the server is down and reconnects (default 60s)." }),
+      listRefetchInterval: subst(duration)
+        .prefault('1s')
+        .meta({ description: 'Shortest time between two fetches of one list of one server after list_changed; doubles while changes keep coming (default 1s).' }),
+      listRefetchMaxInterval: subst(duration)
+        .prefault('30s')
+        .meta({ description: 'Longest time a list_changed waits for its fetch while a server keeps announcing changes (default 30s).' }),
     })
     .prefault({})
     .meta({ description: 'Resource limits.' });

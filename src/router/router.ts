@@ -18,7 +18,8 @@ import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
 import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
-import type { ToolDoc, ToolSearchIndex } from '../search/index.js';
+import type { ToolSearchIndex } from '../search/index.js';
+import { IndexSync } from './index-sync.js';
 import type { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
@@ -53,7 +54,7 @@ export class Router {
   /** The index itself, or with catalog.embeddings the hybrid ranking over it. */
   private searcher?: ToolSearchIndex | HybridSearcher;
   private embeddings?: string;
-  private indexedServers = new Set<string>();
+  private readonly indexSync = new IndexSync();
   private indexedCatalog?: Catalog;
   readonly subscriptions: Subscriptions;
   readonly tasks = new TaskIds();
@@ -123,23 +124,14 @@ export class Router {
       e === undefined ? this.index : new (await import('../search/embeddings.js')).HybridSearcher(this.index, { url: e.url, model: e.model, headers: e.headers, timeoutMs: e.timeout, cacheDir: e.cacheDir });
     // The hybrid learns each tool's text from syncServer: index everything again.
     this.indexedCatalog = undefined;
-    this.indexedServers = new Set();
+    this.indexSync.reset();
   }
 
   /** Brings the index to a snapshot: only servers whose tools changed are re-indexed. */
   private reindex(catalog: Catalog): void {
     this.indexedCatalog = catalog;
-    const byServer = new Map<string, ToolDoc[]>();
-    for (const e of catalog.lists.tools.entries) {
-      let docs = byServer.get(e.server);
-      if (!docs) byServer.set(e.server, (docs = []));
-      const { title, description, inputSchema, annotations } = e.item;
-      docs.push({ key: e.key, server: e.server, name: e.original, title, description, inputSchema, annotations });
-    }
     const searcher = this.searcher!;
-    for (const server of this.indexedServers) if (!byServer.has(server)) searcher.syncServer(server, []);
-    for (const [server, docs] of byServer) searcher.syncServer(server, docs);
-    this.indexedServers = new Set(byServer.keys());
+    this.indexSync.sync(catalog, searcher);
     // Vectors are fetched in the background; until they are there, ranking is lexical.
     if ('refresh' in searcher) void searcher.refresh().catch(() => undefined);
   }
@@ -195,6 +187,7 @@ export class Router {
   connectionEvents(): ServerConnectionEvents<RequestOwner> {
     return {
       onChange: () => this.store.invalidate(),
+      onDown: (c, reason) => this.observer.serverFailed(c.name, reason),
       onReconnect: (c) => {
         this.observer.reconnected(c.name);
         void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed'));

@@ -3,6 +3,7 @@
 import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
+import { lists } from './lists.mjs';
 import { names } from './names.mjs';
 import { principals } from './principals.mjs';
 import { relay } from './relay.mjs';
@@ -10,4 +11,4 @@ import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
 import { vouch } from './vouch.mjs';
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...principals, ...relay, ...names, ...vouch];
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...lists, ...principals, ...relay, ...names, ...vouch];

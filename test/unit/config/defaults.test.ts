@@ -62,6 +62,8 @@ describe('the JSON Schema', () => {
           // OAuth only on a 401; the registration, scopes and grant the server's metadata leads to
           ['', '.type', '.clientId', '.clientSecret', '.clientMetadataUrl', '.scopes', '.grant', '.redirectPort', '.tokenFile'].map((k) => `.${s}.auth${k}`),
         ),
+        // A server's own list bounds: absent means the limits.* ones.
+        ...['servers', 'mcpServers'].flatMap((s) => ['', '.maxItems', '.maxBytes', '.fetchTimeout'].map((k) => `.${s}.listLimits${k}`)),
         '.clients.match', // token only
         '.clients.match.scope',
         '.clients.match.sub',
@@ -157,6 +159,9 @@ const RENAMED: Record<string, string> = {
   requestTimeout: 'requestTimeoutMs',
   startupWait: 'startupWaitMs',
   headersGrace: 'headersGraceMs',
+  listFetchTimeout: 'listFetchTimeoutMs',
+  listRefetchInterval: 'listRefetchIntervalMs',
+  listRefetchMaxInterval: 'listRefetchMaxIntervalMs',
   timeout: 'timeoutMs',
   startupTimeout: 'startupTimeoutMs',
   downtimeGrace: 'downtimeGraceMs',

@@ -18,6 +18,7 @@ export const SERVER_DEFAULTS = {
   protocol: 'auto',
   reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
   downtimeGraceMs: 30_000,
+  listLimits: {},
   tools: { allow: ['*'], deny: [] },
   prompts: { allow: ['*'], deny: [] },
   resources: { allow: ['*'], deny: [], fileCase: HOST_FILE_CASE },

@@ -32,6 +32,11 @@ describe('defaults', () => {
         startupWaitMs: 5_000,
         perPrincipal: { sessions: 100, streams: 100, connections: 128, callsInFlight: 128, bytesInFlight: 64 * 1024 * 1024, unauthenticatedConnections: 32 },
         headersGraceMs: 1_000,
+        maxListItems: 20_000,
+        maxListBytes: 32 * 1024 * 1024,
+        listFetchTimeoutMs: 60_000,
+        listRefetchIntervalMs: 1000,
+        listRefetchMaxIntervalMs: 30_000,
       },
       servers: [
         {
