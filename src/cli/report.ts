@@ -5,6 +5,7 @@ import type { HeldTool } from '../catalog/guard.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { App, ServerSummary } from '../app/app.js';
+import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
 
 function plural(n: number, word: string): string {
@@ -76,6 +77,7 @@ export interface CatalogReport {
   tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean }[];
   /** What one principal may hold of the HTTP face (limits.perPrincipal), and where that does not bound it. */
   shares: SharesReport;
+  bounds: BoundsReport;
 }
 
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
@@ -106,6 +108,7 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
     tokens: profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))],
     shares: sharesReport(app.config.limits),
+    bounds: boundsReport(app.config),
   };
 }
 
@@ -141,6 +144,7 @@ export function renderReport(r: CatalogReport): string {
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
   out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`]));
   out += renderShares(r.shares);
+  out += renderBounds(r.bounds);
   out += '\nProblems\n';
   out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
   return out;
