@@ -4,20 +4,12 @@
 // reason (status, /metrics), and keep serving another server's calls at their quiet speed.
 
 import { readFileSync } from 'node:fs';
-import { HttpClient, breached, held, rawHttp, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, held, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
 const CLIENTS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n  - name: ops\n    token: ops-token\n    operator: true\n`;
 /** Peak RSS the gateway may reach while a list bomb goes off (it started near 60 MiB). */
 const MAX_RSS_MIB = 400;
 
-async function withGateway(cli, yaml, body) {
-  const gw = await startGateway({ cli, yaml });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 const page = (gw, path) => rawHttp(gw.url, { method: 'GET', path, headers: { authorization: 'Bearer ops-token' } });
 

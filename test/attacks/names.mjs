@@ -2,16 +2,8 @@
 // judges one way and a server reads another, and a server taking another server's tool name.
 // The fixture (test/fixtures/servers/uri-mapper.mjs) maps URIs the common way: new URL(uri).pathname.
 
-import { HttpClient, breached, held, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, held, startGateway, stdioServer, withGateway } from './lib.mjs';
 
-async function withGateway(cli, yaml, body) {
-  const gw = await startGateway({ cli, yaml });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 /** A profile `c` with resource rules, and one uri-mapper server per entry. */
 const config = (resources, servers, extra = '') =>

@@ -5,19 +5,11 @@
 
 import http from 'node:http';
 import net from 'node:net';
-import { HttpClient, breached, held, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, held, stdioServer, withGateway } from './lib.mjs';
 
 const TOKENS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n`;
 const CALM = `servers:\n${stdioServer('calm', 'sleepy.mjs')}`;
 
-async function withGateway(cli, yaml, body) {
-  const gw = await startGateway({ cli, yaml });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 /** A ping on the client's session, each on a new connection (rawHttp has no agent); true when answered. */
 async function pinged(client, ms = 5000) {

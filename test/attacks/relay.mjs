@@ -5,16 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { HttpClient, breached, held, rawHttp, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, held, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
-async function withGateway(cli, yaml, body, options = {}) {
-  const gw = await startGateway({ cli, yaml, ...options });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 const SECRET = 'file:///secret/keys.txt';
 const PUBLIC = 'file:///public/readme.txt';

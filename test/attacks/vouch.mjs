@@ -6,16 +6,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HttpClient, breached, held, node, q, rawHttp, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, held, node, q, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
-async function withGateway(cli, yaml, body, options = {}) {
-  const gw = await startGateway({ cli, yaml, ...options });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 /** The vouch fixture as a server entry; a short timeout, so an answer that never comes shows fast. */
 const vouchServer = (args = []) => stdioServer('vouch', 'vouch.mjs', args, '    timeout: 5s\n');
