@@ -27,6 +27,8 @@ export const GatewayErrorCode = {
   MESSAGE_TOO_DEEP: 'MESSAGE_TOO_DEEP',
   /** A limit (calls or bytes in flight, write buffer, sessions, per-session connections) was reached; try again later. */
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
+  /** A server's list was over limits.maxListItems or limits.maxListBytes: the server is failed. */
+  LIST_TOO_LARGE: 'LIST_TOO_LARGE',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
@@ -44,6 +46,7 @@ const jsonRpcCodeOf: Record<GatewayErrorCode, number> = {
   CANCELLED: ErrorCode.InternalError,
   MESSAGE_TOO_DEEP: ErrorCode.InternalError,
   LIMIT_EXCEEDED: ErrorCode.InternalError,
+  LIST_TOO_LARGE: ErrorCode.InternalError,
 };
 
 export interface GatewayErrorData {
@@ -51,22 +54,25 @@ export interface GatewayErrorData {
   server?: string;
   /** LIMIT_EXCEEDED: when trying again makes sense. */
   retryAfterMs?: number;
-  /** LIMIT_EXCEEDED: whose limit — this client's session, a server's, or the whole gateway's. */
+  /** LIMIT_EXCEEDED: whose limit — this client's session, this client's share (all its sessions), a server's, or the whole gateway's. */
   limit?: LimitScope;
+  /** LIMIT_EXCEEDED, where it says: the setting whose limit was reached (`limits.maxSubscriptions`). */
+  setting?: string;
 }
 
-export type LimitScope = 'session' | 'server' | 'gateway';
+export type LimitScope = 'session' | 'principal' | 'server' | 'gateway';
 
 export class GatewayError extends Error {
   readonly code: GatewayErrorCode;
   readonly server?: string;
   readonly retryAfterMs?: number;
   readonly limit?: LimitScope;
+  readonly setting?: string;
   /** HTTP_ERROR: the status the server answered (the auto transport falls back on 400/404/405). */
   readonly status?: number;
   /** For the operator only (logs, check, status): what the server printed, paths. Never sent to a client. */
   readonly detail?: string;
-  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown; retryAfterMs?: number; limit?: LimitScope; detail?: string; status?: number }) {
+  constructor(code: GatewayErrorCode, message: string, options?: { server?: string; cause?: unknown; retryAfterMs?: number; limit?: LimitScope; setting?: string; detail?: string; status?: number }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'GatewayError';
     this.code = code;
@@ -75,6 +81,7 @@ export class GatewayError extends Error {
     if (options?.detail !== undefined) this.detail = options.detail;
     if (options?.limit !== undefined) this.limit = options.limit;
     if (options?.status !== undefined) this.status = options.status;
+    if (options?.setting !== undefined) this.setting = options.setting;
   }
 
   /** The JSON-RPC error object a client receives. `data.code` is the stable gateway code. */
@@ -83,6 +90,7 @@ export class GatewayError extends Error {
     if (this.server !== undefined) data.server = this.server;
     if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;
     if (this.limit !== undefined) data.limit = this.limit;
+    if (this.setting !== undefined) data.setting = this.setting;
     return { code: jsonRpcCodeOf[this.code], message: this.message, data };
   }
 }

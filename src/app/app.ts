@@ -123,7 +123,7 @@ export class App implements SessionOpener {
    * failed.
    */
   async reload(next: GatewayConfig): Promise<ReloadPlan> {
-    const plan = planReload(this.current, next);
+    const plan = this.retryOverLimit(planReload(this.current, next), next);
     this.current = next;
     for (const session of this.router.allSessions() as Iterable<ClientSession>) {
       const renewed = session.profile && plan.profiles.get(session.profile.name);
@@ -159,6 +159,21 @@ export class App implements SessionOpener {
     await Promise.all([...starting, ...stopping]);
     this.store.invalidate();
     return plan;
+  }
+
+  /**
+   * New list bounds (limits.maxListItems, maxListBytes) give a server that failed over the old
+   * ones another start: its entry did not change, but what it was failed for did.
+   */
+  private retryOverLimit(plan: ReloadPlan, next: GatewayConfig): ReloadPlan {
+    const [a, b] = [this.current.limits, next.limits];
+    if (a.maxListItems === b.maxListItems && a.maxListBytes === b.maxListBytes) return plan;
+    const retry = plan.kept.filter((name) => {
+      const c = this.router.connection(name);
+      return c?.state === 'failed' && (c.failure === 'list_items' || c.failure === 'list_bytes');
+    });
+    if (retry.length === 0) return plan;
+    return { ...plan, kept: plan.kept.filter((n) => !retry.includes(n)), restarted: [...plan.restarted, ...next.servers.filter((s) => retry.includes(s.name))] };
   }
 
   /** Opens the client faces (stdio, HTTP); resolves with the HTTP URL when there is one. */
@@ -237,9 +252,9 @@ export class App implements SessionOpener {
     void this.exactTokens().catch((err) => this.logger.warn({ err: String(err) }, 'token counter not loaded; auto mode decides on estimates'));
   }
 
-  openSession(push: (message: JsonRpcMessage) => void, principal?: string): ClientSession {
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
-    const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', this.budget);
+    const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', parent);
     const session = new ClientSession(this.router, push, budget, profile, () => this.settled());
     this.router.attach(session);
     return session;
@@ -314,7 +329,8 @@ export class App implements SessionOpener {
 
   private connectionLimits() {
     const l = this.current.limits;
-    return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer };
+    // List bounds are read at each fetch: a reload's new ones apply to servers it kept too.
+    return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer, listLimits: () => this.current.limits };
   }
 
   private sharedConnection(server: ServerConfig): Connection {

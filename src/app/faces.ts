@@ -52,7 +52,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
     // An OAuth principal stands for a profile (or none): sessions open on that profile.
     const httpOpener: SessionOpener = {
       budget: opener.budget,
-      openSession: (push, principal) => identified(opener.openSession(push, auth.profileOf(principal)), principal),
+      openSession: (push, principal, parent) => identified(opener.openSession(push, auth.profileOf(principal), parent), principal),
       openStatelessSession: (principal) => identified(opener.openStatelessSession(auth.profileOf(principal)), principal),
     };
     http = await startHttpEndpoint(httpOpener, {
@@ -63,6 +63,8 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       maxSessions: l.maxSessions,
       sessionIdleTimeoutMs: l.sessionIdleTimeoutMs,
       maxConnections: l.maxConnections,
+      shares: l.perPrincipal,
+      headersGraceMs: l.headersGraceMs,
       requestTimeoutMs: l.requestTimeoutMs,
       writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),

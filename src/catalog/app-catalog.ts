@@ -33,16 +33,30 @@ export function exposeToolUis<C extends ToolCandidate>(
     if (uris.length === 0) return c;
     const server = c.server.name;
     const allows = policy.get(server) ?? (() => false);
+    const prefix = ui.get(server)!;
+    // The same candidate under the same prefix and policy exposes the same pointers: keep the
+    // copy made last time, so what is cached by item (digests, index) stays valid.
+    const hit = exposed.get(c.item);
+    if (hit && hit.prefix === prefix && hit.allows === allows && hit.candidate.server === c.server) {
+      for (const r of hit.references) references.push(r);
+      return hit.candidate as C;
+    }
+    const mine: UiReference[] = [];
     const item = rewriteToolUi(c.item, (uri) => {
       if (!isUiUri(uri)) return uri;
       if (!allows(uri)) return null;
-      references.push({ server, uri });
-      return exposeUiUri(ui.get(server)!, uri);
+      mine.push({ server, uri });
+      return exposeUiUri(prefix, uri);
     });
-    return item === c.item ? c : { ...c, item };
+    for (const r of mine) references.push(r);
+    const candidate = item === c.item ? c : { ...c, item };
+    exposed.set(c.item, { prefix, allows, references: mine, candidate });
+    return candidate;
   });
   return { candidates: out, references };
 }
+
+const exposed = new WeakMap<Record<string, any>, { prefix: string; allows: (uri: string) => boolean; references: UiReference[]; candidate: ToolCandidate }>();
 
 /**
  * The app index of a snapshot. Registers a read route (and a result rename) for every UI URI a

@@ -6,7 +6,7 @@ import { listOf, type CatalogList } from './build.js';
 import { sanitizeReadResult } from './sanitize-result.js';
 import type { Finding, SanitizeAction } from './sanitize-text.js';
 import { hiddenFromModel } from './tool-exposure.js';
-import { APP_MIME_TYPE, UI_EXTENSION } from './ui-uris.js';
+import { APP_MIME_TYPE, UI_EXTENSION, isUiUri } from './ui-uris.js';
 
 /**
  * Whether a client declared that it renders MCP Apps: `extensions["io.modelcontextprotocol/ui"]`
@@ -15,6 +15,12 @@ import { APP_MIME_TYPE, UI_EXTENSION } from './ui-uris.js';
 export function rendersApps(clientCapabilities: Record<string, any> | undefined): boolean {
   const ui = clientCapabilities?.extensions?.[UI_EXTENSION];
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.some(isAppMimeType);
+}
+
+/** Whether a server declared the MCP Apps extension: `extensions["io.modelcontextprotocol/ui"]` in its capabilities. */
+export function declaresApps(serverCapabilities: Record<string, any> | undefined): boolean {
+  const ui = serverCapabilities?.extensions?.[UI_EXTENSION];
+  return ui !== null && typeof ui === 'object';
 }
 
 /** `text/html;profile=mcp-app`, compared as MIME types are: case and spaces around `;` aside. */
@@ -50,21 +56,32 @@ export function toolsForClient(list: CatalogList, clientCapabilities: Record<str
 }
 
 /**
- * resources/read answer cleaning (sanitize.results) for a client that renders apps: an app's HTML
- * goes to a sandboxed frame, not to a model, and cleaning would break its code, so app contents
- * pass verbatim; every other content is cleaned as usual. (Clients that render no app get every
- * content cleaned: for them the HTML is just text.)
+ * An app's HTML, as a read content: labelled with the app MIME type and at a `ui://` URI. The label
+ * alone is the server's word about bytes that may come from anywhere (a file it serves), so it
+ * exempts nothing by itself.
+ */
+export function isAppContent(content: Record<string, any> | undefined): boolean {
+  return isAppMimeType(content?.mimeType) && isUiUri(content?.uri);
+}
+
+/**
+ * resources/read answer cleaning (sanitize.results) for a client that renders apps, of a read of a
+ * `ui://` URI from a server that declared the extension (the caller checks both, readSanitizer): an
+ * app's HTML goes to a sandboxed frame, not to a model, and cleaning would break its code, so app
+ * contents (isAppContent) pass verbatim; every other content is cleaned as usual. (Clients that
+ * render no app, reads of other URIs and servers that did not declare the extension get every
+ * content cleaned.)
  */
 export function sanitizeReadResultForApps(result: Record<string, any>, options: { action: SanitizeAction }): { result: Record<string, any>; findings: Finding[] } {
   const contents = result?.contents;
-  if (!Array.isArray(contents) || !contents.some((c) => isAppMimeType(c?.mimeType))) return sanitizeReadResult(result, options);
+  if (!Array.isArray(contents) || !contents.some(isAppContent)) return sanitizeReadResult(result, options);
   // App contents stand in as empty objects, so positions (and the findings' field paths) stay as they are.
-  const input = { ...result, contents: contents.map((c) => (isAppMimeType(c?.mimeType) ? {} : c)) };
+  const input = { ...result, contents: contents.map((c) => (isAppContent(c) ? {} : c)) };
   const cleaned = sanitizeReadResult(input, options);
   if (cleaned.result === input) return { result, findings: cleaned.findings };
   const out = cleaned.result.contents;
   // Withheld whole (too large to examine): the gateway's notice replaces everything.
   if (!Array.isArray(out) || out.length !== contents.length) return cleaned;
-  const merged = contents.map((c, i) => (isAppMimeType(c?.mimeType) ? c : out[i]));
+  const merged = contents.map((c, i) => (isAppContent(c) ? c : out[i]));
   return { result: { ...cleaned.result, contents: merged }, findings: cleaned.findings };
 }

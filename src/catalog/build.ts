@@ -1,6 +1,8 @@
 // Builds one immutable catalog snapshot from the servers' current lists: policy filter → pins
 // and sanitizing (guard.ts) → namespacing → indexes. Pure: same input, same snapshot. Runs when a list changes, never per
-// client request; handlers only read the snapshot it returns.
+// client request; handlers only read the snapshot it returns. What one server's list gave is
+// cached by that list (and each exposed entry and its digest by its item), so a rebuild after one
+// server's change costs about what that server changed, plus a walk over references.
 
 import { createHash } from 'node:crypto';
 import type { ClientProfile, FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
@@ -9,6 +11,7 @@ import type { ExposureSettings } from './tool-exposure.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
+import type { UriFilterRules } from '../policy/rules.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
 import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
@@ -99,8 +102,8 @@ function filterOf(rules: FilterRules): (name: string) => boolean {
 }
 
 /** Resource rules judge canonical URIs: no re-spelling of a URI gets past a deny (policy/uri-filter.ts). */
-const uriFilterCache = new WeakMap<FilterRules, (uri: string) => boolean>();
-function uriFilterOf(rules: FilterRules): (uri: string) => boolean {
+const uriFilterCache = new WeakMap<UriFilterRules, (uri: string) => boolean>();
+function uriFilterOf(rules: UriFilterRules): (uri: string) => boolean {
   let f = uriFilterCache.get(rules);
   if (!f) uriFilterCache.set(rules, (f = compileUriFilter(rules)));
   return f;
@@ -112,6 +115,22 @@ interface Candidate {
   item: Record<string, any>;
 }
 
+/** One server's list through policy and guard, for as long as its list, config and guard stay. */
+const segments = new WeakMap<Record<string, any>[], { config: ServerConfig; guard: GuardOptions; candidates: Candidate[]; report: GuardReport }>();
+
+function segmentOf(s: CatalogServerInput, kind: ListKind, guard: GuardOptions) {
+  const list = s.lists[kind];
+  const hit = segments.get(list);
+  if (hit && hit.config === s.config && hit.guard === guard) return hit;
+  const field = KINDS[kind].nameField;
+  // Templates are not URIs: their rules match the template text as written.
+  const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[KINDS[kind].rule]);
+  const guarded = guardList(s.config.name, kind, list, guard, (item) => typeof item[field] === 'string' && allow(item[field]));
+  const segment = { config: s.config, guard, candidates: guarded.items.map((item) => ({ server: s.config, original: item[field], item })), report: guarded.report };
+  segments.set(list, segment);
+  return segment;
+}
+
 /**
  * The items of one kind that policy and then the guard let through, in config order then server
  * order. Policy runs first: an item the config denies is never sanitized, pinned, audited or
@@ -119,38 +138,100 @@ interface Candidate {
  */
 function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: GuardOptions, report: GuardReport): Candidate[] {
   const out: Candidate[] = [];
-  const field = KINDS[kind].nameField;
   for (const s of servers) {
     if (!s.ready) continue;
-    // Templates are not URIs: their rules match the template text as written.
-    const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[KINDS[kind].rule]);
-    const guarded = guardList(s.config.name, kind, s.lists[kind], guard, (item) => typeof item[field] === 'string' && allow(item[field]));
-    report.held.push(...guarded.report.held);
-    report.findings.push(...guarded.report.findings);
-    report.blocked.push(...guarded.report.blocked);
-    for (const item of guarded.items) out.push({ server: s.config, original: item[field], item });
+    const segment = segmentOf(s, kind, guard);
+    for (const h of segment.report.held) report.held.push(h);
+    for (const f of segment.report.findings) report.findings.push(f);
+    for (const b of segment.report.blocked) report.blocked.push(b);
+    for (const c of segment.candidates) out.push(c);
   }
   return out;
 }
 
+/** Each exposed item's digest, once per item object (items are never changed once built). */
+const digests = new WeakMap<Record<string, any>, string>();
+
+function digestOf(item: Record<string, any>): string {
+  let d = digests.get(item);
+  if (d === undefined) digests.set(item, (d = createHash('sha256').update(JSON.stringify(item)).digest('base64url')));
+  return d;
+}
+
+/** An entry's item's digest, kept on the entry (entries never change; not enumerable, so a copy made by spreading does not carry it). */
+const DIGEST = Symbol('digest');
+
+function entryDigest(e: CatalogEntry): string {
+  const own = (e as { [DIGEST]?: string })[DIGEST];
+  if (own !== undefined) return own;
+  const d = digestOf(e.item);
+  Object.defineProperty(e, DIGEST, { value: d });
+  return d;
+}
+
 export function listOf(entries: CatalogEntry[]): CatalogList {
   const index = new Map<string, number>();
-  const hash = createHash('sha256');
+  const parts = new Array<string>(entries.length);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     if (!index.has(e.key)) index.set(e.key, i);
-    hash.update(JSON.stringify(e.item));
-    hash.update('\n');
+    parts[i] = entryDigest(e);
   }
-  return { entries, index, hash: hash.digest('base64url') };
+  return { entries, index, hash: createHash('sha256').update(parts.join('\n')).digest('base64url') };
 }
 
-function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], field: string, reserved?: ReadonlySet<string>): CatalogList {
-  const requests: NameRequest[] = candidates.map((c) => ({ server: c.server.name, prefix: c.server.prefix, name: c.original }));
-  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode, reserved });
-  return listOf(
-    candidates.map((c, i) => ({ key: names[i]!, server: c.server.name, original: c.original, item: { ...c.item, [field]: names[i]! } })),
-  );
+/** The entry an item got last time under the same name: kept, so its digest and what views built from it are too. */
+const named = new WeakMap<Record<string, any>, CatalogEntry>();
+
+function entryFor(c: Candidate, name: string, field: string): CatalogEntry {
+  const hit = named.get(c.item);
+  if (hit && hit.key === name && hit.server === c.server.name && hit.original === c.original) return hit;
+  const entry = { key: name, server: c.server.name, original: c.original, item: { ...c.item, [field]: name } };
+  named.set(c.item, entry);
+  return entry;
+}
+
+/** The same name request for the same item, so naming's per-request memo holds (naming.ts). */
+const requests = new WeakMap<Record<string, any>, NameRequest>();
+
+function requestOf(c: Candidate): NameRequest {
+  let r = requests.get(c.item);
+  if (r === undefined || r.server !== c.server.name || r.prefix !== c.server.prefix || r.name !== c.original) {
+    requests.set(c.item, (r = { server: c.server.name, prefix: c.server.prefix, name: c.original }));
+  }
+  return r;
+}
+
+/** What namedList needs besides the items: the naming config and every server's namespace. */
+interface NamingContext {
+  naming: GatewayConfig['naming'];
+  /** server → prefix, for every configured server (a server that is down keeps its namespace). */
+  namespaces: ReadonlyMap<string, string>;
+  report: GuardReport;
+}
+
+function namedList(candidates: Candidate[], kind: 'tool' | 'prompt', context: NamingContext, reserved?: ReadonlySet<string>): CatalogList {
+  const { naming, namespaces, report } = context;
+  const requests: NameRequest[] = candidates.map(requestOf);
+  const names = assignNames(requests, { separator: naming.separator, mode: naming.mode, reserved, namespaces });
+  const entries: CatalogEntry[] = [];
+  candidates.forEach((c, i) => {
+    const key = names[i];
+    if (key !== undefined) entries.push(entryFor(c, key, 'name'));
+    else {
+      const how = c.server.prefix === '' ? `server "${c.server.name}" has prefix "" and cannot be given its own` : 'its own prefix does not take it out (the prefixes overlap)';
+      const tried = c.server.prefix === '' ? c.original : c.server.prefix + naming.separator + c.original;
+      const why = `its name is in the namespace of another server (${namespaceOf(tried, namespaces, naming.separator)}…), and ${how}`;
+      report.blocked.push({ server: c.server.name, kind, item: c.original, why });
+    }
+  });
+  return listOf(entries);
+}
+
+/** The `<prefix><separator>` a name starts with, longest first: which namespace it reached into. */
+function namespaceOf(name: string, namespaces: ReadonlyMap<string, string>, separator: string): string {
+  const starts = [...namespaces.values()].filter((p) => p !== '').map((p) => p + separator);
+  return starts.filter((s) => name.startsWith(s)).sort((a, b) => b.length - a.length)[0] ?? name;
 }
 
 /**
@@ -158,7 +239,13 @@ function namedList(candidates: Candidate[], naming: GatewayConfig['naming'], fie
  * `ui://` URIs are always namespaced inside the scheme (ui-uris.ts): a host may cache an app's HTML
  * by URI, so a UI URI must never pass from one server to another as servers come and go.
  */
-function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string, string>, onEntry: (entry: CatalogEntry, namespacedWith?: string) => void): CatalogList {
+function uriList(
+  candidates: Candidate[],
+  field: string,
+  ui: ReadonlyMap<string, string>,
+  uriOwners: ReadonlyMap<string, string>,
+  onEntry: (entry: CatalogEntry, namespacedWith?: string) => void,
+): CatalogList {
   const owner = new Map<string, string>();
   const entries: CatalogEntry[] = [];
   for (const c of candidates) {
@@ -168,6 +255,10 @@ function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string,
     if (isUiUri(c.original)) {
       uriPrefix = ui.get(c.server.name)!;
       key = exposeUiUri(uriPrefix, c.original);
+    } else if (inOthersNamespace(c.original, c.server.name, uriOwners)) {
+      // `gh+file:///x` listed by another server than gh: reads of it must still reach gh.
+      uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
+      key = namespaceUri(uriPrefix, c.original);
     } else if (first === undefined) owner.set(c.original, c.server.name);
     else if (first !== c.server.name) {
       uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
@@ -178,6 +269,15 @@ function uriList(candidates: Candidate[], field: string, ui: ReadonlyMap<string,
     onEntry(entry, uriPrefix);
   }
   return listOf(entries);
+}
+
+/** Whether a URI starts `<uri prefix>+` (before its first `:`) of an enabled server other than `server`. */
+function inOthersNamespace(uri: string, server: string, uriOwners: ReadonlyMap<string, string>): boolean {
+  const plus = uri.indexOf('+');
+  const colon = uri.indexOf(':');
+  if (plus <= 0 || (colon !== -1 && colon < plus)) return false;
+  const owner = uriOwners.get(uri.slice(0, plus).toLowerCase());
+  return owner !== undefined && owner !== server;
 }
 
 /** No pins, default sanitizing: what a catalog without policy config gets. */
@@ -200,19 +300,28 @@ export function buildCatalog(
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
   // MCP Apps: tools point at UI resources by URI; clients see the exposed URI (app-catalog.ts).
   const tools = exposeToolUis(allowed(servers, 'tools', guard, report), ui, resourcePolicy);
-  lists.tools = namedList(tools.candidates, naming, 'name', new Set([searchTool, callTool]));
-  lists.prompts = namedList(allowed(servers, 'prompts', guard, report), naming, 'name');
+  // Disabled servers hold no namespace (their prefix may be another's: uniqueness is among enabled ones).
+  const namespaces = new Map(servers.filter((s) => s.config.enabled).map((s) => [s.config.name, s.config.prefix]));
+  const named: NamingContext = { naming, namespaces, report };
+  lists.tools = namedList(tools.candidates, 'tool', named, new Set([searchTool, callTool]));
+  lists.prompts = namedList(allowed(servers, 'prompts', guard, report), 'prompt', named);
   const renamedUris = new Map<string, Map<string, string>>();
   const rename = (server: string, original: string, exposed: string) => {
     let mine = renamedUris.get(server);
     if (!mine) renamedUris.set(server, (mine = new Map()));
     mine.set(original, exposed);
   };
-  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', ui, (e) => {
+  // Whose `<uri prefix>+` namespace a URI is in: a server listing `gh+file:///x` gets its own prefix.
+  const uriOwners = new Map<string, string>();
+  for (const s of servers) {
+    const p = uriPrefixFor(s.config.prefix || s.config.name);
+    if (s.config.enabled && !uriOwners.has(p)) uriOwners.set(p, s.config.name);
+  }
+  lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', ui, uriOwners, (e) => {
     router.addResource(e.key, { server: e.server, uri: e.original });
     if (e.key !== e.original) rename(e.server, e.original, e.key);
   });
-  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, (e, p) => router.addTemplate(e.server, e.original, p));
+  lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, uriOwners, (e, p) => router.addTemplate(e.server, e.original, p));
   const apps = appCatalog(tools.references, [...lists.resources.entries, ...lists.resourceTemplates.entries], ui, router, rename);
   const instructions = new Map<string, string>();
   for (const s of servers) {

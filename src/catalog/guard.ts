@@ -1,10 +1,12 @@
 // The catalog's trust stage, per server and list: tools whose definition differs from the lock
 // are held back (pinning), then every model-visible string is sanitized, and items the sanitizer
 // blocks are dropped. Results are cached by the list array (a refetch replaces it), so a
-// rebuild after one server's list_changed does not redo the others' work.
+// rebuild after one server's list_changed does not redo the others' work; and each item's by the
+// item (a refetch keeps unchanged items as they were, outbound/list-intern.ts), so it does not
+// redo the work of what that server did not change either.
 
 import { KINDS, type ListKind } from '../protocol/mcp.js';
-import { checkPins, type LockFile } from './pinning.js';
+import { checkPins, type HeldReason, type LockFile } from './pinning.js';
 import { sanitizeInstructions, sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
 
 export interface GuardOptions {
@@ -16,7 +18,7 @@ export interface GuardOptions {
 export interface HeldTool {
   server: string;
   name: string;
-  reason: 'changed' | 'new';
+  reason: HeldReason;
 }
 
 export interface GuardReport {
@@ -32,6 +34,18 @@ export interface Guarded {
 
 
 const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; policy: string; result: Guarded }>();
+
+type Sanitized = ReturnType<typeof sanitizeItem>;
+const sanitized = new WeakMap<Record<string, any>, { options: GuardOptions['sanitize']; kind: ItemKind; result: Sanitized }>();
+
+/** sanitizeItem, once per item object, kind and settings. */
+function sanitizeOnce(kind: ItemKind, item: Record<string, any>, options: GuardOptions['sanitize']): Sanitized {
+  const hit = sanitized.get(item);
+  if (hit && hit.options === options && hit.kind === kind) return hit.result;
+  const result = sanitizeItem(kind, item, options);
+  sanitized.set(item, { options, kind, result });
+  return result;
+}
 
 /**
  * Pins and sanitizes the items of `list` that `allowed` (the server's policy) lets through; the
@@ -55,7 +69,7 @@ export function guardList(server: string, kind: ListKind, list: Record<string, a
   const items: Record<string, any>[] = [];
   const itemKind: ItemKind = KINDS[kind].item;
   for (const raw of candidates) {
-    const { item, findings, blocked, why } = sanitizeItem(itemKind, raw, options.sanitize);
+    const { item, findings, blocked, why } = sanitizeOnce(itemKind, raw, options.sanitize);
     const name = String(raw?.[KINDS[kind].nameField] ?? '');
     for (const finding of findings) report.findings.push({ server, kind: itemKind, item: name, finding });
     if (blocked) report.blocked.push({ server, kind: itemKind, item: name, why: why ?? 'injection pattern found; sanitize.action is block' });

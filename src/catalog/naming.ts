@@ -1,6 +1,7 @@
 // Exposed names for merged tools and prompts: `<prefix><separator><name>`, fitted to a rule set.
 // Invariants: every output matches the rules (1..maxLength allowed chars) for any input; outputs of
-// one call are unique; in 'always' mode a name depends only on (prefix, separator, name, rules).
+// one call are unique; in 'always' mode a name depends only on (prefix, separator, name, rules);
+// given namespaces, no server gets a name in another server's `<prefix><separator>` namespace.
 
 import { createHash } from 'node:crypto';
 import type { NamingMode } from '../config/types.js';
@@ -28,6 +29,12 @@ export interface NamingOptions {
    * be one of them gets a hash suffix instead, like any other clash.
    */
   reserved?: ReadonlySet<string>;
+  /**
+   * server → prefix of every enabled server, those without items too. A name that starts with
+   * another server's `<prefix><separator>` is never given to a server: a profile allowed `gh__*`
+   * must reach gh alone, whatever other servers list and in whatever order (see assignNames).
+   */
+  namespaces?: ReadonlyMap<string, string>;
 }
 
 export interface NameRequest {
@@ -136,20 +143,33 @@ export function fitName(candidate: string, rules: NameRules = SPEC_NAME_RULES): 
 }
 
 /**
- * Exposed names, parallel to `items`. Always valid per rules, always unique.
+ * Exposed names, parallel to `items`. Always valid per rules, always unique; undefined for an
+ * item withheld because its name could only be in another server's namespace.
  *
  * 'always': `fitName(prefix + separator + name)` (just `name` when prefix is `""`).
  * 'on-conflict': `fitName(name)`, unless items from two or more DIFFERENT servers share that
  *   fitted plain name; then every item in that group is prefixed as in 'always'. Adding a server
  *   can therefore rename tools in this mode; that is its documented trade-off.
+ * Namespaces: a name in another server's namespace (the longest `<prefix><separator>` it starts
+ *   with is not its own server's: an unprefixed `gh__create_issue` of server `evil`) gets its own
+ *   server's prefix (`evil__gh__create_issue`); a server with prefix "" cannot, and its item is
+ *   withheld. This runs before clashes are settled, so it does not depend on the order of servers.
  * Remaining duplicates (shared empty prefixes, a server listing a name twice, prefix/name splits
  *   that concatenate alike): the first in input order keeps the name; each later one gets
  *   `-<hash of (server, name, occurrence, attempt)>`.
  */
-export function assignNames(items: readonly NameRequest[], options: NamingOptions): string[] {
+export function assignNames(items: readonly NameRequest[], options: NamingOptions): (string | undefined)[] {
   const c = compileRules(options.rules ?? SPEC_NAME_RULES);
-  const prefixed = (it: NameRequest): string =>
-    fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+  const prefixed = (it: NameRequest): string => {
+    // Once per request object, rules and separator: the catalog hands in the same request for an
+    // unchanged item at every rebuild (catalog/build.ts), so most names are not fitted again.
+    const memo = it as Memo;
+    const hit = memo[FITTED];
+    if (hit && hit.c === c && hit.separator === options.separator && hit.prefix === it.prefix && hit.name === it.name) return hit.base;
+    const base = fit(it.prefix === '' ? it.name : it.prefix + options.separator + it.name, c);
+    memo[FITTED] = { c, separator: options.separator, prefix: it.prefix, name: it.name, base };
+    return base;
+  };
 
   let base: string[];
   switch (options.mode) {
@@ -157,7 +177,14 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
       base = items.map(prefixed);
       break;
     case 'on-conflict': {
-      const plain = items.map((it) => fit(it.name, c));
+      const plain = items.map((it) => {
+        const memo = it as Memo;
+        const hit = memo[PLAIN];
+        if (hit && hit.c === c && hit.name === it.name) return hit.plain;
+        const fitted = fit(it.name, c);
+        memo[PLAIN] = { c, name: it.name, plain: fitted };
+        return fitted;
+      });
       const serversByName = new Map<string, Set<string>>();
       plain.forEach((n, i) => {
         let servers = serversByName.get(n);
@@ -170,17 +197,56 @@ export function assignNames(items: readonly NameRequest[], options: NamingOption
     default:
       throw new Error(`unknown naming mode: ${String(options.mode)}`);
   }
-  return makeUnique(items, base, c, options.reserved);
+  const foreign = foreignTo(options);
+  const placed = base.map((n, i): string | undefined => {
+    const it = items[i]!;
+    if (!foreign(n, it.server)) return n;
+    const own = it.prefix === '' ? undefined : prefixed(it);
+    return own !== undefined && !foreign(own, it.server) ? own : undefined;
+  });
+  return makeUnique(items, placed, c, foreign, options.reserved);
 }
 
-function makeUnique(items: readonly NameRequest[], base: readonly string[], c: CompiledRules, reserved?: ReadonlySet<string>): string[] {
-  const out = new Array<string>(base.length);
+/** Whether `name` lies in the namespace of a server other than `server` (the longest prefix wins). */
+function foreignTo(options: NamingOptions): (name: string, server: string) => boolean {
+  if (!options.namespaces) return () => false;
+  const spaces = [...options.namespaces]
+    .filter(([, prefix]) => prefix !== '')
+    .map(([server, prefix]) => ({ server, start: prefix + options.separator }))
+    .sort((a, b) => b.start.length - a.start.length);
+  return (name, server) => {
+    const owner = spaces.find((s) => name.startsWith(s.start));
+    return owner !== undefined && owner.server !== server;
+  };
+}
+
+/** Attempts at a clash suffix that lands outside other servers' namespaces, before withholding. */
+const MAX_FOREIGN_ATTEMPTS = 16;
+
+// A request's last fitted names, kept on the request itself (a property read is cheaper than a
+// WeakMap lookup, and there is one per tool per rebuild); checked against what they came from.
+const PLAIN = Symbol('plain');
+const FITTED = Symbol('fitted');
+type Memo = NameRequest & {
+  [PLAIN]?: { c: CompiledRules; name: string; plain: string };
+  [FITTED]?: { c: CompiledRules; separator: string; prefix: string; name: string; base: string };
+};
+
+function makeUnique(
+  items: readonly NameRequest[],
+  base: readonly (string | undefined)[],
+  c: CompiledRules,
+  foreign: (name: string, server: string) => boolean,
+  reserved?: ReadonlySet<string>,
+): (string | undefined)[] {
+  const out = new Array<string | undefined>(base.length);
   // Pass 1 reserves every name's first holder, so that a clash suffix given to a later item can
   // never push out an item whose own name was unique (keeps unrelated names stable).
   const taken = new Set<string>(reserved);
   const losers: number[] = [];
   base.forEach((n, i) => {
-    if (taken.has(n)) losers.push(i);
+    if (n === undefined) out[i] = undefined;
+    else if (taken.has(n)) losers.push(i);
     else {
       taken.add(n);
       out[i] = n;
@@ -201,10 +267,16 @@ function makeUnique(items: readonly NameRequest[], base: readonly string[], c: C
 
   for (const i of losers) {
     const it = items[i]!;
-    // A suffixed name could itself be taken (a real tool named like it, or a hash collision).
-    for (let attempt = 0; ; attempt++) {
+    // A suffixed name could itself be taken (a real tool named like it, or a hash collision), or
+    // reach into a namespace (`g` + `-<hash>` with a server prefixed `g` and separator `-`).
+    for (let attempt = 0, outside = 0; ; attempt++) {
       const hash = shortHash(JSON.stringify([it.server, it.name, occurrence[i], attempt]));
       const candidate = withHash(base[i]!, hash, c);
+      if (foreign(candidate, it.server)) {
+        if (++outside < MAX_FOREIGN_ATTEMPTS) continue;
+        out[i] = undefined;
+        break;
+      }
       if (!taken.has(candidate)) {
         taken.add(candidate);
         out[i] = candidate;

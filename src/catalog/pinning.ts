@@ -1,11 +1,24 @@
 // Tool pinning (rug-pull defence): a SHA-256 of each tool's definition as the server sent it, a
 // lock file of them per server, and the split of a server's tools into allowed and held back.
 // Digests are canonical (key order never matters); lock files are written atomically, sorted.
+// Pinned: what tells a model what a tool is and does, and every field the gateway's own decisions
+// about who may see or call it rest on (MCP Apps visibility, task support, readOnlyHint).
 
 import { createHash } from 'node:crypto';
 
-/** The parts of a tool that tell a model what it is and does: a change to any of them is a new tool. */
-const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+/**
+ * The parts of a tool that tell a model what it is and does, and that decide who may see or call
+ * it: `annotations` (readOnlyHint: a read-only profile's list), `execution` (taskSupport: whether a
+ * call must be a task), `inputSchema` (the headers a call must repeat). A change to any is a new tool.
+ */
+const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution'] as const;
+/**
+ * The keys of a tool's `_meta` the gateway acts on: MCP Apps' `ui` (visibility: whether a model may
+ * see and call it; resourceUri: its app) and the older flat `ui/resourceUri`. Others are free.
+ */
+const PINNED_META = ['ui', 'ui/resourceUri'] as const;
+/** What a lock written before `execution` and `_meta` were pinned covers (see checkPins). */
+const LEGACY_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 /** JSON with object keys sorted at every level; otherwise what JSON.stringify gives. */
@@ -27,14 +40,37 @@ function canonicalJson(value: unknown): string {
 
 /**
  * sha256 of the canonical JSON (sorted keys, recursively) of { name, title, description,
- * inputSchema, outputSchema, annotations } of a tool as the SERVER sent it (before any sanitizing
- * or renaming), as "sha256:<hex>".
+ * inputSchema, outputSchema, annotations, execution, _meta: { ui, "ui/resourceUri" } } of a tool
+ * as the SERVER sent it (before any sanitizing or renaming), as "sha256:<hex>". Fields the tool
+ * does not have are left out, `_meta` too when it has neither key: a tool with none of the later
+ * fields has the digest a lock of the six first ones gave it.
  */
 export function toolDigest(tool: Record<string, any>): string {
-  const pinned: Record<string, unknown> = {};
-  for (const field of PINNED_FIELDS) if (tool[field] !== undefined) pinned[field] = tool[field];
-  return 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
+  // Once per tool object: a refetch keeps unchanged tools as they were (outbound/list-intern.ts).
+  let digest = digests.get(tool);
+  if (digest !== undefined) return digest;
+  const pinned = pick(tool, PINNED_FIELDS);
+  const meta = tool._meta !== null && typeof tool._meta === 'object' ? pick(tool._meta, PINNED_META) : {};
+  if (Object.keys(meta).length > 0) pinned._meta = meta;
+  digest = digestOf(pinned);
+  digests.set(tool, digest);
+  return digest;
 }
+
+const digests = new WeakMap<Record<string, any>, string>();
+
+/** The digest a lock written before `execution` and `_meta` were pinned holds for the tool. */
+function legacyDigest(tool: Record<string, any>): string {
+  return digestOf(pick(tool, LEGACY_FIELDS));
+}
+
+function pick(from: Record<string, any>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
+const digestOf = (pinned: Record<string, unknown>) => 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
 
 export interface LockFile {
   version: 1;
@@ -119,15 +155,25 @@ export function renderLock(lock: LockFile): string {
   return JSON.stringify(sortedLock(lock), null, 2) + '\n';
 }
 
+/**
+ * Why a tool is held: its definition differs from its pin (`changed`); it has no pin and newTools
+ * is hold (`new`); or its pin comes from a lock written before `execution` and `_meta.ui` were
+ * pinned, and it has them (`unpinned`): what the lock saw of them is unknown, so they cannot be
+ * vouched for until `switchboard lock` pins them.
+ */
+export type HeldReason = 'changed' | 'new' | 'unpinned';
+
 export interface PinVerdict {
   allowed: Record<string, any>[];
-  held: { name: string; reason: 'changed' | 'new'; expected?: string; actual: string }[];
+  held: { name: string; reason: HeldReason; expected?: string; actual: string }[];
 }
 
 /**
  * Splits a server's tools by the lock: unchanged → allowed; changed → held; new (not in the lock
  * for this server) → allowed or held per newTools. A server absent from the lock: all its tools
- * are new. No lock: everything allowed.
+ * are new. No lock: everything allowed. A pin written before `execution` and `_meta` were pinned
+ * still matches a tool that has neither; one that has them is held (`unpinned`), never trusted
+ * on the old pin (the field may have changed since: the very rug pull pinning is for).
  */
 export function checkPins(
   server: string,
@@ -151,7 +197,7 @@ export function checkPins(
       if (newTools === 'allow') verdict.allowed.push(tool);
       else verdict.held.push({ name: tool.name, reason: 'new', actual });
     } else if (expected === actual) verdict.allowed.push(tool);
-    else verdict.held.push({ name: tool.name, reason: 'changed', expected, actual });
+    else verdict.held.push({ name: tool.name, reason: legacyDigest(tool) === expected ? 'unpinned' : 'changed', expected, actual });
   }
   return verdict;
 }

@@ -7,12 +7,12 @@
 import type { ClientProfile } from '../config/types.js';
 import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
-import { compileUriFilter } from '../policy/uri-filter.js';
+import { ALLOW_EVERY_URI, compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';
 import { listOf } from './build.js';
 import { rewriteToolUi } from './ui-uris.js';
 import { exposeTools, type Exposure } from './tool-exposure.js';
-import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRules } from './naming.js';
+import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRequest, type NameRules } from './naming.js';
 
 export interface CatalogView {
   lists: Record<ListKind, CatalogList>;
@@ -58,7 +58,7 @@ const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
 export function viewFor(catalog: Catalog, profile: ClientProfile | undefined): CatalogView {
   if (!profile) {
     let v = unrestricted.get(catalog);
-    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: () => true, seesServer: () => true, ...lazyParts(catalog, undefined, catalog.lists) }));
+    if (!v) unrestricted.set(catalog, (v = { lists: catalog.lists, allowsUri: ALLOW_EVERY_URI, seesServer: () => true, ...lazyParts(catalog, undefined, catalog.lists) }));
     return v;
   }
   let byProfile = cache.get(catalog);
@@ -68,10 +68,15 @@ export function viewFor(catalog: Catalog, profile: ClientProfile | undefined): C
   return view;
 }
 
+/** One rules object per length: naming compiles and memoises by rules object. */
+const rulesByLength = new Map<number, NameRules | undefined>();
+
 function rulesFor(maxLength: number): NameRules | undefined {
-  if (maxLength <= 64) return { ...MODEL_API_NAME_RULES, maxLength };
-  if (maxLength < SPEC_NAME_RULES.maxLength) return { ...SPEC_NAME_RULES, maxLength };
-  return undefined;
+  if (!rulesByLength.has(maxLength)) {
+    const base = maxLength <= 64 ? MODEL_API_NAME_RULES : maxLength < SPEC_NAME_RULES.maxLength ? SPEC_NAME_RULES : undefined;
+    rulesByLength.set(maxLength, base && { ...base, maxLength });
+  }
+  return rulesByLength.get(maxLength);
 }
 
 function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
@@ -120,11 +125,27 @@ function withoutDeniedUi(entries: CatalogEntry[], allowsUri: (uri: string) => bo
 
 /** New names within the profile's rules; deterministic and unique, like the catalog's own. */
 function refit(entries: CatalogEntry[], rules: NameRules, reserved?: ReadonlySet<string>): CatalogEntry[] {
-  const names = assignNames(
-    entries.map((e) => ({ server: e.server, prefix: '', name: e.key })),
-    { separator: '', mode: 'always', rules, reserved },
-  );
-  return entries.map((e, i) => (names[i] === e.key ? e : { ...e, key: names[i]!, catalogKey: e.key, item: { ...e.item, name: names[i]! } }));
+  const names = assignNames(entries.map(requestOf), { separator: '', mode: 'always', rules, reserved });
+  return entries.map((e, i) => (names[i] === e.key ? e : refitted(e, names[i]!)));
+}
+
+// Per catalog entry (kept across rebuilds while its item is unchanged, build.ts): its name request,
+// and its refitted copy, so a rebuild does not name, copy and digest every tool of every view again.
+const requests = new WeakMap<CatalogEntry, NameRequest>();
+const copies = new WeakMap<CatalogEntry, CatalogEntry>();
+
+function requestOf(e: CatalogEntry): NameRequest {
+  let r = requests.get(e);
+  if (r === undefined) requests.set(e, (r = { server: e.server, prefix: '', name: e.key }));
+  return r;
+}
+
+function refitted(e: CatalogEntry, name: string): CatalogEntry {
+  const hit = copies.get(e);
+  if (hit && hit.key === name) return hit;
+  const copy = { ...e, key: name, catalogKey: e.key, item: { ...e.item, name } };
+  copies.set(e, copy);
+  return copy;
 }
 
 /** The gateway's own tool names, which no refitted name may take either. */

@@ -5,6 +5,8 @@ import type { HeldTool } from '../catalog/guard.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { App, ServerSummary } from '../app/app.js';
+import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
+import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -47,7 +49,7 @@ export function describeServer(s: ServerSummary): string {
   if (s.state === 'ready') {
     const counts = [plural(s.tools, 'tool'), plural(s.prompts, 'prompt'), plural(s.resources, 'resource')];
     if (s.resourceTemplates) counts.push(plural(s.resourceTemplates, 'template'));
-    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}${auth ? `; ${auth}` : ''}`;
+    return `${s.name}: connected (${s.transport}, ${s.protocolVersion}) — ${counts.join(', ')}${auth ? `; ${auth}` : ''}${s.nearBounds ? `; near its list bounds: ${s.nearBounds}` : ''}`;
   }
   if (s.state === 'needs-login') return `${s.name}: needs login — ${problemOf(s) ?? `run: switchboard login ${s.name}`}`;
   const problem = problemOf(s);
@@ -61,8 +63,10 @@ export interface CatalogReport {
   held: HeldTool[];
   /** What the sanitizer changed. */
   sanitized: { server: string; kind: string; item: string; field: string; change: string; why: string }[];
-  /** Items the sanitizer hid (sanitize.action: block). */
-  blocked: { server: string; kind: string; item: string }[];
+  /** Items withheld: the sanitizer hid them (sanitize.action: block), or their name was in another server's namespace. */
+  blocked: { server: string; kind: string; item: string; why: string }[];
+  /** Servers and profiles with resource rules, and how those compare file: URIs (fileCase). */
+  resourceRules: { who: string; fileCase: 'sensitive' | 'insensitive' }[];
   servers: ServerSummary[];
   tools: { name: string; server: string; original: string }[];
   prompts: { name: string; server: string; original: string }[];
@@ -71,6 +75,9 @@ export interface CatalogReport {
   problems: { server: string; problem: string }[];
   /** Per view (the whole catalog, then each client profile): what its tool list costs a model. */
   tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean }[];
+  /** What one principal may hold of the HTTP face (limits.perPrincipal), and where that does not bound it. */
+  shares: SharesReport;
+  bounds: BoundsReport;
 }
 
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
@@ -87,6 +94,12 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     held: report.held,
     sanitized: report.findings.map((f) => ({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why })),
     blocked: report.blocked,
+    resourceRules: [
+      ...app.config.servers.filter((s) => s.enabled).map((s) => ({ who: `server ${s.name}`, rules: s.resources })),
+      ...app.config.clients.filter((c) => !profile || c === profile).map((c) => ({ who: `client ${c.name}`, rules: c.resources })),
+    ]
+      .filter(({ rules }) => rules.deny.length > 0 || !rules.allow.includes('*'))
+      .map(({ who, rules }) => ({ who, fileCase: rules.fileCase })),
     servers,
     tools: lists.tools.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
     prompts: lists.prompts.entries.map((e) => ({ name: e.key, server: e.server, original: e.original })),
@@ -94,6 +107,8 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
     tokens: profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))],
+    shares: sharesReport(app.config.limits),
+    bounds: boundsReport(app.config),
   };
 }
 
@@ -108,8 +123,8 @@ export function renderReport(r: CatalogReport): string {
   out += table(
     r.servers.map((s) => {
       const what = s.state === 'ready' ? `${s.tools} tools, ${s.prompts} prompts, ${s.resources} resources, ${s.resourceTemplates} templates` : (s.problem ?? '');
-      const auth = s.state === 'ready' ? authNote(s) : undefined;
-      return [s.name, s.state, s.transport, auth ? `${what}; ${auth}` : what];
+      const notes = s.state === 'ready' ? [authNote(s), s.nearBounds && `near its list bounds: ${s.nearBounds}`].filter(Boolean) : [];
+      return [s.name, s.state, s.transport, [what, ...notes].join('; ')];
     }),
   );
   out += `\nTools (${r.tools.length}): exposed name, server, original name\n`;
@@ -121,10 +136,15 @@ export function renderReport(r: CatalogReport): string {
   out += `\nResource templates (${r.resourceTemplates.length})\n`;
   out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
   if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n` + table(r.held.map((h) => [h.server, h.name, h.reason]));
-  if (r.blocked.length) out += `\nHidden by the sanitizer (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item]));
+  if (r.blocked.length) out += `\nWithheld (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item, b.why]));
+  if (r.resourceRules.length) {
+    out += '\nResource rules on file: URIs (fileCase)\n' + table(r.resourceRules.map((x) => [x.who, x.fileCase === 'insensitive' ? 'insensitive: /SECRET is /secret' : 'sensitive']));
+  }
   if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
   out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`]));
+  out += renderShares(r.shares);
+  out += renderBounds(r.bounds);
   out += '\nProblems\n';
   out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
   return out;

@@ -3,8 +3,8 @@
 // prefixes. Each tolerates invalid fields (the schema reports those) and never quotes a value.
 
 import { didYouMean, formatPath, type Found } from './problems.js';
-import { MAX_NAME_LENGTH, PREFIX_PATTERN } from './schema-values.js';
-import { isEnabled, transportOfType, type ServerEntry } from './server-entries.js';
+import { MAX_NAME_LENGTH, PREFIX_PATTERN, SEPARATOR_PATTERN } from './schema-values.js';
+import { isEnabled, isRecord, transportOfType, type ServerEntry } from './server-entries.js';
 
 const STDIO_ONLY = ['args', 'env', 'cwd', 'inheritEnv'] as const;
 const HTTP_ONLY = ['transport', 'headers', 'auth'] as const;
@@ -106,12 +106,45 @@ export function prefixProblems(entries: readonly ServerEntry[], taken: ReadonlyS
   return problems;
 }
 
+/** The file's `naming.separator`, or the default when it is absent or invalid (the schema reports that). */
+export function separatorOf(tree: unknown): string {
+  const naming = isRecord(tree) && isRecord(tree.naming) ? tree.naming : {};
+  return typeof naming.separator === 'string' && SEPARATOR_PATTERN.test(naming.separator) ? naming.separator : '__';
+}
+
+/**
+ * No enabled server's `<prefix><separator>` may begin another's (`gh` and `gh-enterprise` with the
+ * separator `-`): a name such as `gh-enterprise-x` could then be either server's (`gh`'s tool
+ * `enterprise-x`), and a profile allowed `gh-*` would reach both. Equal prefixes are left to
+ * prefixProblems.
+ */
+export function namespaceProblems(entries: readonly ServerEntry[], separator: string, taken: ReadonlySet<ServerEntry> = new Set()): Found[] {
+  const problems: Found[] = [];
+  const spaces: { e: ServerEntry; start: string; how: string }[] = [];
+  for (const e of entries) {
+    const explicit = typeof e.raw.prefix === 'string' ? e.raw.prefix : undefined;
+    if (!isEnabled(e.raw) || (explicit === undefined && taken.has(e))) continue;
+    const prefix = explicit === undefined ? e.name : PREFIX_PATTERN.test(explicit) ? explicit : undefined;
+    if (prefix === undefined || prefix === '') continue;
+    spaces.push({ e, start: prefix + separator, how: explicit === undefined ? ' (the prefix defaults to the name)' : '' });
+  }
+  for (const inner of spaces) {
+    const outer = spaces.find((o) => o !== inner && o.start.length < inner.start.length && inner.start.startsWith(o.start));
+    if (!outer) continue;
+    problems.push({
+      path: [...inner.e.path, 'prefix'],
+      message: `begins with the prefix of ${formatPath(outer.e.path)} and the separator${inner.how}: a name in this server's namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other`,
+    });
+  }
+  return problems;
+}
+
 /**
  * Every problem above: each entry's own (in entry order), then names, then prefixes. (The loader
  * sorts by position in the file; this order decides between problems at the same place.)
  */
-export function crossCheck(entries: readonly ServerEntry[]): Found[] {
+export function crossCheck(entries: readonly ServerEntry[], separator = '__'): Found[] {
   const taken = new Set<ServerEntry>();
   const perEntry = entries.flatMap((e) => [...keyNameProblems(e), ...transportShapeProblems(e), ...claudeProblems(e)]);
-  return [...perEntry, ...nameProblems(entries, taken), ...prefixProblems(entries, taken)];
+  return [...perEntry, ...nameProblems(entries, taken), ...prefixProblems(entries, taken), ...namespaceProblems(entries, separator, taken)];
 }

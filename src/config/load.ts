@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { isNode, parseDocument, type Document, type YAMLError } from 'yaml';
 import { substituteTree, type Segment } from './env.js';
 import { asClientFile } from './client-file.js';
-import { crossCheck } from './cross-check.js';
+import { crossCheck, separatorOf } from './cross-check.js';
 import { parseWithout } from './excused.js';
 import { toGatewayConfig } from './normalize.js';
 import { policyProblems } from './policy.js';
@@ -97,7 +97,7 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   // and compiling it cost more start-up time than it saved (bench/NOTES.md, start-up).
   const result = configSchema.safeParse(data, { error: errorMap, reportInput: false, jitless: true });
   if (!result.success) found.push(...translateIssues(result.error.issues).filter((p) => !isUnder(p.path)));
-  found.push(...crossCheck(entries), ...policyProblems(data, entries));
+  found.push(...crossCheck(entries, separatorOf(data)), ...policyProblems(data, entries));
 
   if (found.length > 0) fail(inFileOrder(doc, found));
   if (result.success) return toGatewayConfig(result.data, resolve(baseDir));

@@ -4,7 +4,7 @@
 // the config types are inferred from what these functions return.
 
 import { resolve } from 'node:path';
-import { toPolicyConfig } from './policy.js';
+import { resolveFileCase, toPolicyConfig } from './policy.js';
 import type { UserClaudeServer, UserConfig, UserServer } from './schema.js';
 import { nameFromKey, transportOfType } from './server-entries.js';
 
@@ -50,10 +50,17 @@ function serverBase({ name, s, disabled }: Entry) {
     },
     /** How long a dropped server's items stay listed while it reconnects. */
     downtimeGraceMs: s.downtimeGrace,
+    /** Bounds on this server's lists over the limits.* ones (only the keys the entry sets). */
+    listLimits: {
+      ...(s.listLimits?.maxItems !== undefined ? { maxItems: s.listLimits.maxItems } : {}),
+      ...(s.listLimits?.maxBytes !== undefined ? { maxBytes: s.listLimits.maxBytes } : {}),
+      ...(s.listLimits?.fetchTimeout !== undefined ? { fetchTimeoutMs: s.listLimits.fetchTimeout } : {}),
+    } as { maxItems?: number; maxBytes?: number; fetchTimeoutMs?: number },
     /** Globs against the server's own names and URIs. */
     tools: s.tools,
     prompts: s.prompts,
-    resources: s.resources,
+    /** `fileCase` resolved to sensitive or insensitive. */
+    resources: resolveFileCase(s.resources),
   };
 }
 
@@ -106,7 +113,7 @@ export function toHttpServer(e: Entry, url: string, baseDir: string) {
 
 /** Maps a file that passed validation and crossCheck onto the normalized config. */
 export function toGatewayConfig(data: UserConfig, baseDir: string) {
-  const { shutdownGrace, writeBuffer, sessionIdleTimeout, requestTimeout, startupWait, ...counts } = data.limits;
+  const { shutdownGrace, writeBuffer, sessionIdleTimeout, requestTimeout, startupWait, headersGrace, perPrincipal, listFetchTimeout, listRefetchInterval, listRefetchMaxInterval, ...counts } = data.limits;
   return {
     listen: { ...data.listen, allowedOrigins: [...data.listen.allowedOrigins] },
     naming: { ...data.naming },
@@ -128,6 +135,15 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       requestTimeoutMs: requestTimeout,
       /** How long serve waits for slow servers before serving. */
       startupWaitMs: startupWait,
+      /** What one principal may hold of the HTTP face's sessions, streams, connections, calls. */
+      perPrincipal: { ...perPrincipal, bytesInFlight: perPrincipal.bytesInFlight ?? Math.floor(counts.totalBytesInFlight / 2) },
+      /** A connection with no authenticated request this long is shed first. */
+      headersGraceMs: headersGrace,
+      /** One whole fetch of a server's list, all pages. */
+      listFetchTimeoutMs: listFetchTimeout,
+      /** Refetches of one list after list_changed: at least this far apart, backing off up to the max. */
+      listRefetchIntervalMs: listRefetchInterval,
+      listRefetchMaxIntervalMs: listRefetchMaxInterval,
     },
     servers: entriesOf(data).map((e) =>
       // (A disabled server whose command or url held an unset variable keeps it as "".)

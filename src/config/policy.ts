@@ -114,12 +114,22 @@ export function policyProblems(tree: unknown, servers: readonly ServerEntry[]): 
   return problems;
 }
 
+/**
+ * Resource rules with `fileCase: auto` resolved: file systems on macOS and Windows ignore case
+ * (by default), so there `/SECRET/x` must meet a rule on `/secret/*`. Servers elsewhere (a remote
+ * HTTP server) may differ: the key says it per server and per profile.
+ */
+export function resolveFileCase<R extends { fileCase: 'auto' | 'sensitive' | 'insensitive' }>(rules: R, platform: string = process.platform) {
+  const fileCase: 'sensitive' | 'insensitive' = rules.fileCase !== 'auto' ? rules.fileCase : platform === 'darwin' || platform === 'win32' ? 'insensitive' : 'sensitive';
+  return { ...rules, fileCase };
+}
+
 /** Maps the policy sections of a file that passed validation onto the normalized config. */
 export function toPolicyConfig(data: UserConfig, baseDir: string) {
   const { auditLog, ...sanitize } = data.sanitize;
   return {
     /** Empty: no client profiles, every HTTP request is served the whole catalog. */
-    clients: data.clients,
+    clients: data.clients.map((c) => ({ ...c, resources: resolveFileCase(c.resources) })),
     /** The profile the stdio face serves (a name in `clients`); absent: the whole catalog. */
     ...(data.stdio?.client !== undefined ? { stdioClient: data.stdio.client } : {}),
     sanitize: {

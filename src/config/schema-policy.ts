@@ -35,6 +35,25 @@ export function filterSchema(what: string, against: string) {
  */
 export type FilterRules = z.output<ReturnType<typeof filterSchema>>;
 
+/** How resource rules compare `file:` paths; `auto` is `insensitive` on macOS and Windows (config/policy.ts). */
+export const FILE_CASES = ['auto', 'sensitive', 'insensitive'] as const;
+
+/** `filterSchema` for resources: the same, plus `fileCase`. */
+export function resourceFilterSchema(against: string) {
+  const rules = z.strictObject({
+    allow: globs.prefault(['*']).meta({ description: 'Resources to expose (default ["*"]).' }),
+    deny: globs.prefault([]).meta({ description: 'Resources to hide; deny wins over allow (default []).' }),
+    fileCase: z.enum(FILE_CASES).prefault('auto').meta({
+      description:
+        'How file: URIs are compared: sensitive (as bytes), insensitive (ignoring case, for servers on macOS or Windows file systems: /SECRET/x is /secret/x there), or auto (default: insensitive when the gateway runs on macOS or Windows, else sensitive).',
+    }),
+  });
+  return z
+    .union([globs.transform((allow): z.input<typeof rules> => ({ allow })).pipe(rules), rules])
+    .prefault({})
+    .meta({ description: `Which resources to expose, matched against the ${against}. A list is shorthand for { allow: [...] }.` });
+}
+
 /**
  * Visible ASCII without spaces: a token travels in `Authorization: Bearer …`, where anything else
  * either cannot be sent or would be mangled by some client. (The message never quotes the value.)
@@ -62,7 +81,7 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
       match: clientMatchSchema,
       tools: filterSchema('Tools', 'exposed tool name (after prefixing)'),
       prompts: filterSchema('Prompts', 'exposed prompt name (after prefixing)'),
-      resources: filterSchema('Resources', 'exposed resource URI or URI template'),
+      resources: resourceFilterSchema('exposed resource URI or URI template'),
       readOnly: subst(z.boolean())
         .prefault(false)
         .meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),

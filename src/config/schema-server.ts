@@ -4,8 +4,8 @@
 
 import * as z from 'zod';
 import { serverAuthSchema } from './schema-auth.js';
-import { filterSchema } from './schema-policy.js';
-import { PREFIX_PATTERN, duration, isHttpUrl, type Subst } from './schema-values.js';
+import { filterSchema, resourceFilterSchema } from './schema-policy.js';
+import { PREFIX_PATTERN, duration, isHttpUrl, size, type Subst } from './schema-values.js';
 
 export const TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const;
 export const CLAUDE_TYPES = ['stdio', 'http', 'streamable-http', 'sse'] as const;
@@ -49,7 +49,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       .meta({ description: 'Namespace for exposed tool and prompt names (default: the name). "" exposes names unprefixed.' }),
     tools: filterSchema('Tools', "server's original tool name"),
     prompts: filterSchema('Prompts', "server's original prompt name"),
-    resources: filterSchema('Resources', 'resource URI'),
+    resources: resourceFilterSchema('resource URI'),
     timeout: subst(duration)
       .prefault('60s')
       .meta({ description: 'Per-request timeout: milliseconds or 500ms, 60s, 2m, 1h (default 60s).' }),
@@ -74,6 +74,14 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       description:
         'Protocol era to speak: auto (default) probes with server/discover and falls back to the initialize handshake; 2026-07-28 speaks only the stateless revision; legacy skips the probe (initialize only).',
     }),
+    listLimits: z
+      .strictObject({
+        maxItems: subst(z.int().min(1).max(10_000_000)).optional().meta({ description: 'Overrides limits.maxListItems for this server.' }),
+        maxBytes: subst(size).optional().meta({ description: 'Overrides limits.maxListBytes for this server.' }),
+        fetchTimeout: subst(duration).optional().meta({ description: 'Overrides limits.listFetchTimeout for this server.' }),
+      })
+      .optional()
+      .meta({ description: "This server's own bounds on its lists, for one known to be larger or slower than the rest (default: the limits.* ones)." }),
     startupTimeout: subst(duration)
       .prefault('30s')
       .meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),

@@ -134,6 +134,8 @@ function build(editor: boolean) {
       sessionIdleTimeout: subst(duration)
         .prefault('1h')
         .meta({ description: 'An HTTP session with no request in flight and no open stream for this long is closed (default 1h).' }),
+      maxSubscriptionsPerSession: count(1_000_000, 1000, 'Resource subscriptions one client session may hold (resources/subscribe and its listen streams together); more are refused at once (default 1000).'),
+      maxSubscriptions: count(10_000_000, 10_000, 'Resource subscriptions all sessions together may hold; more are refused at once (default 10000).'),
       maxIsolatedConnections: count(100_000, 32, 'Per-session connections (isolation: per-session) open at once, across all servers (default 32).'),
       maxConnections: count(1_000_000, 512, 'TCP connections the HTTP face accepts at once; more are closed at once (default 512).'),
       requestTimeout: subst(duration)
@@ -142,6 +144,39 @@ function build(editor: boolean) {
       startupWait: subst(duration)
         .prefault('5s')
         .meta({ description: 'How long serve waits for slow servers before it starts serving; late servers join with list_changed (default 5s).' }),
+      perPrincipal: z
+        .strictObject({
+          sessions: count(1_000_000, 100, 'HTTP sessions one principal may hold; at it, its idlest session ends for a new one, or 429 when all are busy (default 100).'),
+          streams: count(1_000_000, 100, 'GET and subscriptions/listen streams one principal may hold open; more get 429 (default 100).'),
+          connections: count(1_000_000, 128, 'TCP connections charged to one principal; at it, its oldest idle one closes for a new one, or 429 when all are busy (default 128).'),
+          callsInFlight: count(1_000_000, 128, 'Requests one principal may have in flight across all its sessions; more get 429 (default 128).'),
+          // No default: absent means half of totalBytesInFlight, whatever that is set to (normalize.ts).
+          bytesInFlight: subst(size)
+            .optional()
+            .meta({ description: 'Bytes of requests and replies all sessions of one principal may hold at once; beyond it 429 (default: half of totalBytesInFlight).' }),
+          unauthenticatedConnections: count(1_000_000, 32, 'Per remote address: connections on which no request was authenticated yet; when the address opens one beyond it, those older than headersGrace close (default 32).'),
+        })
+        .prefault({})
+        .meta({
+          description:
+            'What one principal may hold of the HTTP face: a principal is a client profile (its token), an OAuth subject, or, without a token, one remote address (an IPv6 /64). Read at start.',
+        }),
+      headersGrace: subst(duration)
+        .prefault('1s')
+        .meta({ description: 'A connection with no authenticated request this long after it opened is the first closed when connections run short (default 1s).' }),
+      maxListItems: count(10_000_000, 20_000, "Items one server's list (tools, prompts, resources or templates, all pages) may hold; a server over it is failed (default 20000)."),
+      maxListBytes: subst(size)
+        .prefault('32MiB')
+        .meta({ description: "Bytes of answers one fetch of a server's list (all pages) may bring; a server over it is failed (default 32MiB)." }),
+      listFetchTimeout: subst(duration)
+        .prefault('60s')
+        .meta({ description: "How long one fetch of a server's list (all pages) may take; past it the server is down and reconnects (default 60s)." }),
+      listRefetchInterval: subst(duration)
+        .prefault('1s')
+        .meta({ description: 'Shortest time between two fetches of one list of one server after list_changed; doubles while changes keep coming (default 1s).' }),
+      listRefetchMaxInterval: subst(duration)
+        .prefault('30s')
+        .meta({ description: 'Longest time a list_changed waits for its fetch while a server keeps announcing changes (default 30s).' }),
     })
     .prefault({})
     .meta({ description: 'Resource limits.' });

@@ -1,6 +1,7 @@
 // Bytes the gateway holds for clients at once: a request from the moment it is admitted until it
 // is answered, and an answer until it is written out. Each session has a budget whose parent is
-// the whole gateway's, so one client cannot take it all and all together cannot exhaust memory.
+// its principal's (HTTP) or the whole gateway's, whose parent is the gateway's: one session, one
+// client of many sessions, cannot take it all, and all together cannot exhaust memory.
 // Over a budget, work is refused at once (LIMIT_EXCEEDED), never queued.
 
 import { GatewayError, type LimitScope } from '../errors.js';
@@ -16,6 +17,8 @@ export class ByteBudget {
     readonly key: string,
     readonly scope: LimitScope,
     readonly parent?: ByteBudget,
+    /** Called when the last byte held is given back (a principal's budget is then forgotten). */
+    private readonly onIdle?: () => void,
   ) {}
 
   /**
@@ -33,6 +36,7 @@ export class ByteBudget {
   give(bytes: number): void {
     this.used = Math.max(0, this.used - bytes);
     this.parent?.give(bytes);
+    if (this.used === 0) this.onIdle?.();
   }
 }
 

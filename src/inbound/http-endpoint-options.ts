@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from './http-auth.js';
+import type { Shares } from './principals.js';
 
 /** The pino subset used here; a pino Logger fits. */
 export interface HttpEndpointLogger {
@@ -31,8 +32,12 @@ export interface HttpEndpointOptions {
   maxSessions?: number;
   /** A session with nothing in flight and no open stream this long is closed (default 1 h). */
   sessionIdleTimeoutMs?: number;
-  /** TCP connections accepted at once (default 512). */
+  /** TCP connections held at once (default 512); past it, a newcomer makes room (http-connections.ts) or is closed. */
   maxConnections?: number;
+  /** What one principal may hold of sessions, streams, connections, calls in flight (default DEFAULT_SHARES). */
+  shares?: Shares;
+  /** A connection with no authenticated request after this long is the first to go when room is short (default 1 s). */
+  headersGraceMs?: number;
   /** Time a client has to send its whole request, headers and body (default 30 s). */
   requestTimeoutMs?: number;
   /** Bytes queued on one SSE stream of a client that does not read, before it is dropped (default 8 MiB). */

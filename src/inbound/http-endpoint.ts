@@ -1,28 +1,27 @@
 // The inbound Streamable HTTP endpoint (MCP 2025-03-26 … 2026-07-28) on node:http: one path,
 // POST/GET/DELETE, Origin/Host checks, sessions keyed by Mcp-Session-Id, and stateless POSTs of
 // the 2026-07-28 revision served per client profile without one. It owns bytes and HTTP
-// semantics only; MCP semantics live in the sessions the SessionOpener opens.
+// semantics only; MCP semantics live in the sessions the SessionOpener opens. Every connection,
+// session, stream and call is charged to a principal (principals.ts) and bounded by its share.
 
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Slots } from '../jsonrpc/churn.js';
-import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { ErrorCode, classify, errorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { GatewayError } from '../errors.js';
-import { overBudget, type ByteBudget } from './budget.js';
-import { readBody, type BodyOutcome } from './http-body.js';
-import { ACCEPT_BOTH, OriginPolicy, acceptFlags, allowedHostNames, hostAllowed } from './http-checks.js';
-import { isJsonContentType } from './http-checks.js';
-import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, errorBody, limitHeaders, limitStatus, replyEmpty, replyJson, tooLargeBody } from './http-reply.js';
-import { PostExchange, SessionEntry } from './http-session.js';
+import { DEFAULT_MAX_DEPTH } from '../jsonrpc/parse.js';
+import { ErrorCode, errorResponse, type JsonRpcId } from '../protocol/jsonrpc.js';
+import { GatewayError } from '../errors.js';
+import { OriginPolicy, allowedHostNames, hostAllowed } from './http-checks.js';
+import { ALLOW_HEADERS, CLOSE_HEADERS, Refusal, errorBody, limitHeaders, limitStatus, replyJson, tooLargeBody } from './http-reply.js';
+import type { SessionEntry } from './http-session.js';
 import { SessionTable } from './http-session-table.js';
+import { Connections, connOf } from './http-connections.js';
+import { DEFAULT_SHARES, Principals, type Shares } from './principals.js';
 import type { SseStream } from './http-sse.js';
 import { refusalBodies, type AuthVerdict } from './http-auth.js';
 import type { SessionOpener } from './session-opener.js';
-import { isModernVersion } from '../protocol/modern.js';
-import { modernRequestProblem, postClaimsModern } from './http-modern.js';
 import type { HttpEndpoint, HttpEndpointLogger, HttpEndpointOptions, Page } from './http-endpoint-options.js';
-import { deleteSession, initializeSession, openGetStream, sessionFor, type SessionRoutesHost } from './http-session-routes.js';
+import { deleteSession, openGetStream } from './http-session-routes.js';
+import { onPost, type PostHost } from './http-post.js';
 
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
@@ -35,33 +34,20 @@ const PING_INTERVAL_MS = 25_000;
 /** Request headers must be complete this soon: a client trickling them holds a socket for nothing. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const NO_LOG: HttpEndpointLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const NO_SESSION =
-  'Bad Request: missing Mcp-Session-Id header. Send initialize first (protocol 2025-11-25 and earlier), or send every request with the 2026-07-28 _meta envelope and MCP-Protocol-Version header.';
 
-/** What readBody hands back to onPostBody: one object per POST instead of a closure. */
-interface PostContext {
-  res: ServerResponse;
-  headers: IncomingMessage['headers'];
-  /** The authenticated client profile, when clients are configured. */
-  principal?: string;
-  /** Undefined when the POST carried no Mcp-Session-Id (only initialize may). */
-  entry: SessionEntry | undefined;
-  /** The budget the body's bytes were reserved against, and how many. */
-  budget: ByteBudget;
-  reserved: number;
-}
-
-class Endpoint implements SessionRoutesHost {
+class Endpoint implements PostHost {
   readonly sessions: SessionTable;
+  readonly principals: Principals;
+  readonly connections: Connections;
   /** Per client profile, the entry serving its stateless-revision requests (made on first use). */
-  private readonly statelessEntries = new Map<string | undefined, SessionEntry>();
+  readonly statelessEntries = new Map<string | undefined, SessionEntry>();
   readonly streams = new Slots<SseStream>();
   private readonly server: Server;
   private readonly origins: OriginPolicy;
   readonly logger: HttpEndpointLogger;
-  private readonly tooLarge: string;
-  private readonly maxDepth: number;
-  private readonly tooDeep: string;
+  readonly tooLarge: string;
+  readonly maxDepth: number;
+  readonly tooDeep: string;
   /** Host header names that may reach us (DNS-rebinding protection, on any bind address). */
   private hostNames: ReadonlySet<string> = new Set();
   private pinger: NodeJS.Timeout | undefined;
@@ -74,7 +60,7 @@ class Endpoint implements SessionRoutesHost {
   private openReplies = 0;
   private readonly drainWaiters: (() => void)[] = [];
   private serverClosed?: Promise<void>;
-  private readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
+  readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
 
   constructor(
     readonly opener: SessionOpener,
@@ -85,11 +71,19 @@ class Endpoint implements SessionRoutesHost {
     this.tooLarge = tooLargeBody(options.maxMessageBytes);
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.tooDeep = errorBody(ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${this.maxDepth} levels (limits.maxDepth)`);
-    this.onPostBody = this.onPostBody.bind(this);
-    this.sessions = new SessionTable(options.maxSessions ?? 1000, options.sessionIdleTimeoutMs ?? 3_600_000, (entry) => {
-      this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
-      entry.terminate();
-    });
+    this.principals = new Principals(options.shares ?? DEFAULT_SHARES);
+    this.sessions = new SessionTable(
+      options.maxSessions ?? 1000,
+      options.sessionIdleTimeoutMs ?? 3_600_000,
+      (entry) => {
+        this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
+        entry.terminate();
+      },
+      this.principals,
+      (entry, why) => this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`),
+    );
+    const maxConnections = options.maxConnections ?? 512;
+    this.connections = new Connections(this.principals, maxConnections, options.headersGraceMs ?? 1000, this.logger);
     const requestTimeout = options.requestTimeoutMs ?? 30_000;
     // Node 20 enables TCP_NODELAY by default; keepAlive here is TCP probes for long SSE streams.
     // requestTimeout bounds receiving a request (headers and body), not the response: SSE replies
@@ -100,8 +94,10 @@ class Endpoint implements SessionRoutesHost {
     );
     // Longer than common proxy idle timeouts (60 s) so the proxy, not us, closes idle sockets.
     this.server.keepAliveTimeout = 65_000;
-    // Beyond it, node:http closes new connections at once: the fd table stays ours.
-    this.server.maxConnections = options.maxConnections ?? 512;
+    // Connections decides who goes past maxConnections (http-connections.ts); node:http's own cap
+    // is only a backstop for sockets it still counts while they close.
+    this.server.on('connection', (socket: Socket) => this.connections.accept(socket));
+    this.server.maxConnections = maxConnections * 2 + 16;
   }
 
   async listen(): Promise<string> {
@@ -126,7 +122,7 @@ class Endpoint implements SessionRoutesHost {
   }
 
   /** Counts a request's reply as open until it is fully written (or its client left). */
-  private track(res: ServerResponse): void {
+  track(res: ServerResponse): void {
     this.openReplies++;
     res.once('close', () => {
       if (--this.openReplies === 0) for (const done of this.drainWaiters.splice(0)) done();
@@ -221,12 +217,18 @@ class Endpoint implements SessionRoutesHost {
 
   /** A request that passed authentication (or needed none): its page, or the MCP methods. */
   private authorized(req: IncomingMessage, res: ServerResponse, page: Page | undefined, principal: string | undefined): void {
+    // The connection is charged to whoever made its last request (two field reads when unchanged).
+    const conn = connOf(req.socket);
+    if (conn !== undefined && (!conn.authenticated || conn.principal !== principal) && !this.connections.identify(conn, principal)) {
+      const shares = this.principals.shares;
+      return this.refuseLimit(req, res, shareError(`${conn.holder.connections - 1} other connections, all busy (at most ${shares.connections})`, 'connections'), CLOSE_HEADERS);
+    }
     if (page !== undefined) {
       if (principal !== undefined && !this.options.isOperator?.(principal)) return this.refuse(req, res, 403, Refusal.notOperator);
       return page.serve(req, res, principal);
     }
     const method = req.method;
-    if (method === 'POST') return this.onPost(req, res, principal);
+    if (method === 'POST') return onPost(this, req, res, principal, conn);
     if (method === 'GET') return openGetStream(this, req, res, principal);
     if (method === 'DELETE') return deleteSession(this, req, res, principal);
     return this.refuse(req, res, 405, Refusal.methodNotAllowed, ALLOW_HEADERS);
@@ -244,140 +246,26 @@ class Endpoint implements SessionRoutesHost {
   }
 
   /** A limit reached: 429 when it is this client's, 503 when it is the gateway's; Retry-After either way. */
-  private refuseLimit(req: IncomingMessage, res: ServerResponse, err: GatewayError): void {
+  refuseLimit(req: IncomingMessage, res: ServerResponse, err: GatewayError, extra?: OutgoingHttpHeaders): void {
     this.logger.warn({ method: req.method, limit: err.limit }, err.message);
     const e = err.toJsonRpc();
-    this.refuse(req, res, limitStatus(err.limit), errorBody(e.code, e.message, e.data), limitHeaders(err.retryAfterMs));
+    this.refuse(req, res, limitStatus(err.limit), errorBody(e.code, e.message, e.data), { ...limitHeaders(err.retryAfterMs), ...extra });
   }
 
-  private onPost(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void {
-    const headers = req.headers;
-    if ((acceptFlags(headers.accept) & ACCEPT_BOTH) !== ACCEPT_BOTH) {
-      return this.refuse(req, res, 406, Refusal.postNotAcceptable);
-    }
-    if (!isJsonContentType(headers['content-type'])) {
-      return this.refuse(req, res, 415, Refusal.unsupportedMediaType);
-    }
-    const length = headers['content-length'];
-    if (length !== undefined && Number(length) > this.options.maxMessageBytes) {
-      return this.refuse(req, res, 413, this.tooLarge);
-    }
-    let entry: SessionEntry | undefined;
-    // Without a session id only initialize or a stateless request is valid, and that needs the
-    // body to tell. A stateless request ignores any session id it carries (2026-07-28).
-    if (headers['mcp-session-id'] !== undefined && !isModernVersion(headers['mcp-protocol-version'])) {
-      entry = sessionFor(this, req, res, principal);
-      if (entry === undefined) return;
-      entry.touch();
-    }
-    // The body's bytes are reserved before any is read (all of maxMessageBytes when the length is
-    // not declared): many large bodies at once are refused up front, not buffered.
-    const budget = entry !== undefined ? entry.session.budget : this.opener.budget;
-    const reserved = length !== undefined ? Number(length) : this.options.maxMessageBytes;
-    const full = budget.take(reserved);
-    if (full) return this.refuseLimit(req, res, overBudget(full, reserved));
-    const ctx: PostContext = { res, headers, entry, principal, budget, reserved };
-    readBody(req, this.options.maxMessageBytes, ctx, this.onPostBody);
-  }
-
-  private onPostBody(ctx: PostContext, outcome: BodyOutcome): void {
-    const { res, entry, budget } = ctx;
-    if (outcome === 'aborted' || outcome === 'too-large') {
-      budget.give(ctx.reserved);
-      if (outcome === 'aborted') return;
-      this.logger.debug({ status: 413 }, 'request refused: body over the limit');
-      return replyJson(res, 413, this.tooLarge, CLOSE_HEADERS);
-    }
-    // From here the request holds what it really is; the rest of the reservation goes back.
-    const held = outcome.length;
-    budget.give(ctx.reserved - held);
-    const release = () => budget.give(held);
-    const parsed = parseJsonText(outcome.toString('utf8'), this.maxDepth);
-    if (!parsed.ok) {
-      release();
-      return replyJson(res, 400, parsed.why === 'invalid-json' ? Refusal.parseError : this.tooDeep);
-    }
-    if (Array.isArray(parsed.value)) {
-      release();
-      return replyJson(res, 400, Refusal.batch);
-    }
-    const kind = classify(parsed.value);
-    if (kind === 'invalid') {
-      release();
-      return replyJson(res, 400, Refusal.invalidMessage);
-    }
-    const message = parsed.value as JsonRpcMessage;
-    if (kind === 'request' && (message as JsonRpcRequest).method === 'initialize') {
-      if (entry !== undefined) {
-        release();
-        return replyJson(res, 400, Refusal.alreadyInitialized);
-      }
-      void initializeSession(this, res, message as JsonRpcRequest, ctx.principal).finally(release);
-      return;
-    }
-    if (entry === undefined && postClaimsModern(ctx.headers, message as { method?: unknown; params?: unknown })) {
-      return this.onStatelessPost(ctx, message, kind, release);
-    }
-    if (entry === undefined) {
-      release();
-      const id = kind === 'request' ? (message as JsonRpcRequest).id : null;
-      return replyJson(res, 400, JSON.stringify(errorResponse(id, ErrorCode.InvalidRequest, NO_SESSION)));
-    }
-    if (entry.closed) {
-      release();
-      // Deleted while the body was streaming in: 404 like any later request.
-      return replyJson(res, 404, Refusal.sessionNotFound);
-    }
-    if (kind === 'request') {
-      this.track(res);
-      void new PostExchange(res, entry, this.options.writeBufferBytes).run(message as JsonRpcRequest).finally(release);
-      return;
-    }
-    // Notifications and responses: accepted once handed over; the session does the rest.
-    try {
-      entry.session.handle(message).catch(this.logRejection);
-    } catch (err) {
-      this.logger.error({ err }, 'session.handle threw');
-    }
-    release();
-    replyEmpty(res, 202, entry.id);
-  }
-
-  /**
-   * A POST of the stateless revision: its headers checked against its body (HTTP 400 with the
-   * request's id when they disagree), then served by this profile's stateless session.
-   */
-  private onStatelessPost(ctx: PostContext, message: JsonRpcMessage, kind: string, release: () => void): void {
-    const { res } = ctx;
-    if (kind !== 'request') {
-      // No client notification means anything over HTTP in this revision (closing a stream cancels).
-      release();
-      return replyEmpty(res, 202);
-    }
-    const request = message as JsonRpcRequest;
-    const problem = modernRequestProblem(ctx.headers, request.method, request.params);
-    if (problem !== undefined) {
-      release();
-      this.logger.debug({ method: request.method, code: problem.code }, 'stateless request refused');
-      return replyJson(res, 400, JSON.stringify(errorResponse(request.id, problem.code, problem.message, problem.data)));
-    }
-    let entry = this.statelessEntries.get(ctx.principal);
-    if (entry === undefined || entry.closed) {
-      try {
-        entry = new SessionEntry(this.opener, this.streams, this.logger, ctx.principal, true);
-      } catch (err) {
-        release();
-        this.logger.error({ err }, 'openStatelessSession threw');
-        return replyJson(res, 500, Refusal.internalError);
-      }
-      this.statelessEntries.set(ctx.principal, entry);
-    }
-    this.track(res);
-    void new PostExchange(res, entry, this.options.writeBufferBytes, ctx.headers).run(request).finally(release);
+  refuseShare(res: ServerResponse, id: JsonRpcId | null, what: string, key: keyof Shares): void {
+    const err = shareError(`${what} (at most ${this.principals.shares[key]})`, key);
+    this.logger.warn({ limit: err.limit, code: err.code }, err.message);
+    const e = err.toJsonRpc();
+    replyJson(res, limitStatus(err.limit), JSON.stringify(errorResponse(id, e.code, e.message, e.data)), limitHeaders(err.retryAfterMs));
   }
 
 }
 
 function pingStreams(streams: Slots<SseStream>): void {
   for (const stream of streams.values()) stream.comment('ping');
+}
+
+/** A principal over its share of one resource: 429 (its own limit) with Retry-After. */
+function shareError(what: string, key: keyof Shares): GatewayError {
+  return new GatewayError('LIMIT_EXCEEDED', `this client already holds ${what} (limits.perPrincipal.${key})`, { retryAfterMs: 1000, limit: 'principal' });
 }

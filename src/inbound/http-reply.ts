@@ -15,9 +15,9 @@ export function errorBody(code: number, message: string, data?: unknown): string
   return JSON.stringify(errorResponse(null, code, message, data));
 }
 
-/** A limit that is this client's own is "too many requests"; the gateway's or a server's is "unavailable". */
+/** A limit that is this client's own (its session's, its share) is "too many requests"; the gateway's or a server's is "unavailable". */
 export function limitStatus(limit: LimitScope | undefined): 429 | 503 {
-  return limit === 'session' ? 429 : 503;
+  return limit === 'session' || limit === 'principal' ? 429 : 503;
 }
 
 export function limitHeaders(retryAfterMs: number | undefined): OutgoingHttpHeaders {

@@ -6,15 +6,17 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Slots } from '../jsonrpc/churn.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';
-import { isErrorResponse, type JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { isErrorResponse, type JsonRpcId, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/mcp.js';
 import { ACCEPT_EVENT_STREAM, acceptFlags } from './http-checks.js';
+import { connOf, type Connections } from './http-connections.js';
 import type { HttpEndpointLogger, HttpEndpointOptions } from './http-endpoint-options.js';
 import { Refusal, limitHeaders, replyEmpty, replyJson } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
 import type { SessionTable } from './http-session-table.js';
 import type { SseStream } from './http-sse.js';
 import type { SessionOpener } from './session-opener.js';
+import type { Holding, Shares } from './principals.js';
 
 const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const POST_ONLY: OutgoingHttpHeaders = { Allow: 'POST' };
@@ -22,6 +24,7 @@ const POST_ONLY: OutgoingHttpHeaders = { Allow: 'POST' };
 /** What these routes need of the endpoint. */
 export interface SessionRoutesHost {
   readonly sessions: SessionTable;
+  readonly connections: Connections;
   readonly opener: SessionOpener;
   /** Every open SSE stream, for the endpoint's pings and shutdown. */
   readonly streams: Slots<SseStream>;
@@ -31,6 +34,8 @@ export interface SessionRoutesHost {
   readonly isClosed: boolean;
   /** Answers without reading the body (see Endpoint.refuse). */
   refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void;
+  /** Answers 429 for a principal over its share of `what` (limits.perPrincipal.`key`). */
+  refuseShare(res: ServerResponse, id: JsonRpcId | null, what: string, key: keyof Shares): void;
 }
 
 /** The session named by Mcp-Session-Id, or undefined after answering 400/403/404 for it. */
@@ -59,16 +64,21 @@ export function sessionFor(host: SessionRoutesHost, req: IncomingMessage, res: S
   return entry;
 }
 
-/** Opens a session for an initialize; it becomes addressable only if the session says yes. */
-export async function initializeSession(host: SessionRoutesHost, res: ServerResponse, request: JsonRpcRequest, principal: string | undefined): Promise<void> {
+/**
+ * Opens a session for an initialize; it becomes addressable only if the session says yes. It
+ * takes one of `holder`'s share of sessions (an idle one may be ended to make room).
+ */
+export async function initializeSession(host: SessionRoutesHost, res: ServerResponse, request: JsonRpcRequest, principal: string | undefined, holder: Holding): Promise<void> {
   const { sessions, logger } = host;
-  if (!sessions.hasRoom(Date.now())) {
+  const admission = sessions.admit(holder, Date.now());
+  if (admission === 'share') return host.refuseShare(res, request.id, `${holder.sessions} sessions, none of them idle`, 'sessions');
+  if (admission === 'full') {
     logger.warn({ limit: sessions.max }, 'refused initialize: too many sessions (limits.maxSessions)');
     return replyJson(res, 503, Refusal.tooManySessions, limitHeaders(1000));
   }
   let entry: SessionEntry;
   try {
-    entry = new SessionEntry(host.opener, host.streams, logger, principal);
+    entry = new SessionEntry(host.opener, host.streams, logger, principal, false, { holder, principals: sessions.principals });
   } catch (err) {
     logger.error({ err }, 'openSession threw');
     return replyJson(res, 500, Refusal.internalError);
@@ -94,6 +104,8 @@ export function openGetStream(host: SessionRoutesHost, req: IncomingMessage, res
   const entry = sessionFor(host, req, res, principal);
   if (entry === undefined) return;
   if (entry.hasOpenGetStream()) return host.refuse(req, res, 409, Refusal.streamConflict);
+  const conn = connOf(req.socket);
+  if (conn !== undefined && !host.connections.takeStream(conn, res)) return host.refuseShare(res, null, `${conn.holder.streams} streams open`, 'streams');
   if (req.headers['last-event-id'] !== undefined) {
     // No event store: nothing to replay. A fresh stream still carries every later push.
     host.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');

@@ -1,9 +1,14 @@
 // The HTTP endpoint's sessions: those addressable by Mcp-Session-Id, those still initializing,
-// the cap on how many exist at once, and the idle sweep that ends sessions nobody uses (no
-// request in flight, no open GET stream, nothing for sessionIdleTimeout). Bounded by design:
-// an initialize beyond the cap is refused, never queued.
+// the cap on how many exist at once (all together, and per principal), and the idle sweep that
+// ends sessions nobody uses (no request in flight, no open GET stream, no work for
+// sessionIdleTimeout: a ping is not work). Bounded by design: an initialize beyond a cap ends an
+// idle session to make room, or is refused; it is never queued.
 
 import type { SessionEntry } from './http-session.js';
+import type { Holding, Principals } from './principals.js';
+
+/** Why an initialize was not let in: its principal's share is busy, or every session is. */
+export type Admission = 'ok' | 'share' | 'full';
 
 export class SessionTable {
   readonly byId = new Map<string, SessionEntry>();
@@ -15,6 +20,10 @@ export class SessionTable {
     readonly max: number,
     readonly idleTimeoutMs: number,
     private readonly onExpired: (entry: SessionEntry) => void,
+    /** Who holds what; its shares bound the sessions of one principal. */
+    readonly principals: Principals,
+    /** A session ended to make room for another: `why` says whose limit. */
+    private readonly onShed: (entry: SessionEntry, why: string) => void,
   ) {
     // A quarter of the timeout (at most a minute) keeps an idle session at most 25% past its time.
     const every = Math.max(250, Math.min(60_000, Math.floor(idleTimeoutMs / 4)));
@@ -26,11 +35,25 @@ export class SessionTable {
     return this.byId.size;
   }
 
-  /** Whether one more session may start (after ending the ones that idled out). */
-  hasRoom(now: number): boolean {
-    if (this.byId.size + this.initializing.size < this.max) return true;
+  /**
+   * Whether a session of `holder` may start now, after making room: at its share, its own
+   * idlest session ends; with every session taken, idle ones expire, then the idlest session of
+   * the principal to shed first (anonymous, then holding the most) ends, if it holds more than
+   * `holder` does.
+   */
+  admit(holder: Holding, now: number): Admission {
+    if (holder.sessions >= this.principals.shares.sessions) {
+      const own = this.idlest((h) => h === holder);
+      if (own === undefined) return 'share';
+      this.end(own, 'its principal is at its share (limits.perPrincipal.sessions)');
+    }
+    if (this.byId.size + this.initializing.size < this.max) return 'ok';
     this.sweep(now);
-    return this.byId.size + this.initializing.size < this.max;
+    if (this.byId.size + this.initializing.size < this.max) return 'ok';
+    const victim = this.idlest((h) => h !== holder && ((h.anonymous && !holder.anonymous) || h.sessions > holder.sessions));
+    if (victim === undefined) return 'full';
+    this.end(victim, 'every session is taken (limits.maxSessions) and its principal holds the most');
+    return 'ok';
   }
 
   /** Ends every session idle for longer than the timeout. */
@@ -52,4 +75,36 @@ export class SessionTable {
     this.byId.clear();
     this.initializing.clear();
   }
+
+  private end(entry: SessionEntry, why: string): void {
+    this.byId.delete(entry.id);
+    this.onShed(entry, why);
+    entry.terminate();
+  }
+
+  /**
+   * Among sessions with nothing in flight whose holder `eligible` admits: of the holder to shed
+   * first, the one without a GET stream before one with, then the one that worked least recently.
+   */
+  private idlest(eligible: (h: Holding) => boolean): SessionEntry | undefined {
+    let best: SessionEntry | undefined;
+    for (const entry of this.byId.values()) {
+      const h = entry.holder;
+      if (h === undefined || !eligible(h) || entry.busy) continue;
+      if (best === undefined || before(entry, best)) best = entry;
+    }
+    return best;
+  }
+}
+
+function before(a: SessionEntry, b: SessionEntry): boolean {
+  const ha = a.holder!;
+  const hb = b.holder!;
+  if (ha !== hb) {
+    if (ha.anonymous !== hb.anonymous) return ha.anonymous;
+    if (ha.sessions !== hb.sessions) return ha.sessions > hb.sessions;
+  }
+  const sa = a.hasOpenGetStream();
+  if (sa !== b.hasOpenGetStream()) return !sa;
+  return a.lastWork < b.lastWork;
 }

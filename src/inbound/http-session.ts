@@ -8,7 +8,7 @@ import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protoco
 import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint-options.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
-import { overBudget } from './budget.js';
+import { overBudget, type ByteBudget } from './budget.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { Slots } from '../jsonrpc/churn.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
@@ -17,6 +17,7 @@ import { refusalKind } from './modern-request.js';
 const OK: { status: number; headers?: undefined } = { status: 200 };
 import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody } from './http-reply.js';
 import { SseStream } from './http-sse.js';
+import type { Holding, Principals } from './principals.js';
 import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
@@ -32,8 +33,11 @@ export class SessionEntry {
   private getStream: SseStream | undefined;
   private backlog: JsonRpcMessage[] = [];
   private streamCount = 0;
-  /** When the client last sent something (for the idle sweep). */
-  private lastActive = Date.now();
+  /** When the client last did work (for the idle sweep and shedding): a ping is not work. */
+  lastWork = Date.now();
+  /** The principal whose share of sessions this one takes (none for a stateless entry). */
+  readonly holder: Holding | undefined;
+  private readonly principals: Principals | undefined;
 
   /** Opens the session; throws what openSession throws. */
   constructor(
@@ -44,8 +48,13 @@ export class SessionEntry {
     readonly principal?: string,
     /** Serves stateless-revision requests: no Mcp-Session-Id, no GET stream, no idle expiry. */
     readonly stateless = false,
+    /** Whose share of sessions it takes, from now until it is terminated. */
+    charge?: { holder: Holding; principals: Principals },
   ) {
-    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal);
+    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal, charge?.principals.budgetOf(charge.holder));
+    this.holder = charge?.holder;
+    this.principals = charge?.principals;
+    if (this.holder !== undefined) this.holder.sessions++;
   }
 
   get id(): string {
@@ -57,15 +66,20 @@ export class SessionEntry {
     return this.stateless ? undefined : this.session.id;
   }
 
-  /** The client did something: the session is not idle. */
+  /** The client did some work (anything but a ping): the session is not idle. */
   touch(): void {
-    this.lastActive = Date.now();
+    this.lastWork = Date.now();
+  }
+
+  /** Whether a request of it is being served. */
+  get busy(): boolean {
+    return this.exchanges.size > 0 || this.session.inFlightCount > 0;
   }
 
   /** How long the session has been idle at `now`: 0 while a request or its GET stream is open. */
   idleSince(now: number): number {
-    if (this.exchanges.size > 0 || this.session.inFlightCount > 0 || this.hasOpenGetStream()) return 0;
-    return now - this.lastActive;
+    if (this.busy || this.hasOpenGetStream()) return 0;
+    return now - this.lastWork;
   }
 
   /** Stream ids are per session, so `<streamId>-<seq>` event ids never repeat within it. */
@@ -119,6 +133,10 @@ export class SessionEntry {
     for (const exchange of this.exchanges.values()) exchange.abandon();
     this.exchanges.clear();
     this.session.close();
+    if (this.holder !== undefined) {
+      this.holder.sessions--;
+      this.principals!.release(this.holder);
+    }
   }
 }
 
@@ -132,6 +150,8 @@ export class PostExchange {
   private slot: number | undefined;
   /** Stateless requests only: the client closing its stream cancels the request (2026-07-28). */
   private readonly abort: Cancellation | undefined;
+  /** False for a ping: answering one does not make the session look used. */
+  private work = true;
 
   constructor(
     private readonly res: ServerResponse,
@@ -139,6 +159,8 @@ export class PostExchange {
     private readonly maxBufferedBytes?: number,
     /** A stateless request's headers, for the session to check against its body. */
     private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
+    /** What the answer's bytes are held against, if not the session's budget (a stateless request's principal's). */
+    private readonly budget?: ByteBudget,
   ) {
     this.slot = entry.exchanges.add(this);
     if (entry.stateless) {
@@ -152,6 +174,7 @@ export class PostExchange {
 
   /** The whole exchange for an ordinary request. */
   async run(request: JsonRpcRequest): Promise<void> {
+    if (request.method === 'ping') this.work = false;
     this.finish(await this.obtain(request));
   }
 
@@ -176,7 +199,7 @@ export class PostExchange {
     this.slot = undefined;
     if (this.done) return;
     this.done = true;
-    this.entry.touch();
+    if (this.work) this.entry.touch();
     const passed = isSplicedResponse(response);
     if (this.stream !== undefined) {
       if (passed) this.stream.sendChunks(response.chunks);
@@ -191,7 +214,7 @@ export class PostExchange {
     if (refused !== undefined) reply = { status: refused === 'method' ? 404 : 400 };
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
-    const budget = this.entry.session.budget;
+    const budget = this.budget ?? this.entry.session.budget;
     const size = bodyBytes(body);
     const full = budget.take(size);
     if (full) {

@@ -42,9 +42,10 @@ export interface SessionOpener {
   /**
    * Creates a session for a new client. `push` delivers messages not tied to a request
    * (list_changed, logging, resource updates); on HTTP they go on the GET stream.
-   * `principal` names the client profile the endpoint authenticated (HTTP token, stdio default).
+   * `principal` names the client profile the endpoint authenticated (HTTP token, stdio default);
+   * `parent` is the budget the session's own draws on (its principal's; default the gateway's).
    */
-  openSession(push: (message: JsonRpcMessage) => void, principal?: string): EndpointSession;
+  openSession(push: (message: JsonRpcMessage) => void, principal?: string, parent?: ByteBudget): EndpointSession;
   /**
    * The session that serves one profile's stateless-revision HTTP requests (2026-07-28), which
    * carry no session id: long-lived, pushes nothing, and its requests' ids are not unique.

@@ -241,7 +241,25 @@ export class Peer<O = never> {
         return this.receiveNotification(message as JsonRpcNotification, relatedTo);
       default:
         this.handlers.onProtocolError?.('invalid JSON-RPC message');
+        this.failInvalidAnswer(message);
     }
+  }
+
+  /**
+   * An invalid message that carries a result or an error for one of our pending requests (a
+   * `method` beside its `result`, an error without a code…) is dropped, and that request fails
+   * now, naming the server, instead of waiting out its timeout.
+   */
+  private failInvalidAnswer(message: unknown): void {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
+    const m = message as Record<string, unknown>;
+    const id = m.id;
+    if (!('result' in m || 'error' in m) || (typeof id !== 'string' && typeof id !== 'number')) return;
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.finish(id, entry);
+    const why = 'method' in m ? `a "method" beside its ${'result' in m ? 'result' : 'error'}` : 'not a valid JSON-RPC response';
+    entry.reject(new GatewayError('PROTOCOL_ERROR', `${this.label} answered ${entry.method} with an invalid message (${why}); dropped`, { server: this.label }));
   }
 
   /**

@@ -1,19 +1,23 @@
-// Passing a response on without parsing or decoding it: one scan of the server's bytes finds the
-// top-level id (and checks the nesting bound and the object's shape on the way), and the client's
-// id is spliced in its place; the bytes before and after it are written out as they came, never
-// turned into a string. Decoding, re-encoding and the garbage of large strings were most of the
-// gateway's CPU for large results; the scan skips string contents with indexOf (memchr), so a
-// result made of text costs almost nothing.
+// Passing a response on without parsing or decoding it: one scan of the server's bytes checks that
+// they are a JSON-RPC response the gateway can vouch for and finds the top-level id, and the
+// client's id is spliced in its place; the bytes before and after it are written out as they came,
+// never turned into a string. Decoding, re-encoding and the garbage of large strings were most of
+// the gateway's CPU for large results; string contents are checked 16 bytes at a time
+// (json-strings.ts), so a result made of text costs little.
 //
-// The scan accepts only what it can vouch for: valid UTF-8; one object; exactly one top-level "id"
-// (a number or a string) and exactly one top-level "result" or "error"; balanced brackets; depth
-// within the bound. Anything else returns undefined and the caller parses the text the ordinary way
-// (which also replaces invalid UTF-8, as before). Scanning bytes for ASCII structure is sound in
-// UTF-8: a multi-byte character never contains a byte below 0x80.
+// The scan vouches only for exactly what the parsed path would send: one object with the members
+// "jsonrpc" ("2.0"), "id" (a string or a number) and one of "result" (an object) or "error" (an
+// object of "code" (a number), "message" (a string) and "data"), each once and nothing else, spelled
+// without escapes; every value valid JSON (RFC 8259: strings without raw control bytes and with
+// valid escapes, the number grammar, the literals, no trailing commas); only whitespace after it;
+// depth within the bound; UTF-8. Anything else (a "method" beside a "result", which a client would
+// read as a request of the server's) returns undefined: the caller parses the text the ordinary way,
+// and that path's checks apply.
 
-import { isUtf8 } from 'node:buffer';
 import type { JsonRpcId, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { STRING_SPECIAL, forgetWindow } from './json-strings.js';
 import { textOf } from './ndjson.js';
+import { Bytes, isUtf8Chunks } from './raw-bytes.js';
 
 /**
  * Marks the records below as the gateway's own. Handlers return either a result object or a
@@ -91,217 +95,174 @@ export function chunksInclude(chunks: readonly Buffer[], needle: string): boolea
   return false;
 }
 
-const WS = (c: number | undefined) => c === 32 || c === 10 || c === 13 || c === 9;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
 /**
- * Random access to a message split in chunks, by offset from its start. The scan walks chunk by
- * chunk; this serves the few reads that look back or ahead (keys, the id, escapes).
+ * Whether a message may hold a member whose name ends in `uri` or `Uri` (a link, an embedded
+ * resource, a UI pointer): with neither `ri"` nor an escape (`\u`, which could spell any name)
+ * in its bytes, it holds none, and needs no parsing to be judged.
  */
-class Bytes {
-  readonly starts: number[] = [];
-  readonly length: number;
-
-  constructor(readonly chunks: readonly Buffer[]) {
-    let at = 0;
-    for (const c of chunks) {
-      this.starts.push(at);
-      at += c.length;
-    }
-    this.length = at;
-  }
-
-  /** Index of the chunk holding offset `g` (the last chunk for g past the end). */
-  chunkAt(g: number): number {
-    let lo = 0;
-    let hi = this.chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= g) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
-  at(g: number): number | undefined {
-    if (g < 0 || g >= this.length) return undefined;
-    if (this.chunks.length === 1) return this.chunks[0]![g];
-    const k = this.chunkAt(g);
-    return this.chunks[k]![g - this.starts[k]!];
-  }
-
-  /**
-   * Offset of the next `byte` at or after `from`, or -1. The first bytes are looked at here: most
-   * strings of a message are short, and Buffer.indexOf (memchr) costs a call into C++ each time;
-   * past them it wins by far.
-   */
-  indexOf(byte: number, from: number): number {
-    for (let k = this.chunkAt(from); k < this.chunks.length; k++) {
-      const chunk = this.chunks[k]!;
-      let i = Math.max(0, from - this.starts[k]!);
-      const near = Math.min(chunk.length, i + 48);
-      for (; i < near; i++) if (chunk[i] === byte) return this.starts[k]! + i;
-      const local = i < chunk.length ? chunk.indexOf(byte, i) : -1;
-      if (local !== -1) return this.starts[k]! + local;
-    }
-    return -1;
-  }
-
-  /** Whether bytes [from, to) spell `word` (ASCII). */
-  spells(from: number, to: number, word: string): boolean {
-    if (to - from !== word.length) return false;
-    for (let k = 0; k < word.length; k++) if (this.at(from + k) !== word.charCodeAt(k)) return false;
-    return true;
-  }
-
-  /** The value of a number token: digits alone are read here, anything else (sign, fraction, exponent) by JSON.parse. */
-  numberValue(from: number, to: number): number {
-    if (to - from > 15) return JSON.parse(this.text(from, to, 'latin1')) as number;
-    let n = 0;
-    for (let g = from; g < to; g++) {
-      const d = this.at(g)! - 48;
-      if (d < 0 || d > 9) return JSON.parse(this.text(from, to, 'latin1')) as number;
-      n = n * 10 + d;
-    }
-    return n;
-  }
-
-  text(from: number, to: number, encoding: 'utf8' | 'latin1'): string {
-    const k = this.chunkAt(from);
-    const chunk = this.chunks[k]!;
-    const start = this.starts[k]!;
-    if (to - start <= chunk.length) return chunk.toString(encoding, from - start, to - start);
-    let s = '';
-    for (let g = from; g < to; g++) s += String.fromCharCode(this.at(g)!);
-    return encoding === 'latin1' ? s : Buffer.from(s, 'latin1').toString('utf8');
-  }
-
-  /** Offset of the quote closing the string that opens at `open`, or -1. */
-  stringEnd(open: number): number {
-    let at = open;
-    for (;;) {
-      at = this.indexOf(QUOTE, at + 1);
-      if (at === -1) return -1;
-      let backslashes = 0;
-      for (let j = at - 1; j > open && this.at(j) === BACKSLASH; j--) backslashes++;
-      if ((backslashes & 1) === 0) return at;
-    }
-  }
-
-  skipSpace(g: number): number {
-    while (g < this.length && WS(this.at(g))) g++;
-    return g;
-  }
-
-  /** End of a JSON number token starting at `g` (exclusive), or -1 if there is none. */
-  numberEnd(g: number): number {
-    let j = g;
-    let digitsOnly = true;
-    for (; j < this.length; j++) {
-      const c = this.at(j)!;
-      if (c >= 48 && c <= 57) continue;
-      // '-', '+', '.', 'e', 'E': the token is checked whole below
-      if (c === 45 || c === 43 || c === 46 || c === 101 || c === 69) digitsOnly = false;
-      else break;
-    }
-    if (j === g) return -1;
-    // Plain digits (our own ids) are a number unless they start with a superfluous 0.
-    if (digitsOnly) return this.at(g) !== 48 || j - g === 1 ? j : -1;
-    return NUMBER.test(this.text(g, j, 'latin1')) ? j : -1;
-  }
+export function mayNameUri(chunks: readonly Buffer[]): boolean {
+  return chunksInclude(chunks, 'ri"') || chunksInclude(chunks, '\\u');
 }
+
+const QUOTE = 34;
+
+// What the scan expects next (RFC 8259's grammar, one state per place in it).
+const VALUE = 0; //        after ':', or ',' in an array
+const VALUE_OR_END = 1; // after '['
+const KEY = 2; //          after ',' in an object
+const KEY_OR_END = 3; //   after '{'
+const COLON = 4; //        after a key
+const NEXT = 5; //         after a value: ',' or the end of its container
+const OBJECT = 1;
+const ARRAY = 2;
+
+// Top-level members (bits), and the error object's.
+const JSONRPC = 1;
+const ID = 2;
+const RESULT = 4;
+const ERROR = 8;
+const CODE = 1;
+const MESSAGE = 2;
+const DATA = 4;
+
+// Kinds of value, for the members that take only some.
+const V_OBJECT = 1;
+const V_ARRAY = 2;
+const V_STRING = 4;
+const V_NUMBER = 8;
+const V_LITERAL = 16;
+/** What each top-level member's value may be; then what each of the error object's may be. */
+const TAKES: Record<number, number> = { [JSONRPC]: V_STRING, [ID]: V_STRING | V_NUMBER, [RESULT]: V_OBJECT, [ERROR]: V_OBJECT };
+const ERROR_TAKES: Record<number, number> = { [CODE]: V_NUMBER, [MESSAGE]: V_STRING, [DATA]: 31 };
+
+/** Which container each depth is: reused by every scan (scans never overlap). */
+let kinds = new Uint8Array(1024);
 
 /**
  * Scans a JSON-RPC response's bytes (one Buffer, or the chunks they were read in). Returns where
- * its id is, or undefined when they are not a plain response the scan can vouch for (the caller
- * then parses them), or 'too-deep'.
+ * its id is, or undefined when they are not a response the scan can vouch for (the caller then
+ * parses them), or 'too-deep'.
  */
 export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number): RawResponse | 'too-deep' | undefined {
+  forgetWindow();
   const b = new Bytes(Buffer.isBuffer(input) ? [input] : input);
+  if (kinds.length < maxDepth + 2) kinds = new Uint8Array(maxDepth + 2);
   let g = b.skipSpace(0);
   if (b.at(g) !== 123 /* { */) return undefined;
   let depth = 0;
-  let expectKey = false;
-  let ids = 0;
-  let bodies = 0;
-  let isError = false;
+  let state = VALUE;
+  let seen = 0; //        top-level members so far
+  let member = 0; //      the top-level member whose value comes next (or is open)
+  let errorSeen = 0;
+  let errorMember = 0;
   let idStart = -1;
   let idEnd = -1;
   let closed = -1;
-  // The result object's own member names (depth 2 inside it) are read too, for dressing (raw-splice.ts).
   let resultStart = -1;
-  let inResult = false;
-  let expectResultKey = false;
   let resultPlain = true;
-  // The hot loop walks each chunk with a local index; a string (found with indexOf) may end in a
-  // later chunk, so the walk resumes from the offset after it.
-  scan: for (let k = b.chunkAt(g); k < b.chunks.length; k = b.chunkAt(g)) {
+  for (;;) {
+    if (g >= b.length) return undefined; // the top-level object never closed
+    const k = b.chunkAt(g);
     const chunk = b.chunks[k]!;
     const base = b.starts[k]!;
     let i = g - base;
     for (; i < chunk.length; i++) {
       const c = chunk[i]!;
+      if (c === 32 || c === 10 || c === 13 || c === 9) continue;
       if (c === QUOTE) {
         const open = base + i;
-        const end = b.stringEnd(open);
+        const isKey = state === KEY || state === KEY_OR_END;
+        if (!isKey && !valueMayStart(V_STRING, state, depth, member, errorMember)) return undefined;
+        // A short string of plain bytes (most keys and small values) is read here; anything else
+        // (an escape, a control byte, a long or cut string) by stringEnd, which checks it.
+        let j = i + 1;
+        const near = Math.min(chunk.length, j + 64);
+        while (j < near && STRING_SPECIAL[chunk[j]!] === 0) j++;
+        const plain = j < near && chunk[j] === QUOTE;
+        // Else plain up to j: stringEnd goes on from there.
+        const end = plain ? base + j : b.stringEnd(base + j);
         if (end === -1) return undefined;
         g = end + 1;
-        if (depth === 1 && expectKey) {
-          expectKey = false;
-          // "\u0069d" is "id" to a parser: a key spelled with escapes could smuggle a second id.
-          // No key of ours is this long, even spelled with escapes: skip it unread.
-          if (end - open > 40) continue scan;
-          for (let q = open + 1; q < end; q++) if (b.at(q) === BACKSLASH) return undefined;
-          let j = b.skipSpace(end + 1);
-          if (b.at(j) !== 58 /* : */) return undefined;
-          if (b.spells(open + 1, end, 'id')) {
-            j = b.skipSpace(j + 1);
-            const valueEnd = b.at(j) === QUOTE ? b.stringEnd(j) + 1 : b.numberEnd(j);
-            if (valueEnd <= j) return undefined;
-            ids++;
-            idStart = j;
-            idEnd = valueEnd;
-            g = valueEnd;
-          } else if (b.spells(open + 1, end, 'result')) {
-            bodies++;
-            j = b.skipSpace(j + 1);
-            if (b.at(j) === 123) resultStart = j;
-          } else if (b.spells(open + 1, end, 'error')) {
-            bodies++;
-            isError = true;
+        if (isKey) {
+          state = COLON;
+          // "\u0069d" is "id" to a parser: a member spelled with escapes could smuggle a second id.
+          // (Names that matter are short: a long one is never read, whatever it spells.)
+          if (depth === 1 || (depth === 2 && (member === ERROR || resultPlain))) {
+            const named = plain || (end - open <= 16 && !b.hasBackslash(open + 1, end));
+            if (depth === 1) {
+              const m = named ? topMemberAt(b, open + 1, end) : 0;
+              if (m === 0 || (seen & m) !== 0) return undefined;
+              seen |= member = m;
+            } else if (member === ERROR) {
+              const m = named ? errorMemberAt(b, open + 1, end) : 0;
+              if (m === 0 || (errorSeen & m) !== 0) return undefined;
+              errorSeen |= errorMember = m;
+            } else if (!named || b.spells(open + 1, end, '_meta') || b.spells(open + 1, end, 'resultType')) {
+              // The result's own members, for dressing (raw-splice.ts): neither of these, nor escaped.
+              resultPlain = false;
+            }
           }
+        } else {
+          state = NEXT;
+          if (depth === 1 && member === ID) {
+            idStart = open;
+            idEnd = g;
+          } else if (depth === 1 && member === JSONRPC && !b.spells(open, g, '"2.0"')) return undefined;
         }
-        if (depth === 2 && expectResultKey) {
-          expectResultKey = false;
-          if (b.spells(open + 1, end, '_meta') || b.spells(open + 1, end, 'resultType')) resultPlain = false;
-          for (let q = open + 1; q < end && resultPlain; q++) if (b.at(q) === BACKSLASH) resultPlain = false;
-        }
-        continue scan;
+        if (g >= base + chunk.length) break;
+        i = g - base - 1;
+        continue;
       }
-      if (c === 123 || c === 91 /* [ */) {
+      if (c === 123 /* { */ || c === 91 /* [ */) {
+        if (!valueMayStart(c === 123 ? V_OBJECT : V_ARRAY, state, depth, member, errorMember)) return undefined;
+        if (depth === 1 && member === RESULT) resultStart = base + i;
         if (++depth > maxDepth) return 'too-deep';
-        expectKey = c === 123 && depth === 1;
-        if (base + i === resultStart) inResult = expectResultKey = true;
-      } else if (c === 125 || c === 93) {
+        kinds[depth] = c === 123 ? OBJECT : ARRAY;
+        state = c === 123 ? KEY_OR_END : VALUE_OR_END;
+      } else if (c === 125 /* } */ || c === 93 /* ] */) {
+        const kind = c === 125 ? OBJECT : ARRAY;
+        if (kinds[depth] !== kind || (state !== NEXT && state !== (kind === OBJECT ? KEY_OR_END : VALUE_OR_END))) return undefined;
+        state = NEXT;
         if (--depth === 0) {
           closed = base + i;
-          break scan;
+          break;
         }
-        if (depth === 1) inResult = expectResultKey = false;
-        if (depth < 0) return undefined;
       } else if (c === 44 /* , */) {
-        if (depth === 1) expectKey = true;
-        else if (depth === 2 && inResult) expectResultKey = true;
-      }
+        if (state !== NEXT) return undefined;
+        state = kinds[depth] === OBJECT ? KEY : VALUE;
+      } else if (c === 58 /* : */) {
+        if (state !== COLON) return undefined;
+        state = VALUE;
+      } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+        if (!valueMayStart(V_NUMBER, state, depth, member, errorMember)) return undefined;
+        const end = b.numberEnd(base + i);
+        if (end === -1) return undefined;
+        if (depth === 1) {
+          idStart = base + i;
+          idEnd = end;
+        }
+        g = end;
+        state = NEXT;
+        if (g >= base + chunk.length) break;
+        i = g - base - 1;
+      } else if (c === 116 /* t */ || c === 102 /* f */ || c === 110 /* n */) {
+        const word = c === 116 ? 'true' : c === 102 ? 'false' : 'null';
+        if (!valueMayStart(V_LITERAL, state, depth, member, errorMember) || !b.spells(base + i, base + i + word.length, word)) return undefined;
+        g = base + i + word.length;
+        state = NEXT;
+        if (g >= base + chunk.length) break;
+        i = g - base - 1;
+      } else return undefined;
     }
-    g = base + chunk.length;
-    if (g >= b.length) break;
+    if (closed !== -1) break;
+    // Out of the chunk: past its end, or a token ran on into the next one (g is after it).
+    if (i === chunk.length) g = base + chunk.length;
   }
   // Only whitespace may follow the object.
-  if (closed === -1 || b.skipSpace(closed + 1) !== b.length) return undefined;
-  if (ids !== 1 || bodies !== 1) return undefined;
+  if (b.skipSpace(closed + 1) !== b.length) return undefined;
+  const body = seen & (RESULT | ERROR);
+  if ((seen & (JSONRPC | ID)) !== (JSONRPC | ID) || (body !== RESULT && body !== ERROR)) return undefined;
+  if (body === ERROR && (errorSeen & (CODE | MESSAGE)) !== (CODE | MESSAGE)) return undefined;
   let id: JsonRpcId;
   try {
     // Our own ids are integers: read without a parse.
@@ -316,45 +277,29 @@ export function scanResponse(input: Buffer | readonly Buffer[], maxDepth: number
   // replaces the same way, so it needs no check.
   if (b.length > SPLICE_AS_TEXT_BYTES && !isUtf8Chunks(b.chunks)) return undefined;
   const resultEmpty = resultStart !== -1 && b.at(b.skipSpace(resultStart + 1)) === 125;
-  return { [KIND]: 'raw', chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError, resultStart, resultPlain, resultEmpty };
+  return { [KIND]: 'raw', chunks: b.chunks, byteLength: b.length, id, idStart, idEnd, isError: body === ERROR, resultStart, resultPlain, resultEmpty };
 }
 
-/** Bytes in the UTF-8 sequence a byte opens (0 for a continuation byte). */
-const sequenceLength = (byte: number) => (byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 0);
-
-/** Where a sequence cut short by the end of `c` starts (c.length if none is). */
-function incompleteTail(c: Buffer): number {
-  for (let j = c.length - 1; j >= Math.max(0, c.length - 3); j--) {
-    const byte = c[j]!;
-    if ((byte & 0xc0) === 0x80) continue;
-    const n = sequenceLength(byte);
-    return n > 1 && j + n > c.length ? j : c.length;
-  }
-  return c.length;
+/** Whether a value of `kind` may start here: the grammar's state, and the members' rules. */
+function valueMayStart(kind: number, state: number, depth: number, member: number, errorMember: number): boolean {
+  if (state !== VALUE && state !== VALUE_OR_END) return false;
+  if (depth === 1) return (TAKES[member]! & kind) !== 0;
+  if (depth === 2 && member === ERROR) return (ERROR_TAKES[errorMember]! & kind) !== 0;
+  return depth > 0 || kind === V_OBJECT;
 }
 
-/** Whether chunks are UTF-8 taken together: each is checked whole but for a character split across a seam, checked on its own. */
-function isUtf8Chunks(chunks: readonly Buffer[]): boolean {
-  if (chunks.length === 1) return isUtf8(chunks[0]!);
-  let carry: Buffer | undefined;
-  for (let k = 0; k < chunks.length; k++) {
-    let c = chunks[k]!;
-    if (carry !== undefined) {
-      const need = sequenceLength(carry[0]!) - carry.length;
-      // A character spread over three chunks: rare enough to check the plain way.
-      if (c.length < need) return isUtf8(Buffer.concat(chunks as Buffer[]));
-      if (!isUtf8(Buffer.concat([carry, c.subarray(0, need)]))) return false;
-      c = c.subarray(need);
-      carry = undefined;
-    }
-    if (k < chunks.length - 1) {
-      const cut = incompleteTail(c);
-      if (cut < c.length) {
-        carry = c.subarray(cut);
-        c = c.subarray(0, cut);
-      }
-    }
-    if (!isUtf8(c)) return false;
-  }
-  return true;
+/** The top-level member bytes [from, to) name (spelled without escapes), or 0. */
+function topMemberAt(b: Bytes, from: number, to: number): number {
+  const n = to - from;
+  if (n === 2) return b.spells(from, to, 'id') ? ID : 0;
+  if (n === 6) return b.spells(from, to, 'result') ? RESULT : 0;
+  if (n === 5) return b.spells(from, to, 'error') ? ERROR : 0;
+  return n === 7 && b.spells(from, to, 'jsonrpc') ? JSONRPC : 0;
+}
+
+/** The member of the error object bytes [from, to) name, or 0. */
+function errorMemberAt(b: Bytes, from: number, to: number): number {
+  const n = to - from;
+  if (n === 4) return b.spells(from, to, 'code') ? CODE : b.spells(from, to, 'data') ? DATA : 0;
+  return n === 7 && b.spells(from, to, 'message') ? MESSAGE : 0;
 }

@@ -81,6 +81,11 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
     new Scraped('switchboard_server_request_duration_seconds', 'Time a server took to answer a forwarded request, by server and method.', 'histogram', perServerMethod((l, s, out) => histogram('switchboard_server_request_duration_seconds', l, s, out))),
     new Scraped('switchboard_server_calls_in_flight', 'Requests forwarded to a server and not answered yet.', 'gauge', () => [...stats.servers.keys()].map((server) => ({ labels: { server }, value: stats.serverTotals(server).inFlight }))),
     new Scraped('switchboard_server_reconnects_total', 'Times a server came back after a drop.', 'counter', () => [...stats.reconnects].map(([server, value]) => ({ labels: { server }, value }))),
+    new Scraped('switchboard_server_failures_total', 'Times a server went down, by reason: list_items, list_bytes, list_time (a list over limits.maxListItems, maxListBytes, listFetchTimeout), timeout, closed, protocol, http, login, other.', 'counter', () => {
+      const out: Sample[] = [];
+      for (const [server, byReason] of stats.failures) for (const [reason, value] of byReason) out.push({ labels: { server, reason }, value });
+      return out;
+    }),
     new Scraped('switchboard_server_up', '1 when the server is connected and ready.', 'gauge', () => servers().map((s) => ({ labels: { server: s.name }, value: s.state === 'ready' ? 1 : 0 }))),
     new Scraped('switchboard_server_state', 'The state of each server connection (1 for the current state).', 'gauge', () =>
       servers().flatMap((s) => facts.serverStates.map((state) => ({ labels: { server: s.name, state }, value: s.state === state ? 1 : 0 }))),

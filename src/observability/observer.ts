@@ -108,6 +108,11 @@ export class Observer {
     this.stats?.reconnected(server);
   }
 
+  /** A server went down, for a reason of a fixed set (outbound/failure-reason.ts). */
+  serverFailed(server: string, reason: string): void {
+    this.stats?.serverFailed(server, reason);
+  }
+
   /** An entry went to the audit log (see tapAudit). */
   audited(entry: { server: string; kind: string; item: string; field?: string; change: string; why: string }): void {
     if (this.recent.add(entry) && entry.kind === 'result') this.stats?.resultFinding(entry.server);

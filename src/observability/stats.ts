@@ -51,6 +51,8 @@ export class ObservedStats {
   /** client method → stats of requests clients sent. */
   readonly clients = new Map<string, CallStats>();
   readonly reconnects = new Map<string, number>();
+  /** server → why it went down (a fixed set of words) → times. */
+  readonly failures = new Map<string, Map<string, number>>();
   /** method → reason → count. */
   readonly refusals = new Map<string, Map<RefusalReason, number>>();
   /** server → findings the sanitizer made in its answers (sanitize.results). */
@@ -79,6 +81,12 @@ export class ObservedStats {
 
   reconnected(server: string): void {
     this.reconnects.set(server, (this.reconnects.get(server) ?? 0) + 1);
+  }
+
+  serverFailed(server: string, reason: string): void {
+    let byReason = this.failures.get(server);
+    if (byReason === undefined) this.failures.set(server, (byReason = new Map()));
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
   }
 
   refused(method: string, reason: RefusalReason): void {

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import type { ServerAuth } from './auth/types.js';
+import { responseIdInHead } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
@@ -146,7 +147,11 @@ export function parseMessages(text: string, maxDepth: number | undefined, refusa
   const parsed = parseJsonText(text, maxDepth ?? DEFAULT_MAX_DEPTH);
   if (!parsed.ok) {
     if (parsed.why === 'invalid-json') {
-      onerror(new GatewayError('PROTOCOL_ERROR', 'malformed JSON from server'));
+      const e = new GatewayError('PROTOCOL_ERROR', 'malformed JSON from server');
+      onerror(e);
+      // Text that reads as an answer to one of our requests but is not JSON fails that request now.
+      const id = responseIdInHead(text.slice(0, 256));
+      if (id !== undefined) refusals.failRequest(id, e);
       return [];
     }
     const e = new GatewayError('MESSAGE_TOO_DEEP', `the server sent a message nested deeper than ${maxDepth ?? DEFAULT_MAX_DEPTH} levels (limits.maxDepth); dropped`);

@@ -9,7 +9,7 @@ import type { Peer, PeerAnswer, RequestOptions } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { modernParams, type EnvelopeBase, type RequestEnvelope } from './envelope.js';
-import { fetchAll, type Requester } from './list-fetch.js';
+import { fetchAll, type FetchedList, type ListBounds, type Requester } from './list-fetch.js';
 import { Listener } from './listen.js';
 import { screenTools, type ParamHeader } from './mcp-headers.js';
 import { answeredHere, isHeaderMismatch, listenFilter, untagged, type LocalCalls } from './modern-calls.js';
@@ -26,6 +26,8 @@ export interface ModernHost<O> {
   /** The connection's open peer while it speaks 2026-07-28, else undefined. */
   peer(): Peer<O> | undefined;
   subscribedUris(): ReadonlySet<string>;
+  /** The bounds of a fetch of the server's tools now (list-fetch.ts). */
+  bounds(): ListBounds;
   subscribe(uri: unknown): Promise<void>;
   unsubscribe(uri: unknown): Promise<void>;
 }
@@ -61,7 +63,7 @@ export class ModernSide<O> {
 
   /** What list fetches go through: the Peer, with the envelope first. */
   requester(peer: Peer<O>): Requester {
-    return { request: (method, params, options) => peer.request(method, modernParams(params, this.base()), options) };
+    return { requestRaw: (method, params, options) => peer.requestRaw(method, modernParams(params, this.base()), options) };
   }
 
   /**
@@ -69,14 +71,14 @@ export class ModernSide<O> {
    * calls' headers, and a tool whose annotations are invalid is dropped (the spec: clients MUST
    * exclude it), with a warning.
    */
-  async loadTools(peer: Peer<O>, timeoutMs: number): Promise<Record<string, any>[]> {
+  async loadTools(peer: Peer<O>, bounds: ListBounds, previous?: FetchedList): Promise<FetchedList> {
     const c = this.host.config;
-    const tools = await fetchAll(this.requester(peer), 'tools', timeoutMs, c.name, this.host.logger);
-    if (c.kind !== 'http') return tools;
-    const screened = screenTools(tools);
+    const fetched = await fetchAll(this.requester(peer), 'tools', bounds, c.name, previous);
+    if (c.kind !== 'http') return fetched;
+    const screened = screenTools(fetched.items);
     for (const d of screened.dropped) this.host.logger.warn({ tool: d.name.slice(0, 128), problem: d.problem }, 'tool dropped: invalid x-mcp-header annotation');
     this.toolHeaders = screened.headers;
-    return screened.kept;
+    return { ...fetched, items: screened.kept };
   }
 
   /** A server notification as the connection should see it, or undefined when it is the listener's business or from a stale stream. */
@@ -90,7 +92,7 @@ export class ModernSide<O> {
     if (method !== 'tools/call' || this.host.config.kind !== 'http' || !isHeaderMismatch(answer)) return answer;
     // The spec's advice on HeaderMismatch: the tool's x-mcp-header annotations may have changed
     // (or, on a connection that fetches no lists, were never known): list the tools, retry once.
-    await this.loadTools(peer, this.host.config.timeoutMs).catch(() => undefined);
+    await this.loadTools(peer, this.host.bounds()).catch(() => undefined);
     return peer.requestRaw(method, stamped, options);
   }
 

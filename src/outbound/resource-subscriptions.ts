@@ -2,6 +2,8 @@
 // and how the server is told. Stateful era: resources/subscribe and unsubscribe, made again after a
 // reconnect (the server forgets them with its connection). 2026-07-28: the listen stream's filter
 // (the connection re-listens). Invariant: a URI is wanted only once the server agreed to it.
+// A burst (a session that held a thousand URIs ends) is told one request at a time (stateful) or
+// in one new listen stream (2026-07-28), never past the server's limit of calls in flight.
 
 import { RpcError, describeError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -26,6 +28,10 @@ export class ResourceSubscriptions {
   private readonly held = new Set<string>();
   /** resources/subscribe requests in flight, so a URI is asked for once (restore and the router race after a reconnect). */
   private readonly asking = new Map<string, Promise<void>>();
+  /** The unsubscribes waiting their turn, one at a time: the tail of their chain. */
+  private releasing: Promise<void> = Promise.resolve();
+  /** 2026-07-28: the new listen stream that the changes made in one synchronous run share. */
+  private relistening?: Promise<void>;
 
   constructor(private readonly host: SubscriptionHost) {}
 
@@ -42,14 +48,14 @@ export class ResourceSubscriptions {
     try {
       if (host.era() === 'modern') {
         if (!host.capabilities().resources?.subscribe) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
-        await host.relisten();
+        await this.relisten();
       } else {
         await this.hold(uri);
       }
     } catch (err) {
       if (!had) {
         this.wanted.delete(uri);
-        if (host.era() === 'modern') void host.relisten().catch(() => {});
+        if (host.era() === 'modern') void this.relisten().catch(() => {});
       }
       throw err;
     }
@@ -62,9 +68,27 @@ export class ResourceSubscriptions {
     } catch {
       return; // nothing is held on a server that is gone
     }
-    if (this.host.era() === 'modern') return this.host.relisten();
-    if (!this.held.delete(uri)) return;
+    if (this.host.era() === 'modern') return this.relisten();
+    if (!this.held.has(uri) && !this.asking.has(uri)) return;
+    const turn = this.releasing.then(() => this.release(uri));
+    this.releasing = turn.catch(() => {});
+    await turn;
+  }
+
+  /** resources/unsubscribe, in its turn, unless the URI is wanted again by then (the server keeps it). */
+  private async release(uri: string): Promise<void> {
+    await this.asking.get(uri)?.catch(() => {});
+    if (this.wanted.has(uri) || !this.held.delete(uri)) return;
     await this.host.request('resources/unsubscribe', { uri });
+  }
+
+  /** One new listen stream for the changes made before the next microtask (a session's end drops all its URIs at once). */
+  private relisten(): Promise<void> {
+    this.relistening ??= Promise.resolve().then(() => {
+      this.relistening = undefined;
+      return this.host.relisten();
+    });
+    return this.relistening;
   }
 
   /** A new connection to the server: it holds nothing of ours yet. */

@@ -6,6 +6,8 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js
 import type { ListKind } from '../protocol/mcp.js';
 import type { ServerAuth } from './auth/types.js';
 import type { RequestEnvelope } from './envelope.js';
+import type { FailureReason } from './failure-reason.js';
+import type { ListLimits } from './list-fetch.js';
 import type { CallObserver } from './observing.js';
 import type { ServerConnection } from './server-connection.js';
 
@@ -34,6 +36,8 @@ export interface ServerConnectionEvents<O = never> {
   onNotification?: (connection: ServerConnection<O>, notification: JsonRpcNotification, owner?: O) => void;
   /** A request from the server (sampling, elicitation, roots). */
   onRequest?: (connection: ServerConnection<O>, request: JsonRpcRequest, context: IncomingContext<O>) => Promise<Record<string, any>>;
+  /** Went down (failed, backing off or waiting for a login), and why, as a metric label. */
+  onDown?: (connection: ServerConnection<O>, reason: FailureReason) => void;
   /** Connected again after a drop: server-side state (subscriptions, log level) needs restoring. */
   onReconnect?: (connection: ServerConnection<O>) => void;
 }
@@ -54,6 +58,8 @@ export interface ServerConnectionOptions<O = never> {
   reconnect?: boolean;
   /** HTTP: this OAuth client state instead of the process-wide one (the conformance driver's, interactive). */
   auth?: ServerAuth;
+  /** limits.* on lists, read at each fetch (default: the config's defaults). */
+  listLimits?: () => ListLimits;
   /** Sees every forwarded request (metrics, traces). */
   observer?: CallObserver;
 }

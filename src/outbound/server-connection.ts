@@ -24,7 +24,9 @@ import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { legacyParams } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
-import { fetchAll } from './list-fetch.js';
+import { failureReason, isFinal, type FailureReason } from './failure-reason.js';
+import { ListLimitError, fetchAll } from './list-fetch.js';
+import { ListKeeper } from './list-keeper.js';
 import { ListRefetcher } from './list-refetch.js';
 import { ModernSide } from './modern-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -45,8 +47,6 @@ import type { ForwardOptions, ServerConnectionEvents, ServerConnectionOptions, S
 const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
 
-const emptyLists = (): ServerLists => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
-
 export class ServerConnection<O = never> {
   state: ServerState = 'connecting';
   /** Why the server is not ready, for logs, `check` and error messages (safe to show a client). */
@@ -63,7 +63,6 @@ export class ServerConnection<O = never> {
   capabilities: Record<string, any> = {};
   serverInfo?: { name?: string; version?: string };
   instructions?: string;
-  lists: ServerLists = emptyLists();
   /** Whether the lists belong in the catalog: from a successful connect until the grace period after a drop ends. */
   listed = false;
   /** Which transport HTTP `auto` settled on, for display. */
@@ -72,6 +71,8 @@ export class ServerConnection<O = never> {
   retryAt?: number;
   /** The server's OAuth client state (HTTP servers, from the first connect on). */
   auth?: ServerAuth;
+  /** Why it last went down, as a metric label (failure-reason.ts); cleared when it is ready. */
+  failure?: FailureReason;
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
@@ -82,14 +83,17 @@ export class ServerConnection<O = never> {
   private graceTimer?: NodeJS.Timeout;
   private everReady = false;
   private stopWatchingAuth?: () => void;
+  private readonly keeper: ListKeeper;
   private readonly refetcher = new ListRefetcher({
     readiness: () => (this.state === 'connecting' ? 'wait' : this.state === 'ready' && this.peer ? 'go' : 'drop'),
     fetch: (kind) => this.fetchLists(this.peer!, [kind]),
     fetched: (kind) => this.events.onChange?.(this, [kind]),
     // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
     failed: (kind, err) => {
-      if (this.state !== 'closed') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
+      if (err instanceof ListLimitError && this.state === 'ready') this.overLimit(err);
+      else if (this.state === 'ready') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
     },
+    pacing: () => this.keeper.pacing(),
   });
   private readonly resources: ResourceSubscriptions;
   private readonly modern: ModernSide<O>;
@@ -101,6 +105,7 @@ export class ServerConnection<O = never> {
     private readonly options: ServerConnectionOptions<O> = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
+    this.keeper = new ListKeeper(config, options.listLimits);
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...config.reconnect });
     if (!config.enabled) {
       this.state = 'disabled';
@@ -115,6 +120,7 @@ export class ServerConnection<O = never> {
       capabilities: () => this.capabilities,
       peer: () => (this.peer && !this.peer.isClosed && this.era === 'modern' ? this.peer : undefined),
       subscribedUris: () => this.resources.uris,
+      bounds: () => this.keeper.bounds(this.config.timeoutMs),
       subscribe: (uri) => this.resources.subscribe(uri),
       unsubscribe: (uri) => this.resources.unsubscribe(uri),
     });
@@ -133,6 +139,16 @@ export class ServerConnection<O = never> {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** The server's lists as last fetched complete and within bounds (empty while not listed). */
+  get lists(): ServerLists {
+    return this.keeper.lists;
+  }
+
+  /** Lists at 80% or more of a size bound, for `check` and `status` (see ListKeeper). */
+  nearBounds(): string | undefined {
+    return this.keeper.nearBounds();
   }
 
   /** First connect: resolves once ready, or once the first attempt failed (retries go on in the background). */
@@ -246,6 +262,7 @@ export class ServerConnection<O = never> {
     const reconnected = this.everReady;
     this.state = 'ready';
     this.problem = undefined;
+    this.failure = undefined;
     this.everReady = true;
     this.backoff.up();
     clearTimeout(this.graceTimer);
@@ -261,23 +278,29 @@ export class ServerConnection<O = never> {
     if (reconnected) this.events.onReconnect?.(this);
   }
 
-  /** The connection failed or dropped: back off and retry, or give up at the crash-loop limit. */
+  /**
+   * The connection failed or dropped: back off and retry, or give up at the crash-loop limit. A
+   * list over its size bound gives up at once: a retry would fetch the same list again.
+   */
   private down(err: unknown): void {
     const wasListed = this.listed;
     const wasWaiting = this.state === 'needs-login';
+    const final = isFinal(err);
     this.modern.listener.stop();
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
+    this.failure = failureReason(err);
+    this.events.onDown?.(this, this.failure);
     if (isLoginNeeded(err) && this.auth?.state().status === 'needs-login') {
       // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
       this.state = 'needs-login';
       if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
       if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
     } else {
-      const delay = this.options.reconnect === false ? undefined : this.backoff.failed();
+      const delay = this.options.reconnect === false || final ? undefined : this.backoff.failed();
       if (delay === undefined) {
         this.state = 'failed';
-        const why = this.options.reconnect === false ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
+        const why = this.options.reconnect === false || final ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
         this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
       } else {
         this.state = 'backing-off';
@@ -286,9 +309,28 @@ export class ServerConnection<O = never> {
         this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
       }
     }
-    if (wasListed) this.startGrace();
-    else this.lists = emptyLists();
+    if (wasListed && !final) this.startGrace();
+    else this.forgetLists();
     this.events.onChange?.(this, LIST_KINDS);
+  }
+
+  /** Its items leave the catalog (at once, or when the grace period after a drop ends). */
+  private forgetLists(): void {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.listed = false;
+    this.keeper.forget();
+  }
+
+  /**
+   * A refetch went over a bound of its list: the server is down (failed at once over a size
+   * bound, reconnecting over the time bound) and its connection is closed, which stops what else
+   * it was sending. Nothing of the fetch was kept.
+   */
+  private overLimit(err: ListLimitError): void {
+    const peer = this.peer;
+    this.down(err);
+    void peer?.close().catch(() => {});
   }
 
   /** How often a server waiting for a login looks for a new token: its longest reconnect delay. */
@@ -329,8 +371,7 @@ export class ServerConnection<O = never> {
     this.graceTimer = setTimeout(() => {
       this.graceTimer = undefined;
       if (this.state === 'ready') return;
-      this.listed = false;
-      this.lists = emptyLists();
+      this.forgetLists();
       this.logger.warn(`still down after ${graceMs / 1000}s; its items leave the catalog until it is back`);
       this.events.onChange?.(this, LIST_KINDS);
     }, graceMs);
@@ -405,17 +446,15 @@ export class ServerConnection<O = never> {
 
   /** Fetches every page of the given lists that the server's capabilities offer. */
   private async fetchLists(peer: Peer<O>, kinds: readonly ListKind[]): Promise<void> {
-    // At start-up the overall startupTimeout bounds this; later, each page gets the request timeout.
-    const timeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
-    const fetched = await Promise.all(
-      kinds.map((kind) => {
-        if (!this.capabilities[KINDS[kind].capability]) return [];
-        if (this.era === 'legacy') return fetchAll(peer, kind, timeoutMs, this.name, this.logger);
-        if (kind === 'tools') return this.modern.loadTools(peer, timeoutMs);
-        return fetchAll(this.modern.requester(peer), kind, timeoutMs, this.name, this.logger);
-      }),
-    );
-    kinds.forEach((kind, i) => (this.lists[kind] = fetched[i]!));
+    // At start-up the overall startupTimeout bounds this too; later, each page gets the request
+    // timeout. Either way the whole fetch of one list is bounded (limits.listFetchTimeout).
+    const pageTimeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
+    await this.keeper.fetch(kinds, pageTimeoutMs, (kind, bounds, previous) => {
+      if (!this.capabilities[KINDS[kind].capability]) return undefined;
+      if (this.era === 'legacy') return fetchAll(peer, kind, bounds, this.name, previous);
+      if (kind === 'tools') return this.modern.loadTools(peer, bounds, previous);
+      return fetchAll(this.modern.requester(peer), kind, bounds, this.name, previous);
+    });
   }
 
   private receiveNotification(n: JsonRpcNotification, owner?: O): void {

@@ -324,6 +324,9 @@ export class StdioTransport implements Transport {
     }
     if (parsed.why === 'invalid-json') {
       this.onerror?.(new GatewayError('PROTOCOL_ERROR', `ignored a non-JSON line on stdout: ${text.slice(0, 80)}`));
+      // A line that reads as an answer to one of our requests but is not JSON fails that request now.
+      const id = responseIdInHead(text.slice(0, 256));
+      if (id !== undefined) this.onfail?.(id, new GatewayError('PROTOCOL_ERROR', 'the server answered with invalid JSON; dropped'));
       return;
     }
     const error = new GatewayError('MESSAGE_TOO_DEEP', `the server sent a message nested deeper than ${this.options.maxDepth ?? DEFAULT_MAX_DEPTH} levels (limits.maxDepth); dropped`);

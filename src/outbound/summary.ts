@@ -17,6 +17,10 @@ export interface ServerSummary {
   problem?: string;
   /** More on the problem, for the operator only (the server's last stderr line). */
   detail?: string;
+  /** Why it went down, one word of a fixed set (outbound/failure-reason.ts), e.g. list_items. */
+  reason?: string;
+  /** Lists at 80% or more of their size bounds (limits.maxListItems, maxListBytes). */
+  nearBounds?: string;
   /** backing-off: when the next attempt is due. */
   retryInMs?: number;
   /** OAuth towards the server, when it uses it: ok or needs-login, the token's expiry, its scopes. */
@@ -41,6 +45,9 @@ export function summarize(connections: Iterable<ServerConnection<any>>): ServerS
     }
     if (c.problem && c.state !== 'ready') s.problem = c.problem;
     if (c.problemDetail && c.state !== 'ready') s.detail = c.problemDetail;
+    if (c.failure && c.state !== 'ready') s.reason = c.failure;
+    const near = c.state === 'ready' ? c.nearBounds() : undefined;
+    if (near) s.nearBounds = near;
     if (c.state === 'backing-off' && c.retryAt) s.retryInMs = Math.max(0, c.retryAt - Date.now());
     const auth = c.auth?.state();
     if (auth && (auth.status !== 'none' || c.auth!.configured)) s.auth = auth;

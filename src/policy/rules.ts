@@ -7,3 +7,8 @@ export interface FilterRules {
   /** Globs of what is denied; deny wins over allow. */
   readonly deny: readonly string[];
 }
+
+/** Resource rules: with `fileCase: insensitive`, `file:` URIs are compared ignoring case (uri-case.ts). */
+export interface UriFilterRules extends FilterRules {
+  readonly fileCase?: 'sensitive' | 'insensitive';
+}

@@ -13,16 +13,19 @@
 //     (path up to a literal `?`, then query); `?` and classes match ONE character of the
 //     canonical form, so a raw space in a server's URI is three (`%20`); classes are not changed
 //   - in the path, `//` is merged and `.`/`..` segments resolved while no wildcard precedes
+// With `fileCase: insensitive` a second set of the same globs, case-folded (uri-case.ts), judges
+// the folded form of `file:` URIs; every other scheme keeps the case-sensitive set.
 // A glob that can never match a canonical URI is an invalid glob, because a dead deny rule must
 // not look like protection: `/./` or `/../` after a wildcard, `..` above the root or after `//`, a literal `#`,
-// `\` outside a query, `%2F` `%5C` in a path, `%00`, `%25` before an escape, a query on `file:`,
+// `\` outside a query, `%2F` `%5C` in a path or authority, `%00`, `%25` before an escape, a query on `file:`,
 // a default port after a wildcard host, or a wildcard-free glob that canonicalUri refuses.
 
-import type { FilterRules } from './rules.js';
+import type { UriFilterRules } from './rules.js';
+import { foldAtoms, foldUriText, type FileCase } from './uri-case.js';
 import { matchesAll } from './filter.js';
 import { char, type Atom } from './glob-parse.js';
 import { compileGlobList } from './glob.js';
-import { canonicalEscape, canonicalRaw, canonicalUri, DEFAULT_PORTS, isDotSegment, schemeRules, type UriComponent } from './uri.js';
+import { canonicalEscape, canonicalRaw, canonicalUri, DEFAULT_PORTS, isDotSegment, schemeRules, STRICT_PATHS, type UriComponent } from './uri.js';
 
 const lit = (a: Atom | undefined, c: string): boolean => a?.kind === 'char' && a.char === c;
 const isHex = (a: Atom | undefined): a is { kind: 'char'; char: string } => a?.kind === 'char' && /^[0-9A-Fa-f]$/.test(a.char);
@@ -45,12 +48,14 @@ function canonicalRun(atoms: readonly Atom[], component: UriComponent): Atom[] {
       const hex = (atoms[i + 1] as { char: string }).char + (atoms[i + 2] as { char: string }).char;
       i += 2;
       if (hex === '00') never('an encoded NUL');
-      if (component === 'path' && /^(2F|5C)$/i.test(hex)) never('an encoded / or \\ in a path');
+      if ((component === 'path' || component === 'strict-path') && /^(2F|5C)$/i.test(hex)) never('an encoded / or \\ in a path');
       out.push(...chars(canonicalEscape(hex, component)));
     } else if (a.char === '#') {
       never('a # (URIs with a fragment are refused)');
     } else if (a.char === '\\' && component !== 'query' && component !== 'unknown') {
       never('a backslash outside a query');
+    } else if (a.char === ';' && component === 'strict-path') {
+      never('a ; in a file: or http(s) path (such URIs are refused; a literal ; is %3B)');
     } else {
       const next = atoms[i + 1];
       const pair = /[\uD800-\uDBFF]/.test(a.char) && next?.kind === 'char' && /[\uDC00-\uDFFF]/.test(next.char);
@@ -73,6 +78,8 @@ function canonicalAuthorityAtoms(atoms: readonly Atom[], scheme: string | undefi
     if (!probe.ok) never(`its authority: the URI ${probe.reason}`);
     return chars(probe.uri.slice(scheme.length + 3, -1));
   }
+  const text = atoms.map((a) => (a.kind === 'char' ? a.char : '\0')).join('');
+  if (/%(2F|5C)/i.test(text)) never('an encoded / or \\ in the authority (such URIs are refused)');
   const port = /:(\d*)$/.exec(textOf(atoms.slice(atoms.findLastIndex((a) => a.kind !== 'char') + 1)) ?? '');
   if (port && (port[1] === '' || Number(port[1]) === DEFAULT_PORTS[rules])) never('an empty or default port (canonical URIs drop it)');
   const at = atoms.findLastIndex((a) => lit(a, '@'));
@@ -95,14 +102,14 @@ function splitSlashes(atoms: readonly Atom[]): Atom[][] {
  * segments resolved while no wildcard precedes. After a wildcard `//` stays (the wildcard may
  * have reached a query), but `/./` and `/../` never appear anywhere in a canonical URI.
  */
-function canonicalPathAtoms(atoms: readonly Atom[], wildcardBefore: boolean): Atom[] {
+function canonicalPathAtoms(atoms: readonly Atom[], wildcardBefore: boolean, rules: string): Atom[] {
   const kept: Atom[][] = [];
   let wild = wildcardBefore;
   let trailingSlash = false;
   let emptySegment = false;
   const segments = splitSlashes(atoms).slice(1);
   segments.forEach((raw, i) => {
-    const segment = canonicalRun(raw, 'path');
+    const segment = canonicalRun(raw, STRICT_PATHS.has(rules) ? 'strict-path' : 'path');
     const text = textOf(segment);
     const last = i === segments.length - 1;
     if (text !== undefined && isDotSegment(text)) {
@@ -165,7 +172,7 @@ export function canonicalUriGlob(atoms: Atom[]): Atom[] {
   const q = rest.findIndex((a) => lit(a, '?'));
   const path = q < 0 ? rest : rest.slice(0, q);
   if (hierarchical && lit(path[0], '/')) {
-    out.push(...canonicalPathAtoms(path, out.some((a) => a.kind !== 'char')));
+    out.push(...canonicalPathAtoms(path, out.some((a) => a.kind !== 'char'), rules));
   } else {
     const opaque = canonicalRun(path, hierarchical ? 'path' : 'opaque');
     const dots = splitSlashes(opaque).some((segment) => isDotSegment(textOf(segment) ?? ''));
@@ -182,21 +189,37 @@ export function canonicalUriGlob(atoms: Atom[]): Atom[] {
 const allowAll = (): boolean => true;
 const allowNone = (): boolean => false;
 
+/** The filter of rules that judge nothing (every URI passes as it is): what needs no checking. */
+export const ALLOW_EVERY_URI: (uri: string) => boolean = allowAll;
+/** One list of globs, for canonical URIs and, where file rules ignore case, for folded `file:` URIs. */
+function compileUriGlobs(globs: readonly string[], fileCase: FileCase | undefined): { test(uri: string): boolean; file(folded: string): boolean } | undefined {
+  if (globs.length === 0) return undefined;
+  const test = compileGlobList(globs, canonicalUriGlob);
+  const file = fileCase === 'insensitive' ? compileGlobList(globs, (atoms) => foldAtoms(canonicalUriGlob(atoms))) : test;
+  return { test, file };
+}
+
 /**
  * A predicate over resource URIs: canonicalUri, then deny globs, then allow globs (all normalised
- * as above). A refused URI is denied. Shortcut: `allow: ["*"], deny: []` judges nothing and
- * allows every URI as it is, refused ones included (there is no rule to bypass). Throws on an
- * invalid glob: `invalid glob "<glob>": <reason>`.
+ * as above). A refused URI is denied. With `fileCase: insensitive`, a `file:` URI (also a
+ * namespaced `x+file:` one) and the globs are compared case-folded (uri-case.ts). Shortcut:
+ * `allow: ["*"], deny: []` judges nothing and allows every URI as it is, refused ones included
+ * (there is no rule to bypass). Throws on an invalid glob: `invalid glob "<glob>": <reason>`.
  */
-export function compileUriFilter(rules: FilterRules): (uri: string) => boolean {
-  const denied = rules.deny.length > 0 ? compileGlobList(rules.deny, canonicalUriGlob) : undefined;
-  const allowed = rules.allow.length > 0 ? compileGlobList(rules.allow, canonicalUriGlob) : undefined;
+export function compileUriFilter(rules: UriFilterRules): (uri: string) => boolean {
+  const denied = compileUriGlobs(rules.deny, rules.fileCase);
+  const allowed = compileUriGlobs(rules.allow, rules.fileCase);
   if (allowed === undefined || rules.deny.some(matchesAll)) return allowNone;
   const allowEverything = rules.allow.some(matchesAll);
   if (denied === undefined && allowEverything) return allowAll;
+  const folds = rules.fileCase === 'insensitive';
   return (uri) => {
     const c = canonicalUri(uri);
-    if (!c.ok || denied?.(c.uri)) return false;
-    return allowEverything || allowed(c.uri);
+    if (!c.ok) return false;
+    if (folds && schemeRules(c.uri.slice(0, c.uri.indexOf(':'))) === 'file') {
+      const folded = foldUriText(c.uri);
+      return !denied?.file(folded) && (allowEverything || allowed.file(folded));
+    }
+    return !denied?.test(c.uri) && (allowEverything || allowed.test(c.uri));
   };
 }

@@ -73,6 +73,9 @@ export function classify(msg: unknown): MessageKind {
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return 'invalid';
   const m = msg as Record<string, unknown>;
   if (m.jsonrpc !== '2.0') return 'invalid';
+  // A request (or notification) with a result or error is neither: one reader would take it for
+  // a request, another for a response; the gateway takes it for nothing.
+  if ('method' in m && ('result' in m || 'error' in m)) return 'invalid';
   if (typeof m.method === 'string') {
     if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) return 'invalid';
     if (!('id' in m)) return 'notification';

@@ -7,6 +7,7 @@
 import type { Catalog } from '../catalog/build.js';
 import { createCursorCodec, type CursorCodec } from '../catalog/cursor.js';
 import { mergeInstructions } from '../catalog/instructions.js';
+import { uriJudge } from '../catalog/relayed-uris.js';
 import type { CatalogStore } from '../catalog/store.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { GatewayConfig, ServerConfig } from '../config/types.js';
@@ -17,7 +18,8 @@ import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
 import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
-import type { ToolDoc, ToolSearchIndex } from '../search/index.js';
+import type { ToolSearchIndex } from '../search/index.js';
+import { IndexSync } from './index-sync.js';
 import type { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
@@ -52,9 +54,9 @@ export class Router {
   /** The index itself, or with catalog.embeddings the hybrid ranking over it. */
   private searcher?: ToolSearchIndex | HybridSearcher;
   private embeddings?: string;
-  private indexedServers = new Set<string>();
+  private readonly indexSync = new IndexSync();
   private indexedCatalog?: Catalog;
-  readonly subscriptions = new Subscriptions();
+  readonly subscriptions: Subscriptions;
   readonly tasks = new TaskIds();
   /** Calls of stateless-revision clients waiting for their input between rounds. */
   readonly parked: ParkedCalls;
@@ -82,7 +84,12 @@ export class Router {
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.observer = deps.observer ?? new Observer(() => deps.store.current);
-    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size);
+    this.subscriptions = new Subscriptions({
+      limits: () => deps.config().limits,
+      // Updates follow the policy in force, not the one of the day the URI was subscribed to.
+      mayHear: (session, connection, uri, exposedUri) => session.view.allowsUri(exposedUri) && (this.catalog.resourcePolicy.get(connection.name)?.(uri) ?? false),
+    });
+    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size, (session, server) => uriJudge(this.catalog, session.view, server));
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }
@@ -117,23 +124,14 @@ export class Router {
       e === undefined ? this.index : new (await import('../search/embeddings.js')).HybridSearcher(this.index, { url: e.url, model: e.model, headers: e.headers, timeoutMs: e.timeout, cacheDir: e.cacheDir });
     // The hybrid learns each tool's text from syncServer: index everything again.
     this.indexedCatalog = undefined;
-    this.indexedServers = new Set();
+    this.indexSync.reset();
   }
 
   /** Brings the index to a snapshot: only servers whose tools changed are re-indexed. */
   private reindex(catalog: Catalog): void {
     this.indexedCatalog = catalog;
-    const byServer = new Map<string, ToolDoc[]>();
-    for (const e of catalog.lists.tools.entries) {
-      let docs = byServer.get(e.server);
-      if (!docs) byServer.set(e.server, (docs = []));
-      const { title, description, inputSchema, annotations } = e.item;
-      docs.push({ key: e.key, server: e.server, name: e.original, title, description, inputSchema, annotations });
-    }
     const searcher = this.searcher!;
-    for (const server of this.indexedServers) if (!byServer.has(server)) searcher.syncServer(server, []);
-    for (const [server, docs] of byServer) searcher.syncServer(server, docs);
-    this.indexedServers = new Set(byServer.keys());
+    this.indexSync.sync(catalog, searcher);
     // Vectors are fetched in the background; until they are there, ranking is lexical.
     if ('refresh' in searcher) void searcher.refresh().catch(() => undefined);
   }
@@ -189,6 +187,7 @@ export class Router {
   connectionEvents(): ServerConnectionEvents<RequestOwner> {
     return {
       onChange: () => this.store.invalidate(),
+      onDown: (c, reason) => this.observer.serverFailed(c.name, reason),
       onReconnect: (c) => {
         this.observer.reconnected(c.name);
         void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed'));

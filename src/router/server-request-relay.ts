@@ -7,6 +7,7 @@ import { RpcError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { REQUESTS_TO_CLIENTS } from '../protocol/mcp.js';
+import { judgeSamplingRequest, type UriJudge } from '../catalog/relayed-uris.js';
 import type { Connection, RequestOwner, Session } from './session.js';
 
 export class ServerRequestRelay {
@@ -17,10 +18,13 @@ export class ServerRequestRelay {
     private readonly logger: Logger,
     /** How many client sessions there are: a request while there are none is no one's, and no news. */
     private readonly sessionCount: () => number,
+    /** The judge of resource URIs `server` names to `session` (undefined: no rule judges any). */
+    private readonly uriJudge: (session: Session, server: string) => UriJudge | undefined = () => undefined,
   ) {}
 
   async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<Record<string, any>> {
-    const { method, params } = request;
+    const { method } = request;
+    let params = request.params;
     if (!REQUESTS_TO_CLIENTS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     if (!owner) {
       // Servers commonly ask for roots as they start, before any client exists: nobody to ask.
@@ -34,6 +38,8 @@ export class ServerRequestRelay {
         `Switchboard cannot tell which client ${method} is for: it came outside any client's request, or while several clients were using server "${connection.name}". Set isolation: per-session on that server.`,
       );
     }
+    // What it names passes the client's policy, like a tool's result (catalog/relayed-uris.ts).
+    if (method === 'sampling/createMessage') params = judgeSamplingRequest(params, this.uriJudge(owner.session, connection.name));
     // A client of the stateless revision takes no requests: they become its input rounds.
     if (owner.inputs) return owner.inputs.park(method, params, signal);
     if (owner.modern) throw new RpcError(ErrorCode.MethodNotFound, `the client cannot be asked for ${method} during this request (protocol revision ${owner.modern.protocolVersion})`);

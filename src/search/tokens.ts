@@ -54,6 +54,24 @@ export function serializeToolsForModel(tools: readonly ModelTool[]): string {
  * over its token budget.
  */
 export function toolListTokens(tools: readonly ModelTool[], counter?: TokenCounter): number {
-  const text = serializeToolsForModel(tools);
-  return counter === undefined ? estimateTokens(text) : counter(text);
+  if (counter !== undefined) return counter(serializeToolsForModel(tools));
+  // The estimate of the whole text, summed tool by tool (each tool's counted once per object):
+  // the same figure, without serialising a large list again after each change.
+  let ascii = Math.max(2, tools.length + 1); // [ ] and the commas between tools
+  let other = 0;
+  for (const t of tools) {
+    let c = charCounts.get(t);
+    if (c === undefined) charCounts.set(t, (c = countChars(serializeToolsForModel([t]).slice(1, -1))));
+    ascii += c.ascii;
+    other += c.other;
+  }
+  return Math.ceil(ascii / 4.2 + other * 0.9);
+}
+
+const charCounts = new WeakMap<ModelTool, { ascii: number; other: number }>();
+
+function countChars(text: string): { ascii: number; other: number } {
+  let ascii = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x80) ascii++;
+  return { ascii, other: text.length - ascii };
 }

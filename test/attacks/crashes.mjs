@@ -1,19 +1,11 @@
 // Attacks that tried to take the gateway down or hold it up (issue "Hardening", items 1, 5, 6, 7):
 // each one ends by checking the gateway still serves a well-behaved call.
 
-import { HttpClient, breached, deepJson, held, q, rawHttp, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, deepJson, held, q, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
 const hostile = (extra = '') => `servers:\n${stdioServer('bad', 'hostile.mjs')}${extra}`;
 
 /** Runs `body` against a gateway on `yaml`; the gateway is always stopped. */
-async function withGateway(cli, yaml, body, options = {}) {
-  const gw = await startGateway({ cli, yaml, ...options });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 /** Whether the gateway still answers a plain call through `client` (the canary). */
 async function stillServes(gw, client) {

@@ -2,16 +2,8 @@
 // items 2, 3, 4): the gateway must refuse at once, stay within bounds, and keep serving others.
 
 import net from 'node:net';
-import { HttpClient, breached, held, rawHttp, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, held, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
-async function withGateway(cli, yaml, body, options = {}) {
-  const gw = await startGateway({ cli, yaml, ...options });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 const MiB = 1024 * 1024;
 const TOKENS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n`;

@@ -5,16 +5,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FINGERPRINTS } from '../fixtures/servers/poisoned-fields-payloads.mjs';
-import { HttpClient, breached, fixture, held, node, q, rawHttp, startGateway, stdioServer } from './lib.mjs';
+import { HttpClient, breached, fixture, held, node, q, rawHttp, startGateway, stdioServer, withGateway } from './lib.mjs';
 
-async function withGateway(cli, yaml, body, options = {}) {
-  const gw = await startGateway({ cli, yaml, ...options });
-  try {
-    return await body(gw);
-  } finally {
-    await gw.stop();
-  }
-}
 
 const PROFILES = `clients:
   - name: alice

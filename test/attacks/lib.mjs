@@ -120,6 +120,16 @@ export async function startGateway({ cli, yaml, mode = 'http', env = {}, args = 
   return gw;
 }
 
+/** Runs `body` against a gateway started on `yaml`, and stops the gateway whatever happens. */
+export async function withGateway(cli, yaml, body, options = {}) {
+  const gw = await startGateway({ cli, yaml, ...options });
+  try {
+    return await body(gw);
+  } finally {
+    await gw.stop();
+  }
+}
+
 /** JSON-RPC over the gateway's stdin/stdout: send objects or raw lines, await answers. */
 function stdioClient(child) {
   const messages = [];

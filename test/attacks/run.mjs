@@ -24,7 +24,7 @@ for (const attack of chosen) {
   }
   if (!outcome.held) breached++;
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  process.stdout.write(`${outcome.held ? 'held    ' : 'BREACHED'}  [${attack.item}] ${attack.name} (${secs}s): ${outcome.detail}\n`);
+  process.stdout.write(`${outcome.held ? 'held    ' : 'BREACHED'}  [${attack.item}, ${attack.class}] ${attack.name} (${secs}s): ${outcome.detail}\n`);
 }
 process.stdout.write(`${chosen.length - breached}/${chosen.length} held in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
 process.exit(breached > 0 ? 1 : 0);

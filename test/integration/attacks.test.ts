@@ -1,16 +1,30 @@
 // Every known attack on the gateway (test/attacks), each a test named after it, run against the
-// built CLI. `npm run attack` runs the same set and prints one line per attack.
+// built CLI. `npm run attack` runs the same set and prints one line per attack. The README's
+// "Security model" lists each attack under its class; the first test keeps that list true.
 
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JS module shared with the npm run attack script
-import { attacks } from '../attacks/index.mjs';
+import { CLASSES, attacks } from '../attacks/index.mjs';
 import { repoRoot } from '../helpers/paths.js';
 
 const cli = path.join(repoRoot, 'dist/main.js');
+type Attack = { name: string; item: number | string; class: string; run(ctx: { cli: string }): Promise<{ held: boolean; detail: string }> };
 
 describe('attacks on the gateway are held', () => {
-  for (const attack of attacks as { name: string; item: number | string; run(ctx: { cli: string }): Promise<{ held: boolean; detail: string }> }[]) {
+  it("the README's security model lists every attack under its class", () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Attacks, by class'));
+    for (const a of attacks as Attack[]) {
+      expect(Object.keys(CLASSES as object), `${a.name}: no class`).toContain(a.class);
+      const line = section.split('\n').find((l) => l.startsWith(`- **${(CLASSES as Record<string, string>)[a.class]}**`));
+      expect(line, `README has no line for the class ${a.class}`).toBeDefined();
+      expect(line, `README does not list "${a.name}" under ${a.class}`).toContain(`“${a.name}”`);
+    }
+  });
+
+  for (const attack of attacks as Attack[]) {
     it(`[${attack.item}] ${attack.name}`, async () => {
       const outcome = await attack.run({ cli });
       expect(outcome.held, outcome.detail).toBe(true);

@@ -67,6 +67,9 @@ describe('/metrics', () => {
     const crashOutcomes = [...m].filter(([k]) => k.startsWith('switchboard_server_requests_total{server="crashy",method="tools/call"'));
     expect(crashOutcomes).toEqual([['switchboard_server_requests_total{server="crashy",method="tools/call",outcome="ok"}', 0], [expect.stringMatching(/outcome="connection_closed"/), 1]]);
     expect(m.get('switchboard_server_reconnects_total{server="crashy"}')).toBe(1);
+    // The crash is one failure, with its reason from the fixed set.
+    const failures = [...m].filter(([k]) => k.startsWith('switchboard_server_failures_total{server="crashy"'));
+    expect(failures).toEqual([[expect.stringMatching(/reason="(closed|other)"/), 1]]);
     expect(m.get('switchboard_server_calls_in_flight{server="echo"}')).toBe(0);
     expect(m.get('switchboard_client_requests_total{method="tools/call",outcome="ok"}')).toBe(3);
     expect(m.get('switchboard_policy_refusals_total{method="tools/call",reason="profile"}')).toBe(1);

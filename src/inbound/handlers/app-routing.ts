@@ -2,7 +2,7 @@
 // app's own `ui://` URI goes to, and which servers' apps each session has loaded. A tool meant for an
 // app alone is unknown to a client that renders none.
 
-import { rendersApps, sanitizeReadResultForApps } from '../../catalog/apps.js';
+import { declaresApps, rendersApps, sanitizeReadResultForApps } from '../../catalog/apps.js';
 import { resolveAppTool, resolveAppUri } from '../../catalog/app-calls.js';
 import type { CatalogEntry } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
@@ -79,7 +79,12 @@ export function appReadTargets(context: RequestContext, uri: unknown): ResourceT
   return [{ server, uri }];
 }
 
-/** The cleaning of a resources/read answer: an app's HTML passes verbatim to a client that renders apps. */
-export function readSanitizer(context: RequestContext): typeof sanitizeReadResult {
-  return rendersApps(context.modern?.clientCapabilities ?? context.session.clientCapabilities) ? sanitizeReadResultForApps : sanitizeReadResult;
+/**
+ * The cleaning of a resources/read answer: an app's HTML passes verbatim to a client that renders
+ * apps, when the read is of a `ui://` URI (`uri`, the server's own) of a server that declared the
+ * extension (its capabilities). Everything else is cleaned, whatever MIME type it is labelled with.
+ */
+export function readSanitizer(context: RequestContext, uri: string, serverCapabilities: Record<string, any> | undefined): typeof sanitizeReadResult {
+  const apps = rendersApps(context.modern?.clientCapabilities ?? context.session.clientCapabilities) && isUiUri(uri) && declaresApps(serverCapabilities);
+  return apps ? sanitizeReadResultForApps : sanitizeReadResult;
 }

@@ -8,7 +8,7 @@ import { paramHeaderProblem } from '../param-headers.js';
 import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './modern-tasks.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
-import { isRawResponse, parseRawResponse } from '../../jsonrpc/raw.js';
+import { isRawResponse, mayNameUri, parseRawResponse } from '../../jsonrpc/raw.js';
 import { callNamedTool, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
@@ -18,6 +18,7 @@ import { answerInputRounds, passInputRounds } from './input-rounds.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
+import { judgePromptResult, judgeReadResult, judgeToolResult, uriJudge } from '../../catalog/relayed-uris.js';
 import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
 
 type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
@@ -132,9 +133,15 @@ export const callTool: Handler = async (params, context) => {
   // A stateless-revision answer is dressed (resultType, serverInfo) by splicing too, where it can
   // be (client-session.ts, modern-request.ts dressRaw).
   const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined;
-  const answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
-  if (isRawResponse(answer)) return answer;
-  let result = unwrap(answer);
+  // Under resource rules, links in the answer are judged: an answer that cannot name a URI still passes unparsed.
+  const judge = uriJudge(context.router.catalog, context.view, entry.server);
+  let answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
+  if (isRawResponse(answer)) {
+    if (judge === undefined || answer.isError || !mayNameUri(answer.chunks)) return answer;
+    answer = parseRawResponse(answer);
+  }
+  // Policy first: what the client may not see is not sanitized or audited for it either.
+  let result = judgeToolResult(unwrap(answer), judge);
   result = cleanAnswer(context, entry.server, entry.original, result, sanitizeResult);
   result = renameInToolResult(result, renamed);
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
@@ -144,6 +151,15 @@ export const callTool: Handler = async (params, context) => {
   }
   return result;
 };
+
+/**
+ * A tool's result that reached us another way than a tools/call answer (a task's result): its
+ * links judged and renamed the same way.
+ */
+export function toolResultFor(context: RequestContext, server: string, result: Record<string, any>): Record<string, any> {
+  const { catalog } = context.router;
+  return renameInToolResult(judgeToolResult(result, uriJudge(catalog, context.view, server)), catalog.renamedUris.get(server));
+}
 
 /**
  * Answers reach the model too: with sanitize.results they get the same cleaning as the catalog,
@@ -166,7 +182,8 @@ function cleanAnswer(
 export const getPrompt: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.prompts, params?.name, 'prompt');
   const result = await forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
-  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, result, sanitizePromptResult), context.router.catalog.renamedUris.get(entry.server));
+  const judged = judgePromptResult(result, uriJudge(context.router.catalog, context.view, entry.server));
+  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, judged, sanitizePromptResult), context.router.catalog.renamedUris.get(entry.server));
 };
 
 /** Servers a URI may belong to, allowed by their policy, most likely first. */
@@ -188,30 +205,18 @@ export const readResource: Handler = async (params, context) => {
   for (let i = 0; ; i++) {
     const t = targets[i]!;
     try {
-      const result = await forward(context, t.server, 'resources/read', { ...params, uri: t.uri });
+      const connection = await connectionFor(context, t.server);
+      const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
       noteAppRead(context.session, t.server, t.uri);
-      return renameInRead(cleanAnswer(context, t.server, t.uri, result, readSanitizer(context)), context.router.catalog.renamedUris.get(t.server));
+      const judged = judgeReadResult(result, uriJudge(context.router.catalog, context.view, t.server));
+      const clean = readSanitizer(context, t.uri, connection.capabilities);
+      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean), context.router.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;
       throw err;
     }
   }
-};
-
-export const complete: Handler = (params, context) => {
-  const ref = params?.ref;
-  if (ref?.type === 'ref/prompt') {
-    const entry = lookup(context.view.lists.prompts, ref.name, 'prompt');
-    return forward(context, entry.server, 'completion/complete', { ...params, ref: { ...ref, name: entry.original } });
-  }
-  if (ref?.type === 'ref/resource') {
-    const templates = context.view.lists.resourceTemplates;
-    const i = typeof ref.uri === 'string' ? templates.index.get(ref.uri) : undefined;
-    const target = i !== undefined ? { server: templates.entries[i]!.server, uri: templates.entries[i]!.original } : resourceTargets(context, ref.uri)[0]!;
-    return forward(context, target.server, 'completion/complete', { ...params, ref: { ...ref, uri: target.uri } });
-  }
-  throw new RpcError(ErrorCode.InvalidParams, 'params.ref must be a ref/prompt or ref/resource');
 };
 
 export function serverMissing(server: string): GatewayError {

@@ -1,7 +1,8 @@
 // The method table: every request a client may send, and the handler that answers it.
 
 import type { Handler } from '../context.js';
-import { callTool, complete, getPrompt, readResource } from './forward.js';
+import { callTool, getPrompt, readResource } from './forward.js';
+import { complete } from './complete.js';
 import { ping, setLogLevel } from './lifecycle.js';
 import { discover } from './discover.js';
 import { listen } from './listen.js';

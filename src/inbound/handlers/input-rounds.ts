@@ -13,6 +13,7 @@ import { REQUESTS_TO_CLIENTS } from '../../protocol/mcp.js';
 import { StateWrapper, paramsDigest, type WrappedClaims } from '../../router/request-state.js';
 import type { Connection } from '../../router/session.js';
 import type { RequestContext } from '../context.js';
+import { judgeSamplingRequest, uriJudge, type UriJudge } from '../../catalog/relayed-uris.js';
 
 /** A server that keeps asking after this many rounds is given up on (the SDK's own shim stops at 8 too). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -76,7 +77,20 @@ export const passInputRounds: RoundsForward = async (connection, context, method
   const asked = inputRequired(answer);
   if (asked === undefined || typeof asked.requestState !== 'string') return answer;
   const requestState = states.wrap({ inner: asked.requestState, ...bound, exp: Date.now() + WRAPPED_STATE_TTL_MS });
-  return { jsonrpc: '2.0', id: 0, result: { ...asked, requestState } };
+  return { jsonrpc: '2.0', id: 0, result: { ...asked, inputRequests: judgedQuestions(asked.inputRequests, () => uriJudge(context.router.catalog, context.view, connection.name)), requestState } };
+};
+
+/** A round's sampling questions, their messages judged like a relayed sampling request's. */
+function judgedQuestions(requests: unknown, judgeOf: () => UriJudge | undefined): unknown {
+  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) return requests;
+  const entries = Object.entries(requests as Record<string, any>);
+  if (!entries.some(([, r]) => r?.method === 'sampling/createMessage')) return requests;
+  const judge = judgeOf();
+  const out: Record<string, any> = {};
+  for (const [key, request] of entries) {
+    out[key] = request?.method === 'sampling/createMessage' ? { ...request, params: judgeSamplingRequest(request.params, judge) } : request;
+  }
+  return out;
 };
 
 /** The answer's result when it is input_required; a raw answer is parsed only when it can be one. */

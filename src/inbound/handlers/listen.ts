@@ -3,7 +3,7 @@
 // (list changes always: the gateway emits them itself; resource updates for URIs a server with
 // the subscribe capability serves and policy allows). Acknowledged first, answered last.
 
-import { RpcError } from '../../errors.js';
+import { GatewayError, RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/modern.js';
 import type { Handler, RequestContext } from '../context.js';
@@ -47,9 +47,14 @@ export const listen: Handler = async (params, context) => {
   return { _meta: { [META.subscriptionId]: context.requestId } };
 };
 
-/** Subscribes the stream to each URI it may hear about; answers the ones honoured. */
+/**
+ * Subscribes the stream to each URI it may hear about; answers the ones honoured. The URIs are
+ * routed first: when the ones to subscribe do not fit in what the session (or the gateway) may
+ * still hold, the listen is refused whole with LIMIT_EXCEEDED, before any server is asked.
+ */
 async function subscribeAll(uris: unknown[], stream: Listen, context: RequestContext, held: { connection: Connection; uri: string }[]): Promise<string[]> {
-  const honoured: string[] = [];
+  const wanted: { connection: Connection; uri: string; exposed: string }[] = [];
+  const seen = new Set<string>();
   for (const uri of new Set(uris.slice(0, MAX_LISTEN_URIS))) {
     if (typeof uri !== 'string') continue;
     let target;
@@ -60,13 +65,26 @@ async function subscribeAll(uris: unknown[], stream: Listen, context: RequestCon
     }
     const connection = await connectionFor(context, target.server);
     if (!connection.capabilities.resources?.subscribe) continue;
+    // Two spellings of one server URI are one holding.
+    const key = `${connection.name}\n${target.uri}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    wanted.push({ connection, uri: target.uri, exposed: uri });
+  }
+  const subscriptions = context.router.subscriptions;
+  // A stateless session serves every stateless client of a profile: there, each stream is one client's.
+  const account = context.session.stateless ? stream : context.session;
+  if (wanted.length > subscriptions.room(account)) subscriptions.refuse(account, wanted.length);
+  const honoured: string[] = [];
+  for (const w of wanted) {
     try {
-      await context.router.subscriptions.subscribe(connection, target.uri, stream, uri);
-    } catch {
+      await subscriptions.subscribe(w.connection, w.uri, stream, w.exposed, context.session, account);
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === 'LIMIT_EXCEEDED') throw err; // another request took the room meanwhile
       continue;
     }
-    held.push({ connection, uri: target.uri });
-    honoured.push(uri);
+    held.push({ connection: w.connection, uri: w.uri });
+    honoured.push(w.exposed);
   }
   return honoured;
 }

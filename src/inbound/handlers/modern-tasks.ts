@@ -10,7 +10,7 @@ import { missingCapabilityError } from '../../protocol/modern.js';
 import type { Connection } from '../../router/session.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import type { Handler, RequestContext } from '../context.js';
-import { forwardOn, unwrap } from './forward.js';
+import { forwardOn, toolResultFor, unwrap } from './forward.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -42,7 +42,7 @@ export async function callAsTask(connection: Connection, context: RequestContext
   const { task: _legacyHint, ...rest } = params;
   const result = unwrap(await forwardOn(connection, context, 'tools/call', { ...rest, task: {} }));
   const task = result.task;
-  if (!task || typeof task.taskId !== 'string') return result; // answered at once after all
+  if (!task || typeof task.taskId !== 'string') return toolResultFor(context, connection.name, result); // answered at once after all
   const exposed = context.router.tasks.expose(connection, task.taskId, context.session);
   return { ...modernTask(task, exposed), resultType: 'task' };
 }
@@ -60,7 +60,7 @@ export const modernGetTask: Handler = async (params, context) => {
   const out = modernTask(task, entry.exposed);
   if (task.status === 'completed' || task.status === 'failed') {
     try {
-      out.result = unwrap(await forwardOn(entry.connection, context, 'tasks/result', { taskId: entry.taskId }));
+      out.result = toolResultFor(context, entry.connection.name, unwrap(await forwardOn(entry.connection, context, 'tasks/result', { taskId: entry.taskId })));
     } catch (err) {
       if (!(err instanceof RpcError)) throw err;
       out.error = err.toJsonRpc();

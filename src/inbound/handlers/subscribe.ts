@@ -12,8 +12,18 @@ export const subscribe: Handler = async (params, context) => {
 };
 
 export const unsubscribe: Handler = async (params, context) => {
-  const target = resourceTargets(context, params?.uri)[0]!;
-  const connection = await connectionFor(context, target.server);
-  await context.router.subscriptions.unsubscribe(connection, target.uri, context.session);
+  const subscriptions = context.router.subscriptions;
+  let routed;
+  try {
+    routed = resourceTargets(context, params?.uri)[0]!;
+  } catch (err) {
+    // The catalog or the profile no longer leads there: the slot is freed all the same.
+    const held = typeof params?.uri === 'string' ? subscriptions.heldAs(context.session, params.uri) : undefined;
+    if (!held) throw err;
+    await subscriptions.unsubscribe(held.connection, held.uri, context.session);
+    return {};
+  }
+  const connection = await connectionFor(context, routed.server);
+  await subscriptions.unsubscribe(connection, routed.uri, context.session);
   return {};
 };

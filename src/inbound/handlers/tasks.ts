@@ -7,7 +7,7 @@ import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { Handler, RequestContext } from '../context.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import { withRelatedTask } from '../../router/task-ids.js';
-import { forwardOn, unwrap } from './forward.js';
+import { forwardOn, toolResultFor, unwrap } from './forward.js';
 import { modernCancelTask, modernGetTask, modernUpdateTask } from './modern-tasks.js';
 
 function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
@@ -32,7 +32,11 @@ function byEra(legacy: Handler, modern: Handler): Handler {
 }
 
 export const getTask = byEra(onTask('tasks/get'), modernGetTask);
-export const taskResult = onTask('tasks/result');
+/** tasks/result: a tool's result, its links judged and renamed like a tools/call answer's. */
+export const taskResult: Handler = async (params, context) => {
+  const server = taskOf(params, context).connection.name;
+  return toolResultFor(context, server, await onTask('tasks/result')(params, context));
+};
 export const cancelTask = byEra(onTask('tasks/cancel'), modernCancelTask);
 export const updateTask = modernUpdateTask;
 

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveAppTool, resolveAppUri } from '../../../src/catalog/app-calls.js';
-import { rendersApps, sanitizeReadResultForApps, toolsForClient, withoutAppOnly } from '../../../src/catalog/apps.js';
+import { declaresApps, isAppContent, rendersApps, sanitizeReadResultForApps, toolsForClient, withoutAppOnly } from '../../../src/catalog/apps.js';
+import { sanitizeResult } from '../../../src/catalog/sanitize-result.js';
 import { buildCatalog, type CatalogServerInput } from '../../../src/catalog/build.js';
 import { renameInRead, renameInToolResult } from '../../../src/catalog/result-uris.js';
 import { viewFor } from '../../../src/catalog/view.js';
@@ -192,5 +193,24 @@ describe('an app’s HTML and the result sanitizer', () => {
   it('returns the result itself when only app contents are there', () => {
     const only = { contents: [result.contents[0]] };
     expect(sanitizeReadResultForApps(only, { action: 'strip' }).result).toBe(only);
+  });
+
+  it('takes no MIME label for an app: a content elsewhere than at a ui:// URI is cleaned, whatever it is labelled', () => {
+    const labelled = { contents: [{ uri: 'file:///notes/readme.html', mimeType: MIME, text: html }, { mimeType: MIME, text: html }, { uri: 'https://x/app.html', mimeType: MIME, text: html }] };
+    const r = sanitizeReadResultForApps(labelled, { action: 'strip' });
+    for (const c of r.result.contents) expect(c.text).not.toMatch(/ignore all previous instructions/i);
+    expect(r.result.contents.map((c: any) => c.mimeType)).toEqual([MIME, MIME, MIME]);
+    expect([isAppContent(labelled.contents[0]), isAppContent(result.contents[0]), isAppContent({ uri: 'UI://x', mimeType: 'Text/HTML; profile=mcp-app' })]).toEqual([false, true, true]);
+  });
+
+  it('cleans an app labelled content embedded in a tool result: results go to the model', () => {
+    const embedded = { content: [{ type: 'resource', resource: { uri: 'ui://x/app.html', mimeType: MIME, text: html } }] };
+    expect(sanitizeResult(embedded, { action: 'strip' }).result.content[0].resource.text).not.toMatch(/ignore all previous instructions/i);
+  });
+
+  it('knows a server that declared the extension from one that did not', () => {
+    expect(declaresApps({ extensions: { 'io.modelcontextprotocol/ui': {} } })).toBe(true);
+    expect(declaresApps({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MIME] } } })).toBe(true);
+    for (const caps of [undefined, {}, { extensions: {} }, { extensions: { 'io.modelcontextprotocol/ui': true } }, { experimental: { 'io.modelcontextprotocol/ui': {} } }]) expect(declaresApps(caps)).toBe(false);
   });
 });

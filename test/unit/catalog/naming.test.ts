@@ -251,3 +251,108 @@ describe('assignNames properties', () => {
     );
   });
 });
+
+// ---- namespaces (issue 28.6: a name can be hijacked under naming.mode on-conflict) ----
+
+const spaces = (...pairs: [string, string][]) => new Map(pairs);
+
+describe('assignNames with namespaces: no server holds a name in another server’s namespace', () => {
+  const ns = spaces(['evil', 'evil'], ['gh', 'gh']);
+
+  it('the finding: evil lists create_issue and gh__create_issue; gh keeps gh__create_issue, in either order', () => {
+    const evil = [req('evil', 'create_issue'), req('evil', 'gh__create_issue')];
+    const gh = [req('gh', 'create_issue')];
+    const first = assignNames([...evil, ...gh], { ...onConflict, namespaces: ns });
+    expect(first).toEqual(['evil__create_issue', 'evil__gh__create_issue', 'gh__create_issue']);
+    const second = assignNames([...gh, ...evil], { ...onConflict, namespaces: ns });
+    expect(second).toEqual(['gh__create_issue', 'evil__create_issue', 'evil__gh__create_issue']);
+    // Without namespaces (main): evil took the name, the real tool got a hash suffix.
+    expect(assignNames([...evil, ...gh], onConflict)[1]).toBe('gh__create_issue');
+  });
+
+  it('prefixes an unprefixed name in on-conflict mode even when nothing clashes', () => {
+    expect(assignNames([req('evil', 'gh__x')], { ...onConflict, namespaces: ns })).toEqual(['evil__gh__x']);
+    expect(assignNames([req('evil', 'gh__x')], onConflict)).toEqual(['gh__x']);
+  });
+
+  it('withholds the name of a server with prefix "" (it has no namespace of its own)', () => {
+    const names = assignNames([req('bare', 'gh__create_issue', ''), req('bare', 'search', ''), req('gh', 'create_issue')], {
+      ...always,
+      namespaces: spaces(['bare', ''], ['gh', 'gh']),
+    });
+    expect(names).toEqual([undefined, 'search', 'gh__create_issue']);
+  });
+
+  it('lets a server hold names in its own namespace, also unprefixed ones', () => {
+    expect(assignNames([req('gh', 'gh__x'), req('gh', 'x')], { ...onConflict, namespaces: ns })).toEqual(['gh__x', 'x']);
+  });
+
+  it('keeps a hash-suffixed clash out of other namespaces (separator -, prefix g)', () => {
+    const opts: NamingOptions = { separator: '-', mode: 'always', namespaces: spaces(['a', ''], ['b', ''], ['g', 'g']) };
+    const names = assignNames([req('a', 'g', ''), req('b', 'g', ''), req('g', 'x')], opts);
+    expect(names[0]).toBe('g');
+    expect(names[1]).toBeUndefined(); // `g-<hash>` would be in g's namespace
+    expect(names[2]).toBe('g-x');
+  });
+
+  it('with overlapping prefixes (the config refuses them) the longest namespace owns the name', () => {
+    const opts: NamingOptions = { ...always, namespaces: spaces(['a', 'a'], ['ab', 'a__b']) };
+    expect(assignNames([req('a', 'b__x'), req('a', 'c'), req('ab', 'x', 'a__b')], opts)).toEqual([undefined, 'a__c', 'a__b__x']);
+  });
+});
+
+describe('assignNames with namespaces, as properties', () => {
+  // Prefixes that never overlap (as the config requires), some empty; names that often reach
+  // into other namespaces, written with any server's prefix and either separator.
+  const SERVERS = ['gh', 'gl', 'fs', 'bare', 'bare2'] as const;
+  const PREFIX: Record<string, string> = { gh: 'gh', gl: 'GL.x', fs: 'fs', bare: '', bare2: '' };
+  const sep = fc.constantFrom('__', '-', '.');
+  const name = fc.oneof(
+    fc.constantFrom('create_issue', 'search', 'x', 'a/b', ''),
+    fc
+      .tuple(fc.constantFrom('gh', 'GL.x', 'fs', 'bare', 'zz'), fc.constantFrom('__', '-', '.', '_'), fc.constantFrom('create_issue', 'search', 'x', ''))
+      .map(([p, s, n]) => p + s + n),
+  );
+  const items = fc.array(
+    fc.record({ server: fc.constantFrom(...SERVERS), name }).map(({ server, name }) => req(server, name, PREFIX[server])),
+    { maxLength: 14 },
+  );
+  const namespaces = new Map(SERVERS.map((s) => [s as string, PREFIX[s]!]));
+  const mode = fc.constantFrom('always' as const, 'on-conflict' as const);
+
+  it('no exposed name of a server starts with another server’s <prefix><separator>, and every name maps back to one item', () => {
+    fc.assert(
+      fc.property(items, sep, mode, (list, separator, m) => {
+        const names = assignNames(list, { separator, mode: m, namespaces });
+        names.forEach((n, i) => {
+          if (n === undefined) {
+            expect(list[i]!.prefix).toBe(''); // only a server without a namespace loses an item
+            return;
+          }
+          for (const [other, prefix] of namespaces) {
+            if (other !== list[i]!.server && prefix !== '') expect(n.startsWith(prefix + separator), `${n} of ${list[i]!.server}`).toBe(false);
+          }
+        });
+        const given = names.filter((n) => n !== undefined);
+        expect(new Set(given).size).toBe(given.length); // one (server, original) per exposed name
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a server’s names in its own namespace do not depend on the order of the other servers’ items', () => {
+    fc.assert(
+      fc.property(items, sep, mode, (list, separator, m) => {
+        const opts = { separator, mode: m, namespaces };
+        const gh = list.filter((it) => it.server === 'gh');
+        const others = list.filter((it) => it.server !== 'gh');
+        // gh's names in its own namespace, item by item (gh's items keep their order).
+        const mine = (names: (string | undefined)[]) => names.map((n) => (n?.startsWith(`gh${separator}`) ? n : null));
+        const before = assignNames([...others, ...gh], opts).slice(others.length);
+        const after = assignNames([...gh, ...[...others].reverse()], opts).slice(0, gh.length);
+        expect(mine(after)).toEqual(mine(before));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -17,6 +17,13 @@ const add = {
 };
 const echo = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
 
+/** Canonical JSON as the lock format defines it (sorted keys at every level), written again here. */
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
 /** Rebuilds an object with its keys in reverse order, at every level. */
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
@@ -54,9 +61,33 @@ describe('toolDigest', () => {
     expect(toolDigest({ ...add, ...patch })).not.toBe(toolDigest(add));
   });
 
-  it('ignores every field outside the pinned set', () => {
-    const extra = { ...add, _meta: { progress: 1 }, icons: [{ src: 'x.png' }], execution: { taskSupport: 'optional' }, other: 1 };
+  it('ignores every field outside the pinned set, and the keys of _meta the gateway does not act on', () => {
+    const extra = { ...add, _meta: { progress: 1, 'com.example/x': { y: 2 } }, icons: [{ src: 'x.png' }], other: 1 };
     expect(toolDigest(extra)).toBe(toolDigest(add));
+    expect(toolDigest({ ...add, _meta: 'not an object' })).toBe(toolDigest(add));
+  });
+
+  // Who may see or call a tool: the gateway's own decisions rest on these (issue 28 item 10).
+  const app = { ...add, _meta: { ui: { resourceUri: 'ui://w/app.html', visibility: ['app'] }, 'ui/resourceUri': 'ui://w/app.html' }, execution: { taskSupport: 'optional' } };
+  it.each([
+    ['_meta.ui.visibility (a model may now see and call it)', { _meta: { ...app._meta, ui: { ...app._meta.ui, visibility: ['model', 'app'] } } }],
+    ['_meta.ui.visibility, dropped', { _meta: { ...app._meta, ui: { resourceUri: 'ui://w/app.html' } } }],
+    ['_meta.ui.resourceUri', { _meta: { ...app._meta, ui: { ...app._meta.ui, resourceUri: 'ui://other/app.html' } } }],
+    ['the flat _meta["ui/resourceUri"]', { _meta: { ...app._meta, 'ui/resourceUri': 'ui://other/app.html' } }],
+    ['_meta.ui, gone', { _meta: { 'ui/resourceUri': 'ui://w/app.html' } }],
+    ['execution.taskSupport', { execution: { taskSupport: 'required' } }],
+    ['execution, gone', { execution: undefined }],
+    ['annotations.readOnlyHint (a read-only profile lists it)', { annotations: { ...add.annotations, readOnlyHint: false } }],
+  ])('changes when %s changes', (_, patch) => {
+    expect(toolDigest({ ...app, ...patch })).not.toBe(toolDigest(app));
+  });
+
+  it('gives a tool with neither execution nor a pinned _meta key the digest locks gave it before they were pinned', () => {
+    const before = (tool: Record<string, any>) => {
+      const six = Object.fromEntries(['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title'].filter((k) => tool[k] !== undefined).map((k) => [k, tool[k]]));
+      return 'sha256:' + createHash('sha256').update(canonical(six)).digest('hex');
+    };
+    for (const tool of [add, echo, { ...echo, _meta: { progress: 1 } }]) expect(toolDigest(tool)).toBe(before(tool));
   });
 
   it('treats an undefined field like an absent one, as JSON does', () => {
@@ -190,6 +221,25 @@ describe('checkPins', () => {
       allowed: [add],
       held: [{ name: 'fresh', reason: 'new', actual: toolDigest(fresh) }],
     });
+  });
+
+  it('holds, as unpinned, a tool with execution or _meta.ui pinned by a lock written before those were pinned', () => {
+    const app = { ...echo, name: 'widget', _meta: { ui: { resourceUri: 'ui://w/app.html', visibility: ['app'] } } };
+    const tasks = { ...echo, name: 'job', execution: { taskSupport: 'required' } };
+    const legacy = (tool: Record<string, any>) => toolDigest({ ...tool, _meta: undefined, execution: undefined });
+    const old: LockFile = { version: 1, generated: '2026-01-01T00:00:00.000Z', servers: { s: { tools: { echo: toolDigest(echo), widget: legacy(app), job: legacy(tasks) } } } };
+    // The rug pull such a lock cannot see: the app-only tool, now for the model too.
+    const flipped = { ...app, _meta: { ui: { ...app._meta.ui, visibility: ['model', 'app'] } } };
+    const verdict = checkPins('s', [echo, flipped, tasks], old, 'allow');
+    expect(verdict.allowed).toEqual([echo]);
+    expect(verdict.held.map((h) => [h.name, h.reason])).toEqual([
+      ['widget', 'unpinned'],
+      ['job', 'unpinned'],
+    ]);
+    // A change to what the old lock did pin is a change, as ever; a new lock pins it all.
+    expect(checkPins('s', [{ ...app, description: 'other' }], old, 'allow').held[0]?.reason).toBe('changed');
+    expect(checkPins('s', [flipped, tasks], buildLock([{ name: 's', tools: [flipped, tasks] }]), 'hold').held).toEqual([]);
+    expect(checkPins('s', [flipped], buildLock([{ name: 's', tools: [app] }]), 'hold').held.map((h) => h.reason)).toEqual(['changed']);
   });
 
   it('treats every tool of a server missing from the lock as new', () => {

@@ -7,7 +7,9 @@ import {
   crossCheck,
   keyNameProblems,
   nameProblems,
+  namespaceProblems,
   prefixProblems,
+  separatorOf,
   transportShapeProblems,
 } from '../../../src/config/cross-check.js';
 import { formatPath, type Found } from '../../../src/config/problems.js';
@@ -127,6 +129,31 @@ describe('prefixProblems', () => {
 
   it('ignores a prefix the schema rejects', () => {
     expect(prefixProblems(serverEntries({ servers: [{ name: 'a', prefix: 'x y' }, { name: 'b', prefix: 'x y' }] }))).toEqual([]);
+  });
+});
+
+describe('namespaceProblems (issue 28.6)', () => {
+  it('refuses a prefix whose <prefix><separator> another enabled one begins', () => {
+    const entries = serverEntries({
+      servers: [{ name: 'gh' }, { name: 'gh-enterprise' }, { name: 'gl', prefix: 'gl' }, { name: 'x', prefix: 'gh-old', enabled: false }, { name: 'bare', prefix: '' }],
+    });
+    expect(lines(namespaceProblems(entries, '-'))).toEqual([
+      'servers[1].prefix: begins with the prefix of servers[0] and the separator (the prefix defaults to the name): a name in this server\'s namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other',
+    ]);
+    expect(namespaceProblems(entries, '__')).toEqual([]); // names hold no `_`: default prefixes never overlap
+  });
+
+  it('sees overlaps the separator makes: gh_ and gh with __', () => {
+    const entries = serverEntries({ servers: [{ name: 'a', prefix: 'gh_' }, { name: 'b', prefix: 'gh' }] });
+    expect(lines(namespaceProblems(entries, '__')).map((l) => l.split(':')[0])).toEqual(['servers[0].prefix']);
+    expect(namespaceProblems(serverEntries({ servers: [{ name: 'a', prefix: 'gh' }, { name: 'b', prefix: 'ghx' }] }), '__')).toEqual([]);
+  });
+
+  it('reads the separator from the file, the default when it is absent or invalid', () => {
+    expect(separatorOf({ naming: { separator: '-' } })).toBe('-');
+    expect(separatorOf({ naming: { separator: 'a b' } })).toBe('__');
+    expect(separatorOf({})).toBe('__');
+    expect(separatorOf(null)).toBe('__');
   });
 });
 

@@ -25,6 +25,7 @@ describe('the JSON Schema', () => {
         '.$schema',
         '.listen.allowedHosts', // the loopback names and the listen host
         '.listen.stateKey', // a random key per process
+        '.limits.perPrincipal.bytesInFlight', // half of totalBytesInFlight
         '.servers.name',
         '.servers.command', // command or url: the kind of server
         '.servers.url',
@@ -61,6 +62,8 @@ describe('the JSON Schema', () => {
           // OAuth only on a 401; the registration, scopes and grant the server's metadata leads to
           ['', '.type', '.clientId', '.clientSecret', '.clientMetadataUrl', '.scopes', '.grant', '.redirectPort', '.tokenFile'].map((k) => `.${s}.auth${k}`),
         ),
+        // A server's own list bounds: absent means the limits.* ones.
+        ...['servers', 'mcpServers'].flatMap((s) => ['', '.maxItems', '.maxBytes', '.fetchTimeout'].map((k) => `.${s}.listLimits${k}`)),
         '.clients.match', // token only
         '.clients.match.scope',
         '.clients.match.sub',
@@ -103,6 +106,7 @@ describe('defaults in the tables of docs/configuration.md', () => {
     '`limits`': '.limits',
     Servers: '.servers',
     Filters: '.servers.tools',
+    'Resource filters': '.servers.resources',
     Clients: '.clients',
     '`stdio`': '.stdio',
     '`sanitize`': '.sanitize',
@@ -154,6 +158,10 @@ const RENAMED: Record<string, string> = {
   sessionIdleTimeout: 'sessionIdleTimeoutMs',
   requestTimeout: 'requestTimeoutMs',
   startupWait: 'startupWaitMs',
+  headersGrace: 'headersGraceMs',
+  listFetchTimeout: 'listFetchTimeoutMs',
+  listRefetchInterval: 'listRefetchIntervalMs',
+  listRefetchMaxInterval: 'listRefetchMaxIntervalMs',
   timeout: 'timeoutMs',
   startupTimeout: 'startupTimeoutMs',
   downtimeGrace: 'downtimeGraceMs',

@@ -6,6 +6,9 @@ import { ConfigError, type ConfigProblem, type GatewayConfig } from '../../../sr
 
 export const BASE = '/srv/switchboard/config';
 
+/** `fileCase: auto` as the gateway resolves it on this machine (insensitive on macOS, Windows). */
+export const HOST_FILE_CASE = process.platform === 'darwin' || process.platform === 'win32' ? 'insensitive' : 'sensitive';
+
 /** What every server gets when the file says nothing: one place to change when a key is added. */
 export const SERVER_DEFAULTS = {
   enabled: true,
@@ -15,9 +18,10 @@ export const SERVER_DEFAULTS = {
   protocol: 'auto',
   reconnect: { initialDelayMs: 500, maxDelayMs: 30_000, maxFailures: 10 },
   downtimeGraceMs: 30_000,
+  listLimits: {},
   tools: { allow: ['*'], deny: [] },
   prompts: { allow: ['*'], deny: [] },
-  resources: { allow: ['*'], deny: [] },
+  resources: { allow: ['*'], deny: [], fileCase: HOST_FILE_CASE },
 } as const;
 
 export function parse(text: string, env: NodeJS.ProcessEnv = {}): GatewayConfig {

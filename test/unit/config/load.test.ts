@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_PATH, loadConfigFile, parseConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/config/types.js';
-import { BASE, parse, SERVER_DEFAULTS } from './helpers.js';
+import { BASE, HOST_FILE_CASE, parse, SERVER_DEFAULTS } from './helpers.js';
 
 describe('defaults', () => {
   it('fills every default for a minimal stdio server', () => {
@@ -24,10 +24,19 @@ describe('defaults', () => {
         writeBufferBytes: 32 * 1024 * 1024,
         maxSessions: 1000,
         sessionIdleTimeoutMs: 3_600_000,
+        maxSubscriptionsPerSession: 1000,
+        maxSubscriptions: 10_000,
         maxIsolatedConnections: 32,
         maxConnections: 512,
         requestTimeoutMs: 30_000,
         startupWaitMs: 5_000,
+        perPrincipal: { sessions: 100, streams: 100, connections: 128, callsInFlight: 128, bytesInFlight: 64 * 1024 * 1024, unauthenticatedConnections: 32 },
+        headersGraceMs: 1_000,
+        maxListItems: 20_000,
+        maxListBytes: 32 * 1024 * 1024,
+        listFetchTimeoutMs: 60_000,
+        listRefetchIntervalMs: 1000,
+        listRefetchMaxIntervalMs: 30_000,
       },
       servers: [
         {
@@ -109,7 +118,7 @@ servers:
       prefix: 'rem',
       tools: { allow: ['*'], deny: ['delete_*'] },
       prompts: { allow: ['p1', 'p*'], deny: [] },
-      resources: { allow: ['*'], deny: ['file:///secret/*'] },
+      resources: { allow: ['*'], deny: ['file:///secret/*'], fileCase: HOST_FILE_CASE },
       timeoutMs: 120_000,
       enabled: false,
     });

@@ -1,7 +1,7 @@
 // Config: client profiles, the stdio profile, sanitize, pinning, and glob validation.
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../../src/config/load.js';
-import { BASE, linesOf, parse } from './helpers.js';
+import { BASE, HOST_FILE_CASE, linesOf, parse } from './helpers.js';
 
 describe('clients', () => {
   it('fills the defaults of a client profile', () => {
@@ -12,7 +12,7 @@ describe('clients', () => {
         token: 'abc',
         tools: { allow: ['*'], deny: [] },
         prompts: { allow: ['*'], deny: [] },
-        resources: { allow: ['*'], deny: [] },
+        resources: { allow: ['*'], deny: [], fileCase: HOST_FILE_CASE },
         readOnly: false,
         operator: false,
         naming: { maxLength: 128 },
@@ -43,7 +43,7 @@ stdio: { client: local }
       token: 's3cr3t-Token_1',
       tools: { allow: ['github__*'], deny: ['*__delete_*'] },
       prompts: { allow: ['p__*'], deny: [] },
-      resources: { allow: ['*'], deny: ['file:///secret/*'] },
+      resources: { allow: ['*'], deny: ['file:///secret/*'], fileCase: HOST_FILE_CASE },
       readOnly: true,
       operator: false,
       naming: { maxLength: 64 },

@@ -118,4 +118,16 @@ describe('passInputRounds', () => {
     await expect(passInputRounds(connection, as('oauth:team:alice'), 'tools/call', { ...retry, arguments: { a: 2 } }, record)).rejects.toThrow('Invalid or expired requestState');
     expect(sent).toHaveLength(1);
   });
+
+  it("a sampling question's messages reach the client without resources its profile may not see", async () => {
+    const catalog = { resourcePolicy: new Map([['srv', () => true]]), renamedUris: new Map() };
+    const context = { ...as('alice'), router: { states, catalog }, view: { allowsUri: (uri: string) => !uri.startsWith('file:///secret/') } };
+    const link = (uri: string) => ({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'x', content: [{ type: 'resource_link', uri }] }] });
+    const sampling = { method: 'sampling/createMessage', params: { maxTokens: 3, messages: [link('file:///secret/keys.txt'), link('file:///public/a')] } };
+    const round: any = await passInputRounds(connection, context, 'tools/call', { name: 't' }, async () => result({ resultType: 'input_required', inputRequests: { s: sampling, e: elicit('?') }, requestState: 'st' }));
+    const questions = round.result.inputRequests;
+    expect(JSON.stringify(questions)).not.toContain('secret');
+    expect(questions.s.params.messages).toEqual([{ role: 'user', content: [{ type: 'tool_result', toolUseId: 'x', content: [] }] }, link('file:///public/a')]);
+    expect(questions.e).toEqual(elicit('?'));
+  });
 });

@@ -17,6 +17,10 @@ describe('classify', () => {
     expect(classify({ id: 1, method: 'x' })).toBe('invalid');
     expect(classify({ jsonrpc: '2.0', id: 1, method: 'x', params: 3 })).toBe('invalid');
     expect(classify({ jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: '' } })).toBe('invalid');
+    // A method beside a result or error: read as a request by some, as a response by others.
+    expect(classify({ jsonrpc: '2.0', id: 1, result: {}, method: 'sampling/createMessage', params: {} })).toBe('invalid');
+    expect(classify({ jsonrpc: '2.0', id: 1, error: { code: 1, message: '' }, method: 'x' })).toBe('invalid');
+    expect(classify({ jsonrpc: '2.0', method: 'notifications/x', result: {} })).toBe('invalid');
     expect(classify({ jsonrpc: '2.0', id: 1, error: { message: 'no code' } })).toBe('invalid');
     expect(classify({ jsonrpc: '2.0', id: {}, result: {} })).toBe('invalid');
     expect(classify([{ jsonrpc: '2.0', method: 'x' }])).toBe('invalid');

@@ -108,6 +108,27 @@ describe('Peer', () => {
     await expect(peer.request('c')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
+  it('drops an answer with a "method" beside its result and fails that request at once, naming the server', async () => {
+    const requests: any[] = [];
+    const t = new FakeTransport();
+    const problems: string[] = [];
+    const peer = new Peer(t, { onRequest: async (r) => (requests.push(r), {}), onProtocolError: (p) => problems.push(p) }, 'srv');
+    const call = peer.request('tools/call', { name: 'x' });
+    const id = t.sent[0].id;
+    t.deliver({ jsonrpc: '2.0', id, result: { content: [] }, method: 'sampling/createMessage', params: { messages: [] } });
+    await expect(call).rejects.toMatchObject({ code: 'PROTOCOL_ERROR', server: 'srv', message: expect.stringContaining('"method" beside its result') });
+    // Not taken for a request of the server's either: nothing was handled or answered for it.
+    expect(requests).toEqual([]);
+    expect(problems).toEqual(['invalid JSON-RPC message']);
+    expect(peer.pendingCount).toBe(0);
+    // An invalid error object fails its request the same way; an invalid message for no request fails nothing.
+    const other = peer.request('b');
+    t.deliver({ jsonrpc: '2.0', id: t.sent[1].id, error: { message: 'no code' } });
+    await expect(other).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
+    t.deliver({ jsonrpc: '2.0', id: 999, method: 'x', result: {} });
+    expect(t.sent).toHaveLength(2);
+  });
+
   it('answers a server ping and refuses unknown server requests with -32601', async () => {
     const { t } = setup();
     const answer = t.next();

@@ -86,7 +86,9 @@ describe('raw responses', () => {
     const text = fc.string({ unit: 'binary' });
     fc.assert(
       fc.property(id, id, body, text, fc.array(fc.nat(), { maxLength: 12 }), (serverId, clientId, b, t, cuts) => {
-        const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: serverId, ...b, extra: t }), 'utf8');
+        // The text inside the body: a top-level member of its own would not be a response.
+        const inBody = 'result' in b ? { result: { ...b.result, extra: t } } : { error: { ...b.error, data: t } };
+        const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: serverId, ...inBody }), 'utf8');
         const whole = scanBytes(bytes, 512);
         const chunks = cutAt(bytes, cuts);
         const cut = scanBytes(chunks, 512);

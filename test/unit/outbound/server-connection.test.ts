@@ -111,7 +111,13 @@ describe('lists', () => {
     await server.waitFor((m) => m.method === 'tools/list' && server.requests('tools/list').length === 2);
     for (let i = 3; i <= 7; i++) server.setList('tools', [tool(`v${i}`)]);
     release();
-    await w.until((c) => c.lists.tools[0]?.name === 'v7');
+    await w.until(() => w.changes.filter((c) => c.kinds.length === 1).length === 1);
+    // The one more fetch keeps limits.listRefetchInterval (1s) after the last one ended.
+    expect(server.requests('tools/list')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(server.requests('tools/list')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await w.until((c) => c.lists.tools[0]?.name === 'v7' && w.changes.filter((c) => c.kinds.length === 1).length === 2);
     expect(server.requests('tools/list')).toHaveLength(3);
     expect(server.requests('prompts/list')).toHaveLength(0);
     expect(w.changes.filter((c) => c.kinds.length === 1).map((c) => c.kinds)).toEqual([['tools'], ['tools']]);

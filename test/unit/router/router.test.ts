@@ -213,6 +213,26 @@ describe('notifications from servers', () => {
     expect(other.sent).toEqual([]);
   });
 
+  it('a sampling request reaches its client without the resources that client may not see', async () => {
+    fakeServers.define('asker', { tools });
+    const { router } = await start([{ name: 'asker', command: 'asker' }]);
+    const a = new RecordingSession();
+    (a as { view: RecordingSession['view'] }).view = { ...a.view, allowsUri: (uri) => !uri.startsWith('file:///secret/') };
+    router.attach(a);
+    const toolResult = (uri: string) => ({ type: 'tool_result', toolUseId: 't', content: [{ type: 'text', text: 'see' }, { type: 'resource', resource: { uri, text: 'body' } }] });
+    const messages = [
+      { role: 'user', content: { type: 'text', text: 'hi' } },
+      { role: 'user', content: [toolResult('file:///secret/keys.txt')] },
+      { role: 'user', content: [toolResult('file:///public/readme.txt')] },
+    ];
+    await callWhile(router.connection('asker')!, { session: a }, async (call) => void (await call.server.request('sampling/createMessage', { messages, maxTokens: 9 })));
+    const sent = a.asked[0]!.params!;
+    expect(JSON.stringify(sent)).not.toContain('secret');
+    expect(sent.messages[1].content[0].content).toEqual([{ type: 'text', text: 'see' }]);
+    expect(sent.messages[2]).toEqual(messages[2]);
+    expect(sent.maxTokens).toBe(9);
+  });
+
   it('a server request during a call goes to that call’s client; with several clients in flight, to none', async () => {
     fakeServers.define('asker', { tools });
     const { router } = await start([{ name: 'asker', command: 'asker' }]);
