@@ -83,57 +83,84 @@ function capitalised(text: string): string {
   return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
 }
 
+/** A word's stem, remembered: tool names repeat their words, and directories are made per snapshot. */
+const stems = new Map<string, string>();
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= 100_000) stems.clear();
+    stems.set(word, (stem = stemmer(word)));
+  }
+  return stem;
+}
+
+interface ServerWords {
+  /** stem → weighted count over the server's tools (each tool counts a word once). */
+  counts: Map<string, number>;
+  /** stem → its forms as the tools write them, with their counts. */
+  forms: Map<string, Map<string, number>>;
+}
+
+/** Per tools array: a server whose tools did not change is not read again (server-directory.ts keeps the array). */
+const wordsCache = new WeakMap<readonly DirectoryServer['tools'][number][], { name: string; words: ServerWords }>();
+
+/** A server's tool words, counted by stem (issue/issues are one word), without the words of its own name. */
+function serverWords(s: DirectoryServer): ServerWords {
+  const hit = wordsCache.get(s.tools);
+  if (hit && hit.name === s.name) return hit.words;
+  const counts = new Map<string, number>();
+  const forms = new Map<string, Map<string, number>>();
+  const own = new Set(splitName(s.name).map(stemOf));
+  for (const t of s.tools) {
+    const name = splitName(t.name);
+    // Tool names are mostly verb first (get_issue, create_page): the first word says less of the domain.
+    const weights = new Map<string, [number, string]>();
+    const note = (w: string, weight: number) => {
+      if (w.length <= 2 || STOP.has(w) || /^\d+$/.test(w)) return;
+      const stem = stemOf(w);
+      if (own.has(stem)) return;
+      const had = weights.get(stem);
+      if (!had || had[0] < weight) weights.set(stem, [weight, w]);
+    };
+    name.forEach((w, i) => note(w, i === 0 && name.length > 1 ? 0.5 : 1));
+    // Titles are prose: split at spaces and punctuation only ("GitHub" stays one word).
+    for (const w of (t.title ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) note(w, 1);
+    for (const [stem, [weight, w]] of weights) {
+      counts.set(stem, (counts.get(stem) ?? 0) + weight);
+      const f = forms.get(stem) ?? new Map<string, number>();
+      f.set(w, (f.get(w) ?? 0) + 1);
+      forms.set(stem, f);
+    }
+  }
+  const words = { counts, forms };
+  wordsCache.set(s.tools, { name: s.name, words });
+  return words;
+}
+
+/** In how many servers each stem occurs. */
+function serverFrequencies(servers: readonly DirectoryServer[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const s of servers) for (const w of serverWords(s).counts.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  return df;
+}
+
 /**
  * The words that set one server's tools apart: each word of its tools' names and titles, counted
  * once per tool, weighted by how few servers use it (idf over servers). General verbs every
  * server has (get, list, create) fall away by themselves; no word list decides.
  */
-function distinctiveWords(servers: readonly DirectoryServer[]): Map<string, string[]> {
-  // Counted by stem (issue/issues are one word), shown in the form its tools use most.
-  const perServer = servers.map((s) => {
-    const counts = new Map<string, number>();
-    const forms = new Map<string, Map<string, number>>();
-    const own = new Set(splitName(s.name).map((w) => stemmer(w)));
-    for (const t of s.tools) {
-      const name = splitName(t.name);
-      // Tool names are mostly verb first (get_issue, create_page): the first word says less of the domain.
-      const weights = new Map<string, [number, string]>();
-      const note = (w: string, weight: number) => {
-        if (w.length <= 2 || STOP.has(w) || /^\d+$/.test(w)) return;
-        const stem = stemmer(w);
-        if (own.has(stem)) return;
-        const had = weights.get(stem);
-        if (!had || had[0] < weight) weights.set(stem, [weight, w]);
-      };
-      name.forEach((w, i) => note(w, i === 0 && name.length > 1 ? 0.5 : 1));
-      // Titles are prose: split at spaces and punctuation only ("GitHub" stays one word).
-      for (const w of (t.title ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) note(w, 1);
-      for (const [stem, [weight, w]] of weights) {
-        counts.set(stem, (counts.get(stem) ?? 0) + weight);
-        const f = forms.get(stem) ?? new Map<string, number>();
-        f.set(w, (f.get(w) ?? 0) + 1);
-        forms.set(stem, f);
-      }
-    }
-    return { counts, forms };
-  });
-  const df = new Map<string, number>();
-  for (const { counts } of perServer) for (const w of counts.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  const n = servers.length;
-  const out = new Map<string, string[]>();
-  servers.forEach((s, i) => {
-    const { counts, forms } = perServer[i]!;
-    const scored = [...counts].map(([w, c]) => [w, c * Math.log(1 + n / df.get(w)!)] as const);
-    scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const shown = (stem: string) => [...forms.get(stem)!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-    out.set(s.name, scored.slice(0, TOOL_WORDS).map(([w]) => shown(w)));
-  });
-  return out;
+function distinctiveWords(s: DirectoryServer, df: ReadonlyMap<string, number>, n: number): string[] {
+  const { counts, forms } = serverWords(s);
+  const scored = [...counts].map(([w, c]) => [w, c * Math.log(1 + n / df.get(w)!)] as const);
+  scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  // Shown in the form its tools use most.
+  const shown = (stem: string) => [...forms.get(stem)!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  return scored.slice(0, TOOL_WORDS).map(([w]) => shown(w));
 }
 
 /** One line per server, in the order given. */
 export function directoryLines(servers: readonly DirectoryServer[]): DirectoryLine[] {
-  let words: Map<string, string[]> | undefined;
+  let df: Map<string, number> | undefined;
   return servers.map((s) => {
     const line = (purpose: string, from: DirectoryLine['from']): DirectoryLine => ({ server: s.name, purpose, tools: s.tools.length, from });
     if (s.description?.trim()) return line(firstSentence(s.description), 'config');
@@ -144,8 +171,8 @@ export function directoryLines(servers: readonly DirectoryServer[]): DirectoryLi
     if (s.title && informativeTitle(s.title, s.name)) return line(firstSentence(s.title), 'title');
     // A server of a few tools is said best by their names.
     if (s.tools.length <= FEW_TOOLS) return line(s.tools.map((t) => t.name).join(', '), 'tools');
-    words ??= distinctiveWords(servers);
-    const list = words.get(s.name) ?? [];
+    df ??= serverFrequencies(servers);
+    const list = distinctiveWords(s, df, servers.length);
     return line(list.length > 0 ? `Tools for ${list.join(', ')}` : 'Tools', 'tools');
   });
 }
