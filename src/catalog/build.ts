@@ -15,7 +15,7 @@ import type { UriFilterRules } from '../policy/rules.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
 import { guardList, type GuardOptions, type GuardReport } from './guard.js';
-import { aboutServers, type ServerAbout } from './server-directory.js';
+import { aboutServers, sameAbout, type ServerAbout } from './server-directory.js';
 import { exposeUiUri, isUiUri, uiPrefixes } from './ui-uris.js';
 import { appCatalog, exposeToolUis, uiRenames } from './app-catalog.js';
 
@@ -334,9 +334,13 @@ export function buildCatalog(
   return { lists, report, resources: router, resourcePolicy, renamedUris: uiRenames(renamedUris, apps), instructions, about, exposure, apps };
 }
 
-/** The kinds whose client-visible content differs between two snapshots. */
+/**
+ * The kinds whose client-visible content may differ between two snapshots. Tools also when what
+ * search mode lists besides them may: the exposure settings, or what a server is for (the server
+ * directory). Each session then compares the list it is served before it is told.
+ */
 export function changedKinds(before: Catalog, after: Catalog): ListKind[] {
-  return LIST_KINDS.filter((k) => before.lists[k].hash !== after.lists[k].hash);
+  return LIST_KINDS.filter((k) => before.lists[k].hash !== after.lists[k].hash || (k === 'tools' && (before.exposure !== after.exposure || !sameAbout(before.about, after.about))));
 }
 
 export const emptyCatalog: Catalog = buildCatalog([], { separator: '__', mode: 'always' });

@@ -65,6 +65,16 @@ function directoryTools(entries: CatalogEntry[]): DirectoryTool[] {
   return tools;
 }
 
+/** Whether two snapshots say the same of every server (what its directory line is made from). */
+export function sameAbout(a: ReadonlyMap<string, ServerAbout>, b: ReadonlyMap<string, ServerAbout>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, x] of a) {
+    const y = b.get(name);
+    if (!y || x.description !== y.description || x.title !== y.title || x.serverDescription !== y.serverDescription || x.instructions !== y.instructions) return false;
+  }
+  return true;
+}
+
 /** The directory of a view's tools: servers with a tool the model can find, in catalog order. */
 export function serverDirectory(about: ReadonlyMap<string, ServerAbout>, tools: CatalogList): ServerDirectory {
   const byServer = new Map<string, CatalogEntry[]>();

@@ -7,6 +7,7 @@
 // 2026-07-28 one's calls take the stateless path), and from the shell (`switchboard search`).
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -202,6 +203,22 @@ describe.each<Face>(['http', 'stdio'])('the server directory over %s', (face) =>
     // Through call_tool, as a model that only calls call_tool would.
     const via: any = await client.callTool({ name: 'call_tool', arguments: { name: 'list_servers' } });
     expect(via.structuredContent).toEqual(servers.structuredContent);
+    await client.close();
+  });
+});
+
+describe('the server directory on reload', () => {
+  it('takes a new description without restarting the server, and tells the client its tool list changed', async () => {
+    const gw = await startGateway(yamlServers(DIRECTORY_SERVERS, { catalog: { mode: 'search' } }));
+    const client = await connectHttpClient(gw.url);
+    const directory = async () => (await client.listTools()).tools.find((t) => t.name === 'search_tools')!.description!;
+    expect(await directory()).toContain('- cat (7 tools): Sheep counting and the weather\n');
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()));
+    const renamed = DIRECTORY_SERVERS.map((s) => (s.name === 'cat' ? { ...s, description: 'Counts sheep, and says if it will rain' } : s));
+    await writeFile(gw.configPath, yamlServers(renamed, { catalog: { mode: 'search' } }));
+    await gw.waitForStderr(/config reloaded \(file changed\): no server changed/);
+    await changed;
+    expect(await directory()).toContain('- cat (7 tools): Counts sheep, and says if it will rain\n');
     await client.close();
   });
 });
