@@ -34,7 +34,7 @@ const small = (round) => ({
 });
 const smallConfig = small(0).config;
 const naming = { separator: '__', mode: 'always' };
-const exposure = { settingsFor: () => ({ mode: 'auto', tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool' }) };
+const exposure = { settingsFor: () => ({ mode: 'auto', tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 1600 }) };
 const profile = { name: 'short', tools: rules, prompts: rules, resources: rules, readOnly: false, naming: { maxLength: 64 } };
 
 // The index as main's router keeps it: every server synced after each snapshot.

@@ -151,11 +151,20 @@ function serverFrequencies(servers: readonly DirectoryServer[]): Map<string, num
  */
 function distinctiveWords(s: DirectoryServer, df: ReadonlyMap<string, number>, n: number): string[] {
   const { counts, forms } = serverWords(s);
-  const scored = [...counts].map(([w, c]) => [w, c * Math.log(1 + n / df.get(w)!)] as const);
-  scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  // The best TOOL_WORDS by score, then stem: kept in order as they come (a server may have thousands).
+  const best: (readonly [string, number])[] = [];
+  const before = (a: readonly [string, number], b: readonly [string, number]) => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+  for (const [w, c] of counts) {
+    const scored = [w, c * Math.log(1 + n / df.get(w)!)] as const;
+    if (best.length === TOOL_WORDS && !before(scored, best[TOOL_WORDS - 1]!)) continue;
+    let i = best.length;
+    while (i > 0 && before(scored, best[i - 1]!)) i--;
+    best.splice(i, 0, scored);
+    if (best.length > TOOL_WORDS) best.pop();
+  }
   // Shown in the form its tools use most.
   const shown = (stem: string) => [...forms.get(stem)!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-  return scored.slice(0, TOOL_WORDS).map(([w]) => shown(w));
+  return best.map(([w]) => shown(w));
 }
 
 /** One line per server, in the order given. */
