@@ -15,8 +15,8 @@ const { values } = parseArgs({ options: { dist: { type: 'string' }, tools: { typ
 const dist = path.resolve(values.dist ?? new URL('../dist', import.meta.url).pathname);
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const [{ buildCatalog, DEFAULT_GUARD }, { viewFor }, { ToolSearchIndex }] = await Promise.all([load('catalog/build.js'), load('catalog/view.js'), load('search/index.js')]);
-/** The router's way of bringing the index to a snapshot, when this build has it as a module. */
-const sync = await load('router/index-sync.js').catch(() => undefined);
+/** The gateway's way of bringing the index to a snapshot (app/, formerly router/), when this build has it as a module. */
+const sync = await load('app/index-sync.js').catch(() => load('router/index-sync.js')).catch(() => undefined);
 
 const rules = { allow: ['*'], deny: [] };
 const config = (name) => ({ name, prefix: name, tools: rules, prompts: rules, resources: rules, listLimits: {} });
@@ -34,7 +34,7 @@ const small = (round) => ({
 });
 const smallConfig = small(0).config;
 const naming = { separator: '__', mode: 'always' };
-const exposure = { settingsFor: () => ({ mode: 'auto', tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool' }) };
+const exposure = { settingsFor: () => ({ mode: 'auto', tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 1600 }) };
 const profile = { name: 'short', tools: rules, prompts: rules, resources: rules, readOnly: false, naming: { maxLength: 64 } };
 
 // The index as main's router keeps it: every server synced after each snapshot.

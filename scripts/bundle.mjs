@@ -18,8 +18,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // rxjs's "node" export is its CommonJS build, which cannot be tree-shaken: take the ES one.
-  alias: { rxjs: `${root}node_modules/rxjs/dist/esm/index.js` },
+  // rxjs's "node" export is its CommonJS build, which cannot be tree-shaken: take the ES one. The
+  // same for stopword (every language's list; the catalog's server directory needs English only).
+  alias: { rxjs: `${root}node_modules/rxjs/dist/esm/index.js`, stopword: `${root}node_modules/stopword/src/stopword.js` },
   // Some dependencies (pino) call require(); ESM output needs one.
   banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
   // Whitespace and syntax only: identifiers stay readable in stack traces.

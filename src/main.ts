@@ -77,8 +77,13 @@ async function search(options: CliOptions): Promise<void> {
   const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
   const profile = profileOrExit(config, options.client);
   const app = await startedApp(config, logger);
-  const { renderSearch, searchReport } = await import('./cli/search.js');
-  const report = await searchReport(app, options.query!, options.limit ?? 5, profile);
+  const { renderSearch, searchReport, UnknownServers } = await import('./cli/search.js');
+  const report = await searchReport(app, options.query!, options.limit ?? 5, profile, options.servers).catch(async (err: unknown) => {
+    if (!(err instanceof UnknownServers)) throw err;
+    await app.close();
+    process.stderr.write(`switchboard: ${err.message}\n`);
+    process.exit(2);
+  });
   await app.close();
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderSearch(report));
   process.exit(0);

@@ -29,6 +29,7 @@ import { readLock } from './lock-file.js';
 import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.js';
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
+import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
@@ -57,6 +58,8 @@ const NOTHING_PUSHED = (): void => {};
 export class App implements SessionOpener {
   readonly store: CatalogStore;
   readonly router: Router;
+  /** search_tools' engine: the search index of the catalog, loaded on the first search. */
+  readonly finder: ToolFinder;
   readonly audit: AuditLog;
   /** Metrics and traces: observes nothing until listen() switches them on. */
   readonly observer: Observer;
@@ -81,6 +84,7 @@ export class App implements SessionOpener {
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
     this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session), observer: this.observer });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
+    this.finder = new ToolFinder(() => this.store.current, () => this.current.catalog.embeddings);
     const reporter = new GuardReporter(this.audit, logger);
     this.store.snapshots.subscribe((catalog) => {
       reporter.report(catalog.report);
@@ -229,23 +233,28 @@ export class App implements SessionOpener {
         alwaysVisible: profile?.catalog?.alwaysVisible ?? c.alwaysVisible,
         searchTool: c.searchTool,
         callTool: c.callTool,
+        listServersTool: c.listServersTool,
+        directoryBudget: profile?.catalog?.directoryBudget ?? c.directoryBudget,
       }),
       counter: this.store?.current.exposure.counter,
     };
   }
 
   /**
-   * Loads the exact token counter in the background when some auto view is near its budget
-   * (within 25%): there the estimate could decide wrongly. Elsewhere it never would.
+   * Loads the exact token counter in the background when some view is near a budget (within
+   * 25%): an auto view's full list near its tokenBudget, a search view's server directory near
+   * its directoryBudget. There the estimate could decide wrongly; elsewhere it never would.
    */
   private countExactlyIfClose(catalog: Catalog): void {
     if (catalog.exposure.counter !== undefined || this.counting) return;
     const views = [undefined, ...this.current.clients];
+    const near = (tokens: number, budget: number) => tokens > budget * 0.75 && tokens < budget * 1.25;
     const close = views.some((profile) => {
       const s = catalog.exposure.settingsFor(profile);
-      if (s.mode !== 'auto') return false;
-      const full = viewFor(catalog, profile).exposure().tokens().full;
-      return full > s.tokenBudget * 0.75 && full < s.tokenBudget * 1.25;
+      if (s.mode === 'full') return false;
+      const exposure = viewFor(catalog, profile).exposure();
+      if (s.mode === 'auto' && near(exposure.tokens().full, s.tokenBudget)) return true;
+      return exposure.mode === 'search' && near(exposure.directory().directory, s.directoryBudget);
     });
     if (!close) return;
     this.counting = true;
@@ -255,7 +264,7 @@ export class App implements SessionOpener {
   openSession(push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', parent);
-    const session = new ClientSession(this.router, push, budget, profile, () => this.settled());
+    const session = new ClientSession(this.router, this.finder, push, budget, profile, () => this.settled());
     this.router.attach(session);
     return session;
   }
@@ -264,7 +273,7 @@ export class App implements SessionOpener {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     // Its bytes count against the gateway's whole budget only: it is every stateless client of
     // this profile at once, so a per-session budget would let one of them starve the others.
-    const session = new ClientSession(this.router, NOTHING_PUSHED, this.budget, profile, () => this.settled(), true);
+    const session = new ClientSession(this.router, this.finder, NOTHING_PUSHED, this.budget, profile, () => this.settled(), true);
     this.router.attach(session);
     return session;
   }
@@ -324,7 +333,8 @@ export class App implements SessionOpener {
   }
 
   private catalogInput(): CatalogServerInput[] {
-    return this.router.connections().map((c) => ({ config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions }));
+    const described = new Map(this.current.servers.map((s) => [s.name, s.description]));
+    return this.router.connections().map((c) => ({ config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions, serverInfo: c.serverInfo, description: described.get(c.name) }));
   }
 
   private connectionLimits() {

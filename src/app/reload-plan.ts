@@ -11,7 +11,7 @@ export interface ReloadPlan {
   removed: string[];
   /** Servers whose entry changed: stopped and started again with the new entry. */
   restarted: ServerConfig[];
-  /** Names of servers whose entry did not change: their connection and calls in flight are kept. */
+  /** Names of servers whose entry did not change (but for its description): their connection and calls in flight are kept. */
   kept: string[];
   /** The new config's order of server names (catalog order). */
   order: string[];
@@ -23,6 +23,8 @@ export interface ReloadPlan {
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** A new description changes only the directory (read from the config in force): no restart. */
+const sameServer = (a: ServerConfig, b: ServerConfig): boolean => same({ ...a, description: undefined }, { ...b, description: undefined });
 
 export function planReload(before: GatewayConfig, after: GatewayConfig): ReloadPlan {
   const old = new Map(before.servers.map((s) => [s.name, s]));
@@ -39,7 +41,7 @@ export function planReload(before: GatewayConfig, after: GatewayConfig): ReloadP
   for (const server of after.servers) {
     const was = old.get(server.name);
     if (!was) plan.added.push(server);
-    else if (same(was, server)) plan.kept.push(server.name);
+    else if (sameServer(was, server)) plan.kept.push(server.name);
     else plan.restarted.push(server);
   }
   return plan;

@@ -14,7 +14,8 @@ import { compileUriFilter } from '../policy/uri-filter.js';
 import type { UriFilterRules } from '../policy/rules.js';
 import { assignNames, type NameRequest } from './naming.js';
 import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
-import { guardInstructions, guardList, type GuardOptions, type GuardReport } from './guard.js';
+import { guardList, type GuardOptions, type GuardReport } from './guard.js';
+import { aboutServers, sameAbout, type ServerAbout } from './server-directory.js';
 import { exposeUiUri, isUiUri, uiPrefixes } from './ui-uris.js';
 import { appCatalog, exposeToolUis, uiRenames } from './app-catalog.js';
 
@@ -54,6 +55,8 @@ export interface Catalog {
   apps: AppCatalog;
   /** server → its instructions, cleaned by the guard, for servers that gave any (in config order). */
   instructions: Map<string, string>;
+  /** server → what it is for (config description, what it says of itself), for the server directory. */
+  about: ReadonlyMap<string, ServerAbout>;
   /** How tools are shown (full, search, auto) to each profile: see tool-exposure.ts. */
   exposure: CatalogExposure;
 }
@@ -81,7 +84,7 @@ export interface CatalogExposure {
 
 /** Full lists, default names: what a catalog without exposure config gets. */
 export const DEFAULT_EXPOSURE: CatalogExposure = {
-  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool' }),
+  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: Infinity }),
 };
 
 export interface CatalogServerInput {
@@ -91,6 +94,10 @@ export interface CatalogServerInput {
   lists: Record<ListKind, Record<string, any>[]>;
   /** The server's own instructions (initialize result), as it sent them. */
   instructions?: string;
+  /** Its serverInfo (initialize or server/discover result), as it sent it. */
+  serverInfo?: { title?: unknown; description?: unknown };
+  /** The operator's description of it, from the config in force (`config` may be an older entry). */
+  description?: string;
 }
 
 
@@ -294,7 +301,7 @@ export function buildCatalog(
   for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);
   const lists = {} as Record<ListKind, CatalogList>;
   // The gateway's own tools keep their names: a server tool that would take one is suffixed.
-  const { searchTool, callTool } = exposure.settingsFor(undefined);
+  const { searchTool, callTool, listServersTool } = exposure.settingsFor(undefined);
   const ui = uiPrefixes(servers.map((s) => s.config));
   for (const [server, prefix] of ui) router.addUiPrefix(prefix, server);
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
@@ -303,7 +310,7 @@ export function buildCatalog(
   // Disabled servers hold no namespace (their prefix may be another's: uniqueness is among enabled ones).
   const namespaces = new Map(servers.filter((s) => s.config.enabled).map((s) => [s.config.name, s.config.prefix]));
   const named: NamingContext = { naming, namespaces, report };
-  lists.tools = namedList(tools.candidates, 'tool', named, new Set([searchTool, callTool]));
+  lists.tools = namedList(tools.candidates, 'tool', named, new Set([searchTool, callTool, listServersTool]));
   lists.prompts = namedList(allowed(servers, 'prompts', guard, report), 'prompt', named);
   const renamedUris = new Map<string, Map<string, string>>();
   const rename = (server: string, original: string, exposed: string) => {
@@ -323,20 +330,17 @@ export function buildCatalog(
   });
   lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, uriOwners, (e, p) => router.addTemplate(e.server, e.original, p));
   const apps = appCatalog(tools.references, [...lists.resources.entries, ...lists.resourceTemplates.entries], ui, router, rename);
-  const instructions = new Map<string, string>();
-  for (const s of servers) {
-    if (!s.ready) continue;
-    const guarded = guardInstructions(s.config.name, s.instructions, guard);
-    report.findings.push(...guarded.report.findings);
-    report.blocked.push(...guarded.report.blocked);
-    if (guarded.text !== undefined) instructions.set(s.config.name, guarded.text);
-  }
-  return { lists, report, resources: router, resourcePolicy, renamedUris: uiRenames(renamedUris, apps), instructions, exposure, apps };
+  const { instructions, about } = aboutServers(servers, guard, report);
+  return { lists, report, resources: router, resourcePolicy, renamedUris: uiRenames(renamedUris, apps), instructions, about, exposure, apps };
 }
 
-/** The kinds whose client-visible content differs between two snapshots. */
+/**
+ * The kinds whose client-visible content may differ between two snapshots. Tools also when what
+ * search mode lists besides them may: the exposure settings, or what a server is for (the server
+ * directory). Each session then compares the list it is served before it is told.
+ */
 export function changedKinds(before: Catalog, after: Catalog): ListKind[] {
-  return LIST_KINDS.filter((k) => before.lists[k].hash !== after.lists[k].hash);
+  return LIST_KINDS.filter((k) => before.lists[k].hash !== after.lists[k].hash || (k === 'tools' && (before.exposure !== after.exposure || !sameAbout(before.about, after.about))));
 }
 
 export const emptyCatalog: Catalog = buildCatalog([], { separator: '__', mode: 'always' });

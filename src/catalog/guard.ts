@@ -3,11 +3,12 @@
 // blocks are dropped. Results are cached by the list array (a refetch replaces it), so a
 // rebuild after one server's list_changed does not redo the others' work; and each item's by the
 // item (a refetch keeps unchanged items as they were, outbound/list-intern.ts), so it does not
-// redo the work of what that server did not change either.
+// redo the work of what that server did not change either. Servers' instructions and serverInfo
+// texts are cleaned here too.
 
 import { KINDS, type ListKind } from '../protocol/mcp.js';
 import { checkPins, type HeldReason, type LockFile } from './pinning.js';
-import { sanitizeInstructions, sanitizeItem, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
+import { isJudgement, sanitizeInstructions, sanitizeItem, sanitizeText, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
 
 export interface GuardOptions {
   sanitize: SanitizeOptions;
@@ -23,8 +24,8 @@ export interface HeldTool {
 
 export interface GuardReport {
   held: HeldTool[];
-  findings: { server: string; kind: ItemKind | 'instructions'; item: string; finding: Finding }[];
-  blocked: { server: string; kind: ItemKind | 'instructions'; item: string; why: string }[];
+  findings: { server: string; kind: ItemKind | 'instructions' | 'serverInfo'; item: string; finding: Finding }[];
+  blocked: { server: string; kind: ItemKind | 'instructions' | 'serverInfo'; item: string; why: string }[];
 }
 
 export interface Guarded {
@@ -96,5 +97,33 @@ export function guardInstructions(server: string, text: string | undefined, opti
   if (cleaned.blocked) report.blocked.push({ server, kind: 'instructions', item: server, why: 'the instructions look like a prompt injection and sanitize.action is block' });
   const result = { text: cleaned.blocked || cleaned.text.trim() === '' ? undefined : cleaned.text, report };
   instructionsCache.set(server, { options, text, result });
+  return result;
+}
+
+const serverInfoCache = new Map<string, { options: GuardOptions; info: object; result: { title?: string; description?: string; report: GuardReport } }>();
+
+/**
+ * The title and description a server gives of itself (its serverInfo), cleaned like a tool's:
+ * the server directory shows them to models. A text the sanitizer blocks is dropped, the other
+ * kept (cached per server while the serverInfo object and options stay the same).
+ */
+export function guardServerInfo(server: string, info: { title?: unknown; description?: unknown } | undefined, options: GuardOptions): { title?: string; description?: string; report: GuardReport } {
+  const report: GuardReport = { held: [], findings: [], blocked: [] };
+  if (info === undefined) return { report };
+  const hit = serverInfoCache.get(server);
+  if (hit && hit.info === info && hit.options === options) return hit.result;
+  const result: { title?: string; description?: string; report: GuardReport } = { report };
+  for (const field of ['title', 'description'] as const) {
+    const text = info[field];
+    if (typeof text !== 'string' || text.trim() === '') continue;
+    const cleaned = sanitizeText(text, options.sanitize, `serverInfo.${field}`);
+    for (const finding of cleaned.findings) report.findings.push({ server, kind: 'serverInfo', item: server, finding });
+    if (options.sanitize.action === 'block' && cleaned.findings.some((f) => isJudgement(f.change))) {
+      report.blocked.push({ server, kind: 'serverInfo', item: server, why: `serverInfo.${field} looks like a prompt injection and sanitize.action is block` });
+      continue;
+    }
+    if (cleaned.text.trim() !== '') result[field] = cleaned.text;
+  }
+  serverInfoCache.set(server, { options, info, result });
   return result;
 }

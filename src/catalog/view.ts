@@ -1,8 +1,8 @@
 // A client profile's view of the catalog: only what its filters allow (matched against exposed
 // names and URIs), only read-only tools if it is read-only, and names refitted when it needs
 // shorter ones (maxLength 64 also drops '.', as the big model APIs require). Computed once per
-// snapshot and profile; handlers look names up in the view, so what a profile cannot see it
-// cannot call either.
+// snapshot and profile (and so is its server directory); handlers look names up in the view, so
+// what a profile cannot see it cannot call either.
 
 import type { ClientProfile } from '../config/types.js';
 import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
@@ -12,6 +12,7 @@ import type { Catalog, CatalogEntry, CatalogList } from './build.js';
 import { listOf } from './build.js';
 import { rewriteToolUi } from './ui-uris.js';
 import { exposeTools, type Exposure } from './tool-exposure.js';
+import { serverDirectory, type ServerDirectory } from './server-directory.js';
 import { assignNames, MODEL_API_NAME_RULES, SPEC_NAME_RULES, type NameRequest, type NameRules } from './naming.js';
 
 export interface CatalogView {
@@ -24,14 +25,19 @@ export interface CatalogView {
   exposure(): Exposure;
   /** The view's entry for a catalog tool name (names differ where the profile refits them). */
   toolByCatalogKey(key: string): CatalogEntry | undefined;
+  /** The servers this view has a model-visible tool of, one line each (search mode); computed on first use. */
+  directory(): ServerDirectory;
 }
 
 /** The lazily computed parts of a view, once per view. */
 function lazyParts(catalog: Catalog, profile: ClientProfile | undefined, lists: Record<ListKind, CatalogList>) {
   let exposure: Exposure | undefined;
   let byCatalogKey: Map<string, CatalogEntry> | undefined;
+  let directory: ServerDirectory | undefined;
+  const directoryOnce = () => (directory ??= serverDirectory(catalog.about, lists.tools));
   return {
-    exposure: () => (exposure ??= exposeTools(lists.tools, catalog.exposure.settingsFor(profile), catalog.exposure.counter)),
+    directory: directoryOnce,
+    exposure: () => (exposure ??= exposeTools(lists.tools, catalog.exposure.settingsFor(profile), catalog.exposure.counter, directoryOnce)),
     toolByCatalogKey: (key: string) => {
       byCatalogKey ??= new Map(lists.tools.entries.map((e) => [e.catalogKey ?? e.key, e]));
       return byCatalogKey.get(key);
@@ -151,5 +157,5 @@ function refitted(e: CatalogEntry, name: string): CatalogEntry {
 /** The gateway's own tool names, which no refitted name may take either. */
 function reservedNames(catalog: Catalog, profile: ClientProfile): ReadonlySet<string> {
   const s = catalog.exposure.settingsFor(profile);
-  return new Set([s.searchTool, s.callTool]);
+  return new Set([s.searchTool, s.callTool, s.listServersTool]);
 }

@@ -15,9 +15,10 @@ export const USAGE = `Usage:
       printed, e.g. http://127.0.0.1:8808/mcp), at HOST:PORT, or listening where the
       config says. A client token, if clients are configured, comes from SWITCHBOARD_TOKEN.
       Exit 0: all up; 1: some down; 3: no gateway answered; 4: it refused (401/403).
-  switchboard search QUERY [-c FILE] [--client NAME] [--limit N] [--json]
+  switchboard search QUERY [-c FILE] [--client NAME] [--server NAME]... [--limit N] [--json]
       Connect to every server and run a tool search as search_tools would (as
-      client profile NAME sees the catalog, with --client).
+      client profile NAME sees the catalog, with --client; only the tools of the
+      servers named, with --server). Exit 2: a --server with no tools to search.
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
@@ -35,6 +36,7 @@ Options:
   --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/<path> (port 0: any free port)
   --json              (check) machine-readable output
   --client NAME       (check, search) the catalog as client profile NAME sees it
+  --server NAME       (search) only this server's tools; repeat for several
   --limit N           (search) most tools to print, 1..20 (default 5)
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
   --log-format FMT    pretty | json (default: pretty on a terminal)
@@ -47,6 +49,8 @@ export interface CliOptions {
   query?: string;
   /** login, logout: the server's name. */
   server?: string;
+  /** search: only these servers' tools (--server, repeated). */
+  servers?: string[];
   /** status: the gateway's MCP endpoint URL, as serve printed it. */
   url?: string;
   limit?: number;
@@ -81,6 +85,7 @@ export function parseCli(argv: string[]): CliOptions {
         json: { type: 'boolean' },
         client: { type: 'string' },
         limit: { type: 'string' },
+        server: { type: 'string', multiple: true },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -109,7 +114,7 @@ export function parseCli(argv: string[]): CliOptions {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError('search expects one QUERY (quote it: switchboard search "open a bug")');
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError('--limit expects an integer from 1 to 20');
-    return { ...base, command, query: rest[0], limit };
+    return { ...base, command, query: rest[0], limit, ...(values.server ? { servers: values.server } : {}) };
   }
   if (command === 'login' || command === 'logout') {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError(`${command} expects the name of one server (switchboard ${command} SERVER)`);

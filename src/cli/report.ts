@@ -74,7 +74,9 @@ export interface CatalogReport {
   resourceTemplates: { uriTemplate: string; server: string; original: string }[];
   problems: { server: string; problem: string }[];
   /** Per view (the whole catalog, then each client profile): what its tool list costs a model. */
-  tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean }[];
+  tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean; directory: number; directoryIn: 'description' | 'list_servers' | 'none' }[];
+  /** The server directory search mode shows (the whole catalog's, or the --client profile's): where each line's purpose came from. */
+  directory: { server: string; tools: number; purpose: string; from: string }[];
   /** What one principal may hold of the HTTP face (limits.perPrincipal), and where that does not bound it. */
   shares: SharesReport;
   bounds: BoundsReport;
@@ -83,7 +85,7 @@ export interface CatalogReport {
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
   const exposure = viewFor(app.catalog, profile).exposure();
   const t = exposure.tokens();
-  return { ...(profile ? { client: profile.name } : {}), mode: exposure.mode, full: t.full, search: t.search, exact: t.exact };
+  return { ...(profile ? { client: profile.name } : {}), mode: exposure.mode, full: t.full, search: t.search, exact: t.exact, directory: t.directory, directoryIn: t.directoryIn };
 }
 
 export function catalogReport(app: App, profile?: ClientProfile): CatalogReport {
@@ -107,9 +109,23 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
     tokens: profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))],
+    directory: viewFor(app.catalog, profile).directory().lines.map((l) => ({ server: l.server, tools: l.tools, purpose: l.purpose, from: l.from })),
     shares: sharesReport(app.config.limits),
     bounds: boundsReport(app.config),
   };
+}
+
+const DIRECTORY_SOURCES: Record<string, string> = {
+  config: 'its description in the config',
+  server: 'its serverInfo.description',
+  instructions: 'its instructions',
+  title: 'its serverInfo.title',
+  tools: 'its tools',
+};
+
+function directoryNote(t: CatalogReport['tokens'][number]): string {
+  if (t.directoryIn === 'none') return 'no server directory';
+  return `directory ${t.directory} ${t.directoryIn === 'description' ? "in search_tools' description" : 'behind list_servers (over directoryBudget)'}`;
 }
 
 function table(rows: string[][]): string {
@@ -142,7 +158,11 @@ export function renderReport(r: CatalogReport): string {
   }
   if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
-  out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`]));
+  out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`, directoryNote(t)]));
+  if (r.directory.length) {
+    out += `\nServer directory of search mode${r.tokens.length === 1 && r.tokens[0]!.client ? ` (client ${r.tokens[0]!.client})` : ''}: purpose, and where it came from\n`;
+    out += table(r.directory.map((d) => [d.server, `${d.tools} tool${d.tools === 1 ? '' : 's'}`, d.purpose, `(${DIRECTORY_SOURCES[d.from] ?? d.from})`]));
+  }
   out += renderShares(r.shares);
   out += renderBounds(r.bounds);
   out += '\nProblems\n';

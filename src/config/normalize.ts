@@ -26,6 +26,8 @@ function serverBase({ name, s, disabled }: Entry) {
     name,
     /** Namespace for exposed tool/prompt names; the name unless set. `""` exposes names unprefixed. */
     prefix: s.prefix ?? name,
+    /** The operator's one line on what the server is for (search mode's server directory). */
+    description: s.description as string | undefined,
     enabled: s.enabled && !disabled,
     /** Per-request timeout towards this server. */
     timeoutMs: s.timeout,

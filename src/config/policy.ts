@@ -47,13 +47,18 @@ function globProblems(value: unknown, path: Segment[], uris = false): Found[] {
   return problems;
 }
 
-/** The catalog section's own cross-field rules: two distinct gateway tool names, valid alwaysVisible globs. */
+/** The catalog section's own cross-field rules: distinct gateway tool names, valid alwaysVisible globs. */
 function catalogProblems(tree: Record<string, unknown>): Found[] {
   const problems: Found[] = [];
   const catalog = isRecord(tree.catalog) ? tree.catalog : {};
   const search = typeof catalog.searchTool === 'string' ? catalog.searchTool : 'search_tools';
   const call = typeof catalog.callTool === 'string' ? catalog.callTool : 'call_tool';
-  if (search === call) problems.push({ path: ['catalog', 'callTool'], message: `is the same name as catalog.searchTool ("${call}"): the two gateway tools need two names` });
+  const list = typeof catalog.listServersTool === 'string' ? catalog.listServersTool : 'list_servers';
+  if (search === call) problems.push({ path: ['catalog', 'callTool'], message: `is the same name as catalog.searchTool ("${call}"): the gateway tools need distinct names` });
+  if (list === search || list === call) {
+    const other = list === search ? 'searchTool' : 'callTool';
+    problems.push({ path: ['catalog', 'listServersTool'], message: `is the same name as catalog.${other} ("${list}"): the gateway tools need distinct names` });
+  }
   problems.push(...globProblems(catalog.alwaysVisible, ['catalog', 'alwaysVisible']));
   for (const { index, raw } of clientEntries(tree)) {
     if (isRecord(raw.catalog)) problems.push(...globProblems(raw.catalog.alwaysVisible, ['clients', index, 'catalog', 'alwaysVisible']));

@@ -44,6 +44,16 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
     }),
     headers: stringMap('HTTP server: extra HTTP headers sent with every request, e.g. Authorization (default {}).'),
     auth: serverAuthSchema(subst),
+    description: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          "What this server is for, in one short line (e.g. \"Issues, pull requests and code of our GitHub org\"): the server directory search mode shows models. Default: what the server says of itself, else its tools' words.",
+      }),
     prefix: subst(z.string().regex(PREFIX_PATTERN, { error: 'must be at most 64 of A-Z a-z 0-9 _ . -' }))
       .optional()
       .meta({ description: 'Namespace for exposed tool and prompt names (default: the name). "" exposes names unprefixed.' }),

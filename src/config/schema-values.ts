@@ -100,5 +100,12 @@ export type OrNull = ReturnType<typeof orNullFor>;
 export const toolModeSchema = z.enum(['full', 'search', 'auto']);
 /** catalog.tokenBudget and clients[].catalog.tokenBudget. */
 export const tokenBudgetSchema = (subst: Subst) => subst(z.int().min(1).max(100_000_000));
+/**
+ * catalog.directoryBudget and clients[].catalog.directoryBudget. The default fits the directory
+ * of the 70 benchmark servers (1,511 o200k tokens, bench/search/catalogs*) with room to spare, and
+ * keeps search mode's whole list (guidance, schemas, call_tool: ~310 tokens) within 2,000.
+ */
+export const DEFAULT_DIRECTORY_BUDGET = 1600;
+export const directoryBudgetSchema = (subst: Subst) => subst(z.int().min(0).max(100_000_000));
 /** catalog.alwaysVisible and clients[].catalog.alwaysVisible: globs on exposed tool names. */
 export const alwaysVisibleSchema = z.array(z.string());

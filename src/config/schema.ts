@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { listenAuthSchema } from './schema-auth.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
-import { SEPARATOR_PATTERN, alwaysVisibleSchema, duration, isHttpUrl, isOrigin, nameSchema, orNullFor, size, substFor, tokenBudgetSchema, toolModeSchema } from './schema-values.js';
+import { DEFAULT_DIRECTORY_BUDGET, SEPARATOR_PATTERN, alwaysVisibleSchema, directoryBudgetSchema, duration, isHttpUrl, isOrigin, nameSchema, orNullFor, size, substFor, tokenBudgetSchema, toolModeSchema } from './schema-values.js';
 
 export { MAX_NAME_LENGTH, NAME_PATTERN, PREFIX_PATTERN, SEPARATOR_PATTERN } from './schema-values.js';
 
@@ -91,6 +91,14 @@ function build(editor: boolean) {
       callTool: subst(toolName)
         .prefault('call_tool')
         .meta({ description: 'Name of the tool that calls a found tool in search mode (default call_tool). No server tool ever gets it.' }),
+      listServersTool: subst(toolName)
+        .prefault('list_servers')
+        .meta({ description: 'Name of the tool of search mode that lists the servers, offered when the server directory exceeds directoryBudget (default list_servers). No server tool ever gets it.' }),
+      directoryBudget: directoryBudgetSchema(subst)
+        .prefault(DEFAULT_DIRECTORY_BUDGET)
+        .meta({
+          description: `search mode: the most tokens the server directory (one line per server, about 22 each) may cost in search_tools' description; past it, the listServersTool lists the servers instead (default ${DEFAULT_DIRECTORY_BUDGET}).`,
+        }),
       embeddings: z
         .strictObject({
           url: z.string().refine(isHttpUrl, { error: 'must be an http:// or https:// URL' }).meta({ description: 'Base URL of an OpenAI-compatible API: POST {url}/embeddings.' }),

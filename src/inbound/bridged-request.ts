@@ -80,6 +80,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
   const wantsProgress = round.params._meta?.progressToken !== undefined;
   const context: RequestContext = {
     router: session.router,
+    finder: session.finder,
     session,
     view: session.view,
     cancellation,

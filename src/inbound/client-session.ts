@@ -37,7 +37,7 @@ import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
 import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
-import type { Handler, HttpHeaders } from './context.js';
+import type { Handler, HttpHeaders, ToolFinding } from './context.js';
 import { dressRaw, dressResult, modernErrorCode, refusal } from './modern-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
@@ -70,6 +70,8 @@ export class ClientSession implements EndpointSession, Session {
 
   constructor(
     readonly router: Router,
+    /** search_tools' engine (the app's ToolFinder). */
+    readonly finder: ToolFinding,
     private readonly push: (message: JsonRpcMessage) => void,
     /** Bytes this client's requests and answers may hold in the gateway (parent: the gateway's). */
     readonly budget: ByteBudget,
@@ -193,6 +195,7 @@ export class ClientSession implements EndpointSession, Session {
     const token = params._meta?.progressToken;
     const context: RequestContext = {
       router: this.router,
+      finder: this.finder,
       session: this,
       view: this.view,
       cancellation,

@@ -1,9 +1,10 @@
 // What a request handler sees: the router (catalog, connections, per-session state on servers),
-// the session that asked, and the request's own context (cancellation, progress sink, the
-// channel for messages related to it). Handlers are plain async functions of (params, context)
-// → result; they throw RpcError or GatewayError for failures. A RequestContext is also the
-// RequestOwner the router attributes a server's messages to.
+// the app's tool search, the session that asked, and the request's own context (cancellation,
+// progress sink, the channel for messages related to it). Handlers are plain async functions of
+// (params, context) → result; they throw RpcError or GatewayError for failures. A RequestContext
+// is also the RequestOwner the router attributes a server's messages to.
 
+import type { CatalogEntry } from '../catalog/build.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RawResponse } from '../jsonrpc/raw.js';
@@ -13,8 +14,25 @@ import type { Router } from '../router/router.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
 
+/** A tool a search found: its entry in the view that searched, and how well it matched. */
+export interface FoundTool {
+  entry: CatalogEntry;
+  score: number;
+}
+
+/** The app's tool search (app/tool-finder.ts), as handlers reach it. */
+export interface ToolFinding {
+  /**
+   * The tools of `view` that best match a query, best first: never one outside the view, never
+   * one meant for an app's UI alone; with `servers`, only tools of those servers.
+   */
+  find(view: CatalogView, query: string, options: { limit: number; servers?: ReadonlySet<string> }): Promise<FoundTool[]>;
+}
+
 export interface RequestContext extends RequestOwner {
   readonly router: Router;
+  /** search_tools' engine, owned by the app. */
+  readonly finder: ToolFinding;
   readonly session: ClientSession;
   /** The catalog as this session's client profile sees it (the whole catalog without one). */
   readonly view: CatalogView;

@@ -25,7 +25,8 @@ export interface ServerIdentity {
   era: Era;
   protocolVersion: string;
   capabilities: Record<string, any>;
-  serverInfo?: { name?: string; version?: string };
+  /** The server's Implementation as sent (title and description are what the server directory reads; unchecked). */
+  serverInfo?: { name?: string; version?: string; title?: unknown; description?: unknown };
   instructions?: string;
 }
 

@@ -61,7 +61,8 @@ export class ServerConnection<O = never> {
   /** The revision agreed: initialize's answer, or the stateless revision discover confirmed. */
   protocolVersion?: string;
   capabilities: Record<string, any> = {};
-  serverInfo?: { name?: string; version?: string };
+  /** The server's Implementation as sent (title and description are what the server directory reads; unchecked). */
+  serverInfo?: { name?: string; version?: string; title?: unknown; description?: unknown };
   instructions?: string;
   /** Whether the lists belong in the catalog: from a successful connect until the grace period after a drop ends. */
   listed = false;

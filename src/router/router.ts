@@ -17,10 +17,6 @@ import type { AuditLog } from '../observability/audit.js';
 import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { mostVerbose } from '../protocol/mcp.js';
-import { hiddenFromModel, toolDefinition } from '../catalog/tool-exposure.js';
-import type { ToolSearchIndex } from '../search/index.js';
-import { IndexSync } from './index-sync.js';
-import type { HybridSearcher } from '../search/embeddings.js';
 import { IsolatedConnections } from './isolated.js';
 import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
 import { ServerRequestRelay } from './server-request-relay.js';
@@ -46,16 +42,6 @@ export class Router {
   readonly cursors: CursorCodec;
   /** Wraps 2026 servers' requestState on its way to 2026 clients (same key as cursors and parked calls). */
   readonly states: StateWrapper;
-  /**
-   * Every tool of the catalog, indexed for search_tools. Brought up to date on the first search
-   * after a snapshot (a gateway whose clients never search never pays for indexing).
-   */
-  private index?: ToolSearchIndex;
-  /** The index itself, or with catalog.embeddings the hybrid ranking over it. */
-  private searcher?: ToolSearchIndex | HybridSearcher;
-  private embeddings?: string;
-  private readonly indexSync = new IndexSync();
-  private indexedCatalog?: Catalog;
   readonly subscriptions: Subscriptions;
   readonly tasks = new TaskIds();
   /** Calls of stateless-revision clients waiting for their input between rounds. */
@@ -92,48 +78,6 @@ export class Router {
     this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size, (session, server) => uriJudge(this.catalog, session.view, server));
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
-  }
-
-  /**
-   * The tools of `view` that best match a query, best first, as a model needs them (name, title,
-   * description, input schema, annotations). Never a tool outside the view, and never one meant
-   * for an app's UI alone.
-   */
-  async findTools(view: CatalogView, query: string, limit: number): Promise<{ tool: Record<string, any>; score: number }[]> {
-    await this.configureSearch();
-    if (this.indexedCatalog !== this.catalog) this.reindex(this.catalog);
-    const hits = await this.searcher!.search(query, {
-      limit,
-      accept: (key) => {
-        const entry = view.toolByCatalogKey(key);
-        return entry !== undefined && !hiddenFromModel(entry.item);
-      },
-    });
-    return hits.map((h) => ({ tool: toolDefinition(view.toolByCatalogKey(h.key)!.item), score: h.score }));
-  }
-
-  /** Semantic ranking when the config asks for it (and again when a reload changes it). */
-  private async configureSearch(): Promise<void> {
-    // The engine (stemmer, stop words) loads on the first search: start-up never pays for it.
-    if (!this.index) this.index = new (await import('../search/index.js')).ToolSearchIndex();
-    const e = this.config.catalog.embeddings;
-    const key = e === undefined ? undefined : JSON.stringify(e);
-    if (this.searcher && key === this.embeddings) return;
-    this.embeddings = key;
-    this.searcher =
-      e === undefined ? this.index : new (await import('../search/embeddings.js')).HybridSearcher(this.index, { url: e.url, model: e.model, headers: e.headers, timeoutMs: e.timeout, cacheDir: e.cacheDir });
-    // The hybrid learns each tool's text from syncServer: index everything again.
-    this.indexedCatalog = undefined;
-    this.indexSync.reset();
-  }
-
-  /** Brings the index to a snapshot: only servers whose tools changed are re-indexed. */
-  private reindex(catalog: Catalog): void {
-    this.indexedCatalog = catalog;
-    const searcher = this.searcher!;
-    this.indexSync.sync(catalog, searcher);
-    // Vectors are fetched in the background; until they are there, ranking is lexical.
-    if ('refresh' in searcher) void searcher.refresh().catch(() => undefined);
   }
 
   get config(): GatewayConfig {

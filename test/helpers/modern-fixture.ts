@@ -13,12 +13,15 @@ export interface ModernFixtureOptions {
   modernOnly?: boolean;
   /** serverInfo.name (default "modern-fixture"). */
   name?: string;
+  /** serverInfo.description (default none). */
+  description?: string;
 }
 
 function flags(options: ModernFixtureOptions): string[] {
   const out: string[] = [];
   if (options.modernOnly) out.push('--modern-only');
   if (options.name) out.push('--name', options.name);
+  if (options.description) out.push('--description', options.description);
   return out;
 }
 

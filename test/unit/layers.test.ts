@@ -37,11 +37,13 @@ const ALLOWED: Record<string, string[]> = {
   observability: ['protocol', 'errors', 'log', 'catalog', 'config-types'],
   'outbound/auth': ['protocol', 'errors', 'log'],
   outbound: ['protocol', 'errors', 'log', 'jsonrpc', 'transport', 'config-types', 'outbound/auth'],
-  router: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'catalog', 'policy', 'observability', 'search', 'search/embeddings', 'config-types'],
+  router: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'catalog', 'policy', 'observability', 'config-types'],
   'inbound/auth': ['protocol', 'errors', 'log', 'config-types'],
-  inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth', 'search'],
+  inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth'],
   config: ['protocol', 'errors', 'policy', 'config-types'],
-  app: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'router', 'inbound', 'catalog', 'policy', 'observability', 'search', 'config', 'config-types', 'outbound/auth', 'inbound/auth'],
+  // The app owns the tool search (app/tool-finder.ts): the index and, with catalog.embeddings, the
+  // hybrid ranking over it. The router no longer holds either (issue 29).
+  app: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'router', 'inbound', 'catalog', 'policy', 'observability', 'search', 'search/embeddings', 'config', 'config-types', 'outbound/auth', 'inbound/auth'],
   cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth'],
   main: ['protocol', 'errors', 'log', 'app', 'cli', 'config', 'config-types'],
 };

@@ -9,7 +9,7 @@ import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './mod
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse, mayNameUri, parseRawResponse } from '../../jsonrpc/raw.js';
-import { callNamedTool, searchTools } from './search-tools.js';
+import { callNamedTool, listServers, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
@@ -114,6 +114,7 @@ export const callTool: Handler = async (params, context) => {
   const own = context.router.catalog.exposure.settingsFor(context.session.profile);
   if (params?.name === own.searchTool) return searchTools(params.arguments, context);
   if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
+  if (params?.name === own.listServersTool) return listServers(context);
   const entry = toolForCall(context, params?.name);
   if (context.httpHeaders !== undefined) {
     const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);

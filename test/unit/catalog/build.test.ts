@@ -65,6 +65,15 @@ describe('buildCatalog', () => {
     expect(changedKinds(before, same)).toEqual([]);
     expect(changedKinds(before, after)).toEqual(['tools']);
   });
+
+  it('reports tools when what a server is for changed, or the exposure settings: search mode’s list may show it', () => {
+    const input = (description?: string, info?: Record<string, string>) => [{ ...server('a', { tools: [{ name: 't' }] }), description, serverInfo: info }];
+    const before = buildCatalog(input('Mail'), naming);
+    expect(changedKinds(before, buildCatalog(input('Mail'), naming))).toEqual([]);
+    expect(changedKinds(before, buildCatalog(input('Team mail'), naming))).toEqual(['tools']);
+    expect(changedKinds(before, buildCatalog(input('Mail', { description: 'A mail server' }), naming))).toEqual(['tools']);
+    expect(changedKinds(before, buildCatalog(input('Mail'), naming, undefined, { settingsFor: before.exposure.settingsFor }))).toEqual(['tools']);
+  });
 });
 
 describe('buildCatalog: no server holds a name in another server’s namespace (issue 28.6)', () => {

@@ -1,7 +1,8 @@
 // A rebuild that reuses what unchanged lists and items gave (build.ts, guard.ts, naming.ts,
 // view.ts, the token estimate) must give exactly what a build from scratch gives: after any
 // sequence of changes to any server's list, the snapshot, its hashes, its guard report, a
-// profile's view and the token figures equal those of a build over fresh copies of the same input.
+// profile's view, its server directory and the token figures equal those of a build over fresh
+// copies of the same input.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, DEFAULT_GUARD, type Catalog, type CatalogServerInput } from '../../../src/catalog/build.js';
@@ -13,7 +14,9 @@ import { estimateTokens, serializeToolsForModel, toolListTokens } from '../../..
 const all = { allow: ['*'], deny: [] as string[] };
 const config = (name: string, prefix: string): ServerConfig =>
   ({ kind: 'stdio', name, prefix, enabled: true, tools: { allow: ['*'], deny: ['hidden*'] }, prompts: all, resources: all, listLimits: {} }) as unknown as ServerConfig;
-const exposure = { settingsFor: () => ({ mode: 'auto' as const, tokenBudget: 500, alwaysVisible: ['a__keep*'], searchTool: 'search_tools', callTool: 'call_tool' }) };
+const exposure = {
+  settingsFor: () => ({ mode: 'auto' as const, tokenBudget: 500, alwaysVisible: ['a__keep*'], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 40 }),
+};
 const profile: ClientProfile = { name: 'short', tools: { allow: ['*'], deny: ['*drop*'] }, prompts: all, resources: all, readOnly: false, naming: { maxLength: 64 } } as ClientProfile;
 
 const NAMES = ['search', 'keep_me', 'drop_it', 'hidden_one', 'x'.repeat(70), 'a/b', 'search_tools', 'get.item'];
@@ -45,6 +48,8 @@ function summary(c: Catalog) {
     view: Object.fromEntries(LIST_KINDS.map((k) => [k, viewFor(c, profile).lists[k].entries.map((e) => [e.key, e.catalogKey, e.item])])),
     viewHash: viewFor(c, profile).lists.tools.hash,
     tokens: [viewFor(c, undefined).exposure().tokens(), viewFor(c, profile).exposure().tokens()],
+    directory: [viewFor(c, undefined).directory(), viewFor(c, profile).directory()],
+    served: viewFor(c, profile).exposure().served.entries.map((e) => e.item),
     mode: viewFor(c, profile).exposure().mode,
   };
 }

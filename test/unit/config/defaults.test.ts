@@ -30,9 +30,11 @@ describe('the JSON Schema', () => {
         '.servers.command', // command or url: the kind of server
         '.servers.url',
         '.servers.prefix', // the name
+        '.servers.description', // what the server says of itself, else its tools' words
         '.mcpServers.command',
         '.mcpServers.url',
         '.mcpServers.prefix',
+        '.mcpServers.description',
         '.mcpServers.type', // the transport's own default
         '.clients.name',
         '.clients.token', // a profile only stdio can serve
@@ -47,6 +49,7 @@ describe('the JSON Schema', () => {
         '.clients.catalog.mode',
         '.clients.catalog.tokenBudget',
         '.clients.catalog.alwaysVisible',
+        '.clients.catalog.directoryBudget',
         // OAuth: absent means no OAuth on that side, or the value the provider's metadata gives.
         '.listen.auth', // static tokens only
         '.listen.auth.issuer',
@@ -213,7 +216,7 @@ describe('the loaded config', () => {
     [...propertyAt]
       .filter(([p, node]) => p.startsWith(`${path}.`) && !p.slice(path.length + 1).includes('.') && node.default !== undefined && typeof node.default !== 'object')
       .map(([p]) => p.slice(path.length + 1))
-      .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd', 'searchTool', 'callTool'].includes(key));
+      .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd', 'searchTool', 'callTool', 'listServersTool'].includes(key));
 
   it.each(['listen', 'naming', 'catalog', 'limits', 'sanitize', 'pinning'])('%s: the value in the file, else the schema default', (section) => {
     const keys = scalarKeys(`.${section}`);

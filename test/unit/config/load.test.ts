@@ -12,7 +12,7 @@ describe('defaults', () => {
     expect(config).toEqual({
       listen: { host: '127.0.0.1', port: 8808, path: '/mcp', allowedOrigins: [] },
       naming: { separator: '__', mode: 'always' },
-      catalog: { pageSize: 100, mode: 'auto', tokenBudget: 10000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool' },
+      catalog: { pageSize: 100, mode: 'auto', tokenBudget: 10000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 1600 },
       limits: {
         maxMessageBytes: 16 * 1024 * 1024,
         shutdownGraceMs: 10_000,

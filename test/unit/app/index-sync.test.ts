@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, type CatalogServerInput } from '../../../src/catalog/build.js';
 import type { ServerConfig } from '../../../src/config/types.js';
-import { IndexSync } from '../../../src/router/index-sync.js';
+import { IndexSync } from '../../../src/app/index-sync.js';
 
 const all = { allow: ['*'], deny: [] as string[] };
 const server = (name: string, tools: Record<string, any>[]): CatalogServerInput => ({

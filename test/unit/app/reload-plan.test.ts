@@ -1,0 +1,16 @@
+// planReload: a server whose entry changed restarts; one whose only change is its description
+// (what search mode's directory says of it) is kept, connection and calls in flight included.
+import { describe, expect, it } from 'vitest';
+import { planReload } from '../../../src/app/reload-plan.js';
+import { parse } from '../config/helpers.js';
+
+const config = (a: string, b: string) => parse(`servers:\n  - { name: a, command: node, ${a} }\n  - { name: b, command: node, ${b} }\n`);
+
+describe('planReload', () => {
+  it('keeps a server whose description alone changed, and restarts one whose command line changed', () => {
+    const plan = planReload(config('description: Mail', 'args: [x]'), config('description: Our team mail', 'args: [y]'));
+    expect(plan.kept).toEqual(['a']);
+    expect(plan.restarted.map((s) => s.name)).toEqual(['b']);
+    expect(plan.order).toEqual(['a', 'b']);
+  });
+});
