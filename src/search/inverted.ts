@@ -137,7 +137,7 @@ export class InvertedIndex {
     return this.vocabulary.forms(term);
   }
 
-  /** Known terms nearest a misspelt `term` (see spelling.ts): indexed ones and those of `know`. */
+  /** Indexed terms nearest a misspelt `term` (see spelling.ts). */
   corrections(term: string): string[] {
     return this.spelling.nearest(term);
   }
@@ -145,11 +145,6 @@ export class InvertedIndex {
   /** Indexed terms sharing character trigrams with `term` (see ngrams.ts), best first. */
   similar(term: string, min: number, limit: number): [string, number][] {
     return this.grams.similar(term, min, limit);
-  }
-
-  /** Makes a term a possible correction while no document holds it (the expansion tables' words). */
-  know(term: string): void {
-    this.spelling.add(term);
   }
 
   /** Number of documents holding the term (its document frequency). */

@@ -161,10 +161,6 @@ describe('ToolSearchIndex and misspellings', () => {
     );
   });
 
-  it('reads a misspelt word as the word of the tables it is nearest ("weathr" → weather → web search)', () => {
-    expect(index.search('whats the weathr in tokyo')[0]?.key).toBe('web__web_search');
-  });
-
   it('corrects a long word by two edits', () => {
     expect(index.search('the contnets of notes.txt')[0]?.key).toBe('files__read_file');
   });
