@@ -57,7 +57,7 @@ export interface RankingParams {
 
 /** Chosen on the dev sets of bench/search (README, round 17). */
 export const DEFAULT_RANKING: RankingParams = {
-  k1: 1.2,
+  k1: 1,
   fields: {
     name: { weight: 3, b: 0.3 },
     title: { weight: 2, b: 0.3 },
@@ -70,19 +70,19 @@ export const DEFAULT_RANKING: RankingParams = {
     // The product's name, when the request says it, weighs more; a longer server name counts a little less per word.
     server: { weight: 2.25, b: 0.2 },
   },
-  formWeight: 0.7,
+  formWeight: 0.5,
   typoWeight: 0.6,
   typoSureWeight: 0.85,
   gramFallback: true,
   nameCoverage: 0.5,
-  nameFormCredit: 0.6,
-  serverMention: 0.5,
+  nameFormCredit: 0.4,
+  serverMention: 0.75,
   serverContext: 0.5,
   valueMatch: 0.2,
   crowdingDecay: 0.8,
   crowdingFree: 3,
   familyDecay: 0.5,
-  keyTermsAbove: 10,
-  keyTermsKept: 8,
+  keyTermsAbove: 12,
+  keyTermsKept: 6,
   keyTermsWeight: 0.5,
 };
