@@ -22,7 +22,7 @@ export interface FieldParams {
   groupNorm?: number;
 }
 
-/** One query concept: a word and its expansions; a document scores by the best of them. */
+/** One query concept: a word and its other forms or corrections; a document scores by the best of them. */
 export type Concept = ReadonlyArray<readonly [term: string, weight: number]>;
 
 interface Posting {
@@ -169,8 +169,8 @@ export class InvertedIndex {
       const conceptEpoch = this.nextEpoch();
       const members: number[] = [];
       // Every term of a concept stands for the user's word, so each carries that word's rarity
-      // (as Lucene's synonym queries do): "bug" is no weaker a request because tools say "issue".
-      // A word no tool uses counts as used once.
+      // (as Lucene's synonym queries do): "repo" is no weaker a request because tools say
+      // "repositories". A word no tool uses counts as used once.
       const df = Math.max(1, this.postings.get(concept[0]?.[0] ?? '')?.n ?? 0);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (const [t, w] of concept) {

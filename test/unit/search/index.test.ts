@@ -58,6 +58,12 @@ describe('ToolSearchIndex ranking', () => {
     expect(top(index, 'takeScreenshot')).toBe('browser__browser_take_screenshot');
   });
 
+  it('prefers the name that says the request\'s word as written over another form of it', () => {
+    const twins = build([tool('cal', 'create_event', 'Create calendar entries.'), tool('cal', 'create_events', 'Create calendar entries.')]);
+    expect(top(twins, 'create event')).toBe('cal__create_event');
+    expect(top(twins, 'create events')).toBe('cal__create_events');
+  });
+
   it('searches non-English text', () => {
     expect(top(index, '搜索文档')).toBe('docs__buscar_documentos');
   });

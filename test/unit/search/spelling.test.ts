@@ -71,11 +71,10 @@ describe('SpellingIndex', () => {
     expect(v.nearest('ab1cdf')).toEqual([]);
   });
 
-  it('keeps a term added twice until it is deleted twice', () => {
+  it('files a term once, and forgets it when deleted', () => {
     const v = new SpellingIndex();
     v.add('weather');
     v.add('weather');
-    v.delete('weather');
     expect(v.nearest('weathr')).toEqual(['weather']);
     v.delete('weather');
     expect(v.nearest('weathr')).toEqual([]);
