@@ -4,7 +4,7 @@
 // boosts over the best RERANK_DEPTH (name coverage, a server named, server context, value match) →
 // crowding of one server and of one name family → top k. Incremental: upsert/remove cost the tool's own terms.
 
-import { analyzeText } from './analyze.js';
+import { analyzeText, term } from './analyze.js';
 import { spreadServers } from './crowding.js';
 import { Families } from './families.js';
 import { FIELD_NAMES, fieldTerms } from './fields.js';
@@ -17,24 +17,11 @@ import { takeTop } from './top.js';
 import type { SearchHit, SearchOptions, Searcher, ToolDoc } from './types.js';
 import { parameterKinds, valueKinds } from './values.js';
 import { splitName, tokenize } from './tokenize.js';
-import { term } from './analyze.js';
-
-function nameWordsOf(name: string, own: ReadonlySet<string>): { nameWords: string[]; nameSurfaces: string[] } {
-  const nameWords: string[] = [];
-  const nameSurfaces: string[] = [];
-  for (const w of splitName(name)) {
-    const t = term(w);
-    if (t === '' || own.has(t) || nameWords.includes(t)) continue;
-    nameWords.push(t);
-    nameSurfaces.push(w);
-  }
-  return { nameWords, nameSurfaces };
-}
 
 export { DEFAULT_RANKING, type RankingParams } from './params.js';
 
 export const DEFAULT_LIMIT = 10;
-/** How many lexical hits the boosts re-rank: they are bounded factors, so the rest cannot climb past. */
+/** How many lexical hits the boosts re-rank: bounded factors, which rarely lift a tool from further down into the top 10. */
 export const RERANK_DEPTH = 100;
 /** The fallback's least Dice coefficient, and most similar terms per word (chosen on bench/search/fallback.mjs). */
 const GRAM_MIN = 0.4;
@@ -54,6 +41,19 @@ interface ToolFacts {
   readonly nameSurfaces: readonly string[];
   /** Kinds of value the parameters take (values.ts). */
   readonly kinds: number;
+}
+
+/** The name's words as terms, apart from the server's own (`own`), each once, with the word as written. */
+function nameWordsOf(words: readonly string[], own: ReadonlySet<string>): { nameWords: string[]; nameSurfaces: string[] } {
+  const nameWords: string[] = [];
+  const nameSurfaces: string[] = [];
+  for (const w of words) {
+    const t = term(w);
+    if (t === '' || own.has(t) || nameWords.includes(t)) continue;
+    nameWords.push(t);
+    nameSurfaces.push(w);
+  }
+  return { nameWords, nameSurfaces };
 }
 
 export class ToolSearchIndex implements Searcher {
@@ -85,13 +85,13 @@ export class ToolSearchIndex implements Searcher {
     this.index.set(doc.key, terms, doc.server);
     // The server's document: what its tools are (names, titles, first sentences), not how to call them.
     this.servers.add(doc.server, doc.key, [...terms[0]!, ...terms[1]!, ...terms[2]!]);
-    const own = new Set(this.servers.words(doc.server));
+    const words = splitName(doc.name);
     this.facts.set(doc.key, {
       server: doc.server,
-      ...nameWordsOf(doc.name, own),
+      ...nameWordsOf(words, new Set(this.servers.words(doc.server))),
       kinds: parameterKinds(doc.inputSchema),
     });
-    this.families.add(doc.key, doc.server, splitName(doc.name));
+    this.families.add(doc.key, doc.server, words);
   }
 
   /**
