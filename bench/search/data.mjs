@@ -1,6 +1,6 @@
 // The benchmark's data, read one way for every script: the collected catalogs (a tool's key is its
-// exposed name, server__tool), and the query sets. queries.tsv's odd lines are the dev half, its
-// even lines the test half; queries-dev2.tsv to queries-dev5.tsv are all dev. Lines: level, request,
+// exposed name, server__tool), and the query sets, all dev since round 17 (queries.tsv's even lines
+// were its test half until then; its lines keep their split 'dev'); queries-dev2.tsv to queries-dev5.tsv. Lines: level, request,
 // gold tool key(s), and in queries-dev4.tsv a fourth column naming the persona the request was written in.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,8 +31,8 @@ function readQueries(file, splitOf) {
     });
 }
 
-/** queries.tsv, each request marked dev or test. */
-export const mainQueries = () => readQueries('./queries.tsv', (i) => (i % 2 === 0 ? 'dev' : 'test'));
+/** queries.tsv (split 'dev': the whole file since round 17). */
+export const mainQueries = () => readQueries('./queries.tsv', () => 'dev');
 /** queries-dev2.tsv (split 'dev2'). */
 export const dev2Queries = () => readQueries('./queries-dev2.tsv', () => 'dev2');
 /** queries-dev3.tsv (split 'dev3', round 12). */
@@ -42,4 +42,4 @@ export const dev4Queries = () => readQueries('./queries-dev4.tsv', () => 'dev4')
 /** queries-dev5.tsv (split 'dev5', round 16b: written blind, in the plain style). */
 export const dev5Queries = () => readQueries('./queries-dev5.tsv', () => 'dev5');
 /** Every dev request: queries.tsv's dev half, then the second to fifth dev sets. */
-export const devQueries = () => [...mainQueries().filter((q) => q.split === 'dev'), ...dev2Queries(), ...dev3Queries(), ...dev4Queries(), ...dev5Queries()];
+export const devQueries = () => [...mainQueries(), ...dev2Queries(), ...dev3Queries(), ...dev4Queries(), ...dev5Queries()];

@@ -1,7 +1,7 @@
-// Quick comparison of ranking settings on the DEV half and the second to fifth dev sets (catalog, +5,000 distractors, 10,000 tools),
-// for deciding a change before the test totals are looked at. Each argument is a JSON object
-// merged over DEFAULT_RANKING (deeply); `--test` also prints the test totals (after deciding).
-//   npm run build && node bench/search/dev.mjs '{}' '{"serverContext":0}' [--test]
+// Quick comparison of ranking settings on the dev sets, queries.tsv and the second to fifth (catalog,
+// +5,000 distractors, 10,000 tools). Each argument is a JSON object merged over DEFAULT_RANKING
+// (deeply). tune.mjs --eval adds b1 at catalog size; this one adds the sizes.
+//   npm run build && node bench/search/dev.mjs '{}' '{"serverContext":0}' [--diff]
 import { catalogTools, dev2Queries, dev3Queries, dev4Queries, dev5Queries, mainQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';
 import { generateDistractors } from './distractors.mjs';
@@ -9,7 +9,6 @@ import { generateDistractors } from './distractors.mjs';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const S = await import(here('../../dist/search/index.js'));
 const args = process.argv.slice(2);
-const withTest = args.includes('--test');
 const settings = args.filter((a) => !a.startsWith('--'));
 const catalog = catalogTools();
 const queries = mainQueries();
@@ -41,7 +40,7 @@ for (const s of settings.length > 0 ? settings : ['{}']) {
     for (const doc of docs) e.upsert(doc);
     const record = [];
     ranks.set(`${s} ${name}`, record);
-    cells.push(`${name} dev ${measure(e, ['dev'], record)} dev2 ${measure(e, ['dev2'], record)} dev3 ${measure(e, ['dev3'], record)} dev4 ${measure(e, ['dev4'], record)} dev5 ${measure(e, ['dev5'], record)} total ${measure(e, ['dev', 'dev2', 'dev3', 'dev4', 'dev5'])}${withTest ? ` test ${measure(e, ['test'])}` : ''}`);
+    cells.push(`${name} dev ${measure(e, ['dev'], record)} dev2 ${measure(e, ['dev2'], record)} dev3 ${measure(e, ['dev3'], record)} dev4 ${measure(e, ['dev4'], record)} dev5 ${measure(e, ['dev5'], record)} total ${measure(e, ['dev', 'dev2', 'dev3', 'dev4', 'dev5'])}`);
   }
   console.log(`${s.padEnd(50)} ${cells.join('  ')}`);
 }

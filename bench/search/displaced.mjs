@@ -1,5 +1,5 @@
-// Which dev/dev2 requests lose places between catalog size and +5,000 distractors, and to which
-// distractor tools, through which of the request's words (own word or expansion). Dev halves only.
+// Which dev requests lose places between catalog size and +5,000 distractors, and to which
+// distractor tools, through which of the request's words (own word, another form or a correction).
 //   npm run build && node bench/search/displaced.mjs ['{"familyDecay":1}']   (settings merged over DEFAULT_RANKING)
 import { catalogTools, devQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';

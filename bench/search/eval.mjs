@@ -1,32 +1,16 @@
-// Search benchmark: ranking quality (Recall@1/3/5, MRR@10 on bench/search/queries.tsv, dev and
-// test halves), query latency, index build time and the tokens of a tool list in full vs in
-// search mode. Offline, built dist/ only; writes bench/SEARCH.md.
-//   node bench/search/eval.mjs [--misses dev|dev2|dev3|dev4|dev5|test|all] [--no-write] [--quick]
-import { writeFileSync } from 'node:fs';
+// Search benchmark: ranking quality (Recall@1/3/5, MRR@10 on the dev sets: queries.tsv and
+// queries-dev2..5.tsv, and the blind set b1 by variant when bench/search/blind/ holds it), query
+// latency, index build time and the tokens of a tool list in full vs in search mode. Offline,
+// built dist/ only; writes bench/SEARCH.md.
+//   node bench/search/eval.mjs [--misses dev|dev2|dev3|dev4|dev5|all] [--no-write] [--quick]
+import { readdirSync, writeFileSync } from 'node:fs';
 import { catalogTools, dev2Queries, dev3Queries, dev4Queries, dev5Queries, loadCatalogs, mainQueries } from './data.mjs';
 import { loadavg, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { existsSync, readFileSync } from 'node:fs';
 import { generateDistractors } from './distractors.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-// The word checks derived from general word vectors (round 11): their module's import (a 0.13 MiB
-// string) and its parsing, measured first, before any index reads it. Memory: heap and array buffers held afterwards.
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc'); // collected before each reading, so garbage of the import and decoding is not counted
-const held = () => { gc(); const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
-const vec = { m0: held(), t0: performance.now() };
-await import(here('../../dist/search/word-checks.js'));
-vec.importMs = performance.now() - vec.t0;
-vec.m1 = held();
-const V = await import(here('../../dist/search/vectors.js'));
-vec.c0 = process.cpuUsage();
-vec.t1 = performance.now();
-const table = V.wordChecks();
-vec.decodeMs = performance.now() - vec.t1;
-vec.decodeCpuMs = (process.cpuUsage(vec.c0).user + process.cpuUsage(vec.c0).system) / 1000;
-vec.m2 = held();
 const S = await import(here('../../dist/search/index.js'));
 const args = process.argv.slice(2);
 const showMisses = args.includes('--misses') ? args[args.indexOf('--misses') + 1] ?? 'all' : undefined;
@@ -40,15 +24,34 @@ const catalog = catalogTools(catalogs);
 const keys = new Set(catalog.map((d) => d.key));
 if (keys.size !== catalog.length) throw new Error('duplicate exposed names in the catalogs');
 
+// All dev since round 17: queries.tsv (its even lines were a test half until then), and the
+// second to fifth dev sets (rounds 7, 12, 13, 16b), each reported alone and in the dev total.
 const queries = mainQueries();
-// The second dev set (round 7): every line is dev; reported beside the halves, never mixed into "all".
 const dev2 = dev2Queries();
-// The third dev set (round 12), written blind in other styles: the same, with a dev + dev2 + dev3 total.
 const dev3 = dev3Queries();
-// The fourth dev set (round 13), written blind by persona: its own column, and in the dev total.
 const dev4 = dev4Queries();
-// The fifth dev set (round 16b), written blind in the plain style: its own column, and in the dev total.
 const dev5 = dev5Queries();
+const devAllQueries = [...queries, ...dev2, ...dev3, ...dev4, ...dev5];
+
+// The blind set b1 (dev since its first run, round 17; b2 is never read here): the requests as
+// written, and the first search_tools call assistants wrote for each, without and with the server
+// directory (a call naming servers is searched within them). Over the 70 catalogs.
+const blindDir = here('./blind');
+const rowsOf = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
+const b1 = existsSync(`${blindDir}/requests-b1.tsv`) ? (() => {
+  const requests = rowsOf(`${blindDir}/requests-b1.tsv`).map(([id, kind, , request, gold]) => ({ id, kind, request, gold: new Set(gold.trim().split(/\s+/)) }));
+  const calls = (v) => new Map(rowsOf(`${blindDir}/queries-b1-${v}.tsv`).map(([id, a]) => [id, JSON.parse(a)]));
+  const nodir = calls('nodir'), dir = calls('dir');
+  const added = readdirSync(here('./catalogs-added')).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(here(`./catalogs-added/${f}`), 'utf8')));
+  const docs = [...catalog, ...catalogTools(added)];
+  const serverOf = new Map(docs.map((d) => [d.key, d.server]));
+  const variant = (get) => requests.map((r) => {
+    const { query, server } = get(r);
+    const servers = server === undefined ? undefined : new Set([server].flat().map(String));
+    return { q: query, gold: r.gold, kind: r.kind, accept: servers && ((k) => servers.has(serverOf.get(k))) };
+  });
+  return { docs, verbatim: variant((r) => ({ query: r.request })), nodir: variant((r) => nodir.get(r.id)), dir: variant((r) => dir.get(r.id)) };
+})() : undefined;
 for (const [what, set] of [['query', queries], ['dev2 query', dev2], ['dev3 query', dev3], ['dev4 query', dev4], ['dev5 query', dev5]]) {
   for (const { i, q, gold } of set) for (const k of gold) if (!keys.has(k)) throw new Error(`${what} ${i + 1} "${q}": unknown gold tool ${k}`);
 }
@@ -68,7 +71,7 @@ function evaluate(engine, qs) {
   let r1 = 0, r3 = 0, r5 = 0, mrr = 0;
   const misses = [];
   for (const q of qs) {
-    const hits = engine.search(q.q, { limit: 10 });
+    const hits = engine.search(q.q, { limit: 10, accept: q.accept });
     const rank = hits.findIndex((h) => q.gold.has(h.key)) + 1;
     if (rank === 1) r1++;
     if (rank >= 1 && rank <= 3) r3++;
@@ -103,7 +106,7 @@ const to10k = d50k.slice(0, 10_000 - catalog.length);
 const scenarios = [
   { name: 'Plain BM25 (baseline)', Engine: S.PlainBm25Index, docs: catalog },
   { name: 'Switchboard', Engine: S.ToolSearchIndex, docs: catalog },
-  { name: 'Switchboard, no synonyms', Engine: class extends S.ToolSearchIndex { constructor() { super({ ...S.DEFAULT_RANKING, synonyms: false }); } }, docs: catalog },
+  { name: 'Switchboard, no key-term selection', Engine: class extends S.ToolSearchIndex { constructor() { super({ ...S.DEFAULT_RANKING, keyTermsAbove: Infinity }); } }, docs: catalog },
   { name: 'Plain BM25 + 5,000 distractors', Engine: S.PlainBm25Index, docs: [...catalog, ...d5k] },
   { name: 'Switchboard + 5,000 distractors', Engine: S.ToolSearchIndex, docs: [...catalog, ...d5k] },
   { name: 'Switchboard, 10,000 tools', Engine: S.ToolSearchIndex, docs: [...catalog, ...to10k] },
@@ -113,21 +116,18 @@ const rows = [];
 for (const s of scenarios) {
   if (quick && s.docs.length > 20_000) continue;
   const { engine, buildMs, buildCpuMs } = build(s.Engine, s.docs);
-  const dev = evaluate(engine, queries.filter((q) => q.split === 'dev'));
-  const test = evaluate(engine, queries.filter((q) => q.split === 'test'));
-  const all = evaluate(engine, queries);
+  const dev = evaluate(engine, queries);
   const d2 = evaluate(engine, dev2);
-  const devBoth = evaluate(engine, [...queries.filter((q) => q.split === 'dev'), ...dev2]);
   const d3 = evaluate(engine, dev3);
   const d4 = evaluate(engine, dev4);
   const d5 = evaluate(engine, dev5);
-  const devAll = evaluate(engine, [...queries.filter((q) => q.split === 'dev'), ...dev2, ...dev3, ...dev4, ...dev5]);
-  const lat = latency(engine, queries, s.docs.length > 20_000 ? 3 : 5);
-  const levels = Object.fromEntries(['easy', 'medium', 'hard'].map((l) => [l, evaluate(engine, queries.filter((q) => q.level === l))]));
-  rows.push({ ...s, tools: s.docs.length, buildMs, buildCpuMs, dev, test, all, dev2: d2, devBoth, dev3: d3, dev4: d4, dev5: d5, devAll, lat, levels });
-  console.error(`${s.name.padEnd(36)} tools=${String(s.docs.length).padStart(6)}  R@5 dev ${dev.r5.toFixed(3)} dev2 ${d2.r5.toFixed(3)} dev3 ${d3.r5.toFixed(3)} dev4 ${d4.r5.toFixed(3)} dev5 ${d5.r5.toFixed(3)} test ${test.r5.toFixed(3)}  MRR@10 all ${all.mrr.toFixed(3)}  p50 ${lat.p50.toFixed(3)} ms (cpu mean ${lat.cpuMean.toFixed(3)})  build ${buildMs.toFixed(0)} ms (cpu ${buildCpuMs.toFixed(0)})`);
+  const devAll = evaluate(engine, devAllQueries);
+  const lat = latency(engine, devAllQueries, s.docs.length > 20_000 ? 2 : 4);
+  const levels = Object.fromEntries(['easy', 'medium', 'hard'].map((l) => [l, evaluate(engine, devAllQueries.filter((q) => q.level === l))]));
+  rows.push({ ...s, tools: s.docs.length, buildMs, buildCpuMs, dev, dev2: d2, dev3: d3, dev4: d4, dev5: d5, devAll, lat, levels });
+  console.error(`${s.name.padEnd(36)} tools=${String(s.docs.length).padStart(6)}  R@5/MRR dev total ${devAll.r5.toFixed(3)}/${devAll.mrr.toFixed(3)}  p50 ${lat.p50.toFixed(3)} ms (cpu mean ${lat.cpuMean.toFixed(3)})  build ${buildMs.toFixed(0)} ms (cpu ${buildCpuMs.toFixed(0)})`);
   if (showMisses && (s.name === 'Switchboard' || args.includes('--all-misses'))) {
-    const m = { all: all.misses, dev: dev.misses, dev2: d2.misses, dev3: d3.misses, dev4: d4.misses, dev5: d5.misses }[showMisses] ?? test.misses;
+    const m = { all: devAll.misses, dev: dev.misses, dev2: d2.misses, dev3: d3.misses, dev4: d4.misses, dev5: d5.misses }[showMisses] ?? devAll.misses;
     for (const x of m) console.error(`  miss [${x.q.split}/${x.q.level}] rank ${x.rank || '-'}: ${x.q.q}  gold ${[...x.q.gold].join(',')}  top ${x.top.join(', ')}`);
   }
 }
@@ -146,18 +146,31 @@ const tokenRows = [
 for (const r of tokenRows) console.error(`tokens ${r.name}: full ${r.full} (estimate ${r.estimate}), search mode ${r.search}`);
 
 const pct = (x) => x.toFixed(3);
-const mb = (b) => (b / 1024 / 1024).toFixed(1);
-const kb = (b) => (b / 1024).toFixed(0);
-const vecLine = `${table.size} common terms (cosine below ${table.minCosine} baked in): module import ${vec.importMs.toFixed(1)} ms (+${kb(vec.m1 - vec.m0)} KiB held), parsing on the first search that needs it ${vec.decodeMs.toFixed(1)} ms (CPU ${vec.decodeCpuMs.toFixed(0)} ms, +${kb(vec.m2 - vec.m1)} KiB held)`;
-console.error(`word checks: ${vecLine}`);
+const rm = (m) => `${pct(m.r5)} / ${pct(m.mrr)}`;
 
-// ── targets (the brief's) ──
+// ── b1 (70 catalogs): by variant and kind ──
+const KINDS = ['ask', 'step', 'task', 'ml'];
+const blindRows = [];
+if (b1) {
+  for (const [name, Engine] of [['Plain BM25 (baseline)', S.PlainBm25Index], ['Switchboard', S.ToolSearchIndex]]) {
+    const { engine } = build(Engine, b1.docs);
+    const row = { name };
+    for (const v of ['verbatim', 'nodir', 'dir']) row[v] = { all: evaluate(engine, b1[v]), ...Object.fromEntries(KINDS.map((k) => [k, evaluate(engine, b1[v].filter((q) => q.kind === k))])) };
+    blindRows.push(row);
+    console.error(`b1 ${name.padEnd(24)} ${['verbatim', 'nodir', 'dir'].map((v) => `${v} ${rm(row[v].all)}`).join('  ')}`);
+  }
+}
+
+// ── targets (issue 29's) ──
 const row = (name) => rows.find((r) => r.name === name);
-const sb = row('Switchboard'), sb5k = row('Switchboard + 5,000 distractors'), sb10k = row('Switchboard, 10,000 tools'), sb50k = row('Switchboard + 50,000 distractors');
+const sb10k = row('Switchboard, 10,000 tools'), sb50k = row('Switchboard + 50,000 distractors');
+const sbBlind = blindRows.find((r) => r.name === 'Switchboard');
 const targets = [
-  ['Recall@5 ≥ 0.90 at catalog size', `dev ${pct(sb.dev.r5)}, dev2 ${pct(sb.dev2.r5)}, dev3 ${pct(sb.dev3.r5)}, dev4 ${pct(sb.dev4.r5)}, dev5 ${pct(sb.dev5.r5)}, test ${pct(sb.test.r5)}`, sb.dev.r5 >= 0.9 && sb.test.r5 >= 0.9],
-  ['MRR@10 ≥ 0.75 at catalog size', `dev ${pct(sb.dev.mrr)}, dev2 ${pct(sb.dev2.mrr)}, dev3 ${pct(sb.dev3.mrr)}, dev4 ${pct(sb.dev4.mrr)}, dev5 ${pct(sb.dev5.mrr)}, test ${pct(sb.test.mrr)}`, sb.dev.mrr >= 0.75 && sb.test.mrr >= 0.75],
-  ['Recall@5 ≥ 0.85 with 5,000 distractors', `dev ${pct(sb5k.dev.r5)}, dev2 ${pct(sb5k.dev2.r5)}, dev3 ${pct(sb5k.dev3.r5)}, dev4 ${pct(sb5k.dev4.r5)}, dev5 ${pct(sb5k.dev5.r5)}, test ${pct(sb5k.test.r5)}`, sb5k.dev.r5 >= 0.85 && sb5k.test.r5 >= 0.85],
+  ...(sbBlind ? [
+    ['b1 assistants without the directory: R@5 ≥ 0.95, MRR@10 ≥ 0.90', rm(sbBlind.nodir.all), sbBlind.nodir.all.r5 >= 0.95 && sbBlind.nodir.all.mrr >= 0.9],
+    ['b1 assistants with the directory: R@5 ≥ 0.97, MRR@10 ≥ 0.94', rm(sbBlind.dir.all), sbBlind.dir.all.r5 >= 0.97 && sbBlind.dir.all.mrr >= 0.94],
+    ['b1 requests verbatim: R@5 ≥ 0.73', rm(sbBlind.verbatim.all), sbBlind.verbatim.all.r5 >= 0.73],
+  ] : []),
   ['p50 query ≤ 1 ms at 10,000 tools', `${sb10k.lat.p50.toFixed(3)} ms`, sb10k.lat.p50 <= 1],
   ...(sb50k ? [['p50 query ≤ 5 ms at 50,000 tools', `${sb50k.lat.p50.toFixed(3)} ms`, sb50k.lat.p50 <= 5]] : []),
   ['index build ≤ 500 ms for 10,000 tools', `${sb10k.buildMs.toFixed(0)} ms (CPU ${sb10k.buildCpuMs.toFixed(0)} ms)`, sb10k.buildMs <= 500],
@@ -167,7 +180,7 @@ const targets = [
 const load1 = loadavg();
 const elapsed = (performance.now() - started) / 1000;
 const servers = catalogs.map((c) => `${c.server} (${c.tools.length})`).join(', ');
-const levelCounts = ['easy', 'medium', 'hard'].map((l) => `${queries.filter((q) => q.level === l).length} ${l}`).join(', ');
+const sizes = (qs) => ['easy', 'medium', 'hard'].map((l) => `${qs.filter((q) => q.level === l).length} ${l}`).join(', ');
 const md = `# Tool search benchmark
 
 Written by \`npm run bench:search\` (\`node bench/search/eval.mjs\`) on ${new Date().toISOString().slice(0, 10)}; Node ${process.version},
@@ -175,50 +188,38 @@ ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${load0.map((x) =
 
 - **Catalog**: ${catalog.length} real tool definitions of ${catalogs.length} public MCP servers: ${servers}.
   Sources, versions and licences are in each \`bench/search/catalogs/*.json\`.
-- **Queries**: ${queries.length} (${levelCounts}) in \`bench/search/queries.tsv\`, phrased as people ask assistants,
-  each with the tool(s) that answer it. Odd lines are the dev half (its misses drove the tuning), even lines the test half
-  (its queries not read while tuning; the honest preview of a held-out set). See \`bench/search/README.md\`.
-- **Second dev set**: ${dev2.length} more queries (${['easy', 'medium', 'hard'].map((l) => `${dev2.filter((q) => q.level === l).length} ${l}`).join(', ')}) in
-  \`bench/search/queries-dev2.tsv\`, written in round 7 before they were run; all dev. Reported in their own columns and with
-  the dev half (dev+dev2); the "all" columns and the difficulty table stay over \`queries.tsv\` only.
-- **Third dev set**: ${dev3.length} more (${['easy', 'medium', 'hard'].map((l) => `${dev3.filter((q) => q.level === l).length} ${l}`).join(', ')}) in \`bench/search/queries-dev3.tsv\`, written blind in round 12
-  in styles the first two under-represent (terse keywords, questions, chatty context, casual spelling and abbreviations,
-  outcomes, two intents); all dev. Reported in its own columns and in the dev total.
-- **Fourth dev set**: ${dev4.length} more (${['easy', 'medium', 'hard'].map((l) => `${dev4.filter((q) => q.level === l).length} ${l}`).join(', ')}) in \`bench/search/queries-dev4.tsv\`, written blind in round 13
-  in the voices of seven personas (backend developer, on-call engineer, product manager, salesperson, personal-assistant
-  user, non-native speaker, QA tester); all dev. Reported in its own column and in the dev total.
-- **Fifth dev set**: ${dev5.length} more (${['easy', 'medium', 'hard'].map((l) => `${dev5.filter((q) => q.level === l).length} ${l}`).join(', ')}) in \`bench/search/queries-dev5.tsv\`, written blind in round 16b
-  in the plain style (one natural sentence as a person asks an assistant, paraphrased, realistic values); all dev.
-  Reported in its own column and in the dev total (dev + dev2 + dev3 + dev4 + dev5).
-- **Distractors**: realistic tools of unrelated domains, generated with a fixed seed (\`bench/search/distractors.mjs\`).
+- **Dev sets** (all dev since round 17; see \`bench/search/README.md\`): \`queries.tsv\` ${queries.length} (${sizes(queries)}),
+  \`queries-dev2.tsv\` ${dev2.length}, \`queries-dev3.tsv\` ${dev3.length}, \`queries-dev4.tsv\` ${dev4.length}, \`queries-dev5.tsv\` ${dev5.length};
+  each request with the tool(s) that answer it.
+${b1 ? `- **b1** (\`bench/search/blind/\`, dev since its first run): 300 requests over the 70 catalogs (${b1.docs.length} tools), as written
+  (verbatim) and as assistants first searched for them, without (nodir) and with (dir) the server directory.
+` : ''}- **Distractors**: realistic tools of unrelated domains, generated with a fixed seed (\`bench/search/distractors.mjs\`).
 - **Metrics**: Recall@k = share of queries with a correct tool in the first k results; MRR@10 = mean of 1/rank of the first
-  correct tool (0 past 10). Latency: one \`search(query, {limit: 10})\` in-process, all queries, warm, wall-clock p50/p99,
+  correct tool (0 past 10). Latency: one \`search(query, {limit: 10})\` in-process, every dev request, warm, wall-clock p50/p99,
   and the mean CPU time per query (process CPU over the timed rounds), which a loaded machine distorts less.
   Build: upserting every tool into an empty index, wall clock and CPU time (the analyzer's word cache is process-wide,
   so later scenarios start warm, as a gateway does after its first load).
 
 ## Ranking quality and speed
 
-| engine | tools | R@1 | R@3 | R@5 dev | R@5 test | R@5 all | MRR@10 dev | MRR@10 test | p50 ms | p99 ms | CPU ms/query | build ms (CPU) |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-${rows.map((r) => `| ${r.name} | ${r.tools} | ${pct(r.all.r1)} | ${pct(r.all.r3)} | ${pct(r.dev.r5)} | ${pct(r.test.r5)} | ${pct(r.all.r5)} | ${pct(r.dev.mrr)} | ${pct(r.test.mrr)} | ${r.lat.p50.toFixed(3)} | ${r.lat.p99.toFixed(3)} | ${r.lat.cpuMean.toFixed(3)} | ${r.buildMs.toFixed(0)} (${r.buildCpuMs.toFixed(0)}) |`).join('\n')}
+R@1 / R@5 / MRR@10 over the dev total, then R@5 / MRR@10 per set:
 
-The second to fifth dev sets, alone and with the dev half (R@1 / R@5 / MRR@10):
+| engine | tools | dev total | queries.tsv | dev2 | dev3 | dev4 | dev5 | p50 ms | p99 ms | CPU ms/query | build ms (CPU) |
+|---|---:|---|---|---|---|---|---|---:|---:|---:|---:|
+${rows.map((r) => `| ${r.name} | ${r.tools} | ${pct(r.devAll.r1)} / ${pct(r.devAll.r5)} / ${pct(r.devAll.mrr)} | ${[r.dev, r.dev2, r.dev3, r.dev4, r.dev5].map(rm).join(' | ')} | ${r.lat.p50.toFixed(3)} | ${r.lat.p99.toFixed(3)} | ${r.lat.cpuMean.toFixed(3)} | ${r.buildMs.toFixed(0)} (${r.buildCpuMs.toFixed(0)}) |`).join('\n')}
 
-| engine | tools | dev2 | dev + dev2 | dev3 | dev4 | dev5 | dev total (dev + dev2 + dev3 + dev4 + dev5) |
-|---|---:|---|---|---|---|---|---|
-${rows.map((r) => `| ${r.name} | ${r.tools} | ${[r.dev2, r.devBoth, r.dev3, r.dev4, r.dev5, r.devAll].map((m) => `${pct(m.r1)} / ${pct(m.r5)} / ${pct(m.mrr)}`).join(' | ')} |`).join('\n')}
-
-By difficulty (Recall@5 / MRR@10, all queries):
+By difficulty (R@5 / MRR@10, dev total):
 
 | engine | easy | medium | hard |
 |---|---|---|---|
-${rows.map((r) => `| ${r.name} | ${['easy', 'medium', 'hard'].map((l) => `${pct(r.levels[l].r5)} / ${pct(r.levels[l].mrr)}`).join(' | ')} |`).join('\n')}
+${rows.map((r) => `| ${r.name} | ${['easy', 'medium', 'hard'].map((l) => rm(r.levels[l])).join(' | ')} |`).join('\n')}
+${blindRows.length > 0 ? `
+## b1 by variant and kind (R@5 / MRR@10)
 
-The word checks derived from general word vectors (\`src/search/word-checks.ts\`, round 11; they say whether an indexed
-word sharing its start with a request's word is a form of it, and whether a word no tool says may be a misspelling): ${vecLine}. Both happen once per process, when the first search index is made and first
-searched; an index's build time above does not include them.
-
+| engine | variant | all | ${KINDS.join(' | ')} |
+|---|---|---|${KINDS.map(() => '---').join('|')}|
+${blindRows.flatMap((r) => ['verbatim', 'nodir', 'dir'].map((v) => `| ${r.name} | ${v} | ${rm(r[v].all)} | ${KINDS.map((k) => rm(r[v][k])).join(' | ')} |`)).join('\n')}
+` : ''}
 ## Against the targets
 
 | target | measured | met |

@@ -3,7 +3,7 @@
 // 5,000 distractors; then the ranking itself, with and without its fallback, on the dev requests
 // made unknown: the first two letters of every word of 4+ letters swapped (which the typo rule
 // corrects), or its first letter replaced by the next in the alphabet (which the typo rule leaves
-// alone, since it trusts first letters). Aggregate figures only; the test half is not run.
+// alone, since it trusts first letters). Aggregate figures only.
 //   npm run build && node bench/search/fallback.mjs
 import { catalogTools, devQueries } from './data.mjs';
 import { fileURLToPath } from 'node:url';

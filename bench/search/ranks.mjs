@@ -1,4 +1,4 @@
-// Per-query ranks of the dev half and the second to fifth dev sets at the three sizes, as JSON on stdout, so
+// Per-query ranks of every dev request (queries.tsv and the second to fifth dev sets) at the three sizes, as JSON on stdout, so
 // two builds of the ranking can be compared query by query (the test half is never listed).
 //   npm run build && node bench/search/ranks.mjs > before.json; ...; node bench/search/ranks.mjs --diff before.json
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // How the ranking holds up when a request has one typo, as people make them: each dev request
-// (dev half, dev2 to dev5) gets ONE seeded error in one word of 4+ plain letters, never its first
+// (queries.tsv, dev2 to dev5) gets ONE seeded error in one word of 4+ plain letters, never its first
 // letter and never inside a value (URL, path, id, address, anything with digits or punctuation):
 // two neighbouring letters swapped, a letter dropped, a letter doubled, or a letter replaced by
 // a neighbour on a QWERTY keyboard. R@5/MRR at the three sizes, clean and with typos.

@@ -1,23 +1,19 @@
 // Tool families: tools of one server whose names extend another of its tool names by trailing
-// words (`get_shelf`, `get_shelf_by_date`, `get_shelf_v2`) are variants of one operation. A
-// tool's family is its server with the shortest such name (2+ words), else the shortest prefix of 3+
-// words that two of the server's names extend, else its own name. Kept as counts, so it follows upserts and removals.
+// words (`get_shelf`, `get_shelf_by_date`, `get_shelf_v2`) are variants of one operation. A tool's
+// family is its server with the shortest such name (2+ words), else its own name. Only a name that
+// is a tool makes a family: a prefix several names merely share (`n8n_…`, `TwilioApiV2010--Create…`)
+// is a namespace or a verb, not one operation. Kept as counts, so it follows upserts and removals.
 
 const SEP = '\u0000';
-/** Least words of a prefix two names share that makes them one family without a base name. */
-const SHARED = 3;
 
 export class Families {
   /** Per server, how many of its tools bear each name (as joined lower-case words). */
   private readonly names = new Map<string, Map<string, number>>();
-  /** Per server, how many of its tools' names strictly extend each prefix of SHARED+ words. */
-  private readonly prefixes = new Map<string, Map<string, number>>();
   private readonly wordsOf = new Map<string, { server: string; words: string[] }>();
   /**
    * The families already worked out, by tool. A search asks for the family of each of its hundred
-   * candidates, and joining prefixes anew each time was an eighth of a query's time. Any change of
-   * names may change families, so it empties the memo; while an index is being filled no search has
-   * filled it, and emptying an empty Map costs nothing.
+   * candidates; any change of names may change families, so it empties the memo (while an index
+   * is being filled no search has filled it, and emptying an empty Map costs nothing).
    */
   private readonly known = new Map<string, string>();
 
@@ -29,12 +25,6 @@ export class Families {
     if (names === undefined) this.names.set(server, (names = new Map()));
     const name = w.join(SEP);
     names.set(name, (names.get(name) ?? 0) + 1);
-    let pre = this.prefixes.get(server);
-    if (pre === undefined) this.prefixes.set(server, (pre = new Map()));
-    for (let n = SHARED; n < w.length; n++) {
-      const p = w.slice(0, n).join(SEP);
-      pre.set(p, (pre.get(p) ?? 0) + 1);
-    }
   }
 
   delete(key: string): void {
@@ -47,17 +37,7 @@ export class Families {
     const n = names.get(name)! - 1;
     if (n > 0) names.set(name, n);
     else names.delete(name);
-    const pre = this.prefixes.get(had.server)!;
-    for (let n = SHARED; n < had.words.length; n++) {
-      const p = had.words.slice(0, n).join(SEP);
-      const c = pre.get(p)! - 1;
-      if (c > 0) pre.set(p, c);
-      else pre.delete(p);
-    }
-    if (names.size === 0) {
-      this.names.delete(had.server);
-      this.prefixes.delete(had.server);
-    }
+    if (names.size === 0) this.names.delete(had.server);
   }
 
   /** The family a tool belongs to, as an opaque string (equal strings, one family). */
@@ -76,11 +56,6 @@ export class Families {
     for (let n = 2; n < had.words.length; n++) {
       const prefix = had.words.slice(0, n).join(SEP);
       if (names.has(prefix)) return had.server + SEP + prefix;
-    }
-    const pre = this.prefixes.get(had.server)!;
-    for (let n = SHARED; n < had.words.length; n++) {
-      const prefix = had.words.slice(0, n).join(SEP);
-      if (pre.get(prefix)! >= 2) return had.server + SEP + prefix;
     }
     return had.server + SEP + had.words.join(SEP);
   }

@@ -1,16 +1,15 @@
 // A vocabulary filed under look-up keys (trigrams, deletion neighbours), following the index's
-// adds and deletes. Terms are counted: one added by two sources (a tool's text and an expansion
-// table) stays filed until both have deleted it. A key's list holds each term once.
+// adds and deletes of terms: a term is filed once, under each of its distinct keys, and unfiled
+// from all of them when deleted. A key's list holds each filed term once.
 
-export class CountedFiling {
-  private readonly count = new Map<string, number>();
+export class Filing {
+  private readonly terms = new Set<string>();
   private readonly filed = new Map<string, string[]>();
 
-  /** Counts `term`; files it under `keys()` (distinct keys) the first time only. True when it was new. */
+  /** Files `term` under `keys()` (distinct keys); true when it was new (a term held already is left as it is). */
   add(term: string, keys: () => Iterable<string>): boolean {
-    const c = this.count.get(term) ?? 0;
-    this.count.set(term, c + 1);
-    if (c > 0) return false;
+    if (this.terms.has(term)) return false;
+    this.terms.add(term);
     for (const key of keys()) {
       const list = this.filed.get(key);
       if (list === undefined) this.filed.set(key, [term]);
@@ -19,15 +18,9 @@ export class CountedFiling {
     return true;
   }
 
-  /** Uncounts `term`; unfiles it from `keys()` once nothing counts it. True when it went. */
+  /** Unfiles `term` from `keys()`; true when it was filed. */
   delete(term: string, keys: () => Iterable<string>): boolean {
-    const c = this.count.get(term);
-    if (c === undefined) return false;
-    if (c > 1) {
-      this.count.set(term, c - 1);
-      return false;
-    }
-    this.count.delete(term);
+    if (!this.terms.delete(term)) return false;
     for (const key of keys()) {
       const list = this.filed.get(key);
       if (list === undefined) continue;
@@ -42,7 +35,7 @@ export class CountedFiling {
   }
 
   has(term: string): boolean {
-    return this.count.has(term);
+    return this.terms.has(term);
   }
 
   /** The terms filed under `key` (do not modify). */

@@ -22,7 +22,7 @@ export interface FieldParams {
   groupNorm?: number;
 }
 
-/** One query concept: a word and its expansions; a document scores by the best of them. */
+/** One query concept: a word and its other forms or corrections; a document scores by the best of them. */
 export type Concept = ReadonlyArray<readonly [term: string, weight: number]>;
 
 interface Posting {
@@ -137,7 +137,7 @@ export class InvertedIndex {
     return this.vocabulary.forms(term);
   }
 
-  /** Known terms nearest a misspelt `term` (see spelling.ts): indexed ones and those of `know`. */
+  /** Indexed terms nearest a misspelt `term` (see spelling.ts). */
   corrections(term: string): string[] {
     return this.spelling.nearest(term);
   }
@@ -145,11 +145,6 @@ export class InvertedIndex {
   /** Indexed terms sharing character trigrams with `term` (see ngrams.ts), best first. */
   similar(term: string, min: number, limit: number): [string, number][] {
     return this.grams.similar(term, min, limit);
-  }
-
-  /** Makes a term a possible correction while no document holds it (the expansion tables' words). */
-  know(term: string): void {
-    this.spelling.add(term);
   }
 
   /** Number of documents holding the term (its document frequency). */
@@ -174,8 +169,8 @@ export class InvertedIndex {
       const conceptEpoch = this.nextEpoch();
       const members: number[] = [];
       // Every term of a concept stands for the user's word, so each carries that word's rarity
-      // (as Lucene's synonym queries do): "bug" is no weaker a request because tools say "issue".
-      // A word no tool uses counts as used once.
+      // (as Lucene's synonym queries do): "repo" is no weaker a request because tools say
+      // "repositories". A word no tool uses counts as used once.
       const df = Math.max(1, this.postings.get(concept[0]?.[0] ?? '')?.n ?? 0);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (const [t, w] of concept) {

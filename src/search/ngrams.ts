@@ -2,9 +2,9 @@
 // shared character trigrams (Dice coefficient over the trigrams of " word "), which survives what
 // edit distance does not (unknown derivations, compounds, a mistyped first letter). Trigram
 // postings over the vocabulary, not the documents: a term costs its trigrams once, however many
-// tools say it. Terms are counted, like spelling.ts's, and follow the index's adds and deletes.
+// tools say it. Terms follow the index's adds and deletes, like spelling.ts's.
 
-import { CountedFiling } from './filing.js';
+import { Filing } from './filing.js';
 
 /** Shortest word compared by trigrams: shorter ones share trigrams with nearly everything. */
 export const MIN_GRAM_WORD = 4;
@@ -13,7 +13,7 @@ export const MAX_GRAM_WORD = 32;
 const fits = (term: string): boolean => term.length >= MIN_GRAM_WORD && term.length <= MAX_GRAM_WORD;
 
 export class GramIndex {
-  private readonly terms = new CountedFiling();
+  private readonly terms = new Filing();
   private readonly sizes = new Map<string, number>();
 
   add(term: string): void {

@@ -43,8 +43,8 @@ export class ServerContext {
 
   /**
    * Servers whose name contains a query term, each with the best weight of such a term: 1 for
-   * the query's own word, less for a synonym, another form or a likely correction of it
-   * ("mail" names gmail less surely than "gmail" does).
+   * the query's own word, less for another form or a likely correction of it ("gmial" names
+   * gmail less surely than "gmail" does).
    */
   named(weights: ReadonlyMap<string, number>): Map<string, number> {
     const out = new Map<string, number>();

@@ -4,9 +4,8 @@
 // deletion neighbourhood kept with the index: every term is filed under itself and the strings
 // left by deleting 1 (2 for long terms) of its characters; a term and a word within the bound
 // always share such a string, so a look-up reads a few dozen keys, never the whole vocabulary.
-// Terms are counted: one added twice (by the index and the expansion tables) stays until both go.
 
-import { CountedFiling } from './filing.js';
+import { Filing } from './filing.js';
 
 /** Shortest word that may be a misspelling: shorter ones are one edit away from too many. */
 export const MIN_TYPO = 5;
@@ -38,7 +37,7 @@ export function fileable(term: string): boolean {
 }
 
 export class SpellingIndex {
-  private readonly terms = new CountedFiling();
+  private readonly terms = new Filing();
 
   constructor(private readonly longWord = LONG_WORD) {}
 

@@ -20,10 +20,10 @@ describe('tool families', () => {
     expect(f.of('lib__get_loan')).not.toBe(f.of('lib__get_shelf'));
   });
 
-  it('joins variants without their base name when they share three or more leading words', () => {
-    const f = families([['lib', 'search_catalogue_record_v2'], ['lib', 'search_catalogue_record_by_region'], ['lib', 'search_patron_card_v2']]);
-    expect(f.of('lib__search_catalogue_record_v2')).toBe(f.of('lib__search_catalogue_record_by_region'));
-    expect(f.of('lib__search_patron_card_v2')).not.toBe(f.of('lib__search_catalogue_record_v2'));
+  it('does not join names that only share leading words (a namespace or a verb), however many', () => {
+    const f = families([['n', 'n8n_list_workflows'], ['n', 'n8n_list_catalog'], ['n', 'n8n_get_workflow'], ['t', 'api_v2010_create_call'], ['t', 'api_v2010_create_message']]);
+    expect(new Set(['n__n8n_list_workflows', 'n__n8n_list_catalog', 'n__n8n_get_workflow'].map((k) => f.of(k))).size).toBe(3);
+    expect(f.of('t__api_v2010_create_call')).not.toBe(f.of('t__api_v2010_create_message'));
   });
 
   it('never joins tools of different servers, nor on a shared verb alone', () => {

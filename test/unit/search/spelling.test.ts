@@ -71,11 +71,10 @@ describe('SpellingIndex', () => {
     expect(v.nearest('ab1cdf')).toEqual([]);
   });
 
-  it('keeps a term added twice until it is deleted twice', () => {
+  it('files a term once, and forgets it when deleted', () => {
     const v = new SpellingIndex();
     v.add('weather');
     v.add('weather');
-    v.delete('weather');
     expect(v.nearest('weathr')).toEqual(['weather']);
     v.delete('weather');
     expect(v.nearest('weathr')).toEqual([]);
@@ -159,10 +158,6 @@ describe('ToolSearchIndex and misspellings', () => {
       }),
       { numRuns: 200 },
     );
-  });
-
-  it('reads a misspelt word as the word of the tables it is nearest ("weathr" → weather → web search)', () => {
-    expect(index.search('whats the weathr in tokyo')[0]?.key).toBe('web__web_search');
   });
 
   it('corrects a long word by two edits', () => {

@@ -64,20 +64,3 @@ describe('ranking by the values a request carries', () => {
     expect(on).toBeGreaterThan(off.search('open example.com')[0]!.score);
   });
 });
-
-describe('a value\'s own words (round 13)', () => {
-  const tool = (server: string, name: string, description: string, inputSchema: object): ToolDoc => ({ key: `${server}__${name}`, server, name, description, inputSchema });
-  const docs = [
-    tool('browser', 'navigate', 'Navigate to a URL.', schema({ url: { type: 'string' } })),
-    tool('browser', 'click', 'Perform click on a web page.', schema({ element: { type: 'string' } })),
-    tool('calendar', 'manage_accounts', 'Manage Google account authentication: add, list or remove accounts.', schema({ action: { type: 'string' } })),
-    tool('tracker', 'get_sessions', 'Get active authentication sessions.', schema({})),
-  ];
-
-  it('goes to a login page rather than logging in: set phrases are not read inside a URL', () => {
-    const index = new ToolSearchIndex();
-    for (const d of docs) index.upsert(d);
-    expect(index.search('go to https://staging.acme.io/login')[0]?.key).toBe('browser__navigate');
-    expect(index.search('go to https://staging.acme.io/signup/step-2')[0]?.key).toBe('browser__navigate');
-  });
-});
