@@ -42,7 +42,7 @@ export function declareTools(callables: readonly Callable[], options: Declaratio
   const lines = ['declare const tools: {'];
   for (const [serverName, list] of [...servers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const original = list[0]!.entry.server;
-    lines.push(`  /** Server ${JSON.stringify(original)}${original === serverName ? '' : ` (also tools[${JSON.stringify(original)}])`}. */`);
+    lines.push(jsdoc([`Server ${JSON.stringify(original)}${original === serverName ? '' : ` (also tools[${JSON.stringify(original)}])`}.`], '  ').trimEnd());
     lines.push(`  ${serverName}: {`);
     for (const n of list) {
       const decl = declareTool(n, options);
