@@ -54,6 +54,8 @@ interface Hooks {
 
 export class HostOps {
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Answers the sandbox still waits for (calls and timers): none, and nothing to run, is a stall. */
+  private pendingAnswers = 0;
   /** An answer larger than this would not fit the sandbox's memory once parsed. */
   private readonly maxAnswerChars: number;
 
@@ -70,6 +72,10 @@ export class HostOps {
   }
 
   /** Nested calls admitted (refused ones past the limit are not counted). */
+  get outstanding(): number {
+    return this.pendingAnswers;
+  }
+
   get callCount(): number {
     return this.gate.admitted;
   }
@@ -119,9 +125,11 @@ export class HostOps {
     const delay = Number.isFinite(ms) ? Math.min(Math.max(ms, 0), this.limits.wallMs) : 0;
     const t = setTimeout(() => {
       this.timers.delete(t);
+      this.pendingAnswers--;
       this.hooks.deliver(d, '');
     }, delay);
     this.timers.add(t);
+    this.pendingAnswers++;
     return d.handle;
   }
 
@@ -136,10 +144,17 @@ export class HostOps {
     const d = this.ctx.newPromise();
     const where = label.kind === 'tool' ? { server: label.server, tool: label.tool } : {};
     const what = label.kind === 'tool' ? `${label.server}.${label.tool}` : `tools.${label.kind}`;
-    this.gate.run(label, work).then(
-      (value) => this.hooks.deliver(d, okEnvelope(value, this.maxAnswerChars, what)),
-      (err: unknown) => this.hooks.deliver(d, errorEnvelope(err, where)),
-    );
+    this.pendingAnswers++;
+    this.gate
+      .run(label, work)
+      .then(
+        (value) => okEnvelope(value, this.maxAnswerChars, what),
+        (err: unknown) => errorEnvelope(err, where),
+      )
+      .then((envelope) => {
+        this.pendingAnswers--;
+        this.hooks.deliver(d, envelope);
+      });
     return d.handle;
   }
 

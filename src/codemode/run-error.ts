@@ -13,6 +13,7 @@ export type RunErrorKind =
   | 'calls' // limits.maxCalls
   | 'code-size' // limits.maxCodeChars
   | 'result' // the returned value cannot be serialised as JSON
+  | 'stalled' // awaits a promise nothing will settle (no call, timer or job pending)
   | 'aborted' // the caller's signal (client cancelled, session closed, gateway draining)
   | 'internal'; // the engine failed: a bug, reported as such
 

@@ -236,6 +236,10 @@ class Run {
       return this.finish(classifyThrown(this.ctx.dump(state.error), this.scriptLines));
     }
     if (this.rt.hasPendingJob()) setImmediate(() => this.pump());
+    else if (this.ops.outstanding === 0) {
+      // Nothing to run and nothing the host will answer: waiting would only burn the wall time.
+      this.finish({ kind: 'stalled', message: 'the script awaits a promise that nothing will settle (no call, timer or job is pending)' });
+    }
   }
 
   /** A nested call's or timer's answer enters the sandbox, and the script goes on. */

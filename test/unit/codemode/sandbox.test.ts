@@ -166,6 +166,13 @@ return { same: tools.my_server === tools['my-server'], keys: Object.keys(tools),
     expect(calls[0]!.signal.aborted).toBe(true);
   });
 
+  it('a script waiting on a promise nothing will settle ends at once, not at the wall time', async () => {
+    const { bindings } = testBindings();
+    const r = await runScript('await tools.files.echo({});\nawait new Promise(() => {});', { bindings, limits: { wallMs: 20_000 } });
+    expect(!r.ok && r.error.kind).toBe('stalled');
+    expect(r.stats.wallMs).toBeLessThan(10_000);
+  });
+
   it('a value JSON cannot carry fails the run with kind "result"; a bigint becomes a string', async () => {
     const { bindings } = testBindings();
     const cyclic = await runScript('const a = {}; a.self = a; return a', { bindings });
