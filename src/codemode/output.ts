@@ -38,7 +38,11 @@ export class LogCollector {
     };
     this.chars += line.text.length;
     this.lines.push(line);
-    this.onLog?.(line);
+    try {
+      this.onLog?.(line);
+    } catch {
+      // A listener's failure is the listener's: the run and its other lines go on.
+    }
   }
 
   /** The kept lines, and one more saying how many were dropped, if any. */
@@ -80,7 +84,11 @@ export function shapeOutput(text: string, fullLength: number, maxTokens: number)
   return { json: text.slice(0, end) + note, truncated: true, tokens };
 }
 
-/** JSON.parse without `__proto__` keys: the value may reach code that merges objects. */
+/**
+ * JSON.parse without `__proto__` keys: the value may reach code that merges objects. The reviver
+ * (slow) runs only when such a key can be there: literally, or spelled with \u escapes.
+ */
 export function parseSafe(text: string): unknown {
+  if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text);
   return JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value));
 }

@@ -120,6 +120,8 @@ class Run {
       this.resolve = resolve;
       this.deadlineTimer = setTimeout(() => this.halt(this.timeoutError()), Math.max(0, this.deadline - performance.now()));
       this.options.signal?.addEventListener('abort', this.onAbort, { once: true });
+      // Aborted while the engine was being made: the event has come and gone.
+      if (this.options.signal?.aborted) return this.onAbort();
       this.boot().catch((err: unknown) => this.crashed(err));
     });
   }

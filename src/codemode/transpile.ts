@@ -2,13 +2,14 @@
 // every line where it was, so an error's line in the output is its line in the script.
 // Only called when the script does not parse as JavaScript: plain JavaScript never goes through it.
 
-type Sucrase = typeof import('sucrase');
+type Transform = (typeof import('sucrase'))['transform'];
 
-let loading: Promise<Sucrase> | undefined;
+let loading: Promise<{ transform: Transform }> | undefined;
 
-function load(): Promise<Sucrase> {
+function load(): Promise<{ transform: Transform }> {
   if (loading) return loading;
-  const pending = import('sucrase');
+  // sucrase is CommonJS: Node finds its named exports, a bundler's interop may give only default.
+  const pending = import('sucrase').then((m) => ({ transform: m.transform ?? (m as unknown as { default: { transform: Transform } }).default.transform }));
   loading = pending;
   pending.catch(() => {
     loading = undefined;

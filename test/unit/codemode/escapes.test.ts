@@ -2,6 +2,7 @@
 // and nothing it does to its own objects reaches the host's.
 
 import { describe, expect, it } from 'vitest';
+import { parseSafe } from '../../../src/codemode/output.js';
 import { runScript } from '../../../src/codemode/sandbox.js';
 import { testBindings } from './helpers.js';
 
@@ -48,6 +49,7 @@ return [g1 === globalThis, g2 === globalThis, eval('typeof process'), typeof g1.
     const code = `Object.prototype.polluted = 'yes';
 Array.prototype.map = function () { return 'hijacked' };
 JSON.parse = () => ({ forged: true });
+await tools.files.echo(JSON.parse('{"\\u005f_proto__": {"polluted6": "yes"}}'));
 const args = { id: 1, ['__proto__']: { polluted2: 'yes' } };
 Object.defineProperty(args, '__proto__', { value: { polluted3: 'yes' }, enumerable: true });
 await tools.files.echo(args);
@@ -55,14 +57,25 @@ return { ['__proto__']: { polluted4: 'yes' }, nested: [{ constructor: { prototyp
     const r = await runScript(code, { bindings });
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
     const probe = {} as Record<string, unknown>;
-    for (const k of ['polluted', 'polluted2', 'polluted3', 'polluted4', 'polluted5']) expect(probe[k], k).toBeUndefined();
-    expect(calls).toHaveLength(1);
-    expect(Object.getPrototypeOf(calls[0]!.args)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(calls[0]!.args, '__proto__')).toBe(false);
+    for (const k of ['polluted', 'polluted2', 'polluted3', 'polluted4', 'polluted5', 'polluted6']) expect(probe[k], k).toBeUndefined();
+    expect(calls).toHaveLength(2);
+    for (const c of calls) {
+      expect(Object.getPrototypeOf(c.args)).toBe(Object.prototype);
+      expect(Object.prototype.hasOwnProperty.call(c.args, '__proto__')).toBe(false);
+    }
     expect(r.ok).toBe(true);
     if (r.ok) {
       expect(Object.prototype.hasOwnProperty.call(r.value, '__proto__')).toBe(false);
       expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    }
+  });
+
+  it('the host parses what crosses without __proto__ keys, however they are spelled', () => {
+    for (const text of ['{"__proto__":{"x":1},"a":1}', '{"\\u005f_proto__":{"x":1},"a":1}', '{"a":{"__proto\\u005f_":{"x":1}}}']) {
+      const v = parseSafe(text) as Record<string, unknown>;
+      expect(JSON.stringify(v), text).not.toContain('proto');
+      expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+      expect(({} as Record<string, unknown>).x).toBeUndefined();
     }
   });
 

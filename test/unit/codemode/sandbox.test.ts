@@ -159,6 +159,27 @@ return { same: tools.my_server === tools['my-server'], keys: Object.keys(tools),
     expect(calls.map((c) => c.signal.aborted)).toEqual([true, true]);
   });
 
+  it('an abort that comes while the engine is being made still ends the run', async () => {
+    const { bindings } = testBindings();
+    const controller = new AbortController();
+    const running = runScript('return 1', { bindings, signal: controller.signal });
+    controller.abort();
+    const r = await running;
+    expect(!r.ok && r.error.kind).toBe('aborted');
+  });
+
+  it('an onLog listener that throws does not break the run', async () => {
+    const { bindings } = testBindings();
+    const r = await runScript('console.log("a");\nconsole.log("b");\nreturn 2', {
+      bindings,
+      onLog: () => {
+        throw new Error('listener broke');
+      },
+    });
+    expect(r.ok && r.value).toBe(2);
+    expect(r.logs.map((l) => l.text)).toEqual(['a', 'b']);
+  });
+
   it('a call left in flight when the script returns is aborted', async () => {
     const { bindings, calls } = testBindings();
     const r = await runScript('tools.slow.wait({});\nreturn "left it"', { bindings });
