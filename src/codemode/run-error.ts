@@ -112,3 +112,16 @@ export function errorEnvelope(err: unknown, where: { server?: string; tool?: str
     return JSON.stringify({ ok: false, error: { code, message, data: where } });
   }
 }
+
+export function isSyntaxError(thrown: unknown): boolean {
+  return typeof thrown === 'object' && thrown !== null && (thrown as { name?: unknown }).name === 'SyntaxError';
+}
+
+/** JavaScript and TypeScript parsers disagree on where a TS script fails: the one that got further is right. */
+export function syntaxError(js: RunError, ts?: { message: string; line?: number }): RunError {
+  const tsLine = ts?.line === undefined ? undefined : ts.line - LINE_OFFSET;
+  if (ts && tsLine !== undefined && (js.line === undefined || tsLine > js.line)) {
+    return { kind: 'syntax', message: `SyntaxError: ${ts.message.replace(/\s*\(\d+:\d+\)$/, '')}`, line: tsLine };
+  }
+  return { kind: 'syntax', message: `SyntaxError: ${js.message}`, ...(js.line === undefined ? {} : { line: js.line }) };
+}

@@ -4,14 +4,14 @@
 // a run always ends (result, limit, abort) and then aborts every nested call it still has.
 
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { type CallRecord, CallGate, CallLimitError } from './calls.js';
+import { type CallRecord, CallGate } from './calls.js';
 import { type EngineInstance, newEngineInstance } from './engine.js';
 import { type Callable, type Bindings, HostOps } from './host-ops.js';
 import { type CodeModeLimits, resolveLimits } from './limits.js';
 import { bindingNames } from './names.js';
 import { type LogLine, LogCollector, maxOutputChars, shapeOutput } from './output.js';
 import { PRELUDE, PRELUDE_FILE, SCRIPT_FILE, type PreludeConfig, wrapScript } from './prelude.js';
-import { type RunError, classifyThrown } from './run-error.js';
+import { type RunError, classifyThrown, isSyntaxError, syntaxError } from './run-error.js';
 import { stripTypes } from './transpile.js';
 
 export type { Bindings, Callable, SearchHit, CallContext } from './host-ops.js';
@@ -301,18 +301,3 @@ class Run {
     else this.resolve({ ok: true, ...(output.value === undefined ? {} : { value: output.value }), json: output.json, truncated: output.truncated, ...base });
   }
 }
-
-function isSyntaxError(thrown: unknown): boolean {
-  return typeof thrown === 'object' && thrown !== null && (thrown as { name?: unknown }).name === 'SyntaxError';
-}
-
-/** JavaScript and TypeScript parsers disagree on where a TS script fails: the one that got further is right. */
-function syntaxError(js: RunError, ts?: { message: string; line?: number }): RunError {
-  const tsLine = ts?.line === undefined ? undefined : ts.line - 1;
-  if (ts && tsLine !== undefined && (js.line === undefined || tsLine > js.line)) {
-    return { kind: 'syntax', message: `SyntaxError: ${ts.message.replace(/\s*\(\d+:\d+\)$/, '')}`, line: tsLine };
-  }
-  return { kind: 'syntax', message: `SyntaxError: ${js.message}`, ...(js.line === undefined ? {} : { line: js.line }) };
-}
-
-export { CallLimitError };
