@@ -8,7 +8,7 @@ import { type CallGate, CallLimitError } from './calls.js';
 import type { CodeModeLimits } from './limits.js';
 import type { BindingNames, CallableRef, NamedCallable } from './names.js';
 import type { LogCollector } from './output.js';
-import { parseSafe } from './output.js';
+import { parseSafe, tooDeep } from './output.js';
 import type { PreludeConfig } from './prelude.js';
 import { callFailure, errorEnvelope, okEnvelope, type RunError } from './run-error.js';
 import { type JsonSchema, validateArgs } from './validate.js';
@@ -45,7 +45,11 @@ export interface Bindings {
 /** Pending setTimeout calls per run. */
 const MAX_TIMERS = 1_000;
 /** Arguments of one call, as JSON. */
-const MAX_ARG_CHARS = 1_000_000;
+export const MAX_ARG_CHARS = 1_000_000;
+/** A search query or a name to describe. */
+export const MAX_QUERY_CHARS = 2_000;
+/** Arguments nesting deeper than this are refused: every later walk of them would be recursive. */
+const MAX_ARG_DEPTH = 64;
 
 interface Hooks {
   deliver(d: QuickJSDeferredPromise, text: string): void;
@@ -97,7 +101,9 @@ export class HostOps {
     return ctx.newFunction('__sb_host', (op, a, b) => {
       switch (str(op)) {
         case 'log':
-          this.logs.add(str(a), str(b));
+          // A full log only counts: the line is not even copied out of the sandbox.
+          if (this.logs.full) this.logs.drop();
+          else this.logs.add(str(a), str(b));
           return undefined;
         case 'timer':
           return this.timer(num(a));
@@ -165,8 +171,9 @@ export class HostOps {
     }
     const { server, tool, inputSchema } = named.entry;
     return this.async_({ kind: 'tool', server, tool }, async (signal) => {
-      if (argsJson.startsWith('\u0000')) throw callFailure(-32602, `arguments of ${named.path} are not JSON-serialisable: ${argsJson.slice(1)}`);
+      if (argsJson.startsWith('!')) throw callFailure(-32602, `arguments of ${named.path} are not JSON-serialisable: ${argsJson.slice(1)}`);
       if (argsJson.length > MAX_ARG_CHARS) throw callFailure(-32602, `arguments of ${named.path} are ${argsJson.length} characters; at most ${MAX_ARG_CHARS}`);
+      if (tooDeep(argsJson, MAX_ARG_DEPTH)) throw callFailure(-32602, `arguments of ${named.path} nest deeper than ${MAX_ARG_DEPTH} levels`);
       const args = parseSafe(argsJson);
       if (typeof args !== 'object' || args === null || Array.isArray(args)) {
         throw callFailure(-32602, `arguments of ${named.path} must be an object`);
@@ -184,6 +191,7 @@ export class HostOps {
 
   private search(query: string): QuickJSHandle {
     return this.async_({ kind: 'search' }, async (signal) => {
+      if (query.length > MAX_QUERY_CHARS) throw callFailure(-32602, `the query is over ${MAX_QUERY_CHARS} characters`);
       if (!this.bindings.search) throw callFailure(-32601, 'tools.search is not available in this run');
       const hits = await this.bindings.search(query, { signal });
       if (!Array.isArray(hits)) throw callFailure(-32603, 'tools.search answered with no list');

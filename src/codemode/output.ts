@@ -13,7 +13,7 @@ export interface LogLine {
 
 const LEVELS = new Set<string>(['log', 'info', 'warn', 'error', 'debug']);
 /** One line is never longer than this, whatever the run's character budget. */
-const MAX_LINE_CHARS = 4_000;
+export const MAX_LINE_CHARS = 4_000;
 
 export class LogCollector {
   readonly lines: LogLine[] = [];
@@ -25,6 +25,14 @@ export class LogCollector {
     private readonly maxChars: number,
     private readonly onLog?: (line: LogLine) => void,
   ) {}
+
+  get full(): boolean {
+    return this.lines.length >= this.maxLines || this.chars >= this.maxChars;
+  }
+
+  drop(): void {
+    this.dropped++;
+  }
 
   add(level: string, text: string): void {
     const room = Math.min(MAX_LINE_CHARS, this.maxChars - this.chars);
@@ -63,6 +71,9 @@ export interface ShapedOutput {
   tokens: number;
 }
 
+/** The returned value may nest this deep: the gateway serialises it again, recursively. */
+const MAX_RESULT_DEPTH = 128;
+
 /** How many characters of JSON could fit `maxTokens` at best (all ASCII): the sandbox cuts there first. */
 export function maxOutputChars(maxTokens: number): number {
   return Math.ceil(maxTokens * 4.2) + 16;
@@ -73,6 +84,7 @@ export function maxOutputChars(maxTokens: number): number {
  * (which keeps huge strings from being copied out of it).
  */
 export function shapeOutput(text: string, fullLength: number, maxTokens: number): ShapedOutput {
+  if (tooDeep(text, MAX_RESULT_DEPTH)) throw new Error(`it nests deeper than ${MAX_RESULT_DEPTH} levels`);
   const cutInside = fullLength > text.length;
   const tokens = cutInside ? Math.ceil(estimateTokens(text) * (fullLength / Math.max(text.length, 1))) : estimateTokens(text);
   if (!cutInside && tokens <= maxTokens) return { value: parseSafe(text), json: text, truncated: false, tokens };
@@ -82,6 +94,25 @@ export function shapeOutput(text: string, fullLength: number, maxTokens: number)
   let end = Math.min(text.length, Math.floor(text.length * (budget / Math.max(tokens, 1))));
   while (end > 0 && estimateTokens(text.slice(0, end)) > budget) end = Math.floor(end * 0.9);
   return { json: text.slice(0, end) + note, truncated: true, tokens };
+}
+
+/**
+ * True when the JSON text nests deeper than `max` (arrays and objects), judged on the text. The
+ * gateway's jsonrpc/depth.ts does the same for messages; code mode keeps no edge into the gateway.
+ */
+export function tooDeep(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string: its closing quote is the next one after an even run of backslashes.
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
 }
 
 /**

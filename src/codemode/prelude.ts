@@ -8,6 +8,10 @@ export interface PreludeConfig {
   servers: [string, string, [string, string, number][]][];
   /** The returned JSON is cut to this many characters inside the sandbox (the host cuts finer). */
   maxOutputChars: number;
+  /** What crosses is cut (or refused) inside first: the host never copies a huge string out. */
+  maxArgChars: number;
+  maxLineChars: number;
+  maxQueryChars: number;
 }
 
 export const PRELUDE_FILE = 'prelude.js';
@@ -51,13 +55,19 @@ export const PRELUDE = String.raw`(function (host, config) {
     const site = new BaseError();
     return host(op, a, b).then((envelope) => settle(envelope, site));
   }
+  // A leading "!" marks arguments that cannot cross (no JSON text starts with it); a NUL would
+  // not survive the trip, since the host reads strings as C strings.
   function serialise(args) {
+    let json;
     try {
-      return args === undefined ? '{}' : stringify(args);
+      json = args === undefined ? '{}' : stringify(args);
     } catch (err) {
-      return '\u0000' + String(err && err.message);
+      return '!' + String(err && err.message);
     }
+    if (json === undefined) return '!' + 'arguments must be an object';
+    return json.length > config.maxArgChars ? '!' + 'arguments are ' + json.length + ' characters; at most ' + config.maxArgChars : json;
   }
+  const cut = (s, n) => (s.length > n ? s.slice(0, n + 1) : s);
 
   const tools = create(null);
   const aliases = [];
@@ -75,8 +85,8 @@ export const PRELUDE = String.raw`(function (host, config) {
     if (serverOriginal !== serverName) aliases.push([serverOriginal, server]);
   }
   for (const [name, server] of aliases) if (!(name in tools)) define(tools, name, { value: server });
-  define(tools, 'search', { value: function search(query) { return request('search', String(query)); } });
-  define(tools, 'describe', { value: function describe(name) { return request('describe', String(name)); } });
+  define(tools, 'search', { value: function search(query) { return request('search', cut(String(query), config.maxQueryChars)); } });
+  define(tools, 'describe', { value: function describe(name) { return request('describe', cut(String(name), config.maxQueryChars)); } });
   define(g, 'tools', { value: freeze(tools), enumerable: true });
   define(g, 'McpError', { value: McpError, writable: true, configurable: true });
 
@@ -92,7 +102,7 @@ export const PRELUDE = String.raw`(function (host, config) {
   }
   const console = create(null);
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    define(console, level, { value: function (...values) { host('log', level, values.map(text).join(' ')); }, enumerable: true });
+    define(console, level, { value: function (...values) { host('log', level, cut(values.map(text).join(' '), config.maxLineChars)); }, enumerable: true });
   }
   define(g, 'console', { value: freeze(console), writable: true, configurable: true });
 

@@ -60,11 +60,22 @@ export function classifyThrown(thrown: unknown, scriptLines: number): RunError {
     return { kind: 'stack', message: 'stack overflow: recursion too deep (limit codeMode.limits.stackBytes)', line };
   }
   if (name === 'ResultError') return { kind: 'result', message };
-  const out: RunError = { kind: 'exception', message, line };
-  if (name !== undefined) out.name = name;
+  const out: RunError = { kind: 'exception', message: clip(message, MAX_MESSAGE_CHARS), line };
+  if (name !== undefined) out.name = clip(name, 100);
   if (typeof e.code === 'number') out.code = e.code;
-  if (e.data !== undefined) out.data = e.data;
+  if (e.data !== undefined) {
+    const json = safeJson(e.data);
+    out.data = json.length <= MAX_DATA_CHARS ? e.data : `[data omitted: ${json.length} characters]`;
+  }
   return out;
+}
+
+/** What the client sees of an uncaught error is bounded: the script chooses what it throws. */
+const MAX_MESSAGE_CHARS = 2_000;
+const MAX_DATA_CHARS = 4_000;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
 
 function safeJson(value: unknown): string {

@@ -4,14 +4,15 @@
 // a run always ends (result, limit, abort) and then aborts every nested call it still has.
 
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { type CallRecord, CallGate } from './calls.js';
+import { CallGate } from './calls.js';
 import { type EngineInstance, newEngineInstance } from './engine.js';
-import { type Callable, type Bindings, HostOps } from './host-ops.js';
+import { HostOps, MAX_ARG_CHARS, MAX_QUERY_CHARS } from './host-ops.js';
 import { type CodeModeLimits, resolveLimits } from './limits.js';
 import { bindingNames } from './names.js';
-import { type LogLine, LogCollector, maxOutputChars, shapeOutput } from './output.js';
+import { LogCollector, MAX_LINE_CHARS, maxOutputChars, shapeOutput } from './output.js';
 import { PRELUDE, PRELUDE_FILE, SCRIPT_FILE, type PreludeConfig, wrapScript } from './prelude.js';
 import { type RunError, classifyThrown, isSyntaxError, syntaxError } from './run-error.js';
+import type { RunOptions, RunResult, RunStats } from './run-types.js';
 import { stripTypes } from './transpile.js';
 
 export type { Bindings, Callable, SearchHit, CallContext } from './host-ops.js';
@@ -19,32 +20,7 @@ export type { RunError, RunErrorKind } from './run-error.js';
 export { formatRunError } from './run-error.js';
 export type { LogLine } from './output.js';
 export type { CallRecord } from './calls.js';
-
-export interface RunOptions {
-  bindings: Bindings;
-  limits?: Partial<CodeModeLimits>;
-  /** Ends the run (kind "aborted") and its nested calls. */
-  signal?: AbortSignal;
-  /** Each console line as it is kept (for progress notifications). */
-  onLog?: (line: LogLine) => void;
-}
-
-export interface RunStats {
-  /** From the call of runScript to its answer. */
-  wallMs: number;
-  /** Engine instance, runtime, context and prelude ready (the run's cold start). */
-  startMs: number;
-  /** The instance's linear memory at the end: the run's high-water mark (bytes). */
-  memoryBytes: number;
-  /** Nested calls made, refused ones included. */
-  calls: number;
-  /** True when the script was TypeScript (types stripped). */
-  transpiled: boolean;
-}
-
-export type RunResult =
-  | { ok: true; value?: unknown; json: string; truncated: boolean; logs: LogLine[]; calls: CallRecord[]; stats: RunStats }
-  | { ok: false; error: RunError; logs: LogLine[]; calls: CallRecord[]; stats: RunStats };
+export type { RunOptions, RunResult, RunStats } from './run-types.js';
 
 /** Jobs run in batches; past this the host gets a turn even if the script is only awaiting itself. */
 const YIELD_MS = 20;
@@ -157,7 +133,13 @@ class Run {
   }
 
   private async boot(): Promise<void> {
-    const config: PreludeConfig = { servers: this.ops.preludeServers(), maxOutputChars: maxOutputChars(this.limits.maxOutputTokens) };
+    const config: PreludeConfig = {
+      servers: this.ops.preludeServers(),
+      maxOutputChars: maxOutputChars(this.limits.maxOutputTokens),
+      maxArgChars: MAX_ARG_CHARS,
+      maxLineChars: MAX_LINE_CHARS,
+      maxQueryChars: MAX_QUERY_CHARS,
+    };
     this.ctx.setProp(this.ctx.global, '__sb_config', this.ctx.newString(JSON.stringify(config)));
     this.ctx.setProp(this.ctx.global, '__sb_host', this.ops.hostFunction());
     const prelude = this.enter(() => this.ctx.evalCode(PRELUDE, PRELUDE_FILE));
@@ -203,10 +185,22 @@ class Run {
     if (e?.name === 'RangeError' && /call stack/i.test(message)) {
       return this.finish({ kind: 'stack', message: 'stack overflow: recursion too deep (limit codeMode.limits.stackBytes)' });
     }
-    if (this.engine.memory.buffer.byteLength >= this.limits.memoryBytes * (1 - NEAR_CAP)) {
+    if (this.nearCap()) {
       return this.finish({ kind: 'memory', message: 'out of memory (limit codeMode.limits.memoryBytes)' });
     }
     this.finish({ kind: 'internal', message: `the sandbox failed: ${message}` });
+  }
+
+  /**
+   * Out of memory, the engine sometimes cannot even make the error: the script then sees (and
+   * the run ends with) a bare null. Near the memory cap that is the memory limit, not the script.
+   */
+  private outOfMemory(e: RunError): boolean {
+    return e.kind === 'exception' && e.name === undefined && (e.message === 'null' || e.message === 'undefined') && this.nearCap();
+  }
+
+  private nearCap(): boolean {
+    return this.engine.memory.buffer.byteLength >= this.limits.memoryBytes * (1 - NEAR_CAP);
   }
 
   /** Runs the engine's pending jobs, then looks at the script's promise. */
@@ -281,9 +275,10 @@ class Run {
     }
   }
 
-  private finish(error?: RunError, output?: ReturnType<typeof shapeOutput>): void {
+  private finish(failure?: RunError, output?: ReturnType<typeof shapeOutput>): void {
     if (this.finished) return;
     this.finished = true;
+    const error = failure && this.outOfMemory(failure) ? { kind: 'memory' as const, message: 'out of memory (limit codeMode.limits.memoryBytes)', line: failure.line } : failure;
     clearTimeout(this.deadlineTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     this.ops.close(new Error(error ? `the run ended: ${error.message}` : 'the run ended'));

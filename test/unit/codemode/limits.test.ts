@@ -48,9 +48,12 @@ describe('code mode limits', () => {
       'const a = [];\nwhile (true) a.push("x".repeat(100000) + a.length);',
       'const a = [];\nwhile (true) a.push(new Uint8Array(1000000));',
       'const a = [];\nwhile (true) a.push({ n: a.length, s: "y".repeat(200) + a.length });',
+      // Out of memory here the engine may fail to make the error itself and throw a bare null.
+      'const m = new Map();\nlet i = 0;\nwhile (true) m.set(i++, [i]);',
+      'const a = [];\nwhile (true) a.push([1, 2, 3, 4, 5, 6, 7, 8].map((x) => ({ x })));',
     ]) {
       const r = await runScript(bomb, { bindings, limits: { memoryBytes: limit, sliceMs: 20_000 } });
-      expect(!r.ok && r.error.kind, bomb).toBe('memory');
+      expect(!r.ok && r.error.kind, `${bomb} → ${JSON.stringify(r.ok ? r.value : r.error)}`).toBe('memory');
       expect(r.stats.memoryBytes).toBeLessThanOrEqual(limit);
     }
   });
@@ -115,6 +118,23 @@ describe('code mode limits', () => {
     const { bindings } = testBindings();
     const r = await runScript(`return ${'1 + '.repeat(100)}1`, { bindings, limits: { maxCodeChars: 50 } });
     expect(!r.ok && r.error.kind).toBe('code-size');
+  });
+
+  it('what crosses is bounded: arguments, their nesting, the result\'s nesting, thrown messages, log lines', async () => {
+    const { bindings, calls } = testBindings();
+    const big = await runScript('try { await tools.files.echo({ s: "x".repeat(2000000) }) } catch (e) { return [e.code, e.message] }', { bindings });
+    expect(big.ok && big.value).toEqual([-32602, 'arguments of tools.files.echo are not JSON-serialisable: arguments are 2000008 characters; at most 1000000']);
+    const deep = await runScript('let a = {};\nfor (let i = 0; i < 100; i++) a = { a };\ntry { await tools.files.echo(a) } catch (e) { return [e.code, e.message] }', { bindings });
+    expect(deep.ok && deep.value).toEqual([-32602, 'arguments of tools.files.echo nest deeper than 64 levels']);
+    expect(calls).toHaveLength(0);
+    const deepResult = await runScript('let a = [];\nfor (let i = 0; i < 1000; i++) a = [a];\nreturn a', { bindings });
+    expect(!deepResult.ok && deepResult.error.kind).toBe('result');
+    const thrown = await runScript('throw new Error("m".repeat(100000))', { bindings });
+    expect(!thrown.ok && thrown.error.message.length).toBeLessThan(2_100);
+    const lines = await runScript('for (let i = 0; i < 200; i++) console.log("z".repeat(100000));\nreturn 1', { bindings, limits: { maxLogLines: 2 } });
+    expect(lines.ok).toBe(true);
+    expect(lines.logs.map((l) => l.text.length)).toEqual([4000 + '… [line cut at 4000 characters]'.length, 4000 + '… [line cut at 4000 characters]'.length, expect.any(Number)]);
+    expect(lines.logs[2]!.text).toMatch(/198 more console line/);
   });
 
   it('console output is bounded in lines, with a note of what was dropped', async () => {
