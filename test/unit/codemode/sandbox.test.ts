@@ -57,6 +57,8 @@ return { a: a.args.path, b: b.args.n }`;
     expect(r2.ok && r2.value).toMatch(/missing required property "path"/);
     const r3 = await runScript('try { await tools.files.echo([1, 2]) } catch (e) { return e.message }', { bindings });
     expect(r3.ok && r3.value).toMatch(/must be an object/);
+    const r4 = await runScript('const a = {};\na.self = a;\ntry { await tools.files.echo(a) } catch (e) { return [e.code, e.message] }', { bindings });
+    expect(r4.ok && r4.value).toEqual([-32602, expect.stringMatching(/^arguments of tools.files.echo are not JSON-serialisable: /)]);
     expect(calls).toHaveLength(0);
   });
 
