@@ -17,6 +17,9 @@ const NODE_NAMES = ['process', 'require', 'module', 'Buffer', 'fetch', 'setImmed
 
 describe('code mode sandbox escapes', () => {
   it('constructor.constructor gives the sandbox Function, not the host one', async () => {
+    const { bindings } = testBindings();
+    const r = await runScript("return (function () {}).constructor.constructor('return process')()", { bindings });
+    expect(!r.ok && r.error).toMatchObject({ kind: 'exception', name: 'ReferenceError', message: "'process' is not defined", line: 1 });
     expect(await value("return (function () {}).constructor.constructor('return typeof process + typeof require')()")).toBe('undefinedundefined');
     expect(await value("return tools.files.read.constructor('return typeof process')()")).toBe('undefined');
     expect(await value("return Object.getPrototypeOf(async function () {}).constructor('return typeof require')().then ? 'promise' : 'no'")).toBe('promise');

@@ -33,6 +33,12 @@ describe('code mode limits', () => {
     if (!r.ok) expect(r.error.message).toMatch(/await/);
   });
 
+  it('a regular expression that backtracks without end is interrupted too', async () => {
+    const { bindings } = testBindings();
+    const r = await runScript('return /(a+)+$/.test("a".repeat(40) + "!")', { bindings, limits: { sliceMs: 200 } });
+    expect(!r.ok && r.error.kind).toBe('slice');
+  });
+
   it('waiting on a call that never answers ends by the wall time and aborts the call', async () => {
     const { bindings, calls } = testBindings();
     const r = await runScript('await tools.slow.wait({});', { bindings, limits: { wallMs: 200 } });
