@@ -75,11 +75,11 @@ export class HostOps {
     this.maxAnswerChars = Math.floor(limits.memoryBytes / 8);
   }
 
-  /** Nested calls admitted (refused ones past the limit are not counted). */
   get outstanding(): number {
     return this.pendingAnswers;
   }
 
+  /** Nested calls admitted (refused ones past the limit are not counted). */
   get callCount(): number {
     return this.gate.admitted;
   }

@@ -102,7 +102,8 @@ export const PRELUDE = String.raw`(function (host, config) {
   }
   const console = create(null);
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    define(console, level, { value: function (...values) { host('log', level, cut(values.map(text).join(' '), config.maxLineChars)); }, enumerable: true });
+    // The host reads strings as C strings: a NUL would end the line there, so it is shown as ␀.
+    define(console, level, { value: function (...values) { host('log', level, cut(values.map(text).join(' '), config.maxLineChars).replace(/\u0000/g, '\u2400')); }, enumerable: true });
   }
   define(g, 'console', { value: freeze(console), writable: true, configurable: true });
 

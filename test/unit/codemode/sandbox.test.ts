@@ -104,6 +104,7 @@ console.info('info');
 console.warn('warn');
 console.error(new TypeError('bad'));
 console.debug(undefined, null);
+console.log('nul\\u0000inside');
 return 'done'`;
     const r = await runScript(code, { bindings });
     expect(r.ok && r.value).toBe('done');
@@ -113,6 +114,7 @@ return 'done'`;
       { level: 'warn', text: 'warn' },
       { level: 'error', text: 'TypeError: bad' },
       { level: 'debug', text: 'undefined null' },
+      { level: 'log', text: 'nul\u2400inside' },
     ]);
   });
 
