@@ -46,6 +46,8 @@ const ALLOWED: Record<string, string[]> = {
   app: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'router', 'inbound', 'catalog', 'policy', 'observability', 'search', 'search/embeddings', 'config', 'config-types', 'outbound/auth', 'inbound/auth'],
   cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth'],
   main: ['protocol', 'errors', 'log', 'app', 'cli', 'config', 'config-types'],
+  // Takes callbacks for everything it needs from the gateway; search only for the token estimate.
+  codemode: ['search'],
 };
 
 /** Layers that do no I/O: no file system, network or processes. */
@@ -74,6 +76,9 @@ const HOMES: Record<string, string[]> = {
   '@opentelemetry/sdk-trace-base': ['observability/tracing-sdk.ts'],
   '@opentelemetry/exporter-trace-otlp-http': ['observability/tracing-sdk.ts'],
   '@opentelemetry/exporter-trace-otlp-proto': ['observability/tracing-sdk.ts'],
+  'quickjs-emscripten-core': ['codemode/'],
+  '@jitl/quickjs-wasmfile-release-sync': ['codemode/engine.ts'],
+  sucrase: ['codemode/transpile.ts'],
 };
 
 interface Edge {
