@@ -31,7 +31,7 @@ export interface CodeModeLimits {
 
 export const DEFAULT_LIMITS: Readonly<CodeModeLimits> = Object.freeze({
   wallMs: 30_000,
-  sliceMs: 1_000,
+  sliceMs: 100,
   memoryBytes: 64 * 1024 * 1024,
   stackBytes: 256 * 1024,
   maxCalls: 100,
