@@ -89,6 +89,37 @@ async function search(options: CliOptions): Promise<void> {
   process.exit(0);
 }
 
+/** The script of `run`: its file, or stdin for `-`; exit 2 when it cannot be read. */
+async function scriptText(file: string): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    process.stderr.write(`switchboard: cannot read the script ${file}: ${describeError(err)}\n`);
+    process.exit(2);
+  }
+}
+
+async function run(options: CliOptions): Promise<void> {
+  const { terminal, logger } = output(options, 'warn');
+  const loaded = await loadOrExit(configPath(options), (note) => terminal.line(note));
+  const code = await scriptText(options.file!);
+  const { inCodeMode, runFromShell } = await import('./cli/run.js');
+  const config = inCodeMode(loaded, profileOrExit(loaded, options.client));
+  const profile = profileOrExit(config, options.client);
+  const app = await startedApp(config, logger);
+  const outcome = await runFromShell(app, code, profile, (text) => terminal.line(text));
+  await app.close();
+  for (const line of outcome.logs) process.stderr.write(line + '\n');
+  if (!outcome.ok) {
+    process.stderr.write(`switchboard: ${outcome.message}\n`);
+    process.exit(1);
+  }
+  if (outcome.truncated) process.stderr.write('switchboard: the result was cut to codeMode.maxOutputTokens; stdout holds its JSON text, cut\n');
+  process.stdout.write(JSON.stringify(outcome.result, null, 2) + '\n');
+  process.exit(0);
+}
+
 async function lock(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
   const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
@@ -185,6 +216,8 @@ async function main(argv: string[]): Promise<void> {
       return status(options);
     case 'search':
       return search(options);
+    case 'run':
+      return run(options);
     case 'login':
     case 'logout':
       return loginOrLogout(options);

@@ -7,6 +7,7 @@
 //                                      ▲ reload(next): plan applied, sessions told list_changed
 
 import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
+import type { CodeDeclarer } from '../catalog/code-tool.js';
 import { viewFor } from '../catalog/view.js';
 import { UI_EXTENSION } from '../catalog/ui-uris.js';
 import { loadTokenCounter } from '../search/tokens.js';
@@ -72,6 +73,8 @@ export class App implements SessionOpener {
   private counting = false;
   private faces?: Faces;
   private observability?: Observability;
+  /** Code mode's declarer, once loaded (see loadCodeMode). */
+  private declare?: CodeDeclarer;
 
   constructor(
     private current: GatewayConfig,
@@ -109,7 +112,7 @@ export class App implements SessionOpener {
    * sessions hear list_changed (one hung server must not hold back everyone else).
    */
   async start(waitMs?: number): Promise<void> {
-    await this.loadLock();
+    await Promise.all([this.loadLock(), this.loadCodeMode()]);
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -156,6 +159,7 @@ export class App implements SessionOpener {
     this.router.setConnections(servers);
     this.faces?.reloaded();
     this.store.setExposure(this.exposure());
+    await this.loadCodeMode();
     if (plan.namingChanged) this.store.setNaming(next.naming);
     // Sanitizer settings, pinning policy or the lock file itself may have changed.
     await this.loadLock();
@@ -234,16 +238,31 @@ export class App implements SessionOpener {
         searchTool: c.searchTool,
         callTool: c.callTool,
         listServersTool: c.listServersTool,
+        runCodeTool: c.runCodeTool,
         directoryBudget: profile?.catalog?.directoryBudget ?? c.directoryBudget,
+        codeBudget: profile?.catalog?.codeBudget ?? c.codeBudget,
       }),
       counter: this.store?.current.exposure.counter,
+      code: this.declare && { declare: this.declare, limits: this.current.codeMode },
     };
+  }
+
+  /**
+   * Code mode's declarations (codemode's bindings, never its engine) load only when some view is
+   * in code mode: a gateway that never offers run_code never loads them.
+   */
+  private async loadCodeMode(): Promise<void> {
+    const c = this.current;
+    if (this.declare || (c.catalog.mode !== 'code' && !c.clients.some((p) => p.catalog?.mode === 'code'))) return;
+    this.declare = (await import('../inbound/code-callables.js')).declareCallables;
+    this.store.setExposure(this.exposure());
   }
 
   /**
    * Loads the exact token counter in the background when some view is near a budget (within
    * 25%): an auto view's full list near its tokenBudget, a search view's server directory near
-   * its directoryBudget. There the estimate could decide wrongly; elsewhere it never would.
+   * its directoryBudget, a code view's declarations near its codeBudget. There the estimate could
+   * decide wrongly; elsewhere it never would.
    */
   private countExactlyIfClose(catalog: Catalog): void {
     if (catalog.exposure.counter !== undefined || this.counting) return;
@@ -254,7 +273,8 @@ export class App implements SessionOpener {
       if (s.mode === 'full') return false;
       const exposure = viewFor(catalog, profile).exposure();
       if (s.mode === 'auto' && near(exposure.tokens().full, s.tokenBudget)) return true;
-      return exposure.mode === 'search' && near(exposure.directory().directory, s.directoryBudget);
+      if (exposure.mode === 'code' && near(exposure.tokens().declarations, s.codeBudget)) return true;
+      return exposure.mode !== 'full' && near(exposure.directory().directory, s.directoryBudget);
     });
     if (!close) return;
     this.counting = true;

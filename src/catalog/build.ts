@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientProfile, FilterRules, GatewayConfig, ServerConfig } from '../config/types.js';
 import type { TokenCounter } from '../search/tokens.js';
-import type { ExposureSettings } from './tool-exposure.js';
+import type { CodeExposure, ExposureSettings } from './tool-exposure.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
@@ -80,11 +80,13 @@ export interface CatalogExposure {
   settingsFor(profile: ClientProfile | undefined): ExposureSettings;
   /** The o200k counter once loaded; until then token figures are the estimate. */
   counter?: TokenCounter;
+  /** Code mode's declarer and limits, once the app has loaded them (code mode configured). */
+  code?: CodeExposure;
 }
 
 /** Full lists, default names: what a catalog without exposure config gets. */
 export const DEFAULT_EXPOSURE: CatalogExposure = {
-  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: Infinity }),
+  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', runCodeTool: 'run_code', directoryBudget: Infinity, codeBudget: Infinity }),
 };
 
 export interface CatalogServerInput {
@@ -301,7 +303,7 @@ export function buildCatalog(
   for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);
   const lists = {} as Record<ListKind, CatalogList>;
   // The gateway's own tools keep their names: a server tool that would take one is suffixed.
-  const { searchTool, callTool, listServersTool } = exposure.settingsFor(undefined);
+  const { searchTool, callTool, listServersTool, runCodeTool } = exposure.settingsFor(undefined);
   const ui = uiPrefixes(servers.map((s) => s.config));
   for (const [server, prefix] of ui) router.addUiPrefix(prefix, server);
   const resourcePolicy = new Map(servers.map((s) => [s.config.name, uriFilterOf(s.config.resources)]));
@@ -310,7 +312,7 @@ export function buildCatalog(
   // Disabled servers hold no namespace (their prefix may be another's: uniqueness is among enabled ones).
   const namespaces = new Map(servers.filter((s) => s.config.enabled).map((s) => [s.config.name, s.config.prefix]));
   const named: NamingContext = { naming, namespaces, report };
-  lists.tools = namedList(tools.candidates, 'tool', named, new Set([searchTool, callTool, listServersTool]));
+  lists.tools = namedList(tools.candidates, 'tool', named, new Set([searchTool, callTool, listServersTool, runCodeTool]));
   lists.prompts = namedList(allowed(servers, 'prompts', guard, report), 'prompt', named);
   const renamedUris = new Map<string, Map<string, string>>();
   const rename = (server: string, original: string, exposed: string) => {

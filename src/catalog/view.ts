@@ -21,7 +21,7 @@ export interface CatalogView {
   allowsUri(uri: string): boolean;
   /** Whether anything of this server is in the view (a profile that sees nothing of it hears nothing from it). */
   seesServer(server: string): boolean;
-  /** Which tools tools/list shows (full or search mode) and what each costs in tokens; computed on first use. */
+  /** Which tools tools/list shows (full, search or code mode) and what each costs in tokens; computed on first use. */
   exposure(): Exposure;
   /** The view's entry for a catalog tool name (names differ where the profile refits them). */
   toolByCatalogKey(key: string): CatalogEntry | undefined;
@@ -37,7 +37,7 @@ function lazyParts(catalog: Catalog, profile: ClientProfile | undefined, lists: 
   const directoryOnce = () => (directory ??= serverDirectory(catalog.about, lists.tools));
   return {
     directory: directoryOnce,
-    exposure: () => (exposure ??= exposeTools(lists.tools, catalog.exposure.settingsFor(profile), catalog.exposure.counter, directoryOnce)),
+    exposure: () => (exposure ??= exposeTools(lists.tools, catalog.exposure.settingsFor(profile), catalog.exposure.counter, directoryOnce, catalog.exposure.code)),
     toolByCatalogKey: (key: string) => {
       byCatalogKey ??= new Map(lists.tools.entries.map((e) => [e.catalogKey ?? e.key, e]));
       return byCatalogKey.get(key);
@@ -157,5 +157,5 @@ function refitted(e: CatalogEntry, name: string): CatalogEntry {
 /** The gateway's own tool names, which no refitted name may take either. */
 function reservedNames(catalog: Catalog, profile: ClientProfile): ReadonlySet<string> {
   const s = catalog.exposure.settingsFor(profile);
-  return new Set([s.searchTool, s.callTool, s.listServersTool]);
+  return new Set([s.searchTool, s.callTool, s.listServersTool, s.runCodeTool]);
 }

@@ -19,6 +19,10 @@ export const USAGE = `Usage:
       Connect to every server and run a tool search as search_tools would (as
       client profile NAME sees the catalog, with --client; only the tools of the
       servers named, with --server). Exit 2: a --server with no tools to search.
+  switchboard run FILE [-c FILE] [--client NAME]
+      Connect to every server and run a code-mode script (FILE, or - for stdin) as
+      run_code would for client profile NAME: the result's JSON on stdout, console
+      lines on stderr. Exit 0: it ran; 1: it failed (the error on stderr).
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
@@ -35,7 +39,7 @@ Options:
   --stdio             serve one client on stdin/stdout
   --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/<path> (port 0: any free port)
   --json              (check) machine-readable output
-  --client NAME       (check, search) the catalog as client profile NAME sees it
+  --client NAME       (check, search, run) the catalog as client profile NAME sees it
   --server NAME       (search) only this server's tools; repeat for several
   --limit N           (search) most tools to print, 1..20 (default 5)
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
@@ -44,9 +48,11 @@ Options:
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'login' | 'logout' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'run' | 'login' | 'logout' | 'help' | 'version';
   /** search: what to look for. */
   query?: string;
+  /** run: the script's file (- for stdin). */
+  file?: string;
   /** login, logout: the server's name. */
   server?: string;
   /** search: only these servers' tools (--server, repeated). */
@@ -115,6 +121,10 @@ export function parseCli(argv: string[]): CliOptions {
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError('--limit expects an integer from 1 to 20');
     return { ...base, command, query: rest[0], limit, ...(values.server ? { servers: values.server } : {}) };
+  }
+  if (command === 'run') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError('run expects one script FILE (or - to read it from stdin)');
+    return { ...base, command, file: rest[0] };
   }
   if (command === 'login' || command === 'logout') {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError(`${command} expects the name of one server (switchboard ${command} SERVER)`);

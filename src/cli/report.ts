@@ -3,7 +3,7 @@
 
 import type { HeldTool } from '../catalog/guard.js';
 import { viewFor } from '../catalog/view.js';
-import type { ClientProfile } from '../config/types.js';
+import type { ClientProfile, GatewayConfig } from '../config/types.js';
 import type { App, ServerSummary } from '../app/app.js';
 import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
@@ -74,7 +74,21 @@ export interface CatalogReport {
   resourceTemplates: { uriTemplate: string; server: string; original: string }[];
   problems: { server: string; problem: string }[];
   /** Per view (the whole catalog, then each client profile): what its tool list costs a model. */
-  tokens: { client?: string; mode: 'full' | 'search'; full: number; search: number; exact: boolean; directory: number; directoryIn: 'description' | 'list_servers' | 'none' }[];
+  tokens: {
+    client?: string;
+    mode: 'full' | 'search' | 'code';
+    full: number;
+    search: number;
+    /** Code mode's list, and its tools' declarations: in run_code's description, or found by search (over codeBudget). */
+    code: number;
+    declarations: number;
+    declarationsIn: 'description' | 'search';
+    exact: boolean;
+    directory: number;
+    directoryIn: 'description' | 'list_servers' | 'none';
+  }[];
+  /** The limits of a run_code run (codeMode), when some view is in code mode. */
+  codeMode?: GatewayConfig['codeMode'];
   /** The server directory search mode shows (the whole catalog's, or the --client profile's): where each line's purpose came from. */
   directory: { server: string; tools: number; purpose: string; from: string }[];
   /** What one principal may hold of the HTTP face (limits.perPrincipal), and where that does not bound it. */
@@ -85,13 +99,15 @@ export interface CatalogReport {
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
   const exposure = viewFor(app.catalog, profile).exposure();
   const t = exposure.tokens();
-  return { ...(profile ? { client: profile.name } : {}), mode: exposure.mode, full: t.full, search: t.search, exact: t.exact, directory: t.directory, directoryIn: t.directoryIn };
+  const code = { code: t.code, declarations: t.declarations, declarationsIn: t.declarationsIn };
+  return { ...(profile ? { client: profile.name } : {}), mode: exposure.mode, full: t.full, search: t.search, ...code, exact: t.exact, directory: t.directory, directoryIn: t.directoryIn };
 }
 
 export function catalogReport(app: App, profile?: ClientProfile): CatalogReport {
   const { lists } = viewFor(app.catalog, profile);
   const { report } = app.catalog;
   const servers = app.summary();
+  const tokens = profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))];
   return {
     held: report.held,
     sanitized: report.findings.map((f) => ({ server: f.server, kind: f.kind, item: f.item, field: f.finding.field, change: f.finding.change, why: f.finding.why })),
@@ -108,7 +124,8 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     resources: lists.resources.entries.map((e) => ({ uri: e.key, server: e.server, original: e.original })),
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
-    tokens: profile ? [tokensOf(app, profile)] : [tokensOf(app, undefined), ...app.config.clients.map((c) => tokensOf(app, c))],
+    tokens,
+    ...(tokens.some((t) => t.mode === 'code') ? { codeMode: { ...app.config.codeMode } } : {}),
     directory: viewFor(app.catalog, profile).directory().lines.map((l) => ({ server: l.server, tools: l.tools, purpose: l.purpose, from: l.from })),
     shares: sharesReport(app.config.limits),
     bounds: boundsReport(app.config),
@@ -126,6 +143,25 @@ const DIRECTORY_SOURCES: Record<string, string> = {
 function directoryNote(t: CatalogReport['tokens'][number]): string {
   if (t.directoryIn === 'none') return 'no server directory';
   return `directory ${t.directory} ${t.directoryIn === 'description' ? "in search_tools' description" : 'behind list_servers (over directoryBudget)'}`;
+}
+
+function codeNote(t: CatalogReport['tokens'][number]): string {
+  if (t.mode !== 'code') return '';
+  return `; declarations ${t.declarations} ${t.declarationsIn === 'description' ? "in run_code's description" : 'found by search (over codeBudget)'}`;
+}
+
+function renderCodeLimits(l: NonNullable<CatalogReport['codeMode']>): string {
+  const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)}MiB`;
+  return (
+    '\nCode mode: limits of one run_code run (codeMode)\n' +
+    table([
+      ['wallTime', `${l.wallMs}ms`, 'slice', `${l.sliceMs}ms`],
+      ['memory', mib(l.memoryBytes), 'stack', `${l.stackBytes / 1024}KiB`],
+      ['maxCalls', String(l.maxCalls), 'maxInFlight', String(l.maxInFlight)],
+      ['maxOutputTokens', String(l.maxOutputTokens), 'maxCodeChars', String(l.maxCodeChars)],
+      ['maxLogLines', String(l.maxLogLines), 'maxLogChars', String(l.maxLogChars)],
+    ])
+  );
 }
 
 function table(rows: string[][]): string {
@@ -158,7 +194,8 @@ export function renderReport(r: CatalogReport): string {
   }
   if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
-  out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, `serving: ${t.mode}`, directoryNote(t)]));
+  out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, ...(r.codeMode ? [t.mode === 'code' ? `${t.code} in code mode` : ''] : []), `serving: ${t.mode}`, directoryNote(t) + codeNote(t)]));
+  if (r.codeMode) out += renderCodeLimits(r.codeMode);
   if (r.directory.length) {
     out += `\nServer directory of search mode${r.tokens.length === 1 && r.tokens[0]!.client ? ` (client ${r.tokens[0]!.client})` : ''}: purpose, and where it came from\n`;
     out += table(r.directory.map((d) => [d.server, `${d.tools} tool${d.tools === 1 ? '' : 's'}`, d.purpose, `(${DIRECTORY_SOURCES[d.from] ?? d.from})`]));

@@ -18,7 +18,7 @@ export interface CallRecord {
 
 export class CallLimitError extends Error {
   constructor(readonly limit: number) {
-    super(`more than ${limit} nested calls in one run (limit codeMode.limits.maxCalls)`);
+    super(`more than ${limit} nested calls in one run (limit codeMode.maxCalls)`);
   }
 }
 

@@ -1,6 +1,6 @@
 // The hard limits of one code-mode run, with their defaults. Every limit is answered with a run
 // that fails with its own error kind (never a hung or crashed gateway); docs/code-mode.md lists
-// them with the message each gives. The config (codeMode.limits) maps onto this shape one to one.
+// them with the message each gives. The config's codeMode section (wallTime, slice, memory…) maps onto it.
 
 export interface CodeModeLimits {
   /** Wall time of the whole run, waits on nested calls included (ms). Enforced by interrupt. */

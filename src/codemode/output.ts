@@ -56,7 +56,7 @@ export class LogCollector {
   /** The kept lines, and one more saying how many were dropped, if any. */
   result(): LogLine[] {
     if (this.dropped === 0) return this.lines;
-    const note = `… ${this.dropped} more console line(s) dropped (limits codeMode.limits.maxLogLines / maxLogChars)`;
+    const note = `… ${this.dropped} more console line(s) dropped (limits codeMode.maxLogLines / maxLogChars)`;
     return [...this.lines, { level: 'warn', text: note }];
   }
 }
@@ -88,7 +88,7 @@ export function shapeOutput(text: string, fullLength: number, maxTokens: number)
   const cutInside = fullLength > text.length;
   const tokens = cutInside ? Math.ceil(estimateTokens(text) * (fullLength / Math.max(text.length, 1))) : estimateTokens(text);
   if (!cutInside && tokens <= maxTokens) return { value: parseSafe(text), json: text, truncated: false, tokens };
-  const note = `… [truncated: the result is about ${tokens} tokens, over the limit of ${maxTokens} (codeMode.limits.maxOutputTokens); return only what you need]`;
+  const note = `… [truncated: the result is about ${tokens} tokens, over the limit of ${maxTokens} (codeMode.maxOutputTokens); return only what you need]`;
   const budget = Math.max(0, maxTokens - estimateTokens(note));
   // Shrink in proportion, then by tenths: the estimate is not linear in characters (scripts differ).
   let end = Math.min(text.length, Math.floor(text.length * (budget / Math.max(tokens, 1))));

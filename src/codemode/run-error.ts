@@ -54,10 +54,10 @@ export function classifyThrown(thrown: unknown, scriptLines: number): RunError {
   const message = typeof e.message === 'string' ? e.message : safeJson(thrown);
   const line = scriptLine(e.stack, scriptLines);
   if (name === 'InternalError' && message === 'out of memory') {
-    return { kind: 'memory', message: 'out of memory (limit codeMode.limits.memoryBytes)', line };
+    return { kind: 'memory', message: 'out of memory (limit codeMode.memory)', line };
   }
   if ((name === 'InternalError' && message === 'stack overflow') || (name === 'RangeError' && /call stack/i.test(message))) {
-    return { kind: 'stack', message: 'stack overflow: recursion too deep (limit codeMode.limits.stackBytes)', line };
+    return { kind: 'stack', message: 'stack overflow: recursion too deep (limit codeMode.stack)', line };
   }
   if (name === 'ResultError') return { kind: 'result', message };
   const out: RunError = { kind: 'exception', message: clip(message, MAX_MESSAGE_CHARS), line };

@@ -43,7 +43,7 @@ export async function runScript(code: string, options: RunOptions): Promise<RunR
     stats: { wallMs: performance.now() - started, startMs: 0, memoryBytes: 0, calls: 0, transpiled: false },
   });
   if (code.length > limits.maxCodeChars) {
-    return early({ kind: 'code-size', message: `the script is ${code.length} characters, over the limit of ${limits.maxCodeChars} (codeMode.limits.maxCodeChars)` });
+    return early({ kind: 'code-size', message: `the script is ${code.length} characters, over the limit of ${limits.maxCodeChars} (codeMode.maxCodeChars)` });
   }
   if (options.signal?.aborted) return early({ kind: 'aborted', message: 'the run was cancelled before it started' });
   const engine = await newEngineInstance(limits.memoryBytes);
@@ -105,7 +105,7 @@ class Run {
   private readonly onAbort = (): void => this.halt({ kind: 'aborted', message: 'the run was cancelled' });
 
   private timeoutError(): RunError {
-    return { kind: 'timeout', message: `the run took longer than ${this.limits.wallMs} ms (limit codeMode.limits.wallMs)` };
+    return { kind: 'timeout', message: `the run took longer than ${this.limits.wallMs} ms (limit codeMode.wallTime)` };
   }
 
   private shouldInterrupt(): boolean {
@@ -115,7 +115,7 @@ class Run {
     else if (now - this.sliceStart > this.limits.sliceMs) {
       this.stop = {
         kind: 'slice',
-        message: `the script computed for more than ${this.limits.sliceMs} ms without awaiting (limit codeMode.limits.sliceMs): the gateway serves nobody else meanwhile; await between chunks of work (e.g. await new Promise(r => setTimeout(r, 0)))`,
+        message: `the script computed for more than ${this.limits.sliceMs} ms without awaiting (limit codeMode.slice): the gateway serves nobody else meanwhile; await between chunks of work (e.g. await new Promise(r => setTimeout(r, 0)))`,
       };
     }
     return this.stop !== undefined;
@@ -183,10 +183,10 @@ class Run {
     const e = err as { name?: unknown; message?: unknown };
     const message = String(e?.message ?? err);
     if (e?.name === 'RangeError' && /call stack/i.test(message)) {
-      return this.finish({ kind: 'stack', message: 'stack overflow: recursion too deep (limit codeMode.limits.stackBytes)' });
+      return this.finish({ kind: 'stack', message: 'stack overflow: recursion too deep (limit codeMode.stack)' });
     }
     if (this.nearCap()) {
-      return this.finish({ kind: 'memory', message: 'out of memory (limit codeMode.limits.memoryBytes)' });
+      return this.finish({ kind: 'memory', message: 'out of memory (limit codeMode.memory)' });
     }
     this.finish({ kind: 'internal', message: `the sandbox failed: ${message}` });
   }
@@ -278,7 +278,7 @@ class Run {
   private finish(failure?: RunError, output?: ReturnType<typeof shapeOutput>): void {
     if (this.finished) return;
     this.finished = true;
-    const error = failure && this.outOfMemory(failure) ? { kind: 'memory' as const, message: 'out of memory (limit codeMode.limits.memoryBytes)', line: failure.line } : failure;
+    const error = failure && this.outOfMemory(failure) ? { kind: 'memory' as const, message: 'out of memory (limit codeMode.memory)', line: failure.line } : failure;
     clearTimeout(this.deadlineTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     this.ops.close(new Error(error ? `the run ended: ${error.message}` : 'the run ended'));

@@ -5,6 +5,7 @@
 
 import { resolve } from 'node:path';
 import { resolveFileCase, toPolicyConfig } from './policy.js';
+import { toCodeLimits } from './schema-code.js';
 import type { UserClaudeServer, UserConfig, UserServer } from './schema.js';
 import { nameFromKey, transportOfType } from './server-entries.js';
 
@@ -147,6 +148,8 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       listRefetchIntervalMs: listRefetchInterval,
       listRefetchMaxIntervalMs: listRefetchMaxInterval,
     },
+    /** The limits of a run_code run (codemode/limits.ts CodeModeLimits, one to one). */
+    codeMode: toCodeLimits(data.codeMode),
     servers: entriesOf(data).map((e) =>
       // (A disabled server whose command or url held an unset variable keeps it as "".)
       e.s.command !== undefined ? toStdioServer(e, e.s.command, baseDir) : toHttpServer(e, e.s.url!, baseDir),

@@ -51,14 +51,17 @@ function globProblems(value: unknown, path: Segment[], uris = false): Found[] {
 function catalogProblems(tree: Record<string, unknown>): Found[] {
   const problems: Found[] = [];
   const catalog = isRecord(tree.catalog) ? tree.catalog : {};
-  const search = typeof catalog.searchTool === 'string' ? catalog.searchTool : 'search_tools';
-  const call = typeof catalog.callTool === 'string' ? catalog.callTool : 'call_tool';
-  const list = typeof catalog.listServersTool === 'string' ? catalog.listServersTool : 'list_servers';
-  if (search === call) problems.push({ path: ['catalog', 'callTool'], message: `is the same name as catalog.searchTool ("${call}"): the gateway tools need distinct names` });
-  if (list === search || list === call) {
-    const other = list === search ? 'searchTool' : 'callTool';
-    problems.push({ path: ['catalog', 'listServersTool'], message: `is the same name as catalog.${other} ("${list}"): the gateway tools need distinct names` });
-  }
+  // The gateway's own tools, in the order their defaults are listed: each name must be its own.
+  const own: [string, string][] = [
+    ['searchTool', typeof catalog.searchTool === 'string' ? catalog.searchTool : 'search_tools'],
+    ['callTool', typeof catalog.callTool === 'string' ? catalog.callTool : 'call_tool'],
+    ['listServersTool', typeof catalog.listServersTool === 'string' ? catalog.listServersTool : 'list_servers'],
+    ['runCodeTool', typeof catalog.runCodeTool === 'string' ? catalog.runCodeTool : 'run_code'],
+  ];
+  own.forEach(([key, name], i) => {
+    const earlier = own.slice(0, i).find(([, other]) => other === name);
+    if (earlier) problems.push({ path: ['catalog', key], message: `is the same name as catalog.${earlier[0]} ("${name}"): the gateway tools need distinct names` });
+  });
   problems.push(...globProblems(catalog.alwaysVisible, ['catalog', 'alwaysVisible']));
   for (const { index, raw } of clientEntries(tree)) {
     if (isRecord(raw.catalog)) problems.push(...globProblems(raw.catalog.alwaysVisible, ['clients', index, 'catalog', 'alwaysVisible']));

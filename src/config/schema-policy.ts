@@ -5,6 +5,7 @@
 
 import * as z from 'zod';
 import { clientMatchSchema } from './schema-auth.js';
+import { codeBudgetSchema } from './schema-code.js';
 import { alwaysVisibleSchema, directoryBudgetSchema, tokenBudgetSchema, toolModeSchema, type OrNull, type Subst } from './schema-values.js';
 
 const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
@@ -102,10 +103,11 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
         .meta({ description: 'Constraints on the names this client sees.' }),
       catalog: z
         .strictObject({
-          mode: toolModeSchema.optional().meta({ description: 'full, search or auto for this client (default: catalog.mode).' }),
+          mode: toolModeSchema.optional().meta({ description: 'full, search, code or auto for this client (default: catalog.mode).' }),
           tokenBudget: tokenBudgetSchema(subst).optional().meta({ description: "auto's token budget for this client (default: catalog.tokenBudget)." }),
           alwaysVisible: alwaysVisibleSchema.optional().meta({ description: 'Tools listed in full in every mode for this client (default: catalog.alwaysVisible).' }),
           directoryBudget: directoryBudgetSchema(subst).optional().meta({ description: "search mode's server directory budget for this client, in tokens (default: catalog.directoryBudget)." }),
+          codeBudget: codeBudgetSchema(subst).optional().meta({ description: "code mode's budget for the tool declarations in run_code's description, in tokens (default: catalog.codeBudget)." }),
         })
         .optional()
         .meta({ description: 'How tools/list shows tools to this client, over the catalog section (a small model: mode search).' }),

@@ -97,7 +97,7 @@ export function orNullFor(editor: boolean) {
 export type OrNull = ReturnType<typeof orNullFor>;
 
 /** catalog.mode and clients[].catalog.mode. */
-export const toolModeSchema = z.enum(['full', 'search', 'auto']);
+export const toolModeSchema = z.enum(['full', 'search', 'auto', 'code']);
 /** catalog.tokenBudget and clients[].catalog.tokenBudget. */
 export const tokenBudgetSchema = (subst: Subst) => subst(z.int().min(1).max(100_000_000));
 /**

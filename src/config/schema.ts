@@ -5,6 +5,7 @@
 
 import * as z from 'zod';
 import { listenAuthSchema } from './schema-auth.js';
+import { DEFAULT_CODE_BUDGET, codeBudgetSchema, codeModeSchema } from './schema-code.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
 import { DEFAULT_DIRECTORY_BUDGET, SEPARATOR_PATTERN, alwaysVisibleSchema, directoryBudgetSchema, duration, isHttpUrl, isOrigin, nameSchema, orNullFor, size, substFor, tokenBudgetSchema, toolModeSchema } from './schema-values.js';
@@ -77,7 +78,7 @@ function build(editor: boolean) {
         .prefault('auto')
         .meta({
           description:
-            'How tools/list shows tools: full (every tool), search (search_tools and call_tool, plus alwaysVisible), or auto (default: full while the list fits tokenBudget, search beyond it).',
+            'How tools/list shows tools: full (every tool), search (search_tools and call_tool, plus alwaysVisible), code (run_code and search_tools, plus alwaysVisible: the model writes one script against typed bindings of every tool, docs/code-mode.md), or auto (default: full while the list fits tokenBudget, search beyond it).',
         }),
       tokenBudget: tokenBudgetSchema(subst)
         .prefault(10000)
@@ -94,6 +95,14 @@ function build(editor: boolean) {
       listServersTool: subst(toolName)
         .prefault('list_servers')
         .meta({ description: 'Name of the tool of search mode that lists the servers, offered when the server directory exceeds directoryBudget (default list_servers). No server tool ever gets it.' }),
+      runCodeTool: subst(toolName)
+        .prefault('run_code')
+        .meta({ description: 'Name of the tool of code mode that runs a script (default run_code). No server tool ever gets it.' }),
+      codeBudget: codeBudgetSchema(subst)
+        .prefault(DEFAULT_CODE_BUDGET)
+        .meta({
+          description: `code mode: the most tokens the TypeScript declarations of every callable tool may cost in run_code's description; past it, the description tells the model to search first (default ${DEFAULT_CODE_BUDGET}).`,
+        }),
       directoryBudget: directoryBudgetSchema(subst)
         .prefault(DEFAULT_DIRECTORY_BUDGET)
         .meta({
@@ -196,6 +205,7 @@ function build(editor: boolean) {
       naming,
       catalog,
       limits,
+      codeMode: codeModeSchema(subst),
       servers: orNull(z.array(server), []).meta({ description: 'The MCP servers behind the gateway.' }),
       mcpServers: orNull(z.record(z.string(), claudeServer), {}).meta({
         description: 'Servers in the Claude Desktop shape (name: entry); merged with servers.',

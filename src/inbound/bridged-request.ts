@@ -11,7 +11,7 @@ import { InputBridge } from '../router/input-bridge.js';
 import type { Outcome, ParkedCall } from '../router/parked-calls.js';
 import { isGatewayState, paramsDigest } from '../router/request-state.js';
 import type { ClientSession } from './client-session.js';
-import type { Handler, HttpHeaders, RequestContext } from './context.js';
+import type { CallShare, Handler, HttpHeaders, RequestContext } from './context.js';
 
 export interface Round {
   id: JsonRpcId;
@@ -22,6 +22,7 @@ export interface Round {
   /** The client's side going away (a stateless exchange's stream closed) cancels the call. */
   abort?: Cancellation;
   headers?: HttpHeaders;
+  share?: CallShare;
 }
 
 export type RoundEnd =
@@ -90,6 +91,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
     requestId: round.id,
     modern: round.modern,
     httpHeaders: round.headers,
+    share: round.share,
     inputs: bridge,
     protocolVersion: round.modern.protocolVersion,
   };

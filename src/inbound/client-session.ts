@@ -37,7 +37,7 @@ import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
 import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
 import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
-import type { Handler, HttpHeaders, ToolFinding } from './context.js';
+import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js';
 import { dressRaw, dressResult, modernErrorCode, refusal } from './modern-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
@@ -57,6 +57,8 @@ export class ClientSession implements EndpointSession, Session {
   /** Keyed by the client's id; on a stateless session (ids of many clients) by a number of ours. */
   private readonly inFlight = new ChurnMap<JsonRpcId, Cancellation>(); // not a Map: see jsonrpc/churn.ts
   private nextKey = 0;
+  /** Nested calls of code-mode runs in flight (each run is itself one of inFlight). */
+  private nestedCalls = 0;
   private readonly toClient = new RequestsToClient();
 
   /** Open subscriptions/listen streams (2026-07-28): each hears list changes through this session's view. */
@@ -101,10 +103,10 @@ export class ClientSession implements EndpointSession, Session {
     return viewFor(this.router.catalog, this.profile);
   }
 
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders): Promise<Reply | undefined> {
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders, share?: CallShare): Promise<Reply | undefined> {
     switch (classify(message)) {
       case 'request':
-        return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related, abort, headers), headers);
+        return this.router.observer.request(this, message as JsonRpcRequest, () => this.handleRequest(message as JsonRpcRequest, related, abort, headers, share), headers);
       case 'notification':
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
@@ -165,7 +167,7 @@ export class ClientSession implements EndpointSession, Session {
     this.router.release(this);
   }
 
-  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders): Promise<Reply> {
+  private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders, share?: CallShare): Promise<Reply> {
     const { id, method } = request;
     const params = request.params ?? {};
     let modern: Envelope | undefined;
@@ -183,11 +185,11 @@ export class ClientSession implements EndpointSession, Session {
       return modern ? refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, 'method') : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     const maxCalls = this.router.config.limits.maxCallsPerSession;
-    if (!this.stateless && this.inFlight.size >= maxCalls) {
+    if (!this.stateless && this.inFlight.size + this.nestedCalls >= maxCalls) {
       return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
     }
     if (modern?.logLevel !== undefined && !this.initialized) this.wantLogLevel(modern.logLevel);
-    if (modern !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, modern, related, abort, headers }, handler);
+    if (modern !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, modern, related, abort, headers, share }, handler);
     const cancellation = new Cancellation();
     const key = this.stateless ? this.nextKey++ : id;
     this.inFlight.set(key, cancellation);
@@ -203,6 +205,7 @@ export class ClientSession implements EndpointSession, Session {
       requestId: id,
       modern,
       httpHeaders: headers,
+      share,
       protocolVersion: modern?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
       progress:
         related && (typeof token === 'string' || typeof token === 'number')
@@ -279,6 +282,21 @@ export class ClientSession implements EndpointSession, Session {
   /** Requests being handled now. */
   get inFlightCount(): number {
     return this.inFlight.size;
+  }
+
+  /**
+   * A nested call of a code-mode run takes one of this session's calls in flight, as a request
+   * does (limits.maxCallsPerSession; a stateless session is exempt, as for its requests). False
+   * when the session is at its limit.
+   */
+  takeNestedCall(): boolean {
+    if (this.closed || (!this.stateless && this.inFlight.size + this.nestedCalls >= this.router.config.limits.maxCallsPerSession)) return false;
+    this.nestedCalls++;
+    return true;
+  }
+
+  nestedCallDone(): void {
+    this.nestedCalls--;
   }
 
   private initialize(request: JsonRpcRequest): JsonRpcResponse {

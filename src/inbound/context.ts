@@ -50,6 +50,21 @@ export interface RequestContext extends RequestOwner {
   readonly modern?: Envelope;
   /** A stateless HTTP request's headers (Mcp-Param-* are checked against the arguments). */
   readonly httpHeaders?: HttpHeaders;
+  /** On HTTP: the principal's share of calls in flight, which each nested call of a run takes one more of. */
+  readonly share?: CallShare;
+  /**
+   * Set on a nested call of a code-mode run (nested-call.ts): its server's input rounds are
+   * answered by the gateway (through the run's client), never handed up as the call's result.
+   */
+  readonly nested?: boolean;
+}
+
+/** What one principal may have in flight (limits.perPrincipal.callsInFlight), as a nested call takes it. */
+export interface CallShare {
+  readonly limit: number;
+  /** Takes one call; false when the principal is at its share. */
+  take(): boolean;
+  give(): void;
 }
 
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;

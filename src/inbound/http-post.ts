@@ -141,7 +141,7 @@ function onPostBody(ctx: PostContext, outcome: BodyOutcome): void {
     const end = startCall(ctx, message as JsonRpcRequest, release);
     if (end === undefined) return;
     host.track(res);
-    void new PostExchange(res, entry, host.options.writeBufferBytes).run(message as JsonRpcRequest).finally(end);
+    void new PostExchange(res, entry, host.options.writeBufferBytes, undefined, undefined, host.principals.callShare(ctx.holder)).run(message as JsonRpcRequest).finally(end);
     return;
   }
   // Notifications and responses: accepted once handed over; the session does the rest.
@@ -187,7 +187,7 @@ function onStatelessPost(ctx: PostContext, message: JsonRpcMessage, kind: string
   const end = request.method === 'subscriptions/listen' ? startStream(ctx, request, release) : startCall(ctx, request, release);
   if (end === undefined) return;
   host.track(res);
-  void new PostExchange(res, entry, host.options.writeBufferBytes, ctx.headers, host.principals.budgetOf(ctx.holder)).run(request).finally(end);
+  void new PostExchange(res, entry, host.options.writeBufferBytes, ctx.headers, host.principals.budgetOf(ctx.holder), host.principals.callShare(ctx.holder)).run(request).finally(end);
 }
 
 /**

@@ -19,6 +19,7 @@ import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody
 import { SseStream } from './http-sse.js';
 import type { Holding, Principals } from './principals.js';
 import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
+import type { CallShare } from './context.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
 export const MAX_BACKLOG = 100;
@@ -161,6 +162,8 @@ export class PostExchange {
     private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
     /** What the answer's bytes are held against, if not the session's budget (a stateless request's principal's). */
     private readonly budget?: ByteBudget,
+    /** The principal's calls in flight, for the nested calls of a code-mode run. */
+    private readonly share?: CallShare,
   ) {
     this.slot = entry.exchanges.add(this);
     if (entry.stateless) {
@@ -181,7 +184,7 @@ export class PostExchange {
   /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
   async obtain(request: JsonRpcRequest): Promise<Reply> {
     try {
-      const response = await this.entry.session.handle(request, this.related, this.abort, this.headers);
+      const response = await this.entry.session.handle(request, this.related, this.abort, this.headers, this.share);
       if (response !== undefined) return response;
       this.entry.logger.error({ sessionId: this.entry.id, method: request.method }, 'session returned no response to a request');
     } catch (err) {

@@ -4,6 +4,7 @@
 // is one address: a host gets a whole /64). No I/O: counters and budgets; the endpoint sheds.
 
 import { ByteBudget } from './budget.js';
+import type { CallShare } from './context.js';
 
 /** How much of each shared resource one principal may hold (limits.perPrincipal). */
 export interface Shares {
@@ -60,6 +61,8 @@ export class Holding {
   calls = 0;
   /** Made on the first bytes it holds (Principals.budgetOf). */
   budget: ByteBudget | undefined;
+  /** Made on its first request (Principals.callShare). */
+  share: CallShare | undefined;
 
   constructor(
     readonly key: string,
@@ -97,6 +100,22 @@ export class Principals {
   budgetOf(h: Holding): ByteBudget {
     h.budget ??= new ByteBudget(this.shares.bytesInFlight, 'this client', 'limits.perPrincipal.bytesInFlight', 'principal', this.gatewayBudget, () => this.release(h));
     return h.budget;
+  }
+
+  /** `h`'s calls in flight as a code-mode run's nested calls take them (each request holds one already). */
+  callShare(h: Holding): CallShare {
+    h.share ??= {
+      limit: this.shares.callsInFlight,
+      take: () => {
+        if (h.calls >= this.shares.callsInFlight) return false;
+        h.calls++;
+        return true;
+      },
+      give: () => {
+        if (--h.calls === 0) this.release(h);
+      },
+    };
+    return h.share;
   }
 
   /** Forgets `h` once it holds nothing (a later request makes a new one). */

@@ -10,6 +10,7 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 /** What a session answers a request with: a response, or one already serialised (passed through). */
 export type Reply = JsonRpcResponse | SplicedResponse;
 import type { ByteBudget } from './budget.js';
+import type { CallShare } from './context.js';
 
 export interface EndpointSession {
   /** Stable id; on HTTP it is the Mcp-Session-Id. */
@@ -30,10 +31,11 @@ export interface EndpointSession {
    * rejects: failures become error responses). `related` receives messages tied to this request
    * (progress, server-to-client requests) before the response; on HTTP they go on the POST's SSE
    * stream. `abort` cancels the request (a stateless HTTP client closing its stream); `headers`
-   * are a stateless HTTP request's (checked against the body where the revision says so).
+   * are a stateless HTTP request's (checked against the body where the revision says so); `share`
+   * is the principal's share of calls in flight (HTTP), which a code-mode run's nested calls take.
    * Notifications and responses resolve undefined.
    */
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: Readonly<Record<string, string | string[] | undefined>>): Promise<Reply | undefined>;
+  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: Readonly<Record<string, string | string[] | undefined>>, share?: CallShare): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
 }

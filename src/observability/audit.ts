@@ -6,7 +6,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 
 export interface AuditEntry {
   server: string;
-  /** tool | prompt | resource | resourceTemplate | result | pin */
+  /** tool | prompt | resource | resourceTemplate | result | pin | code (a nested call of a run_code script) */
   kind: string;
   /** The server's original name or URI. */
   item: string;
@@ -22,6 +22,8 @@ export interface AuditLog {
 }
 
 interface AuditLogger {
+  /** For the trail of code-mode calls (kind "code"), which are not findings. */
+  info?(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
@@ -54,7 +56,9 @@ export function createAuditLog(options: { file?: string; logger: AuditLogger }):
 
   const toLogger = (entry: AuditEntry) => {
     const what = `${entry.kind} ${entry.item}${entry.field ? ` ${entry.field}` : ''}`;
-    logger.warn({ audit: entry }, `audit: ${entry.server}: ${what}: ${entry.change}: ${entry.why}`);
+    const line = `audit: ${entry.server}: ${what}: ${entry.change}: ${entry.why}`;
+    if (entry.kind === 'code' && logger.info) logger.info({ audit: entry }, line);
+    else logger.warn({ audit: entry }, line);
   };
 
   const openStream = (): WriteStream | undefined => {

@@ -104,7 +104,7 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
       const catalog = facts.catalog();
       return LIST_KINDS.map((kind) => ({ labels: { kind }, value: catalog.lists[kind].entries.length }));
     }),
-    new Scraped('switchboard_catalog_tokens', 'Tokens of the tools/list a client profile is served, in full and in search mode (an estimate until the tokenizer is loaded).', 'gauge', () => {
+    new Scraped('switchboard_catalog_tokens', 'Tokens of the tools/list a client profile is served, in full and in search mode, and in code mode where it is in force (an estimate until the tokenizer is loaded).', 'gauge', () => {
       const catalog = facts.catalog();
       const out: Sample[] = [];
       for (const profile of [undefined, ...facts.profiles()]) {
@@ -112,6 +112,8 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
         const tokens = exposure.tokens();
         const name = profile?.name ?? NO_PROFILE;
         out.push({ labels: { profile: name, mode: 'full' }, value: tokens.full }, { labels: { profile: name, mode: 'search' }, value: tokens.search });
+        // Code mode's list is measured only where a view serves it: declaring every tool is work.
+        if (exposure.mode === 'code') out.push({ labels: { profile: name, mode: 'code' }, value: tokens.code });
       }
       return out;
     }),

@@ -115,6 +115,8 @@ export class Observer {
 
   /** An entry went to the audit log (see tapAudit). */
   audited(entry: { server: string; kind: string; item: string; field?: string; change: string; why: string }): void {
+    // A script's nested calls (kind "code") are a trail, not findings: the dashboard lists what the guard did.
+    if (entry.kind === 'code') return;
     if (this.recent.add(entry) && entry.kind === 'result') this.stats?.resultFinding(entry.server);
   }
 }

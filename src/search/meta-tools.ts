@@ -14,9 +14,16 @@ export type DirectoryPlacement = { inline: string } | { tool: string } | undefin
 const GUIDANCE =
   'Find the tools for a task. Query with a few words naming the capability you need, in English (e.g. "create issue", "list calendar events", "send email"), not the whole request; search once per step of a task. Returns the best matching tools with their server, description and input schema; run one with call_tool. No good match? Search again with other words or another server: searching several times is normal.';
 
-/** search_tools' definition under the configured names, with the directory placed as given. */
-export function searchToolsTool(names: { search: string; call: string }, directory?: DirectoryPlacement): Record<string, any> {
-  let description = GUIDANCE.replace('call_tool', names.call);
+/** Code mode: what is found is called from a script, and each hit carries its TypeScript signature. */
+const CODE_GUIDANCE =
+  'Find the tools for a task. Query with a few words naming the capability you need, in English (e.g. "create issue", "list calendar events", "send email"), not the whole request; search once per step of a task. Returns the best matching tools with their server, description, input schema and TypeScript signature; call them from a run_code script as `await tools.<server>.<tool>(args)`. No good match? Search again with other words or another server: searching several times is normal.';
+
+/**
+ * search_tools' definition under the configured names, with the directory placed as given. With
+ * `run` (code mode), found tools are called from that tool's scripts instead of call_tool.
+ */
+export function searchToolsTool(names: { search: string; call: string; run?: string }, directory?: DirectoryPlacement): Record<string, any> {
+  let description = names.run === undefined ? GUIDANCE.replace('call_tool', names.call) : CODE_GUIDANCE.replace('run_code', names.run);
   let serverHelp = 'Only search the tools of these servers.';
   if (directory && 'inline' in directory) {
     description += `\n\nServers (give a name as \`server\` to search only its tools):\n${directory.inline}`;

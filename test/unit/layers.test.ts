@@ -39,7 +39,8 @@ const ALLOWED: Record<string, string[]> = {
   outbound: ['protocol', 'errors', 'log', 'jsonrpc', 'transport', 'config-types', 'outbound/auth'],
   router: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'catalog', 'policy', 'observability', 'config-types'],
   'inbound/auth': ['protocol', 'errors', 'log', 'config-types'],
-  inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth'],
+  // Code mode (handlers/run-code.ts, code-callables.ts) is loaded lazily, on the first run or once configured.
+  inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth', 'codemode'],
   config: ['protocol', 'errors', 'policy', 'config-types'],
   // The app owns the tool search (app/tool-finder.ts): the index and, with catalog.embeddings, the
   // hybrid ranking over it. The router no longer holds either (issue 29).

@@ -63,7 +63,8 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
   if (!MRTR_METHODS.has(method)) return connection.forward(method, params, options);
   const send = (p: Record<string, any>) => connection.forward(method, p, options);
   // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
-  return context.modern !== undefined ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
+  // A nested call of a run answers its rounds here too: its result is the script's, not the client's.
+  return context.modern !== undefined && context.nested !== true ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
 }
 
 /**
@@ -115,6 +116,10 @@ export const callTool: Handler = async (params, context) => {
   if (params?.name === own.searchTool) return searchTools(params.arguments, context);
   if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
   if (params?.name === own.listServersTool) return listServers(context);
+  // Code mode only (a profile in another mode has no run_code); the engine loads on the first run.
+  if (params?.name === own.runCodeTool && context.nested !== true && context.view.exposure().mode === 'code') {
+    return (await import('./run-code.js')).runCode(params, context, callTool);
+  }
   const entry = toolForCall(context, params?.name);
   if (context.httpHeaders !== undefined) {
     const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
@@ -123,8 +128,9 @@ export const callTool: Handler = async (params, context) => {
   const ready = context.router.connectionFor(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
-  // Stateless clients get a task where the server runs this tool only as one (tasks extension).
-  if (context.modern !== undefined && entry.item.execution?.taskSupport === 'required') {
+  // Stateless clients get a task where the server runs this tool only as one (tasks extension); a
+  // script's nested call is forwarded as it is (its result is the script's: the server judges).
+  if (context.modern !== undefined && context.nested !== true && entry.item.execution?.taskSupport === 'required') {
     if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
     return callAsTask(connection, context, { ...params, name: entry.original });
   }

@@ -1,9 +1,10 @@
 // The gateway's own tools of search mode: search_tools (query, optionally some servers → the best
 // matching tools the caller may see, each with its server and full definition; nothing found →
-// the server directory), list_servers (the directory) and call_tool (calls a tool exactly as
-// tools/call would). Only tools the caller's view holds are ever returned, and never one meant
-// for an app's UI alone (MCP Apps visibility without "model"); held-back tools are not in the
-// catalog at all. Bad input is a tool error (isError), as the spec asks for input validation.
+// the server directory; in code mode each with its TypeScript signature), list_servers (the
+// directory) and call_tool (calls a tool exactly as tools/call would). Only tools the caller's
+// view holds are ever returned, and never one meant for an app's UI alone (MCP Apps visibility
+// without "model"); held-back tools are not in the catalog at all. Bad input is a tool error
+// (isError), as the spec asks for input validation.
 
 import type { ServerDirectory } from '../../catalog/server-directory.js';
 import { hiddenFromModel, toolDefinition } from '../../catalog/tool-exposure.js';
@@ -21,8 +22,9 @@ const toolError = (text: string) => ({ content: [{ type: 'text', text }], isErro
 const serversOf = (directory: ServerDirectory) => directory.lines.map((l) => ({ name: l.server, tools: l.tools, purpose: l.purpose }));
 
 function readable(tools: Record<string, any>[], query: string): string {
-  const lines = tools.map((t, i) => `${i + 1}. [${t.server}] ${t.name}${t.title ? ` (${t.title})` : ''}: ${String(t.description ?? '').split('\n')[0]}`);
-  return `Tools for "${query}", best first, each with its [server] (call one with its name and arguments):\n${lines.join('\n')}`;
+  const lines = tools.map((t, i) => `${i + 1}. [${t.server}] ${t.name}${t.title ? ` (${t.title})` : ''}: ${String(t.description ?? '').split('\n')[0]}${t.signature ? `\n${t.signature}` : ''}`);
+  const how = tools.some((t) => t.signature) ? 'call one from a script with its signature' : 'call one with its name and arguments';
+  return `Tools for "${query}", best first, each with its [server] (${how}):\n${lines.join('\n')}`;
 }
 
 /** What a search that matched nothing answers: the servers there are, so the next query can aim better. */
@@ -58,7 +60,16 @@ export async function searchTools(args: Record<string, any> | undefined, context
   }
   const found = await context.finder.find(context.view, query, { limit: wanted, servers: names && new Set(names) });
   if (found.length === 0) return nothingFound(query, names, directory);
-  const tools = found.map(({ entry }) => ({ ...toolDefinition(entry.item), server: entry.server }));
+  const tools: Record<string, any>[] = found.map(({ entry }) => ({ ...toolDefinition(entry.item), server: entry.server }));
+  // Code mode: each tool as a script calls it, so the next step is writing the script.
+  if (context.view.exposure().mode === 'code') {
+    const { signatureOf, viewCallables } = await import('../code-callables.js');
+    const { names } = viewCallables(context.view.lists.tools.entries);
+    found.forEach(({ entry }, i) => {
+      const n = names.get(entry.server, entry.original);
+      if (n !== undefined) tools[i]!.signature = signatureOf(n);
+    });
+  }
   return { content: [{ type: 'text', text: readable(tools, query) }], structuredContent: { tools } };
 }
 

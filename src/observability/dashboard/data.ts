@@ -80,7 +80,7 @@ function viewOf(catalog: Catalog, profile: ClientProfile | undefined) {
   return {
     profile: profile?.name ?? null,
     mode: exposure.mode,
-    tokens: { full: tokens.full, search: tokens.search, exact: tokens.exact },
+    tokens: { full: tokens.full, search: tokens.search, code: tokens.code, exact: tokens.exact },
     tools: view.lists.tools.entries.map(named),
     prompts: view.lists.prompts.entries.map(named),
     resources: view.lists.resources.entries.map((e) => ({ name: e.key, server: e.server, original: e.original, title: text(e.item.name), description: text(e.item.description) })),

@@ -210,7 +210,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       if (!q) return true;
       return [it.name, it.server, it.original, it.title || '', it.description || ''].join('\n').toLowerCase().indexOf(q) !== -1;
     });
-    $('view-info').textContent = view.mode + ' mode · tools/list ≈ ' + (view.mode === 'search' ? view.tokens.search : view.tokens.full) + ' tokens' + (view.tokens.exact ? '' : ' (estimate)');
+    $('view-info').textContent = view.mode + ' mode · tools/list ≈ ' + (view.mode === 'full' ? view.tokens.full : view.mode === 'code' ? view.tokens.code : view.tokens.search) + ' tokens' + (view.tokens.exact ? '' : ' (estimate)');
     $('catalog-count').textContent = shown.length + ' of ' + items.length;
     var body = $('catalog-body');
     clear(body);

@@ -50,6 +50,7 @@ describe('the JSON Schema', () => {
         '.clients.catalog.tokenBudget',
         '.clients.catalog.alwaysVisible',
         '.clients.catalog.directoryBudget',
+        '.clients.catalog.codeBudget',
         // OAuth: absent means no OAuth on that side, or the value the provider's metadata gives.
         '.listen.auth', // static tokens only
         '.listen.auth.issuer',
@@ -107,6 +108,7 @@ describe('defaults in the tables of docs/configuration.md', () => {
     '`naming`': '.naming',
     '`catalog`': '.catalog',
     '`limits`': '.limits',
+    '`codeMode`': '.codeMode',
     Servers: '.servers',
     Filters: '.servers.tools',
     'Resource filters': '.servers.resources',
@@ -216,7 +218,7 @@ describe('the loaded config', () => {
     [...propertyAt]
       .filter(([p, node]) => p.startsWith(`${path}.`) && !p.slice(path.length + 1).includes('.') && node.default !== undefined && typeof node.default !== 'object')
       .map(([p]) => p.slice(path.length + 1))
-      .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd', 'searchTool', 'callTool', 'listServersTool'].includes(key));
+      .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd', 'searchTool', 'callTool', 'listServersTool', 'runCodeTool'].includes(key));
 
   it.each(['listen', 'naming', 'catalog', 'limits', 'sanitize', 'pinning'])('%s: the value in the file, else the schema default', (section) => {
     const keys = scalarKeys(`.${section}`);
