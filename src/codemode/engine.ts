@@ -5,6 +5,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 
 // This project's lib has no DOM and @types/node 20 declares no WebAssembly: the part used here.
@@ -38,7 +39,7 @@ function load(): Promise<Loaded> {
     // Compiled here once, then instantiated per run: the variant's own loader would read and
     // compile the file for every instance.
     const wasmPath = createRequire(import.meta.url).resolve(`${VARIANT}/wasm`);
-    const compiled = await wasm.compile(await readFile(wasmPath));
+    const compiled = await compileEagerly(await readFile(wasmPath));
     // The package's ESM entry exports the variant as default; through CommonJS interop it is one level down.
     const exported = variantModule.default as unknown as QuickJSSyncVariant | { default: QuickJSSyncVariant };
     const variant = 'importFFI' in exported ? exported : exported.default;
@@ -73,6 +74,25 @@ export async function newEngineInstance(memoryBytes: number): Promise<EngineInst
 }
 
 function noPrint(): void {}
+
+/** Whoever started node chose its WebAssembly compilation: then it is left as chosen. */
+const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('wasm-lazy-compilation'));
+
+/**
+ * V8 compiles WebAssembly lazily by default: each function on its first call, on the calling
+ * thread. The engine's first runs in a process then spent 60-200 ms compiling inside their slices
+ * (over sliceMs on a loaded machine, and the event loop stalled meanwhile). Compiled eagerly, the
+ * whole module is compiled by compile() on V8's background threads (the loop stalled < 10 ms).
+ */
+async function compileEagerly(bytes: Uint8Array): Promise<object> {
+  if (chosen) return wasm.compile(bytes);
+  setFlagsFromString('--no-wasm-lazy-compilation');
+  try {
+    return await wasm.compile(bytes);
+  } finally {
+    setFlagsFromString('--wasm-lazy-compilation');
+  }
+}
 
 /** Loads and compiles the engine ahead of the first run (e.g. when code mode is configured). */
 export async function warmEngine(): Promise<void> {

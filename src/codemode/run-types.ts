@@ -23,6 +23,8 @@ export interface RunStats {
   startMs: number;
   /** The instance's linear memory at the end: the run's high-water mark (bytes). */
   memoryBytes: number;
+  /** The longest slice of computing without a break (the engine held the event loop this long). */
+  maxSliceMs: number;
   /** Nested calls admitted (at most limits.maxCalls). */
   calls: number;
   /** True when the script was TypeScript (types stripped). */

@@ -1,11 +1,13 @@
 // runScript: one code-mode run in a fresh QuickJS instance. The engine runs on this event loop in
-// short slices (a slice ends when the script awaits the host); nested calls are host promises the
-// sandbox awaits. Invariants: nothing but strings and numbers crosses; no slice outlives sliceMs;
-// a run always ends (result, limit, abort) and then aborts every nested call it still has.
+// short slices (a slice ends when the script awaits the host), all runs together at most half of
+// the loop (fairness.ts); nested calls are host promises the sandbox awaits. Invariants: nothing but
+// strings and numbers crosses; no slice outlives sliceMs; a run always ends (result, limit, abort)
+// and then aborts every nested call it still has.
 
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { CallGate } from './calls.js';
 import { type EngineInstance, newEngineInstance } from './engine.js';
+import { engineWait, sliceEnded } from './fairness.js';
 import { HostOps, MAX_ARG_CHARS, MAX_QUERY_CHARS } from './host-ops.js';
 import { type CodeModeLimits, resolveLimits } from './limits.js';
 import { bindingNames } from './names.js';
@@ -40,7 +42,7 @@ export async function runScript(code: string, options: RunOptions): Promise<RunR
     error,
     logs: logs.result(),
     calls: gate.records,
-    stats: { wallMs: performance.now() - started, startMs: 0, memoryBytes: 0, calls: 0, transpiled: false },
+    stats: { wallMs: performance.now() - started, startMs: 0, memoryBytes: 0, maxSliceMs: 0, calls: 0, transpiled: false },
   });
   if (code.length > limits.maxCodeChars) {
     return early({ kind: 'code-size', message: `the script is ${code.length} characters, over the limit of ${limits.maxCodeChars} (codeMode.maxCodeChars)` });
@@ -63,7 +65,10 @@ class Run {
   private finished = false;
   private transpiled = false;
   private startMs = 0;
+  private maxSliceMs = 0;
   private deadlineTimer: NodeJS.Timeout | undefined;
+  /** A pump put off until the loop has had its break (fairness.ts). */
+  private pumpTimer: NodeJS.Timeout | undefined;
   private resolve!: (r: RunResult) => void;
 
   constructor(
@@ -128,8 +133,17 @@ class Run {
     try {
       return fn();
     } finally {
-      this.depth--;
+      if (--this.depth === 0) {
+        const ms = performance.now() - this.sliceStart;
+        if (ms > this.maxSliceMs) this.maxSliceMs = ms;
+        sliceEnded(ms);
+      }
     }
+  }
+
+  /** Resolves when scripts may compute again (fairness.ts): the loop has had its break. */
+  private async turn(): Promise<void> {
+    for (let wait = engineWait(); wait > 0 && !this.finished; wait = engineWait()) await new Promise((r) => setTimeout(r, wait));
   }
 
   private async boot(): Promise<void> {
@@ -150,6 +164,8 @@ class Run {
     this.startMs = performance.now() - this.started;
 
     const wrapped = wrapScript(this.code);
+    await this.turn();
+    if (this.finished) return;
     let result = this.enter(() => this.ctx.evalCode(wrapped, SCRIPT_FILE));
     if (result.error && !this.stop) {
       const thrown: unknown = this.ctx.dump(result.error);
@@ -213,7 +229,15 @@ class Run {
   }
 
   private pumpOnce(): void {
-    if (this.finished || this.depth > 0 || !this.main) return;
+    if (this.finished || this.depth > 0 || !this.main || this.pumpTimer) return;
+    const wait = engineWait();
+    if (wait > 0) {
+      this.pumpTimer = setTimeout(() => {
+        this.pumpTimer = undefined;
+        this.pump();
+      }, wait);
+      return;
+    }
     let jobError: unknown;
     this.enter(() => {
       while (this.rt.hasPendingJob() && performance.now() - this.sliceStart < YIELD_MS) {
@@ -280,12 +304,14 @@ class Run {
     this.finished = true;
     const error = failure && this.outOfMemory(failure) ? { kind: 'memory' as const, message: 'out of memory (limit codeMode.memory)', line: failure.line } : failure;
     clearTimeout(this.deadlineTimer);
+    clearTimeout(this.pumpTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     this.ops.close(new Error(error ? `the run ended: ${error.message}` : 'the run ended'));
     const stats: RunStats = {
       wallMs: performance.now() - this.started,
       startMs: this.startMs,
       memoryBytes: this.engine.memory.buffer.byteLength,
+      maxSliceMs: this.maxSliceMs,
       calls: this.ops.callCount,
       transpiled: this.transpiled,
     };

@@ -1,7 +1,8 @@
 // Sandbox attacks: nothing of Node is reachable from inside, whatever route the script takes,
 // and nothing it does to its own objects reaches the host's.
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetFairness } from '../../../src/codemode/fairness.js';
 import { parseSafe } from '../../../src/codemode/output.js';
 import { runScript } from '../../../src/codemode/sandbox.js';
 import { testBindings } from './helpers.js';
@@ -16,6 +17,9 @@ async function value(code: string): Promise<unknown> {
 const NODE_NAMES = ['process', 'require', 'module', 'Buffer', 'fetch', 'setImmediate', 'queueMicrotask', 'WebAssembly', 'SharedArrayBuffer', 'Atomics', '__sb_host', '__sb_config', '__sb_run'];
 
 describe('code mode sandbox escapes', () => {
+  // Each run's own limits, measured alone: no debt of the engine's share (fairness.ts) from the test before.
+  beforeEach(resetFairness);
+
   it('constructor.constructor gives the sandbox Function, not the host one', async () => {
     const { bindings } = testBindings();
     const r = await runScript("return (function () {}).constructor.constructor('return process')()", { bindings });

@@ -1,11 +1,15 @@
 // Every hard limit of a run ends it with its own error kind, and ends its nested calls.
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetFairness } from '../../../src/codemode/fairness.js';
 import { runScript } from '../../../src/codemode/sandbox.js';
 import { estimateTokens } from '../../../src/search/tokens.js';
 import { testBindings } from './helpers.js';
 
 describe('code mode limits', () => {
+  // Each run's own limits, measured alone: no debt of the engine's share (fairness.ts) from the test before.
+  beforeEach(resetFairness);
+
   it('an endless loop with no call in it ends by the wall time', async () => {
     const { bindings } = testBindings();
     const r = await runScript('while (true) {}', { bindings, limits: { wallMs: 300, sliceMs: 60_000 } });

@@ -1,11 +1,15 @@
 // runScript's contract: results, errors with the script's own line, TypeScript, console lines,
 // names that are not identifiers, describe/search, timers, and an abort from outside.
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetFairness } from '../../../src/codemode/fairness.js';
 import { formatRunError, runScript } from '../../../src/codemode/sandbox.js';
 import { testBindings } from './helpers.js';
 
 describe('runScript', () => {
+  // Each run's own limits, measured alone: no debt of the engine's share (fairness.ts) from the test before.
+  beforeEach(resetFairness);
+
   it('runs the body of an async function: await, return, nested calls', async () => {
     const { bindings, calls } = testBindings();
     const code = `const a = await tools.files.read({ path: '/a' });
