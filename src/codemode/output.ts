@@ -90,8 +90,11 @@ export function shapeOutput(text: string, fullLength: number, maxTokens: number)
   if (!cutInside && tokens <= maxTokens) return { value: parseSafe(text), json: text, truncated: false, tokens };
   const note = `… [truncated: the result is about ${tokens} tokens, over the limit of ${maxTokens} (codeMode.maxOutputTokens); return only what you need]`;
   const budget = Math.max(0, maxTokens - estimateTokens(note));
-  // Shrink in proportion, then by tenths: the estimate is not linear in characters (scripts differ).
-  let end = Math.min(text.length, Math.floor(text.length * (budget / Math.max(tokens, 1))));
+  // Shrink in proportion to what the text in hand costs (the sandbox may have cut it already: the
+  // whole value's figure would cut it that much shorter again), then by tenths: the estimate is
+  // not linear in characters (scripts differ).
+  const inHand = cutInside ? estimateTokens(text) : tokens;
+  let end = Math.min(text.length, Math.floor(text.length * (budget / Math.max(inHand, 1))));
   while (end > 0 && estimateTokens(text.slice(0, end)) > budget) end = Math.floor(end * 0.9);
   return { json: text.slice(0, end) + note, truncated: true, tokens };
 }

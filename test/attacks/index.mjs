@@ -2,6 +2,7 @@
 // class of weakness it belongs to (the README's "Security model" lists them by class, and a test
 // keeps that list complete). `npm run attack` runs them against the built CLI;
 // test/integration/attacks.test.ts runs each as a test.
+import { codemode } from './codemode.mjs';
 import { crashes } from './crashes.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
@@ -18,6 +19,7 @@ export const CLASSES = {
   exhaustion: 'Exhaustion: a peer makes the gateway hold memory, CPU, time or slots without bound',
   fairness: 'Starvation: one principal takes what every client shares',
   policy: "Policy bypass: a client reaches what its profile denies, or a server what another's rules protect",
+  sandbox: "Sandbox escape: a code-mode script reaches the gateway's process, its host objects or its prototypes",
   integrity: 'Protocol integrity: what the gateway passes on is what it vouches for',
   secrets: 'Secrets and exposure: tokens, environment, logs, network reach',
   model: 'What reaches the model: injection, rug pulls, tools hidden from it',
@@ -31,6 +33,7 @@ const BY_ITEM = {
   8: 'policy', 9: 'policy', 11: 'policy', 12: 'policy', 13: 'policy', apps: 'policy', '28.5': 'policy', '28.6': 'policy', '28.7': 'policy',
   10: 'secrets', 14: 'secrets', 15: 'secrets', oauth: 'secrets',
   '28.9': 'model', '28.10': 'model',
+  '30.1': 'sandbox', '30.2': 'exhaustion', '30.3': 'policy', '30.4': 'fairness',
 };
 /** Items whose attacks fall in different classes. */
 const BY_NAME = {
@@ -42,7 +45,7 @@ const BY_NAME = {
   'a stateful-era server asks a stateless client for input past the gateway': 'integrity',
 };
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...lists, ...principals, ...relay, ...names, ...vouch].map((a) => ({
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...lists, ...principals, ...relay, ...names, ...vouch, ...codemode].map((a) => ({
   ...a,
   class: BY_NAME[a.name] ?? BY_ITEM[a.item],
 }));
