@@ -167,6 +167,21 @@ describe('a run that hits a limit', () => {
   });
 });
 
+describe("nested calls hold the session's and the principal's calls in flight", () => {
+  const code = "const all = await Promise.allSettled([1, 2, 3, 4].map(() => tools.new.sleep({ ms: 400 })));\nreturn all.map((r) => (r.status === 'fulfilled' ? 'ok' : r.reason.data.limit));";
+  it.each([
+    ['session', { maxCallsPerSession: 3 }],
+    ['principal', { perPrincipal: { callsInFlight: 3 } }],
+  ])('past the %s limit a nested call is refused, as a request would be', async (limit, limits) => {
+    const gw = await startGateway(yamlServers(SERVERS, { catalog: { mode: 'code' }, limits }));
+    const client = await connectHttpClient(gw.url);
+    const r: any = await client.callTool({ name: 'run_code', arguments: { code } });
+    // run_code holds one itself: two of the four go, two are refused at once.
+    expect([...r.structuredContent.result].sort()).toEqual(['ok', 'ok', limit, limit].sort());
+    await client.close();
+  });
+});
+
 describe('the rules of a direct call', () => {
   const auditLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'switchboard-code-')), 'audit.jsonl');
   const yaml = yamlServers(SERVERS, {

@@ -96,7 +96,8 @@ describe('traces (OTLP/HTTP, JSON)', () => {
     recorder.server.listen(0, '127.0.0.1');
     await once(recorder.server, 'listening');
     const url = `http://127.0.0.1:${(recorder.server.address() as AddressInfo).port}/mcp`;
-    gw = await startGateway(yamlServers([httpServer('web', url, { transport: 'streamable-http' })]), {
+    // Code mode too (a direct tools/call works in it as in any mode): run_code's nested calls are traced.
+    gw = await startGateway(yamlServers([httpServer('web', url, { transport: 'streamable-http' })], { catalog: { mode: 'code' } }), {
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'sb-under-test' },
     });
   });
@@ -176,6 +177,23 @@ describe('traces (OTLP/HTTP, JSON)', () => {
     expect(attr(inbound, 'mcp.protocol.version')).toBe('2026-07-28');
     const outbound = await receiver.waitFor((s) => s.kind === CLIENT && s.parentSpanId === inbound.spanId);
     expect(recorder.calls.at(-1)!.headers.traceparent).toBe(`00-${TRACE_ID}-${outbound.spanId}-01`);
+  });
+
+  it("puts a span for each nested call of run_code under the run's span, and the forwarded call under it", async () => {
+    const traceId = '5cf92f3577b34da6a3ce929d0e0e4737';
+    const client = await connectHttpClient(gw.url);
+    const r: any = await client.callTool({ name: 'run_code', arguments: { code: 'await tools.web.echo({});\nreturn await tools.web.echo({});' }, _meta: { traceparent: `00-${traceId}-${CLIENT_SPAN}-01` } });
+    expect(r.structuredContent.result).toBe('ok');
+    const run = await receiver.waitFor((s) => s.kind === SERVER && s.traceId === traceId && s.name === 'tools/call run_code');
+    expect(run.parentSpanId).toBe(CLIENT_SPAN);
+    const children = () => receiver.spans.filter((s) => s.kind === SERVER && s.parentSpanId === run.spanId);
+    await receiver.waitFor(() => children().length === 2);
+    const spans = children();
+    expect(spans.map((s) => s.name)).toEqual(['tools/call web__echo', 'tools/call web__echo']);
+    for (const n of spans) {
+      const outbound = await receiver.waitFor((s) => s.kind === CLIENT && s.parentSpanId === n.spanId);
+      expect(outbound).toMatchObject({ traceId, name: 'tools/call echo' });
+    }
   });
 
   it('takes no traceparent a client forges into the header it sends on', async () => {
