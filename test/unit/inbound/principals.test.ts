@@ -96,3 +96,24 @@ describe('Principals', () => {
     expect(p.size).toBe(1); // alice's last byte given back: forgotten; bob still holds his
   });
 });
+
+describe('a principal’s calls in flight, as a code-mode run’s nested calls take them', () => {
+  it('are its requests’ share: taken while there is room, given back, the holding forgotten once empty', () => {
+    const principals = new Principals(SHARES);
+    const h = principals.of('alice', undefined);
+    const share = principals.callShare(h);
+    expect(principals.callShare(h)).toBe(share);
+    expect(share.limit).toBe(2);
+    // One request in flight (the run itself), one nested call fits, the next does not.
+    h.calls = 1;
+    expect(share.take()).toBe(true);
+    expect(share.take()).toBe(false);
+    expect(h.calls).toBe(2);
+    share.give();
+    h.calls--;
+    share.take();
+    share.give();
+    expect(h.calls).toBe(0);
+    expect(principals.size).toBe(0);
+  });
+});
