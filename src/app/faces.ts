@@ -63,7 +63,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       maxSessions: l.maxSessions,
       sessionIdleTimeoutMs: l.sessionIdleTimeoutMs,
       maxConnections: l.maxConnections,
-      shares: l.perPrincipal,
+      shares: { ...l.perPrincipal, codeRuns: config().codeMode.maxRunsPerPrincipal },
       headersGraceMs: l.headersGraceMs,
       requestTimeoutMs: l.requestTimeoutMs,
       writeBufferBytes: l.writeBufferBytes,

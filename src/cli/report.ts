@@ -160,6 +160,7 @@ function renderCodeLimits(l: NonNullable<CatalogReport['codeMode']>): string {
       ['maxCalls', String(l.maxCalls), 'maxInFlight', String(l.maxInFlight)],
       ['maxOutputTokens', String(l.maxOutputTokens), 'maxCodeChars', String(l.maxCodeChars)],
       ['maxLogLines', String(l.maxLogLines), 'maxLogChars', String(l.maxLogChars)],
+      ['maxRuns', `${l.maxRuns} (scripts' memory: at most ${mib(l.maxRuns * l.memoryBytes)})`, 'maxRunsPerPrincipal', String(l.maxRunsPerPrincipal)],
     ])
   );
 }

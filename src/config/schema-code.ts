@@ -40,14 +40,18 @@ export function codeModeSchema(subst: Subst) {
       maxLogLines: count(100_000, 100, 'console lines kept per run; later ones are counted, not kept (default 100).'),
       maxLogChars: count(10_000_000, 16_000, 'Characters of console output kept per run (default 16000).'),
       maxCodeChars: count(10_000_000, 100_000, 'Size of one script, in characters; a longer one is refused before it runs (default 100000).'),
+      maxRuns: count(100_000, 16, 'Runs at once across the gateway; one more is refused at once (LIMIT_EXCEEDED). With memory, what bounds the memory scripts may take in all (default 16).'),
+      maxRunsPerPrincipal: count(100_000, 8, 'Runs at once of one principal (a token, an OAuth subject, an address) on the HTTP face; one more gets 429 (default 8). Read at start.'),
     })
     .prefault({})
     .meta({ description: 'The hard limits of a run_code run (catalog.mode: code). Each is answered with a failed run that names it; the run ends its nested calls.' });
 }
 
-/** The engine's limits (codemode/limits.ts CodeModeLimits) from the validated section. */
+/** The engine's limits (codemode/limits.ts CodeModeLimits) from the validated section, and how many runs at once. */
 export function toCodeLimits(c: z.output<ReturnType<typeof codeModeSchema>>) {
   return {
+    maxRuns: c.maxRuns,
+    maxRunsPerPrincipal: c.maxRunsPerPrincipal,
     wallMs: c.wallTime,
     sliceMs: c.slice,
     memoryBytes: c.memory,

@@ -59,12 +59,19 @@ export interface RequestContext extends RequestOwner {
   readonly nested?: boolean;
 }
 
-/** What one principal may have in flight (limits.perPrincipal.callsInFlight), as a nested call takes it. */
+/**
+ * What one principal may have in flight (limits.perPrincipal.callsInFlight), as a nested call takes
+ * it, and its code-mode runs at once (codeMode.maxRunsPerPrincipal).
+ */
 export interface CallShare {
   readonly limit: number;
   /** Takes one call; false when the principal is at its share. */
   take(): boolean;
   give(): void;
+  readonly runLimit: number;
+  /** Takes one run; false when the principal runs as many as it may. */
+  takeRun(): boolean;
+  giveRun(): void;
 }
 
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -17,6 +17,8 @@ export interface Shares {
   callsInFlight: number;
   /** Bytes of requests and answers its sessions hold in the gateway at once. */
   bytesInFlight: number;
+  /** Code-mode runs at once (codeMode.maxRunsPerPrincipal); none when absent. */
+  codeRuns?: number;
   /** Per remote address: connections on which no request was authenticated yet. */
   unauthenticatedConnections: number;
 }
@@ -59,6 +61,8 @@ export class Holding {
   sessions = 0;
   streams = 0;
   calls = 0;
+  /** Code-mode runs (each also one of its calls). */
+  runs = 0;
   /** Made on the first bytes it holds (Principals.budgetOf). */
   budget: ByteBudget | undefined;
   /** Made on its first request (Principals.callShare). */
@@ -102,7 +106,7 @@ export class Principals {
     return h.budget;
   }
 
-  /** `h`'s calls in flight as a code-mode run's nested calls take them (each request holds one already). */
+  /** `h`'s calls in flight as a code-mode run's nested calls take them (each request holds one already), and its runs. */
   callShare(h: Holding): CallShare {
     h.share ??= {
       limit: this.shares.callsInFlight,
@@ -113,6 +117,15 @@ export class Principals {
       },
       give: () => {
         if (--h.calls === 0) this.release(h);
+      },
+      runLimit: this.shares.codeRuns ?? Infinity,
+      takeRun: () => {
+        if (h.runs >= (this.shares.codeRuns ?? Infinity)) return false;
+        h.runs++;
+        return true;
+      },
+      giveRun: () => {
+        h.runs--;
       },
     };
     return h.share;

@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, connectStdioClient, fixtureServer, runCli, startGateway, stdioGatewayParams, stdioStderr, yamlServers } from '../helpers/index.js';
@@ -165,6 +166,24 @@ describe('a run that hits a limit', () => {
     expect(loop.structuredContent.error.kind).toBe('slice');
     await client.close();
   });
+
+  it('ends with its session (DELETE) and with the gateway (shutdown), and so do its nested calls', async () => {
+    const gw = await startGateway(yamlServers(SERVERS, { catalog: { mode: 'code' }, limits: { shutdownGrace: '300ms' } }));
+    const run = async () => {
+      const client = await connectHttpClient(gw.url);
+      void client.callTool({ name: 'run_code', arguments: { code: 'return await tools.old.wait_cancel({});' } }).catch(() => undefined);
+      return client;
+    };
+    const client = await run();
+    const first = /waiting id=(\d+)/.exec(await gw.waitForStderr(/waiting id=\d+/))![1];
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await gw.waitForStderr(new RegExp(`cancelled id=${first}\\b`));
+    await run();
+    const second = /waiting id=(\d+)/.exec(await gw.waitForStderr(new RegExp(`waiting id=(?!${first}\\b)\\d+`)))![1];
+    // Shutdown waits shutdownGrace for calls in flight, then ends the sessions, their runs and their calls.
+    await gw.stop();
+    expect(gw.stderrLines.some((l) => new RegExp(`cancelled id=${second}\\b`).test(l))).toBe(true);
+  });
 });
 
 describe("nested calls hold the session's and the principal's calls in flight", () => {
@@ -178,6 +197,26 @@ describe("nested calls hold the session's and the principal's calls in flight", 
     const r: any = await client.callTool({ name: 'run_code', arguments: { code } });
     // run_code holds one itself: two of the four go, two are refused at once.
     expect([...r.structuredContent.result].sort()).toEqual(['ok', 'ok', limit, limit].sort());
+    await client.close();
+  });
+});
+
+describe('runs at once', () => {
+  it('past codeMode.maxRuns a run is refused at once, and the slot comes back when a run ends', async () => {
+    const gw = await startGateway(yamlServers(SERVERS, { catalog: { mode: 'code' }, codeMode: { maxRuns: 1 } }));
+    const client = await connectHttpClient(gw.url);
+    const ac = new AbortController();
+    const first = client.callTool({ name: 'run_code', arguments: { code: 'return await tools.old.wait_cancel({});' } }, undefined, { signal: ac.signal }).catch((e: unknown) => e);
+    await gw.waitForStderr(/waiting id=/);
+    // A gateway's limit is HTTP 503, with the JSON-RPC error in the body.
+    const refused = await client.callTool({ name: 'run_code', arguments: { code: 'return 1;' } }).catch((e: any) => e);
+    expect(refused.code).toBe(503);
+    expect(refused.message).toMatch(/the gateway already runs 1 scripts \(codeMode\.maxRuns\)/);
+    ac.abort();
+    await first;
+    await gw.waitForStderr(/cancelled id=/);
+    const again: any = await client.callTool({ name: 'run_code', arguments: { code: 'return 1;' } });
+    expect(again.structuredContent.result).toBe(1);
     await client.close();
   });
 });

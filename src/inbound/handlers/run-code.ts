@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { CatalogView } from '../../catalog/view.js';
+import { GatewayError } from '../../errors.js';
 import { formatRunError, runScript, type CallRecord, type LogLine, type RunResult } from '../../codemode/sandbox.js';
 import { toolResultValue } from '../../codemode/results.js';
 import { signatureOf, viewCallables, type EntryCallable } from '../code-callables.js';
@@ -26,6 +27,38 @@ export async function runCode(params: Record<string, any>, context: RequestConte
   if (typeof code !== 'string' || code.trim() === '') {
     return toolError('code must be a non-empty string: the body of an async function, e.g. `const r = await tools.<server>.<tool>({...}); return r;`');
   }
+  const { router, session } = context;
+  const release = takeRun(context);
+  try {
+    return await runIn(code, params, context, call);
+  } finally {
+    release();
+  }
+}
+
+/** Runs at once, per gateway (its router): with codeMode.memory, what bounds scripts' memory in all. */
+const running = new WeakMap<object, { count: number }>();
+
+/** One of the gateway's runs and one of the principal's; refused at once past either (LIMIT_EXCEEDED). */
+function takeRun(context: RequestContext): () => void {
+  const { maxRuns } = context.router.config.codeMode;
+  let runs = running.get(context.router);
+  if (runs === undefined) running.set(context.router, (runs = { count: 0 }));
+  if (runs.count >= maxRuns) {
+    throw new GatewayError('LIMIT_EXCEEDED', `the gateway already runs ${maxRuns} scripts (codeMode.maxRuns)`, { retryAfterMs: 1000, limit: 'gateway', setting: 'codeMode.maxRuns' });
+  }
+  const share = context.share;
+  if (share !== undefined && !share.takeRun()) {
+    throw new GatewayError('LIMIT_EXCEEDED', `this client already runs ${share.runLimit} scripts (codeMode.maxRunsPerPrincipal)`, { retryAfterMs: 1000, limit: 'principal', setting: 'codeMode.maxRunsPerPrincipal' });
+  }
+  runs.count++;
+  return () => {
+    runs.count--;
+    share?.giveRun();
+  };
+}
+
+async function runIn(code: string, params: Record<string, any>, context: RequestContext, call: Handler): Promise<Record<string, any>> {
   const { router, session } = context;
   const { callables } = viewCallables(context.view.lists.tools.entries);
   const nested = new NestedCalls(context, call, params._meta);

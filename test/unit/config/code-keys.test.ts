@@ -25,12 +25,14 @@ describe('catalog.mode: code', () => {
 
 describe('codeMode', () => {
   it("defaults to the engine's own limits", () => {
-    expect(parse('servers: []').codeMode).toEqual({ ...DEFAULT_LIMITS });
+    expect(parse('servers: []').codeMode).toEqual({ ...DEFAULT_LIMITS, maxRuns: 16, maxRunsPerPrincipal: 8 });
   });
 
   it('takes durations and sizes in the config syntax', () => {
-    const config = parse('codeMode: { wallTime: 2m, slice: 250ms, memory: 128MiB, stack: 512KiB, maxCalls: 7, maxInFlight: 2, maxOutputTokens: 900, maxLogLines: 3, maxLogChars: 500, maxCodeChars: 2000 }\n');
+    const config = parse('codeMode: { wallTime: 2m, slice: 250ms, memory: 128MiB, stack: 512KiB, maxCalls: 7, maxInFlight: 2, maxOutputTokens: 900, maxLogLines: 3, maxLogChars: 500, maxCodeChars: 2000, maxRuns: 3, maxRunsPerPrincipal: 1 }\n');
     expect(config.codeMode).toEqual({
+      maxRuns: 3,
+      maxRunsPerPrincipal: 1,
       wallMs: 120_000,
       sliceMs: 250,
       memoryBytes: 128 * 1024 * 1024,

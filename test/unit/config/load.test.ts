@@ -13,7 +13,7 @@ describe('defaults', () => {
       listen: { host: '127.0.0.1', port: 8808, path: '/mcp', allowedOrigins: [] },
       naming: { separator: '__', mode: 'always' },
       catalog: { pageSize: 100, mode: 'auto', tokenBudget: 10000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', runCodeTool: 'run_code', directoryBudget: 1600, codeBudget: 4000 },
-      codeMode: { wallMs: 30_000, sliceMs: 100, memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024, maxCalls: 100, maxInFlight: 8, maxOutputTokens: 4000, maxLogLines: 100, maxLogChars: 16_000, maxCodeChars: 100_000 },
+      codeMode: { maxRuns: 16, maxRunsPerPrincipal: 8, wallMs: 30_000, sliceMs: 100, memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024, maxCalls: 100, maxInFlight: 8, maxOutputTokens: 4000, maxLogLines: 100, maxLogChars: 16_000, maxCodeChars: 100_000 },
       limits: {
         maxMessageBytes: 16 * 1024 * 1024,
         shutdownGraceMs: 10_000,
