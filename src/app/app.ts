@@ -8,7 +8,6 @@
 
 import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
 import type { CodeDeclarer } from '../catalog/code-tool.js';
-import { viewFor } from '../catalog/view.js';
 import { UI_EXTENSION } from '../catalog/ui-uris.js';
 import { loadTokenCounter } from '../search/tokens.js';
 import type { GuardOptions } from '../catalog/guard.js';
@@ -34,6 +33,7 @@ import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
+import { exposureOf, nearABudget, usesCodeMode } from './exposure.js';
 
 export type { ServerSummary };
 
@@ -227,24 +227,9 @@ export class App implements SessionOpener {
     this.store.rebuild();
   }
 
-  /** The exposure settings of the config in force: catalog.mode etc., a profile's catalog over them. */
+  /** The exposure settings of the config in force (exposure.ts). */
   private exposure(): CatalogExposure {
-    const c = this.current.catalog;
-    return {
-      settingsFor: (profile) => ({
-        mode: profile?.catalog?.mode ?? c.mode,
-        tokenBudget: profile?.catalog?.tokenBudget ?? c.tokenBudget,
-        alwaysVisible: profile?.catalog?.alwaysVisible ?? c.alwaysVisible,
-        searchTool: c.searchTool,
-        callTool: c.callTool,
-        listServersTool: c.listServersTool,
-        runCodeTool: c.runCodeTool,
-        directoryBudget: profile?.catalog?.directoryBudget ?? c.directoryBudget,
-        codeBudget: profile?.catalog?.codeBudget ?? c.codeBudget,
-      }),
-      counter: this.store?.current.exposure.counter,
-      code: this.declare && { declare: this.declare, limits: this.current.codeMode },
-    };
+    return exposureOf(this.current, this.store?.current.exposure.counter, this.declare);
   }
 
   /**
@@ -252,31 +237,14 @@ export class App implements SessionOpener {
    * in code mode: a gateway that never offers run_code never loads them.
    */
   private async loadCodeMode(): Promise<void> {
-    const c = this.current;
-    if (this.declare || (c.catalog.mode !== 'code' && !c.clients.some((p) => p.catalog?.mode === 'code'))) return;
+    if (this.declare || !usesCodeMode(this.current)) return;
     this.declare = (await import('../inbound/code-callables.js')).declareCallables;
     this.store.setExposure(this.exposure());
   }
 
-  /**
-   * Loads the exact token counter in the background when some view is near a budget (within
-   * 25%): an auto view's full list near its tokenBudget, a search view's server directory near
-   * its directoryBudget, a code view's declarations near its codeBudget. There the estimate could
-   * decide wrongly; elsewhere it never would.
-   */
+  /** Loads the exact token counter in the background when some view is near a budget (exposure.ts). */
   private countExactlyIfClose(catalog: Catalog): void {
-    if (catalog.exposure.counter !== undefined || this.counting) return;
-    const views = [undefined, ...this.current.clients];
-    const near = (tokens: number, budget: number) => tokens > budget * 0.75 && tokens < budget * 1.25;
-    const close = views.some((profile) => {
-      const s = catalog.exposure.settingsFor(profile);
-      if (s.mode === 'full') return false;
-      const exposure = viewFor(catalog, profile).exposure();
-      if (s.mode === 'auto' && near(exposure.tokens().full, s.tokenBudget)) return true;
-      if (exposure.mode === 'code' && near(exposure.tokens().declarations, s.codeBudget)) return true;
-      return exposure.mode !== 'full' && near(exposure.directory().directory, s.directoryBudget);
-    });
-    if (!close) return;
+    if (catalog.exposure.counter !== undefined || this.counting || !nearABudget(catalog, this.current)) return;
     this.counting = true;
     void this.exactTokens().catch((err) => this.logger.warn({ err: String(err) }, 'token counter not loaded; auto mode decides on estimates'));
   }
