@@ -2,7 +2,7 @@
 // direct tools/call (same server, same tool), the cold start of a run (`return 1`), and the
 // gateway's RSS per run in flight (each awaiting a slow tool), beside as many direct calls in flight.
 
-import { rssOf, sleep } from '../lib/procs.mjs';
+import { cpuNs, rssOf, sleep } from '../lib/procs.mjs';
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
@@ -52,18 +52,33 @@ export async function nestedOverhead(code, full, { n, reps }) {
   const base = [];
   const nested = [];
   const direct = [];
-  for (let k = 0; k < reps; k++) {
-    base.push((await runCode(code, 'return 1')).ms);
-    const { ms, r } = await runCode(code, loop);
-    if (r.structuredContent?.calls !== n) throw new Error(`nested loop: calls = ${r.structuredContent?.calls}, expected ${n}`);
-    nested.push(ms);
+  const cpu = { base: 0, nested: 0, direct: 0 };
+  const timed = async (key, fn) => {
+    const c0 = cpuNs((key === 'direct' ? full : code).pid);
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) await echo(full);
-    direct.push(performance.now() - t0);
+    await fn();
+    cpu[key] += cpuNs((key === 'direct' ? full : code).pid) - c0;
+    return performance.now() - t0;
+  };
+  for (let k = 0; k < reps; k++) {
+    base.push(await timed('base', () => runCode(code, 'return 1')));
+    nested.push(
+      await timed('nested', async () => {
+        const { r } = await runCode(code, loop);
+        if (r.structuredContent?.calls !== n) throw new Error(`nested loop: calls = ${r.structuredContent?.calls}, expected ${n}`);
+      }),
+    );
+    direct.push(await timed('direct', async () => {
+      for (let i = 0; i < n; i++) await echo(full);
+    }));
   }
   const nestedUs = ((pct(nested, 0.5) - pct(base, 0.5)) / n) * 1000;
   const directUs = (pct(direct, 0.5) / n) * 1000;
-  return { n, reps, nestedUs, directUs, overheadUs: nestedUs - directUs, ratio: nestedUs / directUs };
+  // Gateway CPU (every thread) per call: the loop's runs less as many `return 1` runs, over the calls.
+  const nestedCpuUs = (cpu.nested - cpu.base) / reps / n / 1000;
+  const directCpuUs = cpu.direct / reps / n / 1000;
+  const runCpuMs = cpu.base / reps / 1e6;
+  return { n, reps, nestedUs, directUs, overheadUs: nestedUs - directUs, ratio: nestedUs / directUs, nestedCpuUs, directCpuUs, runCpuMs };
 }
 
 async function settledRss(pid) {
@@ -111,4 +126,21 @@ export async function memoryPerRun(code, full, { count, seconds }) {
     restFullMiB: mib(restFull),
     perDirectMiB: mib(peakFull - restFull) / count,
   };
+}
+
+/** `count` fresh gateways, one `return 1` each (their first run): how many fail, and how. */
+export async function firstRuns(open, count) {
+  const failures = [];
+  const ms = [];
+  for (let i = 0; i < count; i++) {
+    const gw = await open();
+    try {
+      const { ms: t, r } = await runCode(gw, 'return 1', { tolerate: true });
+      ms.push(t);
+      if (r.isError) failures.push(String(r.content?.[0]?.text).slice(0, 120));
+    } finally {
+      await gw.close();
+    }
+  }
+  return { count, failures, p50: pct(ms, 0.5), max: Math.max(...ms) };
 }

@@ -109,6 +109,10 @@ export function renderReport({ tasks, results, lists, micro, notes, reps, cli, s
   L.push(`| a nested call (script awaiting everything.echo ${nested.n}×, less a \`return 1\` run, ÷ ${nested.n}; p50 of ${nested.reps}) | ${int(nested.nestedUs)} µs |`);
   L.push(`| a direct tools/call from the client (${nested.n} one after the other, ÷ ${nested.n}; p50 of ${nested.reps}) | ${int(nested.directUs)} µs |`);
   L.push(`| nested − direct, per call | ${nested.overheadUs >= 0 ? '+' : '−'}${int(Math.abs(nested.overheadUs))} µs (× ${nested.ratio.toFixed(2)}) |`);
+  L.push(`| gateway CPU (all threads) per nested call / per direct call | ${int(nested.nestedCpuUs)} / ${int(nested.directCpuUs)} µs |`);
+  L.push(`| gateway CPU (all threads) per run_code \`return 1\` (the same ${nested.reps} runs) | ${nested.runCpuMs.toFixed(2)} ms |`);
+  const fr = micro.firstRuns;
+  if (fr) L.push(`| the first run_code (\`return 1\`) of ${fr.count} fresh gateways: failed / round trip p50 / max | ${fr.failures.length} / ${ms(fr.p50)} / ${ms(fr.max)} ms |`);
   if (micro.shell) L.push(`| \`switchboard run\` of the ${micro.shell.task} script from the shell, the whole command (process, servers, engine, run) | ${int(micro.shell.ms)} ms (exit ${micro.shell.status}) |`);
   for (const m of memory) {
     L.push(`| gateway RSS per run in flight, ${m.count} runs each awaiting a 2 s tool (at rest: ${m.restCodeMiB.toFixed(0)} MiB) | ${m.perRunMiB.toFixed(2)} MiB |`);

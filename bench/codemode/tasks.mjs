@@ -3,6 +3,7 @@
 // gateway as plain tool calls (catalog.mode full) and as run_code scripts (catalog.mode code), the
 // answers asserted equal to each other and to the files, then the costs of code mode itself.
 // Usage: npm run build && node bench/codemode/tasks.mjs [--quick] [--reps N] [--cli PATH] [--only NAME]
+//        [--first-runs N] (also: N fresh gateways, one `return 1` each: does a first run fail?)
 
 import { deepStrictEqual } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import { installCleanupHooks } from '../lib/procs.mjs';
 import { makeWorkspace } from './tasks-fixture.mjs';
 import { FS_TASKS } from './tasks-fs.mjs';
 import { KG_TASKS } from './tasks-kg.mjs';
-import { coldStart, memoryPerRun, nestedOverhead } from './tasks-micro.mjs';
+import { coldStart, firstRuns, memoryPerRun, nestedOverhead } from './tasks-micro.mjs';
 import { CodeTrace, PlainTrace, ROOT, estimateTokens, openGateway, scriptOf, textOf, tokens, writeConfig } from './tasks-replay.mjs';
 import { renderReport } from './tasks-report.mjs';
 
@@ -23,6 +24,7 @@ const QUICK = argv.includes('--quick');
 const REPS = Number(opt('--reps', QUICK ? 1 : 3));
 const CLI = opt('--cli', join(ROOT, 'dist/main.js'));
 const ONLY = opt('--only', undefined);
+const FIRST_RUNS = Number(opt('--first-runs', 0));
 const TASKS = [...FS_TASKS, ...KG_TASKS].filter((t) => !ONLY || ONLY.split(',').includes(t.name));
 const log = (...a) => console.error(...a);
 
@@ -123,6 +125,10 @@ try {
 } finally {
   await Promise.all([full.close(), code.close()]);
 }
+if (FIRST_RUNS > 0) {
+  micro.firstRuns = await firstRuns(() => openGateway(CLI, configs.code, 'gateway (first run)'), FIRST_RUNS);
+  for (const f of new Set(micro.firstRuns.failures)) notes.add(`the first run_code of a fresh gateway (\`return 1\`) failed in ${micro.firstRuns.failures.filter((x) => x === f).length} of ${FIRST_RUNS} gateways: ${f}`);
+}
 
 // `switchboard run FILE.js -c CONFIG`: the shell's way in, on one task's script (from a cold
 // process: config, servers, engine). Its stdout must be the answer's JSON.
@@ -144,7 +150,7 @@ try {
 }
 
 const report = renderReport({ tasks: TASKS, results, lists, micro, notes: [...notes], reps: REPS, cli: CLI, seconds: (performance.now() - started) / 1000, ws });
-const out = QUICK || ONLY || REPS < 3 ? join(ROOT, 'bench/.out/codemode-tasks.md') : join(ROOT, 'bench/codemode/RESULTS.md');
+const out = QUICK || ONLY || REPS < 3 || FIRST_RUNS ? join(ROOT, 'bench/.out/codemode-tasks.md') : join(ROOT, 'bench/codemode/RESULTS.md');
 mkdirSync(join(ROOT, 'bench/.out'), { recursive: true });
 writeFileSync(out, report);
 console.log(report);
