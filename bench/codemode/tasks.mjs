@@ -107,8 +107,8 @@ log(`code mode tasks: ${TASKS.length} tasks, ${REPS} rep(s), gateway ${CLI}`);
 for (let rep = 0; rep < REPS; rep++) {
   for (const mode of rep % 2 ? [...MODES].reverse() : MODES) await runMode(mode, rep);
 }
-// Both modes gave the files' answer (asserted above); say so once more across modes.
-for (const t of TASKS) for (const m of MODES) deepStrictEqual(results[t.name][m][0].answer, results[t.name].plain[0].answer);
+// Every mode gave the files' answer (asserted above); and so each other's, every rep.
+for (const t of TASKS) for (const m of MODES) for (const r of results[t.name][m]) deepStrictEqual(r.answer, results[t.name].plain[0].answer);
 
 log('micro: cold start, nested call overhead, memory per run');
 makeWorkspace(ws);
