@@ -121,7 +121,7 @@ try {
   if (micro.cold.firstError) notes.add(`the first run_code of a fresh gateway (\`return 1\`, cold start) failed: ${micro.cold.firstError}`);
   micro.nested = await nestedOverhead(code, full, { n: 100, reps: QUICK ? 5 : 15 });
   micro.memory = [];
-  for (const count of QUICK ? [10] : [10, 30]) micro.memory.push(await memoryPerRun(code, full, { count, seconds: 2 }));
+  for (const count of QUICK ? [10] : [10, 16]) micro.memory.push(await memoryPerRun(code, full, { count, seconds: 2 }));
 } finally {
   await Promise.all([full.close(), code.close()]);
 }
