@@ -8,7 +8,7 @@ import { USAGE, UsageError, parseCli, type CliOptions } from './cli/args.js';
 import { serve } from './cli/serve.js';
 import { Terminal } from './cli/terminal.js';
 import { defaultConfigPath, loadConfigFile } from './config/load.js';
-import { ConfigError, type ClientProfile, type GatewayConfig } from './config/types.js';
+import { ConfigError, type ClientProfile, type ConfigProblem, type GatewayConfig } from './config/types.js';
 import { describeError } from './errors.js';
 import type { App } from './app/app.js';
 import { createLogger, type Logger } from './log.js';
@@ -22,9 +22,13 @@ function configPath(options: CliOptions): string {
   return options.config ?? defaultConfigPath(import.meta.url);
 }
 
-async function loadOrExit(path: string, onNote: (message: string) => void): Promise<GatewayConfig> {
+/**
+ * The config, or exit 2 with its problems. `faces.httpFace: false` (every command but `serve`
+ * over HTTP, `status` and `login`): what only the HTTP face reads may be unset (a warning).
+ */
+async function loadOrExit(path: string, onNote: (message: string) => void, faces?: { httpFace: boolean; onWarning: (w: ConfigProblem) => void }): Promise<GatewayConfig> {
   try {
-    return await loadConfigFile(path, undefined, onNote);
+    return await loadConfigFile(path, undefined, onNote, faces);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(err.message + '\n');
@@ -42,12 +46,16 @@ function output(options: CliOptions, defaultLevel?: string): { terminal: Termina
   return { terminal, logger };
 }
 
+/** A config warning as a line on stderr (commands whose report has no place for it). */
+const warnLine = (w: ConfigProblem) => void process.stderr.write(`switchboard: warning: ${w.path ? w.path + ': ' : ''}${w.message}\n`);
+
 async function check(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
-  const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
+  const warnings: ConfigProblem[] = [];
+  const config = await loadOrExit(configPath(options), (note) => terminal.line(note), { httpFace: false, onWarning: (w) => warnings.push(w) });
   const profile = profileOrExit(config, options.client);
   const { renderCheck, runCheck } = await import('./cli/check.js');
-  const report = await runCheck(config, logger, terminal, profile);
+  const report = await runCheck(config, logger, terminal, profile, warnings);
   process.stdout.write(renderCheck(report, options.json));
   process.exit(report.problems.length > 0 ? 1 : 0);
 }
@@ -74,7 +82,7 @@ async function startedApp(config: GatewayConfig, logger: Logger): Promise<App> {
 
 async function search(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
-  const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
+  const config = await loadOrExit(configPath(options), (note) => terminal.line(note), { httpFace: false, onWarning: warnLine });
   const profile = profileOrExit(config, options.client);
   const app = await startedApp(config, logger);
   const { renderSearch, searchReport, UnknownServers } = await import('./cli/search.js');
@@ -122,7 +130,7 @@ async function run(options: CliOptions): Promise<void> {
 
 async function lock(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
-  const config = await loadOrExit(configPath(options), (note) => terminal.line(note));
+  const config = await loadOrExit(configPath(options), (note) => terminal.line(note), { httpFace: false, onWarning: warnLine });
   const app = await startedApp(config, logger);
   const { renderLockOutcome, writeLockFile } = await import('./cli/lock.js');
   const outcome = await writeLockFile(app);
@@ -205,8 +213,10 @@ async function main(argv: string[]): Promise<void> {
     case 'serve': {
       const { terminal, logger } = output(options);
       const path = configPath(options);
-      const config = await loadOrExit(path, (note) => logger.info(note));
-      return serve(options, path, config, logger, terminal);
+      // Only what the chosen face uses may fail the start: over stdio alone, an unset client token is a warning.
+      const faces = { httpFace: !options.stdio || options.http !== undefined, onWarning: (w: ConfigProblem) => logger.warn(`${w.path}: ${w.message}`) };
+      const config = await loadOrExit(path, (note) => logger.info(note), faces);
+      return serve(options, path, config, logger, terminal, faces);
     }
     case 'check':
       return check(options);

@@ -69,8 +69,8 @@ export class App implements SessionOpener {
   /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
   private lock?: LockFile;
   private settledWaiters: (() => void)[] = [];
-  /** The token counter is loading (see countExactlyIfClose). */
-  private counting = false;
+  /** The o200k counter, loading or loaded (see exactTokens). */
+  private exact?: Promise<void>;
   private faces?: Faces;
   private observability?: Observability;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
@@ -193,6 +193,8 @@ export class App implements SessionOpener {
         sessionProfiles: () => [...(this.router.allSessions() as Iterable<ClientSession>)].map((s) => s.profile?.name),
         catalog: () => this.store.current,
         profiles: () => this.current.clients,
+        exactTokens: () => this.exactTokens(),
+        sessionActivity: () => this.faces?.sessionActivity() ?? { live: 0, idle: 0 },
         serverStates: SERVER_STATES,
       },
       { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },
@@ -220,11 +222,17 @@ export class App implements SessionOpener {
     return outcome;
   }
 
-  /** Loads the o200k tokenizer: token budgets and reports count exactly from then on (~250 ms). */
-  async exactTokens(): Promise<void> {
-    const counter = await loadTokenCounter();
-    this.store.setExposure({ ...this.exposure(), counter });
-    this.store.rebuild();
+  /**
+   * Loads the o200k tokenizer once (~250 ms, ~10 MB): budgets and every figure shown count exactly
+   * from then on. Whatever shows a figure (check, the dashboard, /metrics) awaits this first, so
+   * there is one figure everywhere; the cheap estimate only decides far from a budget.
+   */
+  exactTokens(): Promise<void> {
+    this.exact ??= loadTokenCounter().then((counter) => {
+      this.store.setExposure({ ...this.exposure(), counter });
+      this.store.rebuild();
+    });
+    return this.exact;
   }
 
   /** The exposure settings of the config in force (exposure.ts). */
@@ -244,8 +252,7 @@ export class App implements SessionOpener {
 
   /** Loads the exact token counter in the background when some view is near a budget (exposure.ts). */
   private countExactlyIfClose(catalog: Catalog): void {
-    if (catalog.exposure.counter !== undefined || this.counting || !nearABudget(catalog, this.current)) return;
-    this.counting = true;
+    if (catalog.exposure.counter !== undefined || this.exact || !nearABudget(catalog, this.current)) return;
     void this.exactTokens().catch((err) => this.logger.warn({ err: String(err) }, 'token counter not loaded; auto mode decides on estimates'));
   }
 

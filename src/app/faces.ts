@@ -3,6 +3,7 @@
 // HTTP face looks the config up per request, so a reload's new tokens apply at once.
 
 import type { GatewayConfig } from '../config/types.js';
+import type { BoundPort } from '../inbound/http-bind.js';
 import { startHttpEndpoint } from '../inbound/http-endpoint.js';
 import { STATUS_PATH, type HttpEndpoint, type Page } from '../inbound/http-endpoint-options.js';
 import { replyJson } from '../inbound/http-reply.js';
@@ -14,8 +15,8 @@ import { faceAuth } from './face-auth.js';
 export interface FaceOptions {
   /** Serve one client on stdin/stdout; `onEnd` is called when stdin ends. */
   stdio?: { onEnd: () => void };
-  /** Serve Streamable HTTP here (host/port override the config's listen). */
-  http?: { host?: string; port?: number };
+  /** Serve Streamable HTTP here (host/port override the config's listen; `bound`: on this port, bound already). */
+  http?: { host?: string; port?: number; bound?: BoundPort };
 }
 
 export interface FaceDeps {
@@ -37,6 +38,8 @@ export interface Faces {
   repliesWritten(): Promise<void>;
   /** The config changed: new tokens and profiles apply to the next request. */
   reloaded(): void;
+  /** Client sessions whose client is there (the stdio one while its input is open) and the idle rest. */
+  sessionActivity(): { live: number; idle: number };
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       maxDepth: l.maxDepth,
       maxSessions: l.maxSessions,
       sessionIdleTimeoutMs: l.sessionIdleTimeoutMs,
+      streamlessSessionIdleTimeoutMs: l.streamlessSessionIdleTimeoutMs,
       maxConnections: l.maxConnections,
       shares: { ...l.perPrincipal, codeRuns: config().codeMode.maxRunsPerPrincipal },
       headersGraceMs: l.headersGraceMs,
@@ -88,6 +92,10 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
     repliesWritten: () => http?.drain() ?? Promise.resolve(),
     reloaded() {
       auth.reloaded();
+    },
+    sessionActivity() {
+      const h = http?.sessionActivity() ?? { live: 0, idle: 0 };
+      return stdio ? { live: h.live + 1, idle: h.idle } : h;
     },
     async close() {
       await Promise.allSettled([http?.close(), stdio?.close()]);

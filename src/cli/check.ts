@@ -1,9 +1,9 @@
 // `switchboard check`: starts every server of the config once (no reconnect), waits for their
 // lists to settle, and prints the merged catalog and the problems on stdout. Progress, one line
-// per server, goes to stderr. Exit 0: all connected; 1: some did not.
+// per server, goes to stderr. Exit 0: all connected (warnings or not); 1: some did not.
 
 import { App } from '../app/app.js';
-import type { ClientProfile, GatewayConfig } from '../config/types.js';
+import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import { listsSettled, startWithProgress } from './connect.js';
 import { catalogReport, renderReport, type CatalogReport } from './report.js';
@@ -12,7 +12,7 @@ import type { Terminal } from './terminal.js';
 const DONE = '✓';
 const FAILED = '✗';
 
-export async function runCheck(config: GatewayConfig, logger: Logger, terminal: Terminal, profile?: ClientProfile): Promise<CatalogReport> {
+export async function runCheck(config: GatewayConfig, logger: Logger, terminal: Terminal, profile?: ClientProfile, configWarnings: readonly ConfigProblem[] = []): Promise<CatalogReport> {
   const app = new App(config, logger, { reconnect: false });
   const mark = (down: boolean) => (terminal.tty ? (down ? `\x1b[31m${FAILED}\x1b[0m ` : `\x1b[32m${DONE}\x1b[0m `) : '');
   const started = await startWithProgress(app, terminal, {
@@ -23,7 +23,7 @@ export async function runCheck(config: GatewayConfig, logger: Logger, terminal: 
     await listsSettled(app, config.limits.startupWaitMs);
     // Exact o200k figures for the report; with no tool there is nothing to count.
     if (app.catalog.lists.tools.entries.length > 0) await app.exactTokens();
-    return catalogReport(app, profile);
+    return catalogReport(app, profile, configWarnings);
   } finally {
     started.unsubscribe();
     await app.close();

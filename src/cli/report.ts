@@ -2,8 +2,9 @@
 // logs and the catalog that `check` prints.
 
 import type { HeldTool } from '../catalog/guard.js';
+import { describeUnmatched, unmatchedRules } from '../catalog/unmatched-rules.js';
 import { viewFor } from '../catalog/view.js';
-import type { ClientProfile, GatewayConfig } from '../config/types.js';
+import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/types.js';
 import type { App, ServerSummary } from '../app/app.js';
 import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
@@ -73,6 +74,11 @@ export interface CatalogReport {
   resources: { uri: string; server: string; original: string }[];
   resourceTemplates: { uriTemplate: string; server: string; original: string }[];
   problems: { server: string; problem: string }[];
+  /**
+   * What works but is likely not what was meant (exit code unchanged): settings only the HTTP
+   * face reads with an unset variable, filter rules that match nothing.
+   */
+  warnings: { where: string; warning: string }[];
   /** Per view (the whole catalog, then each client profile): what its tool list costs a model. */
   tokens: {
     client?: string;
@@ -103,7 +109,36 @@ function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['
   return { ...(profile ? { client: profile.name } : {}), mode: exposure.mode, full: t.full, search: t.search, ...code, exact: t.exact, directory: t.directory, directoryIn: t.directoryIn };
 }
 
-export function catalogReport(app: App, profile?: ClientProfile): CatalogReport {
+/**
+ * Every allow/deny rule that matches nothing: a ready server's against its own names, a
+ * profile's (the --client one, or each) against the exposed names.
+ */
+function ruleWarnings(app: App, profile: ClientProfile | undefined): CatalogReport['warnings'] {
+  const out: CatalogReport['warnings'] = [];
+  const names = (lists: Record<string, Record<string, any>[]>, kind: string, field: string) =>
+    (lists[kind] ?? []).map((item) => item[field]).filter((v): v is string => typeof v === 'string');
+  for (const c of app.router.connections()) {
+    if (c.state !== 'ready') continue;
+    const subject = {
+      who: `server ${c.name}`,
+      rules: { tools: c.config.tools, prompts: c.config.prompts, resources: c.config.resources },
+      names: { tools: names(c.lists, 'tools', 'name'), prompts: names(c.lists, 'prompts', 'name'), resources: names(c.lists, 'resources', 'uri'), resourceTemplates: names(c.lists, 'resourceTemplates', 'uriTemplate') },
+    };
+    for (const r of unmatchedRules(subject)) out.push({ where: r.who, warning: describeUnmatched(r, 'its') });
+  }
+  const { lists } = app.catalog;
+  const exposed = { tools: lists.tools.entries.map((e) => e.key), prompts: lists.prompts.entries.map((e) => e.key), resources: lists.resources.entries.map((e) => e.key), resourceTemplates: lists.resourceTemplates.entries.map((e) => e.key) };
+  // A server that is down lists nothing: a rule aimed at it would match once it is up.
+  const down = app.summary().filter(isDown).map((s) => s.name);
+  const unless = down.length ? ` (while ${down.join(', ')} ${down.length === 1 ? 'is' : 'are'} down)` : '';
+  for (const c of app.config.clients.filter((c) => !profile || c === profile)) {
+    const subject = { who: `client ${c.name}`, rules: { tools: c.tools, prompts: c.prompts, resources: c.resources }, names: exposed };
+    for (const r of unmatchedRules(subject)) out.push({ where: r.who, warning: describeUnmatched(r, 'the exposed') + unless });
+  }
+  return out;
+}
+
+export function catalogReport(app: App, profile?: ClientProfile, configWarnings: readonly ConfigProblem[] = []): CatalogReport {
   const { lists } = viewFor(app.catalog, profile);
   const { report } = app.catalog;
   const servers = app.summary();
@@ -124,6 +159,7 @@ export function catalogReport(app: App, profile?: ClientProfile): CatalogReport 
     resources: lists.resources.entries.map((e) => ({ uri: e.key, server: e.server, original: e.original })),
     resourceTemplates: lists.resourceTemplates.entries.map((e) => ({ uriTemplate: e.key, server: e.server, original: e.original })),
     problems: servers.filter(isDown).map((s) => ({ server: s.name, problem: problemOf(s) ?? 'failed' })),
+    warnings: [...configWarnings.map((w) => ({ where: w.path, warning: w.message })), ...ruleWarnings(app, profile)],
     tokens,
     ...(tokens.some((t) => t.mode === 'code') ? { codeMode: { ...app.config.codeMode } } : {}),
     directory: viewFor(app.catalog, profile).directory().lines.map((l) => ({ server: l.server, tools: l.tools, purpose: l.purpose, from: l.from })),
@@ -203,6 +239,7 @@ export function renderReport(r: CatalogReport): string {
   }
   out += renderShares(r.shares);
   out += renderBounds(r.bounds);
+  if (r.warnings.length) out += `\nWarnings (${r.warnings.length})\n` + r.warnings.map((w) => `  ${w.where}: ${w.warning}`).join('\n') + '\n';
   out += '\nProblems\n';
   out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
   return out;

@@ -1,5 +1,6 @@
 // The one way a file whose validation failed still loads: every failing value is that of an unset
-// variable in a disabled server (load.ts excuses those). The values (an item of a list: the whole
+// variable in a disabled server, or in a setting only the HTTP face reads when it is not opened
+// (load.ts excuses those). The values (an item of a list: the whole
 // list) are taken out so that the schema's defaults apply, and put back where the schema has none
 // (command, url), so that the entry keeps its kind. The result is what a successful parse returns.
 
@@ -27,8 +28,11 @@ function toMappingKey(tree: unknown, path: readonly Segment[]): readonly Segment
   return [];
 }
 
-/** Parses `tree` without the values at `paths`, then puts back those the schema did not fill in. */
-export function parseWithout(tree: unknown, paths: readonly (readonly Segment[])[]): z.ZodSafeParseResult<UserConfig> {
+/**
+ * Parses `tree` without the values at `paths`, then puts back those the schema did not fill in
+ * (but where `dropped` says the setting goes: one only the HTTP face reads, when it is not opened).
+ */
+export function parseWithout(tree: unknown, paths: readonly (readonly Segment[])[], dropped: (path: readonly Segment[]) => boolean = () => false): z.ZodSafeParseResult<UserConfig> {
   const copy = structuredClone(tree);
   const removed: { path: readonly Segment[]; key: string; value: unknown }[] = [];
   for (const path of paths.map((p) => toMappingKey(copy, p))) {
@@ -42,7 +46,7 @@ export function parseWithout(tree: unknown, paths: readonly (readonly Segment[])
   if (result.success) {
     for (const { path, key, value } of removed) {
       const parent = parentOf(result.data, path);
-      if (parent && parent[key] === undefined) parent[key] = value;
+      if (parent && parent[key] === undefined && !dropped(path)) parent[key] = value;
     }
   }
   return result;

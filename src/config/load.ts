@@ -40,11 +40,27 @@ export interface ParseOptions {
   env?: NodeJS.ProcessEnv;
   /** Told about what was read differently from how it was written (a client's config file). */
   onNote?: (message: string) => void;
+  /**
+   * Whether the HTTP face will be opened (default true). When not (`serve --stdio`, `check`,
+   * `lock`, `search`), an unset variable in a setting only that face reads (see httpOnly) is not
+   * a problem: the setting is dropped, and `onWarning` is told.
+   */
+  httpFace?: boolean;
+  onWarning?: (warning: ConfigProblem) => void;
+}
+
+/**
+ * Settings only the HTTP face reads: `listen` (but `stateKey`, which signs cursors on stdio too)
+ * and a client profile's `token` and `match` (how an HTTP request picks its profile).
+ */
+export function httpOnly(path: readonly Segment[]): boolean {
+  if (path[0] === 'listen') return path[1] !== 'stateKey';
+  return path[0] === 'clients' && typeof path[1] === 'number' && (path[2] === 'token' || path[2] === 'match');
 }
 
 /** Parses and validates a config file's text. Throws ConfigError listing every problem. */
 export function parseConfig(text: string, options: ParseOptions): GatewayConfig {
-  const { file, baseDir, env = process.env } = options;
+  const { file, baseDir, env = process.env, httpFace = true } = options;
   const fail = (problems: ConfigProblem[]): never => {
     throw new ConfigError(dedupe(problems), file);
   };
@@ -87,7 +103,10 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   for (const u of substitution.unset) {
     const entry = entries.find((e) => e.path.every((seg, i) => u.path[i] === seg));
     const excused = entry && !isEnabled(entry.raw) && !(u.path.length === 3 && u.path[2] === 'name');
-    if (!excused) found.push({ path: u.path, message: `environment variable ${u.name} is not set` });
+    const message = `environment variable ${u.name} is not set`;
+    if (!excused && !httpFace && httpOnly(u.path)) {
+      options.onWarning?.({ path: formatPath(u.path), message: `${message}: only the HTTP face reads this, and serve over HTTP refuses to start without it` });
+    } else if (!excused) found.push({ path: u.path, message });
   }
   const unsetPaths = substitution.unset.map((u) => u.path);
   const isUnder = (path: Segment[]) =>
@@ -101,8 +120,13 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
 
   if (found.length > 0) fail(inFileOrder(doc, found));
   if (result.success) return toGatewayConfig(result.data, resolve(baseDir));
-  // Without problems left, the parse failed only on excused fields of disabled servers.
-  const excused = parseWithout(data, result.error.issues.map((i) => i.path as Segment[]));
+  // Without problems left, the parse failed only on excused fields (of disabled servers, or that
+  // only the HTTP face reads).
+  const excused = parseWithout(
+    data,
+    result.error.issues.map((i) => i.path as Segment[]),
+    (path) => !httpFace && httpOnly(path),
+  );
   return excused.success ? toGatewayConfig(excused.data, resolve(baseDir)) : fail(inFileOrder(doc, translateIssues(excused.error.issues)));
 }
 
@@ -122,7 +146,12 @@ function inFileOrder(doc: Document, found: Found[]): ConfigProblem[] {
 }
 
 /** Reads and parses a config file; relative `cwd`s resolve against the file's folder. */
-export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv, onNote?: (message: string) => void): Promise<GatewayConfig> {
+export async function loadConfigFile(
+  path: string,
+  env?: NodeJS.ProcessEnv,
+  onNote?: (message: string) => void,
+  faces?: Pick<ParseOptions, 'httpFace' | 'onWarning'>,
+): Promise<GatewayConfig> {
   const absolute = resolve(path);
   let text: string;
   try {
@@ -139,7 +168,7 @@ export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv, onNo
             : `cannot read ${absolute}: ${code ?? String(err)}`;
     throw new ConfigError([{ path: '', message }], path);
   }
-  return parseConfig(text, { file: path, baseDir: dirname(absolute), env, onNote });
+  return parseConfig(text, { file: path, baseDir: dirname(absolute), env, onNote, ...faces });
 }
 
 /** `line 3:5: Map keys must be unique`, without yaml's multi-line excerpt. */

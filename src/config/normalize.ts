@@ -116,7 +116,7 @@ export function toHttpServer(e: Entry, url: string, baseDir: string) {
 
 /** Maps a file that passed validation and crossCheck onto the normalized config. */
 export function toGatewayConfig(data: UserConfig, baseDir: string) {
-  const { shutdownGrace, writeBuffer, sessionIdleTimeout, requestTimeout, startupWait, headersGrace, perPrincipal, listFetchTimeout, listRefetchInterval, listRefetchMaxInterval, ...counts } = data.limits;
+  const { shutdownGrace, writeBuffer, sessionIdleTimeout, streamlessSessionIdleTimeout, requestTimeout, startupWait, headersGrace, perPrincipal, listFetchTimeout, listRefetchInterval, listRefetchMaxInterval, ...counts } = data.limits;
   return {
     listen: { ...data.listen, allowedOrigins: [...data.listen.allowedOrigins] },
     naming: { ...data.naming },
@@ -134,6 +134,8 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       /** Bytes queued towards one peer that does not read, before it is refused more. */
       writeBufferBytes: writeBuffer,
       sessionIdleTimeoutMs: sessionIdleTimeout,
+      /** The idle timeout of a session that never opened a GET stream (a CLI client); sessionIdleTimeoutMs when that is shorter. */
+      streamlessSessionIdleTimeoutMs: streamlessSessionIdleTimeout,
       /** Time a client has to send a whole HTTP request. */
       requestTimeoutMs: requestTimeout,
       /** How long serve waits for slow servers before serving. */

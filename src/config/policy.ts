@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
+import { toRoots } from './schema-roots.js';
 import { formatPath, type Found, type Segment } from './problems.js';
 import { NAME_PATTERN, type UserConfig } from './schema.js';
 import { isRecord, type ServerEntry } from './server-entries.js';
@@ -137,7 +138,9 @@ export function toPolicyConfig(data: UserConfig, baseDir: string) {
   const { auditLog, ...sanitize } = data.sanitize;
   return {
     /** Empty: no client profiles, every HTTP request is served the whole catalog. */
-    clients: data.clients.map((c) => ({ ...c, resources: resolveFileCase(c.resources) })),
+    clients: data.clients.map(({ roots, ...c }) => ({ ...c, resources: resolveFileCase(c.resources), ...(roots !== undefined ? { roots: toRoots(roots, baseDir) } : {}) })),
+    /** What a server asking roots/list is told when no client answers (absent: an empty list at start-up). */
+    ...(data.roots !== undefined ? { roots: toRoots(data.roots, baseDir) } : {}),
     /** The profile the stdio face serves (a name in `clients`); absent: the whole catalog. */
     ...(data.stdio?.client !== undefined ? { stdioClient: data.stdio.client } : {}),
     sanitize: {

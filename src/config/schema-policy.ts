@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { clientMatchSchema } from './schema-auth.js';
 import { codeBudgetSchema } from './schema-code.js';
+import { rootsSchema } from './schema-roots.js';
 import { alwaysVisibleSchema, directoryBudgetSchema, tokenBudgetSchema, toolModeSchema, type OrNull, type Subst } from './schema-values.js';
 
 const globs = z.array(z.string()).meta({ description: 'Glob patterns; * matches any characters, including /.' });
@@ -86,6 +87,7 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
       readOnly: subst(z.boolean())
         .prefault(false)
         .meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),
+      roots: rootsSchema.optional().meta({ description: "This client's roots when it declares none of its own (default: the top-level roots)." }),
       operator: subst(z.boolean())
         .prefault(false)
         .meta({ description: "true lets this client's token read the operator views: GET /status (default false)." }),

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { listenAuthSchema } from './schema-auth.js';
 import { DEFAULT_CODE_BUDGET, codeBudgetSchema, codeModeSchema } from './schema-code.js';
+import { rootsSchema } from './schema-roots.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
 import { DEFAULT_DIRECTORY_BUDGET, SEPARATOR_PATTERN, alwaysVisibleSchema, directoryBudgetSchema, duration, isHttpUrl, isOrigin, nameSchema, orNullFor, size, substFor, tokenBudgetSchema, toolModeSchema } from './schema-values.js';
@@ -151,6 +152,9 @@ function build(editor: boolean) {
       sessionIdleTimeout: subst(duration)
         .prefault('1h')
         .meta({ description: 'An HTTP session with no request in flight and no open stream for this long is closed (default 1h).' }),
+      streamlessSessionIdleTimeout: subst(duration)
+        .prefault('5m')
+        .meta({ description: 'The same for an HTTP session that never opened a GET stream (a CLI client or a script, which often leave without DELETE); at most sessionIdleTimeout (default 5m).' }),
       maxSubscriptionsPerSession: count(1_000_000, 1000, 'Resource subscriptions one client session may hold (resources/subscribe and its listen streams together); more are refused at once (default 1000).'),
       maxSubscriptions: count(10_000_000, 10_000, 'Resource subscriptions all sessions together may hold; more are refused at once (default 10000).'),
       maxIsolatedConnections: count(100_000, 32, 'Per-session connections (isolation: per-session) open at once, across all servers (default 32).'),
@@ -211,6 +215,7 @@ function build(editor: boolean) {
         description: 'Servers in the Claude Desktop shape (name: entry); merged with servers.',
       }),
       clients: policy.clients,
+      roots: rootsSchema.optional(),
       stdio: policy.stdio,
       sanitize: policy.sanitize,
       pinning: policy.pinning,

@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from './http-auth.js';
+import type { BoundPort } from './http-bind.js';
 import type { Shares } from './principals.js';
 
 /** The pino subset used here; a pino Logger fits. */
@@ -18,6 +19,8 @@ export interface HttpEndpointOptions {
   host: string;
   /** 0 = any free port. */
   port: number;
+  /** A port bound already (serve binds before servers start): listen on it, not on host:port. */
+  bound?: BoundPort;
   /** The MCP endpoint path, e.g. `/mcp`; matched exactly, query string ignored. */
   path: string;
   /** Origins allowed besides loopback ones (http(s)://localhost, 127.0.0.1, [::1], any port). */
@@ -32,6 +35,8 @@ export interface HttpEndpointOptions {
   maxSessions?: number;
   /** A session with nothing in flight and no open stream this long is closed (default 1 h). */
   sessionIdleTimeoutMs?: number;
+  /** The same for a session that never opened a GET stream (default: sessionIdleTimeoutMs). */
+  streamlessSessionIdleTimeoutMs?: number;
   /** TCP connections held at once (default 512); past it, a newcomer makes room (http-connections.ts) or is closed. */
   maxConnections?: number;
   /** What one principal may hold of sessions, streams, connections, calls in flight (default DEFAULT_SHARES). */
@@ -67,6 +72,8 @@ export interface HttpEndpoint {
   readonly url: string;
   /** Initialized sessions not yet deleted or closed. */
   sessionCount(): number;
+  /** Sessions whose client is there now (a request in flight, an open GET stream) and the idle rest. */
+  sessionActivity(): { live: number; idle: number };
   /**
    * First step of a graceful shutdown: stops listening, and answers new requests 503 while the
    * ones in progress finish. close() then ends everything.

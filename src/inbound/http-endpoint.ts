@@ -26,7 +26,7 @@ import { onPost, type PostHost } from './http-post.js';
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
   const url = await endpoint.listen();
-  return { url, sessionCount: () => endpoint.sessions.size, stopAccepting: () => endpoint.stopAccepting(), drain: () => endpoint.drain(), close: () => endpoint.close() };
+  return { url, sessionCount: () => endpoint.sessions.size, sessionActivity: () => endpoint.sessions.activity(), stopAccepting: () => endpoint.stopAccepting(), drain: () => endpoint.drain(), close: () => endpoint.close() };
 }
 
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
@@ -81,6 +81,7 @@ class Endpoint implements PostHost {
       },
       this.principals,
       (entry, why) => this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`),
+      options.streamlessSessionIdleTimeoutMs,
     );
     const maxConnections = options.maxConnections ?? 512;
     this.connections = new Connections(this.principals, maxConnections, options.headersGraceMs ?? 1000, this.logger);
@@ -102,12 +103,20 @@ class Endpoint implements PostHost {
 
   async listen(): Promise<string> {
     const { server } = this;
+    const bound = this.options.bound;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => {
+      const listening = () => {
         server.off('error', reject);
         resolve();
-      });
+      };
+      // A bound port's socket is taken over as it is; the connections it held come after.
+      if (bound) server.listen(bound.server, listening);
+      else server.listen(this.options.port, this.options.host, listening);
+    });
+    bound?.handOver((socket) => {
+      server.emit('connection', socket);
+      socket.resume();
     });
     server.on('error', (err) => this.logger.error({ err }, 'HTTP server error'));
     const { address, port } = server.address() as AddressInfo;

@@ -1,8 +1,9 @@
 // The HTTP endpoint's sessions: those addressable by Mcp-Session-Id, those still initializing,
 // the cap on how many exist at once (all together, and per principal), and the idle sweep that
 // ends sessions nobody uses (no request in flight, no open GET stream, no work for
-// sessionIdleTimeout: a ping is not work). Bounded by design: an initialize beyond a cap ends an
-// idle session to make room, or is refused; it is never queued.
+// sessionIdleTimeout, or the shorter streamlessSessionIdleTimeout for a session that never opened
+// a GET stream: a CLI client that left without DELETE; a ping is not work). Bounded by design:
+// an initialize beyond a cap ends an idle session to make room, or is refused; it is never queued.
 
 import type { SessionEntry } from './http-session.js';
 import type { Holding, Principals } from './principals.js';
@@ -24,9 +25,11 @@ export class SessionTable {
     readonly principals: Principals,
     /** A session ended to make room for another: `why` says whose limit. */
     private readonly onShed: (entry: SessionEntry, why: string) => void,
+    /** The idle timeout of a session that never opened a GET stream (at most idleTimeoutMs). */
+    readonly streamlessIdleTimeoutMs = idleTimeoutMs,
   ) {
     // A quarter of the timeout (at most a minute) keeps an idle session at most 25% past its time.
-    const every = Math.max(250, Math.min(60_000, Math.floor(idleTimeoutMs / 4)));
+    const every = Math.max(250, Math.min(60_000, Math.floor(Math.min(idleTimeoutMs, streamlessIdleTimeoutMs) / 4)));
     this.sweeper = setInterval(() => this.sweep(Date.now()), every);
     this.sweeper.unref();
   }
@@ -56,10 +59,25 @@ export class SessionTable {
     return 'ok';
   }
 
-  /** Ends every session idle for longer than the timeout. */
+  /** The idle time after which `entry` is ended. */
+  timeoutOf(entry: SessionEntry): number {
+    return entry.hadGetStream ? this.idleTimeoutMs : Math.min(this.idleTimeoutMs, this.streamlessIdleTimeoutMs);
+  }
+
+  /**
+   * Sessions by whether their client is there now: live with a request in flight or an open GET
+   * stream; idle otherwise (it may come back, or may have left without a DELETE).
+   */
+  activity(): { live: number; idle: number } {
+    let live = 0;
+    for (const entry of this.byId.values()) if (entry.busy || entry.hasOpenGetStream()) live++;
+    return { live, idle: this.byId.size - live };
+  }
+
+  /** Ends every session idle for longer than its timeout. */
   sweep(now: number): void {
     for (const entry of this.byId.values()) {
-      if (entry.idleSince(now) >= this.idleTimeoutMs) {
+      if (entry.idleSince(now) >= this.timeoutOf(entry)) {
         this.byId.delete(entry.id);
         this.onExpired(entry);
       }

@@ -36,6 +36,8 @@ export class SessionEntry {
   private streamCount = 0;
   /** When the client last did work (for the idle sweep and shedding): a ping is not work. */
   lastWork = Date.now();
+  /** Whether the client ever opened a GET stream: one that never did (a CLI client, a script) is reaped sooner when idle. */
+  hadGetStream = false;
   /** The principal whose share of sessions this one takes (none for a stateless entry). */
   readonly holder: Holding | undefined;
   private readonly principals: Principals | undefined;
@@ -95,6 +97,7 @@ export class SessionEntry {
   /** Turns `res` into the session's GET stream and flushes the backlog into it. */
   openGetStream(res: ServerResponse, maxBufferedBytes?: number): void {
     this.touch();
+    this.hadGetStream = true;
     const stream = new SseStream(res, this.nextStreamId(), this.id, this.registry, maxBufferedBytes);
     // The stream's end is activity too: the idle clock starts from when the client left.
     res.once('close', () => this.touch());

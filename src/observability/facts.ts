@@ -30,6 +30,10 @@ export interface GatewayFacts {
   catalog(): Catalog;
   /** The configured client profiles. */
   profiles(): readonly ClientProfile[];
+  /** Resolves once token figures are exact (o200k): awaited before any is shown. */
+  exactTokens(): Promise<void>;
+  /** Client sessions whose client is there now (a request in flight, a GET stream; stdio while open) and the idle rest. */
+  sessionActivity(): { live: number; idle: number };
   /** Every state a server can be in (outbound's list: a Prometheus state set names them all). */
   readonly serverStates: readonly string[];
 }

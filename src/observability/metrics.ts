@@ -104,7 +104,7 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
       const catalog = facts.catalog();
       return LIST_KINDS.map((kind) => ({ labels: { kind }, value: catalog.lists[kind].entries.length }));
     }),
-    new Scraped('switchboard_catalog_tokens', 'Tokens of the tools/list a client profile is served, in full and in search mode, and in code mode where it is in force (an estimate until the tokenizer is loaded).', 'gauge', () => {
+    new Scraped('switchboard_catalog_tokens', 'o200k tokens of the tools/list a client profile is served, in full and in search mode, and in code mode where it is in force (the figures switchboard check prints).', 'gauge', () => {
       const catalog = facts.catalog();
       const out: Sample[] = [];
       for (const profile of [undefined, ...facts.profiles()]) {

@@ -210,6 +210,8 @@ export class StdioTransport implements Transport {
   private exited?: Promise<void>;
   private writer?: LineWriter;
   private closing = false;
+  /** Set while closing: called when the server sends a request it cannot get an answer to. */
+  private askedWhileClosing?: () => void;
   private closedNotified = false;
   private readonly stderrTail = new StderrTail();
 
@@ -285,8 +287,12 @@ export class StdioTransport implements Transport {
     const grace = this.options.gracePeriodMs ?? 2000;
     const pid = child.pid;
     this.writer?.flush();
+    // A server that asks us something now waits for an answer that cannot come (its input is
+    // closed): it gets SIGTERM at once instead of after the grace (server-everything asks for
+    // roots 350 ms after start, and a client that leaves at once would wait 2 s for us).
+    const asked = new Promise<void>((resolve) => (this.askedWhileClosing = resolve));
     child.stdin.end();
-    if (!(await this.exitsWithin(grace)) && pid !== undefined) {
+    if (!(await this.exitsWithin(grace, asked)) && pid !== undefined) {
       killGroup(pid, 'SIGTERM');
       if (!(await this.exitsWithin(grace))) {
         this.options.logger.warn({ pid }, 'server ignored SIGTERM; killing it');
@@ -303,9 +309,14 @@ export class StdioTransport implements Transport {
     return this.stderrTail.all;
   }
 
-  private exitsWithin(ms: number): Promise<boolean> {
+  /** True once the child exits; false after `ms`, or as soon as `giveUp` settles. */
+  private exitsWithin(ms: number, giveUp?: Promise<void>): Promise<boolean> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
+      void giveUp?.then(() => {
+        clearTimeout(timer);
+        resolve(false);
+      });
       this.exited!.then(() => {
         clearTimeout(timer);
         resolve(true);
@@ -314,6 +325,7 @@ export class StdioTransport implements Transport {
   }
 
   private receiveLine(chunks: readonly Buffer[]): void {
+    if (this.askedWhileClosing !== undefined && this.askedAfterClose(chunks)) return;
     // A response someone takes as it is is passed on without being decoded or parsed (jsonrpc/raw.ts).
     if (this.ontext?.(chunks) !== undefined) return;
     const text = textOf(chunks);
@@ -335,6 +347,17 @@ export class StdioTransport implements Transport {
     // A request of the server's gets a refusal; an answer to one of ours fails that call now.
     if (parsed.method !== undefined) void this.send(errorResponse(parsed.id, ErrorCode.InvalidRequest, error.message)).catch(() => {});
     else this.onfail?.(parsed.id, error);
+  }
+
+  /** While closing: a request from the server ends it now (see close); anything else goes on as usual. */
+  private askedAfterClose(chunks: readonly Buffer[]): boolean {
+    const parsed = parseJsonText(textOf(chunks), this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) return false;
+    const m = parsed.value as { id?: unknown; method?: unknown };
+    if (typeof m.method !== 'string' || m.id === undefined) return false;
+    this.options.logger.info(`asked ${m.method} after its input was closed: ending it now (SIGTERM), not after the grace`);
+    this.askedWhileClosing?.();
+    return true;
   }
 
   /** A message over the limit was dropped; if it answered one of our requests, that request fails now. */

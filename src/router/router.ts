@@ -75,7 +75,12 @@ export class Router {
       // Updates follow the policy in force, not the one of the day the URI was subscribed to.
       mayHear: (session, connection, uri, exposedUri) => session.view.allowsUri(exposedUri) && (this.catalog.resourcePolicy.get(connection.name)?.(uri) ?? false),
     });
-    this.relay = new ServerRequestRelay(deps.logger, () => this.sessions.size, (session, server) => uriJudge(this.catalog, session.view, server));
+    this.relay = new ServerRequestRelay(
+      deps.logger,
+      () => this.sessions.size,
+      (session, server) => uriJudge(this.catalog, session.view, server),
+      (session) => session?.profile?.roots ?? deps.config().roots,
+    );
     this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }

@@ -2,6 +2,8 @@
 // that caused them — the owner of the request they arrived with — on that request's channel,
 // with our own ids. A request no session can be told to own gets an error that says how to fix
 // it, never a guess: sending one client's sampling request to another client would be a leak.
+// roots/list that no client can answer (no owner: at start-up, say; or a client that declared no
+// roots) gets the configured roots, which are the operator's and no client's.
 
 import { RpcError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -20,14 +22,22 @@ export class ServerRequestRelay {
     private readonly sessionCount: () => number,
     /** The judge of resource URIs `server` names to `session` (undefined: no rule judges any). */
     private readonly uriJudge: (session: Session, server: string) => UriJudge | undefined = () => undefined,
+    /** The configured roots for `session` (its profile's, else the top-level ones); undefined: none configured. */
+    private readonly configuredRoots: (session: Session | undefined) => readonly { uri: string; name: string }[] | undefined = () => undefined,
   ) {}
 
   async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<Record<string, any>> {
     const { method } = request;
     let params = request.params;
     if (!REQUESTS_TO_CLIENTS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (method === 'roots/list') {
+      // Servers commonly ask for roots as they start, before any client exists: the gateway answers
+      // with its own (none unless configured), so a filesystem server keeps the folders it was given.
+      if (!owner) return { roots: [...(this.configuredRoots(undefined) ?? [])] };
+      const roots = owner.session.clientCapabilities.roots === undefined && !owner.inputs && !owner.modern ? this.configuredRoots(owner.session) : undefined;
+      if (roots !== undefined) return { roots: [...roots] };
+    }
     if (!owner) {
-      // Servers commonly ask for roots as they start, before any client exists: nobody to ask.
       if (this.sessionCount() === 0) {
         this.logger.debug({ server: connection.name, method }, 'server request while no client is connected');
         throw new RpcError(ErrorCode.InternalError, `no client is connected to Switchboard to answer ${method}; ask again during a client's request`);

@@ -126,7 +126,7 @@ describe.skipIf(!CHROMIUM)('dashboard in a browser', () => {
       ['markup', 'ready', '4'],
       ['broken', expect.stringMatching(/backing-off|failed/), '0'],
     ]);
-    expect(rows[2]![11]).toContain('fatal: <img src=x onerror=');
+    expect(rows[2]![12]).toContain('fatal: <img src=x onerror=');
 
     // A chart drawn from real traffic (waits for the page's own state, polled by the page).
     await page.waitForFunction(

@@ -29,7 +29,12 @@ export interface ConnectSection {
   /** The shell lines that start the HTTP gateway and ask its status (`switchboard …`). */
   serve: string[];
   status: string[];
+  /** The MCP Inspector's lines as written: install.test.ts runs them with the Inspector itself. */
+  inspector: { kind: 'stdio' | 'http'; line: string }[];
 }
+
+/** `@modelcontextprotocol/inspector`, with or without `@version`. */
+const INSPECTOR = /^@modelcontextprotocol\/inspector(@[\w.-]+)?$/;
 
 /** Splits a shell line into words as sh would: quotes, `$VAR` / `${VAR}` from `vars`, `#` comments. */
 export function shellWords(line: string, vars: Record<string, string>): string[] {
@@ -100,7 +105,8 @@ function fromShell(client: string, line: string, token: string, section: Connect
     if (named.get('--transport')?.[0] !== 'http') throw new Error(`claude mcp add without -- must be --transport http: ${line}`);
     return void section.snippets.push({ client, kind: 'http', url: positional[1]!, headers: headerMap(named.get('--header') ?? []) });
   }
-  if (words[0] === 'npx' && words[1] === '@modelcontextprotocol/inspector') {
+  if (words[0] === 'npx' && INSPECTOR.test(words[1] ?? '')) {
+    section.inspector.push({ kind: afterDashes ? 'stdio' : 'http', line });
     if (afterDashes) return void section.snippets.push({ client, kind: 'stdio', command: afterDashes[0]!, args: afterDashes.slice(1), env: {} });
     const { named } = options(words.slice(2));
     if (named.get('--transport')?.[0] !== 'http') throw new Error(`the Inspector's HTTP line must say --transport http: ${line}`);
@@ -134,7 +140,7 @@ export function connectSection(token: string, readme = readFileSync(path.join(re
   if (start < 0) throw new Error('README has no "## Connect your client" section');
   const end = readme.indexOf('\n## ', start + 1);
   const lines = readme.slice(start, end < 0 ? undefined : end).split('\n');
-  const section: ConnectSection = { snippets: [], clientsYaml: '', serve: [], status: [] };
+  const section: ConnectSection = { snippets: [], clientsYaml: '', serve: [], status: [], inspector: [] };
   let client = '';
   for (let i = 0; i < lines.length; i++) {
     const label = /^\*\*([^*]+)\*\*/.exec(lines[i]!);

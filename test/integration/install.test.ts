@@ -8,12 +8,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, exited, repoRoot, spawnTracked, terminate, trackDir } from '../helpers/index.js';
+import { LineCollector, cleanup, exited, repoRoot, spawnTracked, terminate, trackDir } from '../helpers/index.js';
 import { connectSection, shellWords, type HttpSnippet, type StdioSnippet } from './install-readme.js';
 
 afterAll(cleanup);
@@ -66,6 +68,42 @@ function writeConfig(name: string, vars: string[], extra: Record<string, unknown
   writeFileSync(file, stringify({ ...demo, ...extra }));
   return file;
 }
+
+/**
+ * npx as a user runs it from a shell: their environment (proxy and CA settings reach the
+ * registry), none of the npm_* variables `npm test` sets but its cache and registry, the installed
+ * switchboard and node on the PATH (`nodeDir` first for another Node), none of Switchboard's own
+ * variables, and the yes to "install the Inspector?".
+ */
+function npxEnv(extra: Record<string, string> = {}, nodeDir?: string): Record<string, string> {
+  const keep = new Set(['npm_config_registry', 'npm_config_cache', 'npm_config_userconfig']);
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && (!e[0].toLowerCase().startsWith('npm_') || keep.has(e[0].toLowerCase())) && !e[0].startsWith('SWITCHBOARD_')),
+  );
+  return { ...env, PATH: nodeDir ? [nodeDir, PATH].join(path.delimiter) : PATH, npm_config_yes: 'true', npm_config_update_notifier: 'false', ...extra };
+}
+
+/** Runs a README line as written (placeholders filled in); resolves with its exit code and output. */
+async function runLine(line: string, config: string, env: Record<string, string>, url?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const words = shellWords(line, { SWITCHBOARD_TOKEN: TOKEN }).map((w) => (url && w === DOCUMENTED_URL ? url : fillIn(w, config)));
+  const child = spawnTracked(words[0]!, words.slice(1), { cwd: elsewhere, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const { code } = await exited(child);
+  return { code, stdout, stderr };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 
 /** What a user checks first: the catalog is there and a call goes through. */
 async function usable(client: Client, who: string): Promise<void> {
@@ -125,6 +163,51 @@ describe('README "Connect your client" over stdio', () => {
   }, 60_000);
 });
 
+describe('README "Connect your client": the MCP Inspector lines, run with the Inspector itself', () => {
+  const lines = section.inspector.filter((l) => l.kind === 'stdio');
+
+  it('name a version that runs on Node 20 (engines), as npx would pick it there anyway', () => {
+    expect(lines.length).toBe(2);
+    for (const { line } of lines) expect(line).toMatch(/^npx @modelcontextprotocol\/inspector@0\.15\.0 /);
+  });
+
+  it('the command line (--cli) lists the catalog over stdio, on this Node', async () => {
+    const line = lines.find((l) => / --cli /.test(l.line))!.line;
+    const config = writeConfig('inspector-cli.yaml', []);
+    const run = await runLine(line, config, npxEnv());
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph', 'files__list_directory']));
+  }, 180_000);
+
+  it('the UI starts switchboard through its proxy, as its page does', async () => {
+    const line = lines.find((l) => !/ --cli /.test(l.line))!.line;
+    const config = writeConfig('inspector-ui.yaml', []);
+    const words = shellWords(line, {}).map((w) => fillIn(w, config));
+    const [client, server] = [await freePort(), await freePort()];
+    const ui = spawnTracked(words[0]!, words.slice(1), {
+      cwd: elsewhere,
+      env: npxEnv({ CLIENT_PORT: String(client), SERVER_PORT: String(server), MCP_AUTO_OPEN_ENABLED: 'false' }),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = new LineCollector(ui.stdout);
+    try {
+      const token = /Session token: ([0-9a-f]+)/.exec(await out.waitForLine(/Session token: /, 150_000, 'inspector stdout'))![1]!;
+      const auth = { 'X-MCP-Proxy-Auth': `Bearer ${token}` };
+      // What the page reads first: the command the line gave, then it opens /stdio with it.
+      const defaults = (await (await fetch(`http://127.0.0.1:${server}/config`, { headers: auth })).json()) as { defaultCommand: string; defaultArgs: string; defaultEnvironment: Record<string, string> };
+      expect(defaults.defaultCommand).toBe('switchboard');
+      const query = new URLSearchParams({ transportType: 'stdio', command: defaults.defaultCommand, args: defaults.defaultArgs, env: JSON.stringify(defaults.defaultEnvironment) });
+      const sdk = new Client({ name: 'inspector-page', version: '1.0.0' });
+      await sdk.connect(new SSEClientTransport(new URL(`http://127.0.0.1:${server}/stdio?${query}`), { requestInit: { headers: auth } }));
+      await usable(sdk, 'the Inspector UI');
+      await sdk.close();
+    } finally {
+      await terminate(ui);
+    }
+  }, 180_000);
+});
+
 describe('README "Connect your client" over HTTP', () => {
   let gateway: ChildProcess;
   let url = '';
@@ -166,6 +249,20 @@ describe('README "Connect your client" over HTTP', () => {
       await sdk.close();
     }
   });
+
+  it('MCP Inspector: the command line with --header, on Node 22.19 or later (Inspector 2.x)', async (ctx) => {
+    // Node 22 from the registry, as the design guide runs the conformance suite.
+    const found = await runLine('npx -p node@22 node -p process.execPath', '', npxEnv()).catch(() => undefined);
+    const node22 = found?.code === 0 ? found.stdout.trim() : undefined;
+    if (!node22) {
+      console.warn(`install.test.ts: no Node 22 from npx -p node@22 (${found?.stderr.trim() ?? 'not run'}): the Inspector 2.x line is not run`);
+      ctx.skip();
+    }
+    const line = section.inspector.find((l) => l.kind === 'http')!.line;
+    const run = await runLine(line, '', npxEnv({}, path.dirname(node22!)), url);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['everything__echo', 'memory__read_graph']));
+  }, 180_000);
 
   it('refuses the same client without the header', async () => {
     const sdk = new Client({ name: 'install-test', version: '1.0.0' });

@@ -262,11 +262,17 @@ describe('server requests across several HTTP sessions', () => {
 });
 
 describe('a server that asks for roots as it starts, before any client is connected', () => {
-  it('is told that no client is connected, and the gateway does not warn about it', async () => {
+  it('is answered with no roots (not an error it would print as a failure), and the gateway does not warn', async () => {
     const gw = await startGateway(yamlServers([fixtureServer('int', 'interactive', ['--ask-roots-on-start'])]));
-    // The fixture logs the error its roots/list got; the gateway relays its stderr.
-    await gw.waitForStderr(/no client is connected to Switchboard to answer roots\/list/);
+    // The fixture logs the roots its roots/list got; the gateway relays its stderr.
+    await gw.waitForStderr(/roots=\[\]/);
     expect(gw.stderrLines.filter((l) => /"level":(40|50)/.test(l))).toEqual([]);
+    await gw.stop();
+  });
+
+  it('is answered with the configured roots', async () => {
+    const gw = await startGateway(yamlServers([fixtureServer('int', 'interactive', ['--ask-roots-on-start'])], { roots: ['file:///srv/shared'] }));
+    await gw.waitForStderr(/roots=\[\\?"file:\/\/\/srv\/shared\\?"\]/);
     await gw.stop();
   });
 });

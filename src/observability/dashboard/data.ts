@@ -35,7 +35,8 @@ export interface DashboardSources {
 
 export function dashboardState(src: DashboardSources) {
   const now = (src.now ?? Date.now)();
-  const sessions = [...src.facts.sessionProfiles()].length;
+  // Live and idle apart: an idle session may be a client that left without saying so.
+  const sessions = src.facts.sessionActivity();
   return {
     version: GATEWAY_VERSION,
     now,

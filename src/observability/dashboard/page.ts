@@ -12,6 +12,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <meta name="referrer" content="no-referrer">
 <title>Switchboard</title>
 <link rel="stylesheet" href="dashboard.css">
+<link rel="icon" href="favicon.ico" type="image/svg+xml">
 <script src="dashboard.js" defer></script>
 </head>
 <body>
@@ -19,7 +20,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <h1>Switchboard</h1>
   <span id="version"></span>
   <span>up <b id="uptime">—</b></span>
-  <span><b id="sessions">—</b> sessions</span>
+  <span title="Live: a request in flight or an open GET stream. Idle: neither (a client may have left without ending its session; it is closed after limits.sessionIdleTimeout, or streamlessSessionIdleTimeout if it never opened a GET stream)."><b id="sessions-live">—</b> live · <b id="sessions-idle">—</b> idle sessions</span>
   <span id="offline" class="warn" hidden>gateway not answering</span>
   <button id="logout" type="button">Forget token</button>
 </header>
@@ -36,7 +37,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section>
     <h2>Servers</h2>
     <table id="servers">
-      <thead><tr><th>Server</th><th>State</th><th>Transport</th><th>Protocol</th><th>Tools</th><th>Prompts</th><th>Resources</th><th>Calls/s</th><th>p50</th><th>p99</th><th>In flight</th><th>Last error</th></tr></thead>
+      <thead><tr><th>Server</th><th>State</th><th>Transport</th><th>Protocol</th><th>Tools</th><th>Prompts</th><th>Resources</th><th>Templates</th><th>Calls/s</th><th>p50</th><th>p99</th><th>In flight</th><th>Last error</th></tr></thead>
       <tbody id="servers-body"></tbody>
     </table>
   </section>
@@ -63,6 +64,10 @@ export const DASHBOARD_HTML = `<!doctype html>
 </main>
 </body>
 </html>
+`;
+
+/** The tab's icon, at /favicon.ico (browsers ask there whatever the page says): a patch panel. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#111827"/><g fill="#f9fafb"><circle cx="9" cy="9" r="3"/><circle cx="9" cy="23" r="3"/><circle cx="23" cy="16" r="3"/></g><path d="M9 9 23 16 9 23" fill="none" stroke="#60a5fa" stroke-width="2"/></svg>
 `;
 
 export const DASHBOARD_CSS = `

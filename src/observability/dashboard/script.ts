@@ -74,7 +74,8 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       tr.appendChild(el('td', s.protocolVersion || '—'));
       tr.appendChild(el('td', s.tools, 'num tools'));
       tr.appendChild(el('td', s.prompts, 'num'));
-      tr.appendChild(el('td', s.resources + s.resourceTemplates, 'num'));
+      tr.appendChild(el('td', s.resources, 'num resources'));
+      tr.appendChild(el('td', s.resourceTemplates, 'num templates'));
       var p = last(s.series);
       tr.appendChild(el('td', p ? fmt(p.rate, 1) : '—', 'num rate'));
       tr.appendChild(el('td', p ? ms(p.p50) : '—', 'num'));
@@ -136,18 +137,28 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     max = max > 0 ? max * 1.1 : 1;
     var span = Math.min((state.intervalMs || 2000) * 150, Math.max(20000, now - oldest));
     axis(svg, w, h, max, unit);
-    var drawn = 0;
+    var drawn = 0, lines = 0;
+    var gap = (state.intervalMs || 2000) * 1.5;
     state.servers.forEach(function (s, i) {
       var color = COLORS[i % COLORS.length];
-      function pts(f) {
-        return s.series.filter(function (p) { return f(p) !== null; }).map(function (p) {
-          return [40 + (w - 40) * (1 - Math.min(1, (now - p.t) / span)), h - 20 - (f(p) / max) * (h - 30)];
+      // One line per run of samples: an interval without a value (no call ended in it) or a
+      // missing sample breaks it, so no line is drawn across idle time.
+      function runs(f) {
+        var out = [], run = [], prev = null;
+        s.series.forEach(function (p) {
+          var v = f(p);
+          if (v === null || (prev !== null && p.t - prev > gap)) { if (run.length) out.push(run); run = []; }
+          if (v !== null) run.push([40 + (w - 40) * (1 - Math.min(1, (now - p.t) / span)), h - 20 - (v / max) * (h - 30)]);
+          prev = p.t;
         });
+        if (run.length) out.push(run);
+        return out;
       }
-      var a = pts(pick); line(svg, a, color, false); drawn += a.length;
-      if (dashedPick) line(svg, pts(dashedPick), color, true);
+      runs(pick).forEach(function (r) { line(svg, r, color, false); drawn += r.length; lines++; });
+      if (dashedPick) runs(dashedPick).forEach(function (r) { line(svg, r, color, true); });
     });
     svg.setAttribute('data-points', String(drawn));
+    svg.setAttribute('data-lines', String(lines));
   }
 
   function renderLegend() {
@@ -179,7 +190,8 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   function render() {
     $('version').textContent = 'v' + state.version;
     $('uptime').textContent = Math.floor(state.uptimeS / 60) + ' min ' + (state.uptimeS % 60) + ' s';
-    $('sessions').textContent = String(state.sessions);
+    $('sessions-live').textContent = String(state.sessions.live);
+    $('sessions-idle').textContent = String(state.sessions.idle);
     $('metrics-off').hidden = state.metrics;
     renderServers();
     renderLegend();
@@ -210,7 +222,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       if (!q) return true;
       return [it.name, it.server, it.original, it.title || '', it.description || ''].join('\n').toLowerCase().indexOf(q) !== -1;
     });
-    $('view-info').textContent = view.mode + ' mode · tools/list ≈ ' + (view.mode === 'full' ? view.tokens.full : view.mode === 'code' ? view.tokens.code : view.tokens.search) + ' tokens' + (view.tokens.exact ? '' : ' (estimate)');
+    $('view-info').textContent = view.mode + ' mode · tools/list ' + (view.mode === 'full' ? view.tokens.full : view.mode === 'code' ? view.tokens.code : view.tokens.search) + (view.tokens.exact ? ' tokens (o200k)' : ' tokens (estimate)');
     $('catalog-count').textContent = shown.length + ' of ' + items.length;
     var body = $('catalog-body');
     clear(body);

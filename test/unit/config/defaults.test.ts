@@ -38,6 +38,8 @@ describe('the JSON Schema', () => {
         '.mcpServers.type', // the transport's own default
         '.clients.name',
         '.clients.token', // a profile only stdio can serve
+        '.clients.roots', // the top-level roots
+        '.roots', // none: an empty list when no client can answer roots/list
         '.stdio', // the whole catalog
         '.stdio.client',
         '.sanitize.auditLog', // the log
@@ -161,6 +163,7 @@ const RENAMED: Record<string, string> = {
   shutdownGrace: 'shutdownGraceMs',
   writeBuffer: 'writeBufferBytes',
   sessionIdleTimeout: 'sessionIdleTimeoutMs',
+  streamlessSessionIdleTimeout: 'streamlessSessionIdleTimeoutMs',
   requestTimeout: 'requestTimeoutMs',
   startupWait: 'startupWaitMs',
   headersGrace: 'headersGraceMs',

@@ -25,6 +25,7 @@ describe('defaults', () => {
         writeBufferBytes: 32 * 1024 * 1024,
         maxSessions: 1000,
         sessionIdleTimeoutMs: 3_600_000,
+        streamlessSessionIdleTimeoutMs: 300_000,
         maxSubscriptionsPerSession: 1000,
         maxSubscriptions: 10_000,
         maxIsolatedConnections: 32,
