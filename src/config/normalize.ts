@@ -42,9 +42,9 @@ function serverBase({ name, s, disabled }: Entry) {
     isolation: s.isolation,
     /**
      * `auto`: detect the server's era (server/discover probe, then initialize) and remember it for
-     * the process's life; `2026-07-28` or `legacy` pin it.
+     * the process's life; `2026-07-28` or `stateful` pin it (`legacy` is the old spelling of `stateful`).
      */
-    protocol: s.protocol,
+    protocol: s.protocol === 'legacy' ? ('stateful' as const) : s.protocol,
     /** Backoff after a failed start or a drop (see outbound/backoff.ts). */
     reconnect: {
       initialDelayMs: s.reconnect.initialDelay,

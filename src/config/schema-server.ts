@@ -9,8 +9,11 @@ import { PREFIX_PATTERN, duration, isHttpUrl, size, type Subst } from './schema-
 
 export const TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const;
 export const CLAUDE_TYPES = ['stdio', 'http', 'streamable-http', 'sse'] as const;
-/** Which protocol era to speak to a server: detect it, or pin one of the two. */
-export const PROTOCOLS = ['auto', '2026-07-28', 'legacy'] as const;
+/**
+ * Which protocol era to speak to a server: detect it, or pin one of the two. `legacy` is the
+ * old spelling of `stateful`, still accepted (normalize.ts reads it as `stateful`).
+ */
+export const PROTOCOLS = ['auto', '2026-07-28', 'stateful', 'legacy'] as const;
 
 /** `servers[]` and `mcpServers.*`; `name` is the server-name schema. */
 export function serverSchemas(subst: Subst, name: z.ZodString) {
@@ -82,7 +85,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       .meta({ description: "How long a dropped server's tools, prompts and resources stay listed while it reconnects (default 30s)." }),
     protocol: z.enum(PROTOCOLS).prefault('auto').meta({
       description:
-        'Protocol era to speak: auto (default) probes with server/discover and falls back to the initialize handshake; 2026-07-28 speaks only the stateless revision; legacy skips the probe (initialize only).',
+        'Protocol era to speak: auto (default) probes with server/discover and falls back to the initialize handshake; 2026-07-28 speaks only the stateless revision; stateful (formerly legacy, still accepted) skips the probe (initialize only).',
     }),
     listLimits: z
       .strictObject({

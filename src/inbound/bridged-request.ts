@@ -6,7 +6,7 @@
 import { RpcError } from '../errors.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Envelope } from '../protocol/modern.js';
+import type { Envelope } from '../protocol/stateless.js';
 import { InputBridge } from '../router/input-bridge.js';
 import type { Outcome, ParkedCall } from '../router/parked-calls.js';
 import { isGatewayState, paramsDigest } from '../router/request-state.js';
@@ -17,7 +17,7 @@ export interface Round {
   id: JsonRpcId;
   method: string;
   params: Record<string, any>;
-  modern: Envelope;
+  envelope: Envelope;
   related?: (message: JsonRpcMessage) => void;
   /** The client's side going away (a stateless exchange's stream closed) cancels the call. */
   abort?: Cancellation;
@@ -44,7 +44,7 @@ export async function serveRound(session: ClientSession, handler: Handler, round
   const router = session.router;
   const call = isGatewayState(params.requestState)
     ? (router.parked.take(params.requestState, session, method, paramsDigest(params), (c) => {
-        c.bridge.capabilities = round.modern.clientCapabilities;
+        c.bridge.capabilities = round.envelope.clientCapabilities;
         c.bridge.answer(params.inputResponses);
       }) as Bridged)
     : start(session, handler, round);
@@ -76,7 +76,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
   if (round.params.requestState !== undefined && typeof round.params.requestState !== 'string') {
     throw new RpcError(-32602, 'params.requestState must be a string');
   }
-  const bridge = new InputBridge(round.modern.clientCapabilities);
+  const bridge = new InputBridge(round.envelope.clientCapabilities);
   const cancellation = new Cancellation();
   const wantsProgress = round.params._meta?.progressToken !== undefined;
   const context: RequestContext = {
@@ -89,11 +89,11 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
     related: (m) => bridge.related?.(m),
     progress: wantsProgress ? (p) => bridge.progress?.(p) : undefined,
     requestId: round.id,
-    modern: round.modern,
+    envelope: round.envelope,
     httpHeaders: round.headers,
     share: round.share,
     inputs: bridge,
-    protocolVersion: round.modern.protocolVersion,
+    protocolVersion: round.envelope.protocolVersion,
   };
   const work: Promise<Outcome> = handler(round.params, context).then(
     (result) => ({ ok: true, result: result as Record<string, any> }),

@@ -35,16 +35,16 @@ import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
 import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
-import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
+import { MRTR_METHODS, STATEFUL_ONLY, claimsStateless, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/stateless.js';
 import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
 import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js';
-import { dressRaw, dressResult, modernErrorCode, refusal } from './modern-request.js';
+import { dressRaw, dressResult, statelessErrorCode, refusal } from './stateless-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 
 
 /** Methods only the stateless revision has. */
-const MODERN_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
+const STATELESS_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
@@ -170,26 +170,26 @@ export class ClientSession implements EndpointSession, Session {
   private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders, share?: CallShare): Promise<Reply> {
     const { id, method } = request;
     const params = request.params ?? {};
-    let modern: Envelope | undefined;
-    if (claimsModern(method, params)) {
+    let envelope: Envelope | undefined;
+    if (claimsStateless(method, params)) {
       const read = readEnvelope(params);
       if (!read.ok) return refusal(id, read.error, 'request');
-      modern = read.envelope;
-      if (STATEFUL_ONLY.has(method)) return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${modern.protocolVersion}` }, 'method');
+      envelope = read.envelope;
+      if (STATEFUL_ONLY.has(method)) return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${envelope.protocolVersion}` }, 'method');
     } else if (this.stateless) {
       return errorResponse(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first, or the protocol revision 2026-07-28 _meta envelope with every request');
     }
     if (method === 'initialize') return this.initialize(request);
     const handler = handlers.get(method);
-    if (!handler || (modern === undefined && MODERN_ONLY.has(method))) {
-      return modern ? refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, 'method') : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (!handler || (envelope === undefined && STATELESS_ONLY.has(method))) {
+      return envelope ? refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, 'method') : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     const maxCalls = this.router.config.limits.maxCallsPerSession;
     if (!this.stateless && this.inFlight.size + this.nestedCalls >= maxCalls) {
       return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
     }
-    if (modern?.logLevel !== undefined && !this.initialized) this.wantLogLevel(modern.logLevel);
-    if (modern !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, modern, related, abort, headers, share }, handler);
+    if (envelope?.logLevel !== undefined && !this.initialized) this.wantLogLevel(envelope.logLevel);
+    if (envelope !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, envelope, related, abort, headers, share }, handler);
     const cancellation = new Cancellation();
     const key = this.stateless ? this.nextKey++ : id;
     this.inFlight.set(key, cancellation);
@@ -203,10 +203,10 @@ export class ClientSession implements EndpointSession, Session {
       cancellation,
       related,
       requestId: id,
-      modern,
+      envelope,
       httpHeaders: headers,
       share,
-      protocolVersion: modern?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
+      protocolVersion: envelope?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
       progress:
         related && (typeof token === 'string' || typeof token === 'number')
           ? (p) => related({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } })
@@ -216,9 +216,9 @@ export class ClientSession implements EndpointSession, Session {
       const result = await handler(params, context);
       // The server's own answer as it came: the client's id spliced in, nothing else touched.
       if (isRawResponse(result)) return spliceId(result, id);
-      return { jsonrpc: '2.0', id, result: modern ? dressResult(method, result, this.profile !== undefined) : result };
+      return { jsonrpc: '2.0', id, result: envelope ? dressResult(method, result, this.profile !== undefined) : result };
     } catch (err) {
-      return modern ? this.modernError(id, method, err) : this.errorFor(id, method, err);
+      return envelope ? this.statelessError(id, method, err) : this.errorFor(id, method, err);
     } finally {
       offAbort?.();
       this.inFlight.delete(key);
@@ -242,7 +242,7 @@ export class ClientSession implements EndpointSession, Session {
         };
       });
     } catch (err) {
-      return this.modernError(id, method, err);
+      return this.statelessError(id, method, err);
     }
     if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, this.profile !== undefined) };
     const { refused } = end;
@@ -258,13 +258,13 @@ export class ClientSession implements EndpointSession, Session {
       const required = Object.assign({}, ...[...refused].map(capabilityObject));
       return refusal(id, missingCapabilityError(required, [...refused].join(', ')), 'request');
     }
-    if (!outcome.ok) return this.modernError(id, method, outcome.error);
+    if (!outcome.ok) return this.statelessError(id, method, outcome.error);
     return { jsonrpc: '2.0', id, result: dressResult(method, outcome.result, this.profile !== undefined) };
   }
 
-  private modernError(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
+  private statelessError(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
     const response = this.errorFor(id, method, err);
-    if ('error' in response) response.error.code = modernErrorCode(response.error.code);
+    if ('error' in response) response.error.code = statelessErrorCode(response.error.code);
     return response;
   }
 

@@ -9,7 +9,7 @@ import type { CatalogView } from '../catalog/view.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RawResponse } from '../jsonrpc/raw.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Envelope } from '../protocol/modern.js';
+import type { Envelope } from '../protocol/stateless.js';
 import type { Router } from '../router/router.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
@@ -47,7 +47,7 @@ export interface RequestContext extends RequestOwner {
   /** The client's id for this request. */
   readonly requestId: JsonRpcId;
   /** The request's envelope, when it came in the stateless revision. */
-  readonly modern?: Envelope;
+  readonly envelope?: Envelope;
   /** A stateless HTTP request's headers (Mcp-Param-* are checked against the arguments). */
   readonly httpHeaders?: HttpHeaders;
   /** On HTTP: the principal's share of calls in flight, which each nested call of a run takes one more of. */

@@ -7,12 +7,12 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { GatewayError } from '../errors.js';
 import { parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { isModernVersion } from '../protocol/modern.js';
+import { isStatelessVersion } from '../protocol/stateless.js';
 import { overBudget, type ByteBudget } from './budget.js';
 import { readBody, type BodyOutcome } from './http-body.js';
 import { ACCEPT_BOTH, acceptFlags, isJsonContentType } from './http-checks.js';
 import type { Conn } from './http-connections.js';
-import { modernRequestProblem, postClaimsModern } from './http-modern.js';
+import { statelessRequestProblem, postClaimsStateless } from './http-stateless.js';
 import { CLOSE_HEADERS, Refusal, replyEmpty, replyJson } from './http-reply.js';
 import { PostExchange, SessionEntry } from './http-session.js';
 import { initializeSession, sessionFor, type SessionRoutesHost } from './http-session-routes.js';
@@ -69,7 +69,7 @@ export function onPost(host: PostHost, req: IncomingMessage, res: ServerResponse
   let entry: SessionEntry | undefined;
   // Without a session id only initialize or a stateless request is valid, and that needs the
   // body to tell. A stateless request ignores any session id it carries (2026-07-28).
-  if (headers['mcp-session-id'] !== undefined && !isModernVersion(headers['mcp-protocol-version'])) {
+  if (headers['mcp-session-id'] !== undefined && !isStatelessVersion(headers['mcp-protocol-version'])) {
     entry = sessionFor(host, req, res, principal);
     if (entry === undefined) return;
   }
@@ -124,7 +124,7 @@ function onPostBody(ctx: PostContext, outcome: BodyOutcome): void {
     if (end !== undefined) void initializeSession(host, res, message as JsonRpcRequest, ctx.principal, ctx.holder).finally(end);
     return;
   }
-  if (entry === undefined && postClaimsModern(ctx.headers, message as { method?: unknown; params?: unknown })) {
+  if (entry === undefined && postClaimsStateless(ctx.headers, message as { method?: unknown; params?: unknown })) {
     return onStatelessPost(ctx, message, kind, release);
   }
   if (entry === undefined) {
@@ -166,7 +166,7 @@ function onStatelessPost(ctx: PostContext, message: JsonRpcMessage, kind: string
     return replyEmpty(res, 202);
   }
   const request = message as JsonRpcRequest;
-  const problem = modernRequestProblem(ctx.headers, request.method, request.params);
+  const problem = statelessRequestProblem(ctx.headers, request.method, request.params);
   if (problem !== undefined) {
     release();
     host.logger.debug({ method: request.method, code: problem.code }, 'stateless request refused');

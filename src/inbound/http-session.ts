@@ -12,7 +12,7 @@ import { overBudget, type ByteBudget } from './budget.js';
 import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { Slots } from '../jsonrpc/churn.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
-import { refusalKind } from './modern-request.js';
+import { refusalKind } from './stateless-request.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
 import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody } from './http-reply.js';

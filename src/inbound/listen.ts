@@ -4,7 +4,7 @@
 // its session closes, or when the gateway shuts down (then with the request's result).
 
 import { KINDS, type ListKind } from '../protocol/mcp.js';
-import { META } from '../protocol/modern.js';
+import { META } from '../protocol/stateless.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { Subscriber } from '../router/subscriptions.js';

@@ -107,7 +107,7 @@ export class NestedCalls {
       cancellation,
       related: run.related,
       requestId: request.id,
-      modern: run.modern,
+      envelope: run.envelope,
       inputs: run.inputs,
       share: run.share,
       protocolVersion: run.protocolVersion,

@@ -4,7 +4,7 @@
 // headers and body disagree (400 + -32020). Pure functions; the annotated paths of a schema are
 // computed once per schema object.
 
-import { decodeHeaderValue } from './http-modern.js';
+import { decodeHeaderValue } from './http-stateless.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 interface Mirrored {

@@ -9,7 +9,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../log.js';
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
-import { META } from '../protocol/modern.js';
+import { META } from '../protocol/stateless.js';
 import type { ObservedSession, TraceSink, TraceSpan } from './observer.js';
 import type { Outcome } from './outcome.js';
 import type { OtlpProtocol } from './tracing.js';

@@ -5,7 +5,7 @@
 // other `_meta` key of the request passes through.
 
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
-import { META, TRACE_KEYS } from '../protocol/modern.js';
+import { META, TRACE_KEYS } from '../protocol/stateless.js';
 
 /** What the router says about the request it forwards: the originating client's side of it. */
 export interface RequestEnvelope {
@@ -23,7 +23,7 @@ export interface RequestEnvelope {
 
 export const GATEWAY_CLIENT_INFO: Readonly<Record<string, string>> = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
 
-/** What a modern connection stamps on every request by default. */
+/** What a stateless connection stamps on every request by default. */
 export interface EnvelopeBase {
   protocolVersion: string;
   clientCapabilities: Record<string, any>;
@@ -49,7 +49,7 @@ function narrowed(declared: Record<string, any>, client: Record<string, any>): R
 }
 
 /** `params` with the full 2026-07-28 envelope in `_meta`. */
-export function modernParams(params: Record<string, any> | undefined, base: EnvelopeBase, envelope?: RequestEnvelope): Record<string, any> {
+export function statelessParams(params: Record<string, any> | undefined, base: EnvelopeBase, envelope?: RequestEnvelope): Record<string, any> {
   const meta: Record<string, any> = {};
   const given = params?._meta;
   if (isObject(given)) {
@@ -68,7 +68,7 @@ export function modernParams(params: Record<string, any> | undefined, base: Enve
 }
 
 /** `params` with the trace keys of `envelope` in `_meta` (servers of the stateful era). */
-export function legacyParams(params: Record<string, any> | undefined, envelope?: RequestEnvelope): Record<string, any> | undefined {
+export function statefulParams(params: Record<string, any> | undefined, envelope?: RequestEnvelope): Record<string, any> | undefined {
   const trace = envelope?.trace;
   if (!trace || !TRACE_KEYS.some((k) => typeof trace[k] === 'string')) return params;
   const meta: Record<string, any> = isObject(params?._meta) ? { ...params._meta } : {};

@@ -139,7 +139,7 @@ export interface Refusals {
 }
 
 /**
- * Parses one JSON text into messages: an object is one message, an array (a legacy 2025-03-26
+ * Parses one JSON text into messages: an object is one message, an array (a 2025-03-26
  * batch) is several. Anything else is reported, not thrown, so one bad event never ends a stream.
  */
 export function parseMessages(text: string, maxDepth: number | undefined, refusals: Refusals): JsonRpcMessage[] {

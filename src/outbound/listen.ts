@@ -9,7 +9,7 @@ import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { Peer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
 import { ErrorCode, isErrorResponse, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/jsonrpc.js';
-import { META } from '../protocol/modern.js';
+import { META } from '../protocol/stateless.js';
 
 /** The `notifications` filter of a listen request. */
 export interface ListenFilter {

@@ -46,7 +46,7 @@ export class ResourceSubscriptions {
     const had = this.wanted.has(uri);
     this.wanted.add(uri);
     try {
-      if (host.era() === 'modern') {
+      if (host.era() === 'stateless') {
         if (!host.capabilities().resources?.subscribe) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
         await this.relisten();
       } else {
@@ -55,7 +55,7 @@ export class ResourceSubscriptions {
     } catch (err) {
       if (!had) {
         this.wanted.delete(uri);
-        if (host.era() === 'modern') void this.relisten().catch(() => {});
+        if (host.era() === 'stateless') void this.relisten().catch(() => {});
       }
       throw err;
     }
@@ -68,7 +68,7 @@ export class ResourceSubscriptions {
     } catch {
       return; // nothing is held on a server that is gone
     }
-    if (this.host.era() === 'modern') return this.relisten();
+    if (this.host.era() === 'stateless') return this.relisten();
     if (!this.held.has(uri) && !this.asking.has(uri)) return;
     const turn = this.releasing.then(() => this.release(uri));
     this.releasing = turn.catch(() => {});

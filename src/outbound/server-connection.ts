@@ -21,14 +21,14 @@ import type { ServerConfig } from '../config/types.js';
 import { AuthError, AuthErrorCode, isLoginNeeded } from './auth/errors.js';
 import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
-import { legacyParams } from './envelope.js';
+import { statefulParams } from './envelope.js';
 import type { Era } from './era.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
 import { failureReason, isFinal, type FailureReason } from './failure-reason.js';
 import { ListLimitError, fetchAll } from './list-fetch.js';
 import { ListKeeper } from './list-keeper.js';
 import { ListRefetcher } from './list-refetch.js';
-import { ModernSide } from './modern-side.js';
+import { StatelessSide } from './stateless-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createTransport } from './transports.js';
 
@@ -55,9 +55,9 @@ export class ServerConnection<O = never> {
   problemDetail?: string;
   /**
    * The era the server speaks, decided at the first handshake and kept for the process's life
-   * (see handshake.ts). `legacy` until then: nothing has been sent that depends on it.
+   * (see handshake.ts). `stateful` until then: nothing has been sent that depends on it.
    */
-  era: Era = 'legacy';
+  era: Era = 'stateful';
   /** The revision agreed: initialize's answer, or the stateless revision discover confirmed. */
   protocolVersion?: string;
   capabilities: Record<string, any> = {};
@@ -97,7 +97,7 @@ export class ServerConnection<O = never> {
     pacing: () => this.keeper.pacing(),
   });
   private readonly resources: ResourceSubscriptions;
-  private readonly modern: ModernSide<O>;
+  private readonly stateless: StatelessSide<O>;
 
   constructor(
     readonly config: ServerConfig,
@@ -112,14 +112,14 @@ export class ServerConnection<O = never> {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
     }
-    this.modern = new ModernSide<O>({
+    this.stateless = new StatelessSide<O>({
       config,
       logger,
       clientCapabilities: withDeclaredExtensions(options.clientCapabilities),
       keepsLists: options.fetchLists !== false,
       protocolVersion: () => this.protocolVersion!,
       capabilities: () => this.capabilities,
-      peer: () => (this.peer && !this.peer.isClosed && this.era === 'modern' ? this.peer : undefined),
+      peer: () => (this.peer && !this.peer.isClosed && this.era === 'stateless' ? this.peer : undefined),
       subscribedUris: () => this.resources.uris,
       bounds: () => this.keeper.bounds(this.config.timeoutMs),
       subscribe: (uri) => this.resources.subscribe(uri),
@@ -134,7 +134,7 @@ export class ServerConnection<O = never> {
       },
       capabilities: () => this.capabilities,
       request: (method, params) => this.request(method, params),
-      relisten: () => this.modern.listener.refresh(),
+      relisten: () => this.stateless.listener.refresh(),
     });
   }
 
@@ -173,12 +173,12 @@ export class ServerConnection<O = never> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
-    if (max !== undefined && peer.pendingCount - this.modern.listener.inFlight >= max) {
+    if (max !== undefined && peer.pendingCount - this.stateless.listener.inFlight >= max) {
       return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }));
     }
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
-    if (this.era === 'legacy') return peer.requestRaw(method, legacyParams(params, options.envelope), options);
-    return this.modern.forward(peer, method, params, options);
+    if (this.era === 'stateful') return peer.requestRaw(method, statefulParams(params, options.envelope), options);
+    return this.stateless.forward(peer, method, params, options);
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
@@ -198,7 +198,7 @@ export class ServerConnection<O = never> {
 
   /** A notification to the server. 2026-07-28 defines none from clients but cancellation (which the Peer sends). */
   notify(method: string, params?: Record<string, any>): void {
-    if (this.state !== 'ready' || (this.era === 'modern' && method !== 'notifications/cancelled')) return;
+    if (this.state !== 'ready' || (this.era === 'stateless' && method !== 'notifications/cancelled')) return;
     this.peer?.notify(method, params).catch(() => {});
   }
 
@@ -228,7 +228,7 @@ export class ServerConnection<O = never> {
     clearTimeout(this.retryTimer);
     clearTimeout(this.graceTimer);
     this.refetcher.release();
-    this.modern.listener.stop();
+    this.stateless.listener.stop();
     await this.peer?.close().catch(() => {});
   }
 
@@ -274,7 +274,7 @@ export class ServerConnection<O = never> {
     const fields = { ms: Date.now() - started, era: this.era, protocolVersion: this.protocolVersion };
     if (reconnected) this.logger.info(fields, 'reconnected');
     else this.logger.debug(fields, 'ready');
-    if (this.era === 'legacy') void this.resources.restore();
+    if (this.era === 'stateful') void this.resources.restore();
     this.events.onChange?.(this, LIST_KINDS);
     if (reconnected) this.events.onReconnect?.(this);
   }
@@ -287,7 +287,7 @@ export class ServerConnection<O = never> {
     const wasListed = this.listed;
     const wasWaiting = this.state === 'needs-login';
     const final = isFinal(err);
-    this.modern.listener.stop();
+    this.stateless.listener.stop();
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
     this.failure = failureReason(err);
@@ -394,7 +394,7 @@ export class ServerConnection<O = never> {
     const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
     if (this.state === 'closed') throw closed();
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.modern.paramHeaders, auth: await this.serverAuth() });
+    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.stateless.paramHeaders, auth: await this.serverAuth() });
     const peer = new Peer<O>(
       transport,
       {
@@ -441,7 +441,7 @@ export class ServerConnection<O = never> {
     const kind = (opened.transport as { kind?: unknown }).kind;
     if (typeof kind === 'string') this.transportKind = kind;
     // Opened before the lists are fetched, so a change made meanwhile is not missed (it refetches).
-    if (this.era === 'modern') void this.modern.listener.refresh().catch((err) => this.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
+    if (this.era === 'stateless') void this.stateless.listener.refresh().catch((err) => this.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
     return opened.peer;
   }
 
@@ -452,15 +452,15 @@ export class ServerConnection<O = never> {
     const pageTimeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
     await this.keeper.fetch(kinds, pageTimeoutMs, (kind, bounds, previous) => {
       if (!this.capabilities[KINDS[kind].capability]) return undefined;
-      if (this.era === 'legacy') return fetchAll(peer, kind, bounds, this.name, previous);
-      if (kind === 'tools') return this.modern.loadTools(peer, bounds, previous);
-      return fetchAll(this.modern.requester(peer), kind, bounds, this.name, previous);
+      if (this.era === 'stateful') return fetchAll(peer, kind, bounds, this.name, previous);
+      if (kind === 'tools') return this.stateless.loadTools(peer, bounds, previous);
+      return fetchAll(this.stateless.requester(peer), kind, bounds, this.name, previous);
     });
   }
 
   private receiveNotification(n: JsonRpcNotification, owner?: O): void {
-    if (this.era === 'modern') {
-      const accepted = this.modern.receive(n);
+    if (this.era === 'stateless') {
+      const accepted = this.stateless.receive(n);
       if (!accepted) return;
       n = accepted;
     }

@@ -7,8 +7,8 @@ export interface ServerSummary {
   name: string;
   state: string;
   transport: string;
-  /** The protocol era found at the last handshake (modern: 2026-07-28, stateless). */
-  era?: 'modern' | 'legacy';
+  /** The protocol era found at the last handshake (stateless: 2026-07-28; stateful: the revisions before). */
+  era?: 'stateless' | 'stateful';
   protocolVersion?: string;
   tools: number;
   prompts: number;

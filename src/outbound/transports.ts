@@ -15,9 +15,9 @@ export interface TransportOptions {
   maxMessageBytes?: number;
   maxDepth?: number;
   writeBufferBytes?: number;
-  /** modern-http: the revision every request speaks. */
+  /** stateless-http: the revision every request speaks. */
   version?: string;
-  /** modern-http: a tool's x-mcp-header parameters. */
+  /** stateless-http: a tool's x-mcp-header parameters. */
   paramHeaders?: (tool: string) => readonly ParamHeader[] | undefined;
   /** HTTP: the server's OAuth client state (its token on every request, 401/403 handled). */
   auth?: ServerAuth;
@@ -33,9 +33,9 @@ export async function createTransport(c: ServerConfig, kind: PipeKind, o: Transp
     const { StdioTransport } = await loadStdio();
     return new StdioTransport({ command: c.command, args: c.args, env: c.env, inheritEnv: c.inheritEnv, cwd: c.cwd, logger, maxMessageBytes, maxDepth, writeBufferBytes: o.writeBufferBytes });
   }
-  if (kind === 'modern-http') {
-    const { ModernHttpTransport } = await import('./http-modern.js');
-    return new ModernHttpTransport({ url: c.url, headers: c.headers, logger, maxMessageBytes, maxDepth, protocolVersion: o.version!, paramHeaders: o.paramHeaders, auth: o.auth });
+  if (kind === 'stateless-http') {
+    const { StatelessHttpTransport } = await import('./http-stateless.js');
+    return new StatelessHttpTransport({ url: c.url, headers: c.headers, logger, maxMessageBytes, maxDepth, protocolVersion: o.version!, paramHeaders: o.paramHeaders, auth: o.auth });
   }
   const { createHttpTransport } = await import('./http-auto.js');
   return createHttpTransport({ url: c.url, headers: c.headers, transport: c.transport, logger, maxMessageBytes, maxDepth, auth: o.auth });

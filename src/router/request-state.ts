@@ -22,7 +22,7 @@ export interface StateClaims {
 
 const PREFIX = 'sb1.';
 
-/** Whether a requestState is one of ours (a modern server's own passes through untouched). */
+/** Whether a requestState is one of ours (a stateless server's own passes through untouched). */
 export function isGatewayState(state: unknown): state is string {
   return typeof state === 'string' && state.startsWith(PREFIX);
 }

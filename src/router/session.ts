@@ -6,7 +6,7 @@ import type { CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
-import type { Envelope } from '../protocol/modern.js';
+import type { Envelope } from '../protocol/stateless.js';
 import type { InputBridge } from './input-bridge.js';
 
 export interface Session {
@@ -35,7 +35,7 @@ export interface RequestOwner {
    * Set when the request came in the stateless revision: its own capabilities and log level
    * apply, not the session's (a log line without a logLevel is not sent at all).
    */
-  readonly modern?: Envelope;
+  readonly envelope?: Envelope;
   /** Set when a stateless-revision request may ask its client for input (MRTR): where server requests park. */
   readonly inputs?: InputBridge;
 }

@@ -102,7 +102,7 @@ describe('ServerConnection: a protected server of 2026-07-28 (stateless HTTP)', 
       const w = watched(httpConfig(modern.url), { auth: gateway });
       await w.connection.connect();
       expect(w.connection.state).toBe('ready');
-      expect(w.connection.era).toBe('modern');
+      expect(w.connection.era).toBe('stateless');
       expect(w.connection.lists.tools.map((t) => t.name)).toEqual(['whoami', 'write_note']);
 
       const first = (await store.getTokens('notes', modern.url))!;

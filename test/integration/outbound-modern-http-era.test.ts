@@ -28,9 +28,9 @@ describe('era detection over HTTP', () => {
     const fixture = await startHttpFixture();
     const connection = await connected(fixture.url);
     try {
-      expect(connection).toMatchObject({ state: 'ready', era: 'legacy', transportKind: 'streamable-http' });
+      expect(connection).toMatchObject({ state: 'ready', era: 'stateful', transportKind: 'streamable-http' });
       expect(connection.protocolVersion).not.toBe('2026-07-28');
-      expect(eraCache.get(eraKey(connection.config))).toBe('legacy');
+      expect(eraCache.get(eraKey(connection.config))).toBe('stateful');
       const answer = (await connection.forward('tools/call', { name: 'echo', arguments: { text: 'hi' } })) as any;
       expect(answer.result.content[0].text).toContain('hi');
     } finally {
@@ -42,7 +42,7 @@ describe('era detection over HTTP', () => {
     const fixture = await startHttpFixture({ legacy: true });
     const connection = await connected(fixture.url);
     try {
-      expect(connection).toMatchObject({ state: 'ready', era: 'legacy', transportKind: 'sse' });
+      expect(connection).toMatchObject({ state: 'ready', era: 'stateful', transportKind: 'sse' });
     } finally {
       await connection.close();
     }

@@ -81,7 +81,7 @@ describe.each(subjects)('ServerConnection and the modern fixture: $label', (subj
   it('is modern, calls with the envelope, and passes MRTR rounds, logs, progress and raw answers through', async () => {
     const { connection, notes, until } = await connect();
     try {
-      expect(connection).toMatchObject({ state: 'ready', era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'modern-fixture' } });
+      expect(connection).toMatchObject({ state: 'ready', era: 'stateless', protocolVersion: '2026-07-28', serverInfo: { name: 'modern-fixture' } });
       expect(connection.lists.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['whoami', 'echo', 'ask_name', 'two_step']));
       expect(text(await connection.forward('tools/call', { name: 'whoami', arguments: {} }))).toBe('modern-fixture (modern)');
 

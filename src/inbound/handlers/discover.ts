@@ -1,10 +1,10 @@
 // server/discover: what the gateway is in the stateless revision — the revisions it speaks, the
 // merged servers' capabilities, and the instructions this client's profile should read.
 
-import { MODERN_VERSIONS } from '../../protocol/modern.js';
+import { STATELESS_VERSIONS } from '../../protocol/stateless.js';
 import type { Handler } from '../context.js';
 import { mergedCapabilities } from './lifecycle.js';
-import { TASKS_EXTENSION } from './modern-tasks.js';
+import { TASKS_EXTENSION } from './stateless-tasks.js';
 
 export const discover: Handler = async (_params, { router, view }) => {
   const capabilities = mergedCapabilities(router);
@@ -13,7 +13,7 @@ export const discover: Handler = async (_params, { router, view }) => {
   const tasks = capabilities.tasks;
   delete capabilities.tasks;
   if (tasks?.requests?.tools?.call) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
-  const result: Record<string, any> = { supportedVersions: [...MODERN_VERSIONS], capabilities };
+  const result: Record<string, any> = { supportedVersions: [...STATELESS_VERSIONS], capabilities };
   const instructions = router.instructions(view);
   if (instructions) result.instructions = instructions;
   return result;

@@ -5,7 +5,7 @@
 
 import { GatewayError, RefusalError, RpcError } from '../../errors.js';
 import { paramHeaderProblem } from '../param-headers.js';
-import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './modern-tasks.js';
+import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './stateless-tasks.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse, mayNameUri, parseRawResponse } from '../../jsonrpc/raw.js';
@@ -13,7 +13,7 @@ import { callNamedTool, listServers, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
-import { MRTR_METHODS } from '../../protocol/modern.js';
+import { MRTR_METHODS } from '../../protocol/stateless.js';
 import { answerInputRounds, passInputRounds } from './input-rounds.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
@@ -54,9 +54,9 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     owner: context,
     raw,
   };
-  if (connection.era !== 'modern') {
+  if (connection.era !== 'stateless') {
     const answer = connection.forward(method, params, options);
-    return context.modern === undefined ? answer : answer.then(completeForStateless);
+    return context.envelope === undefined ? answer : answer.then(completeForStateless);
   }
   // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
   options.envelope = requestEnvelope(context);
@@ -64,7 +64,7 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
   const send = (p: Record<string, any>) => connection.forward(method, p, options);
   // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
   // A nested call of a run answers its rounds here too: its result is the script's, not the client's.
-  return context.modern !== undefined && context.nested !== true ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
+  return context.envelope !== undefined && context.nested !== true ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
 }
 
 /**
@@ -93,8 +93,8 @@ function completeForStateless(answer: PeerAnswer): PeerAnswer {
 
 /** The originating client's side of a request to a 2026-07-28 server. */
 function requestEnvelope(context: RequestContext): RequestEnvelope {
-  const modern = context.modern;
-  if (modern !== undefined) return { clientCapabilities: modern.clientCapabilities, logLevel: modern.logLevel };
+  const envelope = context.envelope;
+  if (envelope !== undefined) return { clientCapabilities: envelope.clientCapabilities, logLevel: envelope.logLevel };
   const level = context.session.logLevel;
   return level === undefined ? { clientCapabilities: context.session.clientCapabilities } : { clientCapabilities: context.session.clientCapabilities, logLevel: level };
 }
@@ -130,7 +130,7 @@ export const callTool: Handler = async (params, context) => {
   const connection = ready instanceof Promise ? await ready : ready;
   // Stateless clients get a task where the server runs this tool only as one (tasks extension); a
   // script's nested call is forwarded as it is (its result is the script's: the server judges).
-  if (context.modern !== undefined && context.nested !== true && entry.item.execution?.taskSupport === 'required') {
+  if (context.envelope !== undefined && context.nested !== true && entry.item.execution?.taskSupport === 'required') {
     if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
     return callAsTask(connection, context, { ...params, name: entry.original });
   }
@@ -138,7 +138,7 @@ export const callTool: Handler = async (params, context) => {
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
   const renamed = context.router.catalog.renamedUris.get(entry.server);
   // A stateless-revision answer is dressed (resultType, serverInfo) by splicing too, where it can
-  // be (client-session.ts, modern-request.ts dressRaw).
+  // be (client-session.ts, stateless-request.ts dressRaw).
   const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined;
   // Under resource rules, links in the answer are judged: an answer that cannot name a URI still passes unparsed.
   const judge = uriJudge(context.router.catalog, context.view, entry.server);

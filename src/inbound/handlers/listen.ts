@@ -5,7 +5,7 @@
 
 import { GatewayError, RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
-import { META } from '../../protocol/modern.js';
+import { META } from '../../protocol/stateless.js';
 import type { Handler, RequestContext } from '../context.js';
 import { Listen, type ListenFilter } from '../listen.js';
 import { connectionFor, resourceTargets } from './forward.js';

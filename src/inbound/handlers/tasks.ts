@@ -8,7 +8,7 @@ import type { Handler, RequestContext } from '../context.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import { withRelatedTask } from '../../router/task-ids.js';
 import { forwardOn, toolResultFor, unwrap } from './forward.js';
-import { modernCancelTask, modernGetTask, modernUpdateTask } from './modern-tasks.js';
+import { statelessCancelTask, statelessGetTask, statelessUpdateTask } from './stateless-tasks.js';
 
 function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
   const entry = context.router.tasks.lookup(params?.taskId, context.session);
@@ -27,18 +27,18 @@ function onTask(method: string): Handler {
 }
 
 /** The 2025 handler, or the tasks extension's for a stateless-revision request. */
-function byEra(legacy: Handler, modern: Handler): Handler {
-  return (params, context) => (context.modern !== undefined ? modern(params, context) : legacy(params, context));
+function byEra(stateful: Handler, stateless: Handler): Handler {
+  return (params, context) => (context.envelope !== undefined ? stateless(params, context) : stateful(params, context));
 }
 
-export const getTask = byEra(onTask('tasks/get'), modernGetTask);
+export const getTask = byEra(onTask('tasks/get'), statelessGetTask);
 /** tasks/result: a tool's result, its links judged and renamed like a tools/call answer's. */
 export const taskResult: Handler = async (params, context) => {
   const server = taskOf(params, context).connection.name;
   return toolResultFor(context, server, await onTask('tasks/result')(params, context));
 };
-export const cancelTask = byEra(onTask('tasks/cancel'), modernCancelTask);
-export const updateTask = modernUpdateTask;
+export const cancelTask = byEra(onTask('tasks/cancel'), statelessCancelTask);
+export const updateTask = statelessUpdateTask;
 
 /** This session's tasks, as each server currently reports them. */
 export const listTasks: Handler = async (_params, context) => {

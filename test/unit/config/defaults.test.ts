@@ -177,6 +177,9 @@ const RENAMED: Record<string, string> = {
   maxDelay: 'maxDelayMs',
 };
 
+/** Old spellings the loader still accepts, as it reads them (`protocol: legacy` is `stateful`). */
+const RESPELLED: Record<string, Record<string, unknown>> = { protocol: { legacy: 'stateful' } };
+
 type Kind = 'duration' | 'size' | 'other';
 const kindOf = (node: JsonSchema): Kind => {
   const text = JSON.stringify(node);
@@ -210,7 +213,8 @@ const someOf = (path: string, keys: string[]) =>
 function expectGivenOrDefault(path: string, keys: string[], given: Record<string, unknown>, actual: Record<string, unknown>) {
   for (const key of keys) {
     const node = propertyAt.get(`${path}.${key}`)!;
-    const expected = loaded(node, key in given ? given[key] : node.default);
+    const value = key in given ? given[key] : node.default;
+    const expected = loaded(node, RESPELLED[key]?.[value as string] ?? value);
     expect(actual[RENAMED[key] ?? key], `${path}.${key}`).toEqual(expected);
   }
 }

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanResponse, type RawResponse } from '../../../src/jsonrpc/raw.js';
 import { textOf } from '../../../src/jsonrpc/ndjson.js';
-import { dressRaw, dressResult } from '../../../src/inbound/modern-request.js';
+import { dressRaw, dressResult } from '../../../src/inbound/stateless-request.js';
 
 const scan = (chunks: Buffer | Buffer[]) => {
   const r = scanResponse(chunks, 512);

@@ -1,7 +1,7 @@
 // Mcp-Param-* checks against a tool's arguments, and the strict `=?base64?…?=` header form.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeHeaderValue } from '../../../src/inbound/http-modern.js';
+import { decodeHeaderValue } from '../../../src/inbound/http-stateless.js';
 import { mirroredParams, paramHeaderProblem } from '../../../src/inbound/param-headers.js';
 
 const schema = {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { ModernHttpTransport } from '../../../src/outbound/http-modern.js';
+import { StatelessHttpTransport } from '../../../src/outbound/http-stateless.js';
 import { client } from '../../fixtures/http/client.js';
 
 interface Seen {
@@ -58,10 +58,10 @@ const json = (res: http.ServerResponse, status: number, body: unknown, headers: 
 
 const ok = (id: unknown, result: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, result: { resultType: 'complete', ...result } });
 
-describe('ModernHttpTransport', () => {
+describe('StatelessHttpTransport', () => {
   it('puts the version, the method, the name and the annotated parameters in headers, and never a session id', async () => {
     const s = await serve((_req, res, body) => json(res, 200, ok(body.id), { 'mcp-session-id': 'do-not-echo' }));
-    const t = new ModernHttpTransport({
+    const t = new StatelessHttpTransport({
       url: s.url,
       protocolVersion: '2026-07-28',
       headers: { Authorization: 'Bearer x' },
@@ -87,7 +87,7 @@ describe('ModernHttpTransport', () => {
       if (body.method === 'initialize') return json(res, 404, { jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } });
       return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: missing Mcp-Session-Id' } });
     });
-    const c = client(new ModernHttpTransport({ url: s.url, protocolVersion: '2026-07-28' }));
+    const c = client(new StatelessHttpTransport({ url: s.url, protocolVersion: '2026-07-28' }));
     expect(await c.request('server/discover')).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
     expect(await c.request('initialize')).toMatchObject({ id: 2, error: { code: -32601 } });
     expect(await c.request('tools/list')).toMatchObject({ id: 3, error: { code: -32000 } });
@@ -97,7 +97,7 @@ describe('ModernHttpTransport', () => {
   it('rejects send() with the status when the body is no JSON-RPC error, and for 401 and 403 whatever it is', async () => {
     let status = 401;
     const s = await serve((_req, res, body) => (status === 405 ? res.writeHead(405, { allow: 'GET' }).end('nope') : json(res, status, { jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'no' } })));
-    const t = new ModernHttpTransport({ url: s.url, protocolVersion: '2026-07-28' });
+    const t = new StatelessHttpTransport({ url: s.url, protocolVersion: '2026-07-28' });
     for (const st of [401, 403, 405]) {
       status = st;
       const err = await t.send({ jsonrpc: '2.0', id: st, method: 'tools/list' }).catch((e: unknown) => e);
@@ -116,7 +116,7 @@ describe('ModernHttpTransport', () => {
       }
       json(res, 200, ok(body.id));
     });
-    const c = client(new ModernHttpTransport({ url: s.url, protocolVersion: '2026-07-28' }));
+    const c = client(new StatelessHttpTransport({ url: s.url, protocolVersion: '2026-07-28' }));
     void c.request('tools/call', { name: 'slow' });
     await c.waitFor((m) => m.method === 'notifications/progress');
     await c.notify('notifications/cancelled', { requestId: 1, reason: 'the client gave up' });

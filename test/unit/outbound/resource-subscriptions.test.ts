@@ -8,7 +8,7 @@ import { silentLogger } from '../../../src/log.js';
 import type { Era } from '../../../src/outbound/era.js';
 import { ResourceSubscriptions } from '../../../src/outbound/resource-subscriptions.js';
 
-function host(era: Era = 'legacy') {
+function host(era: Era = 'stateful') {
   const calls: Array<{ method: string; uri: string; answer: () => void; done?: boolean }> = [];
   const inFlight = new Map<string, number>();
   const maxInFlight = new Map<string, number>();
@@ -88,7 +88,7 @@ describe('stateful era', () => {
 
 describe('2026-07-28', () => {
   it('one listen stream for all the changes of one turn', async () => {
-    const t = host('modern');
+    const t = host('stateless');
     const subs = new ResourceSubscriptions(t.h);
     await Promise.all(Array.from({ length: 20 }, (_, i) => subs.subscribe(`file:///${i}`)));
     expect(t.relistens()).toBe(1);

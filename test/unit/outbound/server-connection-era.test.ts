@@ -32,7 +32,7 @@ describe('era detection (stdio)', () => {
     await w.connection.connect();
     expect(w.connection).toMatchObject({
       state: 'ready',
-      era: 'modern',
+      era: 'stateless',
       protocolVersion: VERSION,
       instructions: 'Use m.',
       serverInfo: { name: 'm-server', version: '3.0.0' },
@@ -53,7 +53,7 @@ describe('era detection (stdio)', () => {
     fakeServers.define('old', legacy);
     const w = watched(serverConfig('old'));
     await w.connection.connect();
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'legacy' });
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateful' });
     expect(fakeServers.instances('old')).toHaveLength(1);
     expect(methods('old').slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
   });
@@ -63,7 +63,7 @@ describe('era detection (stdio)', () => {
     fakeServers.define('rmcp', dies);
     const w = watched(serverConfig('rmcp'));
     await w.connection.connect();
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'legacy', problem: undefined });
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateful', problem: undefined });
     expect(fakeServers.instances('rmcp')).toHaveLength(2);
     expect(methods('rmcp', 1)).toEqual(['server/discover']);
     expect(methods('rmcp', 2).slice(0, 2)).toEqual(['initialize', 'notifications/initialized']);
@@ -85,7 +85,7 @@ describe('era detection (stdio)', () => {
     expect(w.connection.state).toBe('connecting');
     await vi.advanceTimersByTimeAsync(200);
     await connecting;
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'legacy' });
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateful' });
     expect(fakeServers.instances('quiet')).toHaveLength(1);
     expect(methods('quiet').slice(0, 3)).toEqual(['server/discover', 'notifications/cancelled', 'initialize']);
   });
@@ -99,7 +99,7 @@ describe('era detection (stdio)', () => {
     fakeServers.define('picky', modernServer({ discover }));
     const w = watched(serverConfig('picky'));
     await w.connection.connect();
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'modern' });
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateless' });
     expect(methods('picky')).toEqual(['server/discover', 'server/discover']);
   });
 
@@ -119,7 +119,7 @@ describe('era detection (stdio)', () => {
     fakeServers.define('upgraded', modernServer({ tools: [tool('new')], modernOnly: true }));
     const second = watched(serverConfig('upgraded'));
     await second.connection.connect();
-    expect(second.connection).toMatchObject({ state: 'ready', era: 'modern' });
+    expect(second.connection).toMatchObject({ state: 'ready', era: 'stateless' });
     expect(second.connection.lists.tools.map((t) => t.name)).toEqual(['new']);
     // Straight to initialize (the verdict), then discover on the same process.
     expect(methods('upgraded', 2).slice(0, 2)).toEqual(['initialize', 'server/discover']);
@@ -127,13 +127,16 @@ describe('era detection (stdio)', () => {
 });
 
 describe('protocol pinned in the config', () => {
-  it('legacy: never probes', async () => {
-    fakeServers.define('pinned-old', legacy);
-    const w = watched(serverConfig('pinned-old', { protocol: 'legacy' }));
+  // `legacy` is the old spelling of `stateful`, still accepted.
+  it.each(['stateful', 'legacy'])('%s: never probes', async (protocol) => {
+    const name = `pinned-old-${protocol}`;
+    fakeServers.define(name, legacy);
+    const w = watched(serverConfig(name, { protocol }));
+    expect(w.connection.config.protocol).toBe('stateful');
     await w.connection.connect();
-    expect(w.connection.era).toBe('legacy');
-    expect(methods('pinned-old')[0]).toBe('initialize');
-    expect(methods('pinned-old')).not.toContain('server/discover');
+    expect(w.connection.era).toBe('stateful');
+    expect(methods(name)[0]).toBe('initialize');
+    expect(methods(name)).not.toContain('server/discover');
   });
 
   it('2026-07-28: a legacy server fails with PROTOCOL_MISMATCH instead of getting initialize', async () => {
@@ -148,6 +151,6 @@ describe('protocol pinned in the config', () => {
     fakeServers.define('pinned-new', modernServer({ tools: [] }));
     const w = watched(serverConfig('pinned-new', { protocol: '2026-07-28' }));
     await w.connection.connect();
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'modern' });
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateless' });
   });
 });

@@ -28,7 +28,7 @@ async function modern(name: string, script: Parameters<typeof modernServer>[0] =
   fakeServers.define(name, modernServer(script));
   const w = watched(serverConfig(name), { clientCapabilities: { roots: {} }, ...options });
   await w.connection.connect();
-  expect(w.connection.era).toBe('modern');
+  expect(w.connection.era).toBe('stateless');
   return { w, server: fakeServers.latest(name) };
 }
 

@@ -33,7 +33,7 @@ describe('handshake', () => {
     // after the answer to initialize, and before any list request.
     const methods = server.received.map((m: any) => m.method);
     expect(methods.slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'legacy', listed: true, protocolVersion: LATEST_PROTOCOL_VERSION, instructions: 'Use alpha for a.', serverInfo: { name: 'alpha-server' } });
+    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateful', listed: true, protocolVersion: LATEST_PROTOCOL_VERSION, instructions: 'Use alpha for a.', serverInfo: { name: 'alpha-server' } });
     expect(w.changes.at(-1)).toMatchObject({ state: 'ready', kinds: ['tools', 'prompts', 'resources', 'resourceTemplates'] });
   });
 

@@ -4,12 +4,12 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode, type JsonRpcErrorObject } from '../protocol/jsonrpc.js';
-import { claimsModern, isModernVersion, readEnvelope, unsupportedVersion } from '../protocol/modern.js';
+import { claimsStateless, isStatelessVersion, readEnvelope, unsupportedVersion } from '../protocol/stateless.js';
 
 /** Whether a POST belongs to the stateless revision: its body's envelope, or its version header, say so. */
-export function postClaimsModern(headers: IncomingHttpHeaders, message: { method?: unknown; params?: unknown }): boolean {
-  if (isModernVersion(headers['mcp-protocol-version'])) return true;
-  return typeof message.method === 'string' && claimsModern(message.method, message.params as Record<string, any> | undefined);
+export function postClaimsStateless(headers: IncomingHttpHeaders, message: { method?: unknown; params?: unknown }): boolean {
+  if (isStatelessVersion(headers['mcp-protocol-version'])) return true;
+  return typeof message.method === 'string' && claimsStateless(message.method, message.params as Record<string, any> | undefined);
 }
 
 /** Strict base64: whole quanta, the right padding, the standard alphabet only. */
@@ -62,13 +62,13 @@ function namedParam(method: string, params: Record<string, any>): unknown {
  * a missing envelope (-32602), headers that disagree with the body (-32020), a revision we do
  * not speak (-32022) — in that order, so each answer names the first thing to fix.
  */
-export function modernRequestProblem(headers: IncomingHttpHeaders, method: string, params: Record<string, any> | undefined): JsonRpcErrorObject | undefined {
+export function statelessRequestProblem(headers: IncomingHttpHeaders, method: string, params: Record<string, any> | undefined): JsonRpcErrorObject | undefined {
   const read = readEnvelope(params, false);
   if (!read.ok) return read.error;
   const version = read.envelope.protocolVersion;
   const headerVersion = headers['mcp-protocol-version'];
   if (headerVersion !== version) return mismatch('MCP-Protocol-Version', version, typeof headerVersion === 'string' ? headerVersion : undefined);
-  if (!isModernVersion(version)) return unsupportedVersion(version);
+  if (!isStatelessVersion(version)) return unsupportedVersion(version);
   const headerMethod = headerValue(headers['mcp-method']);
   if (headerMethod !== method) return mismatch('Mcp-Method', method, headerMethod);
   const named = namedParam(method, params ?? {});

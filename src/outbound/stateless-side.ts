@@ -2,19 +2,19 @@
 // envelope (the router's, else the connection's defaults and last logging/setLevel), the stateful
 // era's methods answered here, a HeaderMismatch answered by listing the tools and retrying once,
 // the tools' x-mcp-header index (HTTP), and the listen stream. Invariant: nothing here applies
-// to a stateful-era server; the connection calls in only while its era is modern.
+// to a stateful-era server; the connection calls in only while its era is stateless.
 
 import type { ServerConfig } from '../config/types.js';
 import type { Peer, PeerAnswer, RequestOptions } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
-import { modernParams, type EnvelopeBase, type RequestEnvelope } from './envelope.js';
+import { statelessParams, type EnvelopeBase, type RequestEnvelope } from './envelope.js';
 import { fetchAll, type FetchedList, type ListBounds, type Requester } from './list-fetch.js';
 import { Listener } from './listen.js';
 import { screenTools, type ParamHeader } from './mcp-headers.js';
-import { answeredHere, isHeaderMismatch, listenFilter, untagged, type LocalCalls } from './modern-calls.js';
+import { answeredHere, isHeaderMismatch, listenFilter, untagged, type LocalCalls } from './stateless-calls.js';
 
-export interface ModernHost<O> {
+export interface StatelessHost<O> {
   readonly config: ServerConfig;
   readonly logger: Logger;
   /** The capabilities the connection declares: the envelope's default. */
@@ -32,7 +32,7 @@ export interface ModernHost<O> {
   unsubscribe(uri: unknown): Promise<void>;
 }
 
-export class ModernSide<O> {
+export class StatelessSide<O> {
   readonly listener: Listener<O>;
   /** The level of the router's last logging/setLevel: requests that name none carry it. */
   private logLevel?: string;
@@ -40,12 +40,12 @@ export class ModernSide<O> {
   private toolHeaders = new Map<string, readonly ParamHeader[]>();
   private readonly localCalls: LocalCalls;
 
-  constructor(private readonly host: ModernHost<O>) {
+  constructor(private readonly host: StatelessHost<O>) {
     this.listener = new Listener<O>({
       logger: host.logger,
       peer: () => host.peer(),
       filter: () => listenFilter(host.capabilities(), host.keepsLists, host.subscribedUris()),
-      params: (filter) => modernParams({ notifications: filter }, this.base()),
+      params: (filter) => statelessParams({ notifications: filter }, this.base()),
     });
     this.localCalls = {
       setLogLevel: (level) => (this.logLevel = level),
@@ -63,7 +63,7 @@ export class ModernSide<O> {
 
   /** What list fetches go through: the Peer, with the envelope first. */
   requester(peer: Peer<O>): Requester {
-    return { requestRaw: (method, params, options) => peer.requestRaw(method, modernParams(params, this.base()), options) };
+    return { requestRaw: (method, params, options) => peer.requestRaw(method, statelessParams(params, this.base()), options) };
   }
 
   /**
@@ -87,7 +87,7 @@ export class ModernSide<O> {
   }
 
   private async send(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: RequestOptions<O> & { envelope?: RequestEnvelope }): Promise<PeerAnswer> {
-    const stamped = modernParams(params, this.base(), options.envelope);
+    const stamped = statelessParams(params, this.base(), options.envelope);
     const answer = await peer.requestRaw(method, stamped, options);
     if (method !== 'tools/call' || this.host.config.kind !== 'http' || !isHeaderMismatch(answer)) return answer;
     // The spec's advice on HeaderMismatch: the tool's x-mcp-header annotations may have changed

@@ -32,7 +32,7 @@ import { HttpPoster, postStatusError, type PostResponse } from './http-post.js';
 import { paramHeaderValues, standardHeaders, type ParamHeader } from './mcp-headers.js';
 import { traceHeaders } from './observing.js';
 
-export interface ModernHttpTransportOptions extends HttpTransportOptions {
+export interface StatelessHttpTransportOptions extends HttpTransportOptions {
   /** The revision of every request: the MCP-Protocol-Version header (the body's _meta says the same). */
   protocolVersion: string;
   /** A tool's `x-mcp-header` parameters, for the Mcp-Param-* headers of its calls. */
@@ -42,7 +42,7 @@ export interface ModernHttpTransportOptions extends HttpTransportOptions {
 /** Network failures that mean nothing listens there any more (not a hiccup of one request). */
 const GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export class ModernHttpTransport implements Transport {
+export class StatelessHttpTransport implements Transport {
   readonly kind = 'streamable-http' as const;
   onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
   onclose?: (reason?: Error) => void;
@@ -63,7 +63,7 @@ export class ModernHttpTransport implements Transport {
   private closed = false;
   private closePromise?: Promise<void>;
 
-  constructor(private readonly options: ModernHttpTransportOptions) {
+  constructor(private readonly options: StatelessHttpTransportOptions) {
     this.shownUrl = redactUrl(options.url);
     this.baseHeaders = lowerCaseHeaders(options.headers);
     this.log = options.logger;

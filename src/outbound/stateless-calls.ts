@@ -6,7 +6,7 @@ import { RpcError } from '../errors.js';
 import type { PeerAnswer } from '../jsonrpc/peer.js';
 import { isRawResponse, parseRawResponse } from '../jsonrpc/raw.js';
 import { ErrorCode, errorResponse, isErrorResponse, type JsonRpcNotification } from '../protocol/jsonrpc.js';
-import { META } from '../protocol/modern.js';
+import { META } from '../protocol/stateless.js';
 import type { ListenFilter } from './listen.js';
 
 export interface LocalCalls {

@@ -3,7 +3,7 @@
 // dressed (resultType, the gateway's serverInfo, cache hints). Handlers stay era-blind.
 
 import { ErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonrpc.js';
-import { CACHEABLE, META, REFUSAL, type RefusalKind } from '../protocol/modern.js';
+import { CACHEABLE, META, REFUSAL, type RefusalKind } from '../protocol/stateless.js';
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
 import type { RawResponse, SplicedResponse } from '../jsonrpc/raw.js';
 import { spliceIdAndMembers } from '../jsonrpc/raw-splice.js';
@@ -53,6 +53,6 @@ export function dressRaw(method: string, raw: RawResponse, id: JsonRpcId): Splic
 const DRESSING = JSON.stringify(dressResult('tools/call', {}, false)).slice(1, -1);
 
 /** Errors whose code the stateless revision retired: resource-not-found is -32602 there. */
-export function modernErrorCode(code: number): number {
+export function statelessErrorCode(code: number): number {
   return code === ErrorCode.ResourceNotFound ? ErrorCode.InvalidParams : code;
 }

@@ -6,7 +6,7 @@
 
 import { RefusalError, RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
-import { missingCapabilityError } from '../../protocol/modern.js';
+import { missingCapabilityError } from '../../protocol/stateless.js';
 import type { Connection } from '../../router/session.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import type { Handler, RequestContext } from '../context.js';
@@ -15,7 +15,7 @@ import { forwardOn, toolResultFor, unwrap } from './forward.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export function declaresTasks(context: RequestContext): boolean {
-  return context.modern?.clientCapabilities.extensions?.[TASKS_EXTENSION] !== undefined;
+  return context.envelope?.clientCapabilities.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 export function tasksRequired(why: string): RefusalError {
@@ -24,7 +24,7 @@ export function tasksRequired(why: string): RefusalError {
 }
 
 /** A 2025 Task as the extension shapes it (ttl → ttlMs, pollInterval → pollIntervalMs). */
-export function modernTask(task: Record<string, any>, exposed: string): Record<string, any> {
+export function statelessTask(task: Record<string, any>, exposed: string): Record<string, any> {
   const out: Record<string, any> = {
     taskId: exposed,
     status: task.status,
@@ -39,12 +39,12 @@ export function modernTask(task: Record<string, any>, exposed: string): Record<s
 
 /** Starts a tool as a 2025 task on its server and answers the extension's task result. */
 export async function callAsTask(connection: Connection, context: RequestContext, params: Record<string, any>): Promise<Record<string, any>> {
-  const { task: _legacyHint, ...rest } = params;
+  const { task: _statefulHint, ...rest } = params;
   const result = unwrap(await forwardOn(connection, context, 'tools/call', { ...rest, task: {} }));
   const task = result.task;
   if (!task || typeof task.taskId !== 'string') return toolResultFor(context, connection.name, result); // answered at once after all
   const exposed = context.router.tasks.expose(connection, task.taskId, context.session);
-  return { ...modernTask(task, exposed), resultType: 'task' };
+  return { ...statelessTask(task, exposed), resultType: 'task' };
 }
 
 function entryFor(params: Record<string, any>, context: RequestContext): TaskEntry {
@@ -54,10 +54,10 @@ function entryFor(params: Record<string, any>, context: RequestContext): TaskEnt
   return entry;
 }
 
-export const modernGetTask: Handler = async (params, context) => {
+export const statelessGetTask: Handler = async (params, context) => {
   const entry = entryFor(params, context);
   const task = unwrap(await forwardOn(entry.connection, context, 'tasks/get', { taskId: entry.taskId }));
-  const out = modernTask(task, entry.exposed);
+  const out = statelessTask(task, entry.exposed);
   if (task.status === 'completed' || task.status === 'failed') {
     try {
       out.result = toolResultFor(context, entry.connection.name, unwrap(await forwardOn(entry.connection, context, 'tasks/result', { taskId: entry.taskId })));
@@ -69,14 +69,14 @@ export const modernGetTask: Handler = async (params, context) => {
   return out;
 };
 
-export const modernCancelTask: Handler = async (params, context) => {
+export const statelessCancelTask: Handler = async (params, context) => {
   const entry = entryFor(params, context);
   await forwardOn(entry.connection, context, 'tasks/cancel', { taskId: entry.taskId });
   return {};
 };
 
 /** A 2025 task takes no input this way (its server asks with requests of its own): nothing to update. */
-export const modernUpdateTask: Handler = async (params, context) => {
+export const statelessUpdateTask: Handler = async (params, context) => {
   entryFor(params, context);
   return {};
 };

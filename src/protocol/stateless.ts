@@ -5,8 +5,8 @@
 import { ErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
 
 /** Revisions of the stateless era we speak, newest first. */
-export const MODERN_VERSIONS = ['2026-07-28'] as const;
-export const LATEST_MODERN_VERSION = MODERN_VERSIONS[0];
+export const STATELESS_VERSIONS = ['2026-07-28'] as const;
+export const LATEST_STATELESS_VERSION = STATELESS_VERSIONS[0];
 
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
@@ -33,7 +33,7 @@ export interface Envelope {
  * Whether a request claims the stateless era: it carries the envelope (even a broken one, which is
  * then refused as such), or is server/discover. Anything else is the stateful era's.
  */
-export function claimsModern(method: string, params: Record<string, any> | undefined): boolean {
+export function claimsStateless(method: string, params: Record<string, any> | undefined): boolean {
   if (method === 'server/discover') return true;
   const meta = params?._meta;
   return meta !== null && typeof meta === 'object' && (META.protocolVersion in meta || META.clientCapabilities in meta);
@@ -46,17 +46,17 @@ type EnvelopeError = { ok: false; error: JsonRpcErrorObject };
 function invalidEnvelope(key: string, problem: string): EnvelopeError {
   return {
     ok: false,
-    error: { code: ErrorCode.InvalidParams, message: `Invalid _meta envelope for protocol revision ${LATEST_MODERN_VERSION}: ${key}: ${problem}`, data: { envelope: { key, problem } } },
+    error: { code: ErrorCode.InvalidParams, message: `Invalid _meta envelope for protocol revision ${LATEST_STATELESS_VERSION}: ${key}: ${problem}`, data: { envelope: { key, problem } } },
   };
 }
 
 /** The -32022 answer for a revision we do not speak (error.data names what we do). */
 export function unsupportedVersion(requested: string): JsonRpcErrorObject {
-  return { code: ErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${requested}`, data: { supported: [...MODERN_VERSIONS], requested } };
+  return { code: ErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${requested}`, data: { supported: [...STATELESS_VERSIONS], requested } };
 }
 
-export function isModernVersion(v: unknown): boolean {
-  return typeof v === 'string' && (MODERN_VERSIONS as readonly string[]).includes(v);
+export function isStatelessVersion(v: unknown): boolean {
+  return typeof v === 'string' && (STATELESS_VERSIONS as readonly string[]).includes(v);
 }
 
 /**
@@ -73,7 +73,7 @@ export function readEnvelope(params: Record<string, any> | undefined, checkVersi
   if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) return invalidEnvelope(META.clientCapabilities, 'missing');
   const level = meta[META.logLevel];
   if (level !== undefined && !LEVELS.has(level)) return invalidEnvelope(META.logLevel, 'not a log level');
-  if (checkVersion && !isModernVersion(version)) return { ok: false, error: unsupportedVersion(version) };
+  if (checkVersion && !isStatelessVersion(version)) return { ok: false, error: unsupportedVersion(version) };
   const info = meta[META.clientInfo];
   const trace: Envelope['trace'] = {};
   for (const k of TRACE_KEYS) if (typeof meta[k] === 'string') trace[k] = meta[k];
