@@ -21,6 +21,16 @@ export interface RequestEnvelope {
   trace?: { traceparent?: string; tracestate?: string; baggage?: string };
 }
 
+/**
+ * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
+ * servers register their UI tools. One connection serves every session, and the catalog built from
+ * it is what a per-session connection must match: the inbound side hides what a client without apps
+ * must not see (docs/apps.md). (2026-07-28: the connection's default envelope; a request the router
+ * sends with its client's own capabilities carries those.)
+ */
+const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+export const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
+
 export const GATEWAY_CLIENT_INFO: Readonly<Record<string, string>> = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
 
 /** What a stateless connection stamps on every request by default. */

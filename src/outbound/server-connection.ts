@@ -1,9 +1,9 @@
 // One client connection to one configured server, shared by every inbound session: transport,
-// era and handshake (handshake.ts), every page of every list the server offers, request
-// forwarding with the server's timeout (2026-07-28 servers: with the per-request envelope), the
-// server's notifications (a listen stream for 2026-07-28 servers), resource subscriptions, and its
-// life: reconnect with backoff after a drop, its items kept listed for a grace period while it is
-// down. It publishes state and lists; it never decides names or policy (the catalog does).
+// era and handshake (handshake.ts), request forwarding with the server's timeout, the server's
+// notifications, resource subscriptions, and its life. What differs by era is its side
+// (era-side.ts: the stateful one, stateless-side.ts: 2026-07-28's envelope and listen stream);
+// its lists are server-listing.ts's, reconnecting server-recovery.ts's, OAuth server-login.ts's.
+// It publishes state and lists; it never decides names or policy (the catalog does).
 //
 //   disabled            connecting ──ok──▶ ready ──drop──▶ backing-off ──timer──▶ connecting
 //                          │                │                   │
@@ -16,18 +16,19 @@ import { GatewayError, RpcError, describeError } from '../errors.js';
 import { Peer, type PeerAnswer } from '../jsonrpc/peer.js';
 import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
-import { KINDS, LIST_CHANGED, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
+import { LIST_KINDS } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
-import { AuthError, AuthErrorCode, isLoginNeeded } from './auth/errors.js';
 import type { AuthState, ServerAuth } from './auth/types.js';
 import { Backoff, DEFAULT_BACKOFF } from './backoff.js';
-import { statefulParams } from './envelope.js';
+import { ServerLogin } from './server-login.js';
+import { Recovery } from './server-recovery.js';
 import type { Era } from './era.js';
+import { StatefulSide, type EraSide } from './era-side.js';
+import { withDeclaredExtensions } from './envelope.js';
 import { openServer, type Pipe, type PipeKind } from './handshake.js';
 import { failureReason, isFinal, type FailureReason } from './failure-reason.js';
-import { ListLimitError, fetchAll } from './list-fetch.js';
-import { ListKeeper } from './list-keeper.js';
-import { ListRefetcher } from './list-refetch.js';
+import type { ListLimitError } from './list-fetch.js';
+import { ServerListing } from './server-listing.js';
 import { StatelessSide } from './stateless-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createTransport } from './transports.js';
@@ -37,67 +38,40 @@ export type { RequestEnvelope } from './envelope.js';
 export { SERVER_STATES, type ForwardOptions, type ServerConnectionEvents, type ServerConnectionOptions, type ServerLists, type ServerState } from './server-connection-types.js';
 import type { ForwardOptions, ServerConnectionEvents, ServerConnectionOptions, ServerLists, ServerState } from './server-connection-types.js';
 
-/**
- * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
- * servers register their UI tools. One connection serves every session, and the catalog built from
- * it is what a per-session connection must match: the inbound side hides what a client without apps
- * must not see (docs/apps.md). (2026-07-28: the connection's default envelope; a request the router
- * sends with its client's own capabilities carries those.)
- */
-const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
-const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
-
 export class ServerConnection<O = never> {
   state: ServerState = 'connecting';
   /** Why the server is not ready, for logs, `check` and error messages (safe to show a client). */
   problem?: string;
   /** More on the problem for the operator only (the server's last stderr line): logs, check, status. */
   problemDetail?: string;
-  /**
-   * The era the server speaks, decided at the first handshake and kept for the process's life
-   * (see handshake.ts). `stateful` until then: nothing has been sent that depends on it.
-   */
-  era: Era = 'stateful';
   /** The revision agreed: initialize's answer, or the stateless revision discover confirmed. */
   protocolVersion?: string;
   capabilities: Record<string, any> = {};
   /** The server's Implementation as sent (title and description are what the server directory reads; unchecked). */
   serverInfo?: { name?: string; version?: string; title?: unknown; description?: unknown };
   instructions?: string;
-  /** Whether the lists belong in the catalog: from a successful connect until the grace period after a drop ends. */
-  listed = false;
   /** Which transport HTTP `auto` settled on, for display. */
   transportKind: string;
-  /** When the next attempt is due (backing-off). */
-  retryAt?: number;
-  /** The server's OAuth client state (HTTP servers, from the first connect on). */
-  auth?: ServerAuth;
   /** Why it last went down, as a metric label (failure-reason.ts); cleared when it is ready. */
   failure?: FailureReason;
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
-  // Plain timers, not rxjs: this is a state machine with at most one retry and one grace timer
-  // pending, each cancelled by a state change; an Observable per state would be more to manage
-  // for the same two setTimeouts. (The catalog store and the config watcher are streams: rxjs.)
-  private retryTimer?: NodeJS.Timeout;
-  private graceTimer?: NodeJS.Timeout;
+  // Plain timers, not rxjs: this is a state machine with at most one retry (server-recovery.ts)
+  // and one grace timer (server-listing.ts) pending, each cancelled by a state change; an
+  // Observable per state would be more to manage. (The catalog store and config watcher: rxjs.)
+  private readonly recovery: Recovery;
   private everReady = false;
-  private stopWatchingAuth?: () => void;
-  private readonly keeper: ListKeeper;
-  private readonly refetcher = new ListRefetcher({
-    readiness: () => (this.state === 'connecting' ? 'wait' : this.state === 'ready' && this.peer ? 'go' : 'drop'),
-    fetch: (kind) => this.fetchLists(this.peer!, [kind]),
-    fetched: (kind) => this.events.onChange?.(this, [kind]),
-    // Closing fails what is in flight on purpose (`check` ends while a list_changed refetch runs).
-    failed: (kind, err) => {
-      if (err instanceof ListLimitError && this.state === 'ready') this.overLimit(err);
-      else if (this.state === 'ready') this.logger.warn({ err: describeError(err) }, `refetching ${kind} failed`);
-    },
-    pacing: () => this.keeper.pacing(),
-  });
+  private readonly login: ServerLogin;
+  private readonly listing: ServerListing;
   private readonly resources: ResourceSubscriptions;
   private readonly stateless: StatelessSide<O>;
+  private readonly stateful: StatefulSide<O>;
+  /**
+   * What the server's era asks of the connection (era-side.ts), decided at the first handshake and
+   * kept for the process's life (handshake.ts). Stateful until then: nothing sent depends on it.
+   */
+  private side: EraSide<O>;
 
   constructor(
     readonly config: ServerConfig,
@@ -106,8 +80,22 @@ export class ServerConnection<O = never> {
     private readonly options: ServerConnectionOptions<O> = {},
   ) {
     this.transportKind = config.kind === 'stdio' ? 'stdio' : config.transport;
-    this.keeper = new ListKeeper(config, options.listLimits);
+    this.listing = new ServerListing({
+      config,
+      logger,
+      keepsLists: options.fetchLists !== false,
+      listLimits: options.listLimits,
+      state: () => this.state,
+      connected: () => this.peer !== undefined,
+      capabilities: () => this.capabilities,
+      fetchOne: (kind, bounds, previous) => this.side.fetch(this.peer!, kind, bounds, previous),
+      changed: (kinds) => this.events.onChange?.(this, kinds),
+      overLimit: (err) => this.overLimit(err),
+    });
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...config.reconnect });
+    this.login = new ServerLogin({ config, logger, auth: options.auth, changed: (state) => this.authChanged(state) });
+    const { backoff, login } = this;
+    this.recovery = new Recovery({ logger, backoff, login, reconnect: options.reconnect !== false, state: () => this.state, attempt: () => this.attempt() });
     if (!config.enabled) {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
@@ -121,7 +109,7 @@ export class ServerConnection<O = never> {
       capabilities: () => this.capabilities,
       peer: () => (this.peer && !this.peer.isClosed && this.era === 'stateless' ? this.peer : undefined),
       subscribedUris: () => this.resources.uris,
-      bounds: () => this.keeper.bounds(this.config.timeoutMs),
+      bounds: () => this.listing.bounds(this.config.timeoutMs),
       subscribe: (uri) => this.resources.subscribe(uri),
       unsubscribe: (uri) => this.resources.unsubscribe(uri),
     });
@@ -136,20 +124,42 @@ export class ServerConnection<O = never> {
       request: (method, params) => this.request(method, params),
       relisten: () => this.stateless.listener.refresh(),
     });
+    this.stateful = new StatefulSide<O>({ name: config.name, restoreSubscriptions: () => void this.resources.restore() });
+    this.side = this.stateful;
+  }
+
+  /** The server's OAuth client state (HTTP servers, from the first connect on). */
+  get auth(): ServerAuth | undefined {
+    return this.login.auth;
+  }
+
+  /** When the next attempt is due (backing-off). */
+  get retryAt(): number | undefined {
+    return this.recovery.retryAt;
+  }
+
+  /** The era the server speaks (stateful until the first handshake). */
+  get era(): Era {
+    return this.side.era;
   }
 
   get name(): string {
     return this.config.name;
   }
 
+  /** Whether the lists belong in the catalog: from a successful connect until the grace period after a drop ends. */
+  get listed(): boolean {
+    return this.listing.listed;
+  }
+
   /** The server's lists as last fetched complete and within bounds (empty while not listed). */
   get lists(): ServerLists {
-    return this.keeper.lists;
+    return this.listing.lists;
   }
 
   /** Lists at 80% or more of a size bound, for `check` and `status` (see ListKeeper). */
   nearBounds(): string | undefined {
-    return this.keeper.nearBounds();
+    return this.listing.nearBounds();
   }
 
   /** First connect: resolves once ready, or once the first attempt failed (retries go on in the background). */
@@ -177,8 +187,7 @@ export class ServerConnection<O = never> {
       return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }));
     }
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
-    if (this.era === 'stateful') return peer.requestRaw(method, statefulParams(params, options.envelope), options);
-    return this.stateless.forward(peer, method, params, options);
+    return this.side.forward(peer, method, params, options);
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
@@ -193,12 +202,12 @@ export class ServerConnection<O = never> {
    * is served right after): `check` reports the lists as they settled, not half-way through.
    */
   listsSettled(): Promise<void> {
-    return this.refetcher.settled(this.state === 'ready');
+    return this.listing.settled(this.state === 'ready');
   }
 
-  /** A notification to the server. 2026-07-28 defines none from clients but cancellation (which the Peer sends). */
+  /** A notification to the server, where its era has it (2026-07-28: cancellation only, which the Peer sends). */
   notify(method: string, params?: Record<string, any>): void {
-    if (this.state !== 'ready' || (this.era === 'stateless' && method !== 'notifications/cancelled')) return;
+    if (this.state !== 'ready' || !this.side.notifies(method)) return;
     this.peer?.notify(method, params).catch(() => {});
   }
 
@@ -224,10 +233,9 @@ export class ServerConnection<O = never> {
   async close(): Promise<void> {
     if (this.state === 'disabled') return;
     this.state = 'closed';
-    this.stopWatchingAuth?.();
-    clearTimeout(this.retryTimer);
-    clearTimeout(this.graceTimer);
-    this.refetcher.release();
+    this.login.stop();
+    this.recovery.cancel();
+    this.listing.close();
     this.stateless.listener.stop();
     await this.peer?.close().catch(() => {});
   }
@@ -240,7 +248,7 @@ export class ServerConnection<O = never> {
 
   private async attempt(): Promise<void> {
     this.state = 'connecting';
-    this.retryAt = undefined;
+    this.recovery.retryAt = undefined;
     const started = Date.now();
     let deadline: NodeJS.Timeout | undefined;
     try {
@@ -248,8 +256,7 @@ export class ServerConnection<O = never> {
       const expired = new Promise<never>((_, reject) => {
         deadline = setTimeout(() => reject(new GatewayError('SERVER_TIMEOUT', `did not finish starting within ${limit / 1000}s`, { server: this.name })), limit);
       });
-      const kinds = this.options.fetchLists === false ? [] : LIST_KINDS;
-      await Promise.race([this.open().then((peer) => this.fetchLists(peer, kinds)), expired]);
+      await Promise.race([this.open().then(() => this.listing.fetch()), expired]);
     } catch (err) {
       clearTimeout(deadline);
       if ((this.state as ServerState) === 'closed') return;
@@ -266,15 +273,12 @@ export class ServerConnection<O = never> {
     this.failure = undefined;
     this.everReady = true;
     this.backoff.up();
-    clearTimeout(this.graceTimer);
-    this.graceTimer = undefined;
-    this.listed = this.options.fetchLists !== false;
-    this.refetcher.resume();
+    this.listing.up();
     // The first connect is reported by whoever started it (serve's and check's line per server).
     const fields = { ms: Date.now() - started, era: this.era, protocolVersion: this.protocolVersion };
     if (reconnected) this.logger.info(fields, 'reconnected');
     else this.logger.debug(fields, 'ready');
-    if (this.era === 'stateful') void this.resources.restore();
+    this.side.ready();
     this.events.onChange?.(this, LIST_KINDS);
     if (reconnected) this.events.onReconnect?.(this);
   }
@@ -292,35 +296,9 @@ export class ServerConnection<O = never> {
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
     this.failure = failureReason(err);
     this.events.onDown?.(this, this.failure);
-    if (isLoginNeeded(err) && this.auth?.state().status === 'needs-login') {
-      // Retrying cannot help until someone logs in: no backoff, no crash-loop count, one warning.
-      this.state = 'needs-login';
-      if (!wasWaiting) this.logger.warn({ problem: this.problem }, 'server needs an OAuth login');
-      if (this.options.reconnect !== false) this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
-    } else {
-      const delay = this.options.reconnect === false || final ? undefined : this.backoff.failed();
-      if (delay === undefined) {
-        this.state = 'failed';
-        const why = this.options.reconnect === false || final ? '' : ` (gave up after ${this.backoff.failureCount - 1} attempts in a row)`;
-        this.logger.error({ problem: this.problem, detail: this.problemDetail }, `server failed${why}`);
-      } else {
-        this.state = 'backing-off';
-        this.retryAt = Date.now() + delay;
-        this.retryTimer = setTimeout(() => void this.attempt(), delay);
-        this.logger.warn({ problem: this.problem, detail: this.problemDetail, retryInMs: delay }, 'server down; reconnecting');
-      }
-    }
-    if (wasListed && !final) this.startGrace();
-    else this.forgetLists();
+    this.state = this.recovery.after(err, final, wasWaiting, this.problem, this.problemDetail);
+    this.listing.down(wasListed, final);
     this.events.onChange?.(this, LIST_KINDS);
-  }
-
-  /** Its items leave the catalog (at once, or when the grace period after a drop ends). */
-  private forgetLists(): void {
-    clearTimeout(this.graceTimer);
-    this.graceTimer = undefined;
-    this.listed = false;
-    this.keeper.forget();
   }
 
   /**
@@ -334,22 +312,6 @@ export class ServerConnection<O = never> {
     void peer?.close().catch(() => {});
   }
 
-  /** How often a server waiting for a login looks for a new token: its longest reconnect delay. */
-  private loginCheckMs(): number {
-    return this.config.reconnect?.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs;
-  }
-
-  /** needs-login: connect again once the token store has a token for us (a login elsewhere). */
-  private async lookForLogin(): Promise<void> {
-    await this.auth!.headers().catch(() => undefined); // re-reads the store while a login is needed
-    if (this.state !== 'needs-login') return;
-    if (this.auth!.state().status === 'needs-login') {
-      this.retryTimer = setTimeout(() => void this.lookForLogin(), this.loginCheckMs());
-      return;
-    }
-    await this.attempt();
-  }
-
   /**
    * The token was refused and could not be renewed while the server was in use: it is down until
    * someone logs in, like a server that dropped (its items stay listed for downtimeGrace).
@@ -357,35 +319,10 @@ export class ServerConnection<O = never> {
   private authChanged(state: AuthState): void {
     if (state.status !== 'needs-login' || this.state !== 'ready') return;
     const peer = this.peer;
-    const message = `server "${this.name}" needs an OAuth login (${state.reason ?? 'token refused'}). Run: switchboard login ${this.name}`;
-    this.down(new GatewayError('HTTP_ERROR', message, { server: this.name, cause: new AuthError(AuthErrorCode.AUTH_REQUIRED, this.name, message) }));
+    this.down(this.login.refused(state));
     // Closed a turn later: the request whose refusal brought us here fails with its own clear
     // error first, not with "connection closed".
     setImmediate(() => void peer?.close().catch(() => {}));
-  }
-
-  /** A dropped server's items stay listed for a while, so a quick restart is invisible to clients. */
-  private startGrace(): void {
-    // Once per drop: failed reconnect attempts must not push the end of the grace period back.
-    if (this.graceTimer) return;
-    const graceMs = this.config.downtimeGraceMs ?? 30_000;
-    this.graceTimer = setTimeout(() => {
-      this.graceTimer = undefined;
-      if (this.state === 'ready') return;
-      this.forgetLists();
-      this.logger.warn(`still down after ${graceMs / 1000}s; its items leave the catalog until it is back`);
-      this.events.onChange?.(this, LIST_KINDS);
-    }, graceMs);
-  }
-
-  /** HTTP servers: their OAuth client state, one per server for the whole process (every connection shares the token and its refresh). */
-  private async serverAuth(): Promise<ServerAuth | undefined> {
-    if (this.config.kind !== 'http') return undefined;
-    if (!this.auth) {
-      this.auth = this.options.auth ?? (await import('./auth/registry.js')).serverAuthFor(this.config, this.logger);
-      this.stopWatchingAuth = this.auth.onStatus((state) => this.authChanged(state));
-    }
-    return this.auth;
   }
 
   /** A started pipe with its Peer, which becomes the connection's (a probe's pipe is replaced by the next). */
@@ -394,7 +331,7 @@ export class ServerConnection<O = never> {
     const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
     if (this.state === 'closed') throw closed();
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.stateless.paramHeaders, auth: await this.serverAuth() });
+    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.stateless.paramHeaders, auth: await this.login.get() });
     const peer = new Peer<O>(
       transport,
       {
@@ -432,7 +369,7 @@ export class ServerConnection<O = never> {
       open: (kind, version) => this.openPipe(kind, version),
     });
     const id = opened.identity;
-    this.era = id.era;
+    this.side = id.era === 'stateless' ? this.stateless : this.stateful;
     this.protocolVersion = id.protocolVersion;
     this.capabilities = id.capabilities;
     this.serverInfo = id.serverInfo;
@@ -440,36 +377,15 @@ export class ServerConnection<O = never> {
     this.resources.connected();
     const kind = (opened.transport as { kind?: unknown }).kind;
     if (typeof kind === 'string') this.transportKind = kind;
-    // Opened before the lists are fetched, so a change made meanwhile is not missed (it refetches).
-    if (this.era === 'stateless') void this.stateless.listener.refresh().catch((err) => this.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
+    this.side.opened();
     return opened.peer;
   }
 
-  /** Fetches every page of the given lists that the server's capabilities offer. */
-  private async fetchLists(peer: Peer<O>, kinds: readonly ListKind[]): Promise<void> {
-    // At start-up the overall startupTimeout bounds this too; later, each page gets the request
-    // timeout. Either way the whole fetch of one list is bounded (limits.listFetchTimeout).
-    const pageTimeoutMs = this.state === 'ready' ? this.config.timeoutMs : this.config.startupTimeoutMs;
-    await this.keeper.fetch(kinds, pageTimeoutMs, (kind, bounds, previous) => {
-      if (!this.capabilities[KINDS[kind].capability]) return undefined;
-      if (this.era === 'stateful') return fetchAll(peer, kind, bounds, this.name, previous);
-      if (kind === 'tools') return this.stateless.loadTools(peer, bounds, previous);
-      return fetchAll(this.stateless.requester(peer), kind, bounds, this.name, previous);
-    });
-  }
-
   private receiveNotification(n: JsonRpcNotification, owner?: O): void {
-    if (this.era === 'stateless') {
-      const accepted = this.stateless.receive(n);
-      if (!accepted) return;
-      n = accepted;
-    }
-    const kinds = LIST_CHANGED.get(n.method);
-    if (kinds) {
-      if (this.options.fetchLists === false) return;
-      for (const kind of kinds) this.refetcher.request(kind);
-      return;
-    }
+    const accepted = this.side.receive(n);
+    if (accepted === undefined) return;
+    n = accepted;
+    if (this.listing.announced(n.method)) return;
     this.events.onNotification?.(this, n, owner ?? this.options.owner);
   }
 }

@@ -2,17 +2,22 @@
 // envelope (the router's, else the connection's defaults and last logging/setLevel), the stateful
 // era's methods answered here, a HeaderMismatch answered by listing the tools and retrying once,
 // the tools' x-mcp-header index (HTTP), and the listen stream. Invariant: nothing here applies
-// to a stateful-era server; the connection calls in only while its era is stateless.
+// to a stateful-era server; the connection calls in only while its era is stateless (the
+// stateful era's side is era-side.ts, with the shape both share).
 
 import type { ServerConfig } from '../config/types.js';
-import type { Peer, PeerAnswer, RequestOptions } from '../jsonrpc/peer.js';
+import { describeError } from '../errors.js';
+import type { Peer, PeerAnswer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
-import { statelessParams, type EnvelopeBase, type RequestEnvelope } from './envelope.js';
+import type { ListKind } from '../protocol/mcp.js';
+import { statelessParams, type EnvelopeBase } from './envelope.js';
+import type { EraSide } from './era-side.js';
 import { fetchAll, type FetchedList, type ListBounds, type Requester } from './list-fetch.js';
 import { Listener } from './listen.js';
 import { screenTools, type ParamHeader } from './mcp-headers.js';
 import { answeredHere, isHeaderMismatch, listenFilter, untagged, type LocalCalls } from './stateless-calls.js';
+import type { ForwardOptions } from './server-connection-types.js';
 
 export interface StatelessHost<O> {
   readonly config: ServerConfig;
@@ -32,7 +37,8 @@ export interface StatelessHost<O> {
   unsubscribe(uri: unknown): Promise<void>;
 }
 
-export class StatelessSide<O> {
+export class StatelessSide<O> implements EraSide<O> {
+  readonly era = 'stateless' as const;
   readonly listener: Listener<O>;
   /** The level of the router's last logging/setLevel: requests that name none carry it. */
   private logLevel?: string;
@@ -57,9 +63,26 @@ export class StatelessSide<O> {
   /** For the HTTP transport: a tool's annotated parameters. */
   readonly paramHeaders = (tool: string): readonly ParamHeader[] | undefined => this.toolHeaders.get(tool);
 
-  forward(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: RequestOptions<O> & { envelope?: RequestEnvelope }): Promise<PeerAnswer> {
+  forward(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     return answeredHere(method, params, this.localCalls) ?? this.send(peer, method, params, options);
   }
+
+  /** 2026-07-28 defines no notification from clients but cancellation (which the Peer sends). */
+  notifies(method: string): boolean {
+    return method === 'notifications/cancelled';
+  }
+
+  fetch(peer: Peer<O>, kind: ListKind, bounds: ListBounds, previous?: FetchedList): Promise<FetchedList> {
+    if (kind === 'tools') return this.loadTools(peer, bounds, previous);
+    return fetchAll(this.requester(peer), kind, bounds, this.host.config.name, previous);
+  }
+
+  /** Opened before the lists are fetched, so a change made meanwhile is not missed (it refetches). */
+  opened(): void {
+    void this.listener.refresh().catch((err) => this.host.logger.warn({ err: describeError(err) }, 'opening the listen stream failed'));
+  }
+
+  ready(): void {}
 
   /** What list fetches go through: the Peer, with the envelope first. */
   requester(peer: Peer<O>): Requester {
@@ -86,7 +109,7 @@ export class StatelessSide<O> {
     return this.listener.accept(n) ? untagged(n) : undefined;
   }
 
-  private async send(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: RequestOptions<O> & { envelope?: RequestEnvelope }): Promise<PeerAnswer> {
+  private async send(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     const stamped = statelessParams(params, this.base(), options.envelope);
     const answer = await peer.requestRaw(method, stamped, options);
     if (method !== 'tools/call' || this.host.config.kind !== 'http' || !isHeaderMismatch(answer)) return answer;
