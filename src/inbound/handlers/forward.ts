@@ -5,7 +5,7 @@
 
 import { GatewayError, RefusalError, RpcError } from '../../errors.js';
 import { paramHeaderProblem } from '../param-headers.js';
-import { TASKS_EXTENSION, callAsTask, declaresTasks, tasksRequired } from './stateless-tasks.js';
+import { taskOnlyCall } from './stateless-tasks.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse, mayNameUri, parseRawResponse } from '../../jsonrpc/raw.js';
@@ -13,8 +13,7 @@ import { callNamedTool, listServers, searchTools } from './search-tools.js';
 import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
-import { MRTR_METHODS } from '../../protocol/stateless.js';
-import { answerInputRounds, passInputRounds } from './input-rounds.js';
+import { forwardAcrossEras } from './era-bridge.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
@@ -22,7 +21,6 @@ import { judgePromptResult, judgeReadResult, judgeToolResult, uriJudge } from '.
 import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
 
 type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
-type RequestEnvelope = NonNullable<ForwardOptions['envelope']>;
 
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
@@ -54,49 +52,7 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     owner: context,
     raw,
   };
-  if (connection.era !== 'stateless') {
-    const answer = connection.forward(method, params, options);
-    return context.envelope === undefined ? answer : answer.then(completeForStateless);
-  }
-  // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
-  options.envelope = requestEnvelope(context);
-  if (!MRTR_METHODS.has(method)) return connection.forward(method, params, options);
-  const send = (p: Record<string, any>) => connection.forward(method, p, options);
-  // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
-  // A nested call of a run answers its rounds here too: its result is the script's, not the client's.
-  return context.envelope !== undefined && context.nested !== true ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
-}
-
-/**
- * A stateful-era server's answer, for a client of the stateless revision: complete, whatever its
- * result spells. `resultType` means nothing before 2026-07-28; passed on as it was, a server could
- * hand the client an input request (`input_required`) past the gateway's own checks of what this
- * client may be asked. A raw answer without such a member stays raw.
- */
-function completeForStateless(answer: PeerAnswer): PeerAnswer {
-  let response: JsonRpcResponse;
-  if (isRawResponse(answer)) {
-    if (answer.isError || answer.resultPlain) return answer;
-    try {
-      response = parseRawResponse(answer);
-    } catch {
-      return answer;
-    }
-  } else {
-    response = answer as JsonRpcResponse;
-  }
-  if (isErrorResponse(response)) return response;
-  const result = response.result as Record<string, any> | undefined;
-  if (result === null || typeof result !== 'object' || result.resultType === undefined || result.resultType === 'complete') return response;
-  return { ...response, result: { ...result, resultType: 'complete' } };
-}
-
-/** The originating client's side of a request to a 2026-07-28 server. */
-function requestEnvelope(context: RequestContext): RequestEnvelope {
-  const envelope = context.envelope;
-  if (envelope !== undefined) return { clientCapabilities: envelope.clientCapabilities, logLevel: envelope.logLevel };
-  const level = context.session.logLevel;
-  return level === undefined ? { clientCapabilities: context.session.clientCapabilities } : { clientCapabilities: context.session.clientCapabilities, logLevel: level };
+  return forwardAcrossEras(connection, context, method, params, options);
 }
 
 export async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
@@ -128,12 +84,9 @@ export const callTool: Handler = async (params, context) => {
   const ready = context.router.connectionFor(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
-  // Stateless clients get a task where the server runs this tool only as one (tasks extension); a
-  // script's nested call is forwarded as it is (its result is the script's: the server judges).
-  if (context.envelope !== undefined && context.nested !== true && entry.item.execution?.taskSupport === 'required') {
-    if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
-    return callAsTask(connection, context, { ...params, name: entry.original });
-  }
+  // Stateless clients get a task where the server runs this tool only as one (tasks extension).
+  const asTask = taskOnlyCall(connection, context, entry.item.execution?.taskSupport, params, entry.original);
+  if (asTask !== undefined) return asTask;
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
   const renamed = context.router.catalog.renamedUris.get(entry.server);

@@ -37,6 +37,18 @@ export function statelessTask(task: Record<string, any>, exposed: string): Recor
   return out;
 }
 
+/**
+ * A stateless client's call of a tool its server runs only as a task (`execution.taskSupport:
+ * required`): the task it gets (the client must declare the extension). Undefined for any other
+ * call: a stateful client's, or a script's nested call (forwarded as it is: its result is the
+ * script's, and the server judges).
+ */
+export function taskOnlyCall(connection: Connection, context: RequestContext, taskSupport: unknown, params: Record<string, any>, original: string): Promise<Record<string, any>> | undefined {
+  if (context.envelope === undefined || context.nested === true || taskSupport !== 'required') return undefined;
+  if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
+  return callAsTask(connection, context, { ...params, name: original });
+}
+
 /** Starts a tool as a 2025 task on its server and answers the extension's task result. */
 export async function callAsTask(connection: Connection, context: RequestContext, params: Record<string, any>): Promise<Record<string, any>> {
   const { task: _statefulHint, ...rest } = params;
