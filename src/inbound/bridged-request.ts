@@ -5,13 +5,18 @@
 
 import { RpcError } from '../errors.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
-import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Envelope } from '../protocol/stateless.js';
+import { isRawResponse, parseRawResponse, type RawResponse } from '../jsonrpc/raw.js';
+import { capabilityObject } from '../protocol/capabilities.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { missingCapabilityError, type Envelope } from '../protocol/stateless.js';
 import { InputBridge } from '../router/input-bridge.js';
 import type { Outcome, ParkedCall } from '../router/parked-calls.js';
 import { isGatewayState, paramsDigest } from '../router/request-state.js';
 import type { ClientSession } from './client-session.js';
 import type { CallShare, Handler, HttpHeaders, RequestContext } from './context.js';
+import { unwrap } from './handlers/forward.js';
+import type { Reply } from './session-opener.js';
+import { dressRaw, dressResult, refusal } from './stateless-request.js';
 
 export interface Round {
   id: JsonRpcId;
@@ -72,6 +77,47 @@ export async function serveRound(session: ClientSession, handler: Handler, round
   }
 }
 
+/**
+ * One round, answered as the stateless revision wants (see serveRound for `track`): the questions
+ * (input_required), or the call's outcome dressed, spliced into the server's own answer where it
+ * can be. `fail` turns a failure into the session's error answer.
+ */
+export async function answerRound(session: ClientSession, handler: Handler, round: Round, track: (cancel: () => void) => () => void, fail: (err: unknown) => JsonRpcResponse): Promise<Reply> {
+  const { id, method } = round;
+  const profiled = session.profile !== undefined;
+  let end: RoundEnd;
+  try {
+    end = await serveRound(session, handler, round, track);
+  } catch (err) {
+    return fail(err);
+  }
+  if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, profiled) };
+  const { refused } = end;
+  let outcome = end.outcome;
+  if (outcome.ok && isRawResponse(outcome.result)) {
+    // The common call: the server's answer passed on as it came, dressed by splicing.
+    const dressed = refused.size === 0 ? dressRaw(method, outcome.result, id) : undefined;
+    if (dressed !== undefined) return dressed;
+    outcome = parsedOutcome(outcome.result);
+  }
+  // The server needed something this client cannot give, and failed for want of it.
+  if (refused.size > 0 && (!outcome.ok || outcome.result.isError === true)) {
+    const required = Object.assign({}, ...[...refused].map(capabilityObject));
+    return refusal(id, missingCapabilityError(required, [...refused].join(', ')), 'request');
+  }
+  if (!outcome.ok) return fail(outcome.error);
+  return { jsonrpc: '2.0', id, result: dressResult(method, outcome.result, profiled) };
+}
+
+/** A raw answer read the ordinary way, for what splicing cannot do (see dressRaw). */
+function parsedOutcome(raw: RawResponse): Outcome {
+  try {
+    return { ok: true, result: unwrap(parseRawResponse(raw)) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 function start(session: ClientSession, handler: Handler, round: Round): Bridged {
   if (round.params.requestState !== undefined && typeof round.params.requestState !== 'string') {
     throw new RpcError(-32602, 'params.requestState must be a string');
@@ -90,6 +136,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
     progress: wantsProgress ? (p) => bridge.progress?.(p) : undefined,
     requestId: round.id,
     envelope: round.envelope,
+    client: round.envelope,
     httpHeaders: round.headers,
     share: round.share,
     inputs: bridge,

@@ -19,7 +19,7 @@ import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { viewFor, type CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import { RequestsToClient } from './requests-to-client.js';
-import { capabilityObject, missingCapability } from '../protocol/capabilities.js';
+import { missingCapability } from '../protocol/capabilities.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import { ChurnMap } from '../jsonrpc/churn.js';
 import type { RequestContext } from './context.js';
@@ -27,24 +27,19 @@ import type { Router } from '../router/router.js';
 import type { Session } from '../router/session.js';
 import type { EndpointSession } from './session-opener.js';
 import type { ByteBudget } from './budget.js';
-import { isRawResponse, parseRawResponse, type RawResponse } from '../jsonrpc/raw.js';
-import { unwrap } from './handlers/forward.js';
-import type { Outcome } from '../router/parked-calls.js';
+import { isRawResponse } from '../jsonrpc/raw.js';
 import { spliceId } from '../jsonrpc/raw-splice.js';
 import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
 import { servedList } from './handlers/list.js';
 import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
-import { MRTR_METHODS, STATEFUL_ONLY, claimsStateless, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/stateless.js';
-import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
+import { MRTR_METHODS } from '../protocol/stateless.js';
+import { answerRound, type Round } from './bridged-request.js';
 import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js';
-import { dressRaw, dressResult, statelessErrorCode, refusal } from './stateless-request.js';
+import { admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 
-
-/** Methods only the stateless revision has. */
-const STATELESS_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
@@ -170,20 +165,13 @@ export class ClientSession implements EndpointSession, Session {
   private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders, share?: CallShare): Promise<Reply> {
     const { id, method } = request;
     const params = request.params ?? {};
-    let envelope: Envelope | undefined;
-    if (claimsStateless(method, params)) {
-      const read = readEnvelope(params);
-      if (!read.ok) return refusal(id, read.error, 'request');
-      envelope = read.envelope;
-      if (STATEFUL_ONLY.has(method)) return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${envelope.protocolVersion}` }, 'method');
-    } else if (this.stateless) {
-      return errorResponse(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first, or the protocol revision 2026-07-28 _meta envelope with every request');
-    }
+    // The request's era, once: from here on the request is one model, its era only in `envelope`.
+    const admitted = admit(id, method, params, this.stateless);
+    if (admitted !== undefined && isAnswer(admitted)) return admitted;
+    const envelope = admitted;
     if (method === 'initialize') return this.initialize(request);
     const handler = handlers.get(method);
-    if (!handler || (envelope === undefined && STATELESS_ONLY.has(method))) {
-      return envelope ? refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, 'method') : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    }
+    if (!handler || !inEra(method, envelope)) return methodNotFound(id, method, envelope);
     const maxCalls = this.router.config.limits.maxCallsPerSession;
     if (!this.stateless && this.inFlight.size + this.nestedCalls >= maxCalls) {
       return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
@@ -204,6 +192,7 @@ export class ClientSession implements EndpointSession, Session {
       related,
       requestId: id,
       envelope,
+      client: envelope ?? this,
       httpHeaders: headers,
       share,
       protocolVersion: envelope?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
@@ -216,9 +205,9 @@ export class ClientSession implements EndpointSession, Session {
       const result = await handler(params, context);
       // The server's own answer as it came: the client's id spliced in, nothing else touched.
       if (isRawResponse(result)) return spliceId(result, id);
-      return { jsonrpc: '2.0', id, result: envelope ? dressResult(method, result, this.profile !== undefined) : result };
+      return answerIn(id, method, result, envelope, this.profile !== undefined);
     } catch (err) {
-      return envelope ? this.statelessError(id, method, err) : this.errorFor(id, method, err);
+      return errorIn(this.errorFor(id, method, err), envelope);
     } finally {
       offAbort?.();
       this.inFlight.delete(key);
@@ -227,45 +216,18 @@ export class ClientSession implements EndpointSession, Session {
   }
 
   /** One round of a stateless-revision call that may need the client's input (see bridged-request.ts). */
-  private async handleRound(round: Round, handler: Handler): Promise<Reply> {
-    const { id, method } = round;
-    let end: RoundEnd;
-    try {
-      end = await serveRound(this, handler, round, (cancel) => {
-        const key = this.stateless ? this.nextKey++ : id;
-        const cancellation = new Cancellation();
-        cancellation.onCancel(cancel);
-        this.inFlight.set(key, cancellation);
-        return () => {
-          this.inFlight.delete(key);
-          this.onSettled?.();
-        };
-      });
-    } catch (err) {
-      return this.statelessError(id, method, err);
-    }
-    if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, this.profile !== undefined) };
-    const { refused } = end;
-    let outcome = end.outcome;
-    if (outcome.ok && isRawResponse(outcome.result)) {
-      // The common call: the server's answer passed on as it came, dressed by splicing.
-      const dressed = refused.size === 0 ? dressRaw(method, outcome.result, id) : undefined;
-      if (dressed !== undefined) return dressed;
-      outcome = parsedOutcome(outcome.result);
-    }
-    // The server needed something this client cannot give, and failed for want of it.
-    if (refused.size > 0 && (!outcome.ok || outcome.result.isError === true)) {
-      const required = Object.assign({}, ...[...refused].map(capabilityObject));
-      return refusal(id, missingCapabilityError(required, [...refused].join(', ')), 'request');
-    }
-    if (!outcome.ok) return this.statelessError(id, method, outcome.error);
-    return { jsonrpc: '2.0', id, result: dressResult(method, outcome.result, this.profile !== undefined) };
-  }
-
-  private statelessError(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
-    const response = this.errorFor(id, method, err);
-    if ('error' in response) response.error.code = statelessErrorCode(response.error.code);
-    return response;
+  private handleRound(round: Round, handler: Handler): Promise<Reply> {
+    const track = (cancel: () => void) => {
+      const key = this.stateless ? this.nextKey++ : round.id;
+      const cancellation = new Cancellation();
+      cancellation.onCancel(cancel);
+      this.inFlight.set(key, cancellation);
+      return () => {
+        this.inFlight.delete(key);
+        this.onSettled?.();
+      };
+    };
+    return answerRound(this, handler, round, track, (err) => errorIn(this.errorFor(round.id, round.method, err), round.envelope));
   }
 
   /**
@@ -342,14 +304,5 @@ export class ClientSession implements EndpointSession, Session {
     }
     this.router.logger.error({ method, err: describeError(err) }, 'handler failed');
     return errorResponse(id, ErrorCode.InternalError, `Internal error: ${describeError(err)}`);
-  }
-}
-
-/** A raw answer read the ordinary way, for what splicing cannot do (see dressRaw). */
-function parsedOutcome(raw: RawResponse): Outcome {
-  try {
-    return { ok: true, result: unwrap(parseRawResponse(raw)) };
-  } catch (error) {
-    return { ok: false, error };
   }
 }

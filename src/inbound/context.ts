@@ -29,6 +29,14 @@ export interface ToolFinding {
   find(view: CatalogView, query: string, options: { limit: number; servers?: ReadonlySet<string> }): Promise<FoundTool[]>;
 }
 
+/**
+ * A request's client as handlers see it, whatever its era: a stateless request's envelope, or
+ * the stateful session whose handshake declared it (read live, as the session's own).
+ */
+export interface ClientSide {
+  readonly clientCapabilities: Record<string, any>;
+}
+
 export interface RequestContext extends RequestOwner {
   readonly router: Router;
   /** search_tools' engine, owned by the app. */
@@ -48,6 +56,8 @@ export interface RequestContext extends RequestOwner {
   readonly requestId: JsonRpcId;
   /** The request's envelope, when it came in the stateless revision. */
   readonly envelope?: Envelope;
+  /** What the request's client can be asked: its envelope's capabilities, else its session's. */
+  readonly client: ClientSide;
   /** A stateless HTTP request's headers (Mcp-Param-* are checked against the arguments). */
   readonly httpHeaders?: HttpHeaders;
   /** On HTTP: the principal's share of calls in flight, which each nested call of a run takes one more of. */

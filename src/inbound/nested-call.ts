@@ -108,6 +108,7 @@ export class NestedCalls {
       related: run.related,
       requestId: request.id,
       envelope: run.envelope,
+      client: run.client,
       inputs: run.inputs,
       share: run.share,
       protocolVersion: run.protocolVersion,

@@ -1,14 +1,60 @@
-// What differs when a request comes in the stateless revision (2026-07-28), on any face: how the
-// gateway refuses it before serving (HTTP maps the kind to 404/400), and how its result is
-// dressed (resultType, the gateway's serverInfo, cache hints). Handlers stay era-blind.
+// The inbound era adapter: what differs when a request comes in the stateless revision
+// (2026-07-28), on any face. Which era a request is in (its envelope), how the gateway refuses it
+// before serving (HTTP maps the kind to 404/400), and how its result or error is dressed
+// (resultType, the gateway's serverInfo, cache hints, retired codes). ClientSession asks here
+// once per request; handlers stay era-blind.
 
-import { ErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonrpc.js';
-import { CACHEABLE, META, REFUSAL, type RefusalKind } from '../protocol/stateless.js';
+import { ErrorCode, errorResponse, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { CACHEABLE, META, REFUSAL, STATEFUL_ONLY, claimsStateless, readEnvelope, type Envelope, type RefusalKind } from '../protocol/stateless.js';
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
 import type { RawResponse, SplicedResponse } from '../jsonrpc/raw.js';
 import { spliceIdAndMembers } from '../jsonrpc/raw-splice.js';
 
 const GATEWAY_INFO = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
+
+/** Methods only the stateless revision has. */
+const STATELESS_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
+
+/**
+ * Which era a request is in: undefined for the stateful era's, the envelope of a stateless one,
+ * or the answer that refuses it (a broken envelope, a method the stateless revision does not
+ * have, a request without the envelope on a stateless session). See isAnswer.
+ */
+export function admit(id: JsonRpcId, method: string, params: Record<string, any>, statelessSession: boolean): Envelope | JsonRpcResponse | undefined {
+  if (!claimsStateless(method, params)) {
+    return statelessSession ? errorResponse(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first, or the protocol revision 2026-07-28 _meta envelope with every request') : undefined;
+  }
+  const read = readEnvelope(params);
+  if (!read.ok) return refusal(id, read.error, 'request');
+  if (STATEFUL_ONLY.has(method)) return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${read.envelope.protocolVersion}` }, 'method');
+  return read.envelope;
+}
+
+/** Whether admit() answered the request already (refused it). */
+export function isAnswer(admitted: Envelope | JsonRpcResponse): admitted is JsonRpcResponse {
+  return 'jsonrpc' in admitted;
+}
+
+/** Whether a request of this era may call `method` (some exist in the stateless revision only). */
+export function inEra(method: string, envelope: Envelope | undefined): boolean {
+  return envelope !== undefined || !STATELESS_ONLY.has(method);
+}
+
+/** The method-not-found answer of the request's era. */
+export function methodNotFound(id: JsonRpcId, method: string, envelope: Envelope | undefined): JsonRpcResponse {
+  return envelope ? refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, 'method') : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+}
+
+/** A handler's result as the request's era answers it (dressed for a stateless request). */
+export function answerIn(id: JsonRpcId, method: string, result: Record<string, any>, envelope: Envelope | undefined, profiled: boolean): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result: envelope ? dressResult(method, result, profiled) : result };
+}
+
+/** An error answer as the request's era has it (a stateless request's with the retired codes mapped). */
+export function errorIn(response: JsonRpcResponse, envelope: Envelope | undefined): JsonRpcResponse {
+  if (envelope !== undefined && 'error' in response) response.error.code = statelessErrorCode(response.error.code);
+  return response;
+}
 
 /** An error response the transport may answer with an HTTP status of its own (see REFUSAL). */
 export function refusal(id: JsonRpcId, error: JsonRpcErrorObject, kind: RefusalKind): JsonRpcResponse {

@@ -40,7 +40,7 @@ const unknownTool = (name: unknown) => new RpcError(ErrorCode.InvalidParams, `Un
 export function toolForCall(context: RequestContext, name: unknown): CatalogEntry {
   const tools = context.view.lists.tools;
   const i = typeof name === 'string' ? tools.index.get(name) : undefined;
-  const apps = rendersApps(context.envelope?.clientCapabilities ?? context.session.clientCapabilities);
+  const apps = rendersApps(context.client.clientCapabilities);
   if (i !== undefined) {
     const entry = tools.entries[i]!;
     if (!apps && hiddenFromModel(entry.item)) throw unknownTool(name);
@@ -62,7 +62,7 @@ export function toolForCall(context: RequestContext, name: unknown): CatalogEntr
  * the profile judges the exposed form, the server's rules its own URI.
  */
 export function appReadTargets(context: RequestContext, uri: unknown): ResourceTarget[] | undefined {
-  if (!isUiUri(uri) || !rendersApps(context.envelope?.clientCapabilities ?? context.session.clientCapabilities)) return undefined;
+  if (!isUiUri(uri) || !rendersApps(context.client.clientCapabilities)) return undefined;
   const apps = context.router.catalog.apps;
   const exposed = parseUiUri(uri);
   if (exposed && [...apps.uiPrefixes.values()].includes(exposed.uiPrefix)) return undefined;
@@ -85,6 +85,6 @@ export function appReadTargets(context: RequestContext, uri: unknown): ResourceT
  * extension (its capabilities). Everything else is cleaned, whatever MIME type it is labelled with.
  */
 export function readSanitizer(context: RequestContext, uri: string, serverCapabilities: Record<string, any> | undefined): typeof sanitizeReadResult {
-  const apps = rendersApps(context.envelope?.clientCapabilities ?? context.session.clientCapabilities) && isUiUri(uri) && declaresApps(serverCapabilities);
+  const apps = rendersApps(context.client.clientCapabilities) && isUiUri(uri) && declaresApps(serverCapabilities);
   return apps ? sanitizeReadResultForApps : sanitizeReadResult;
 }

@@ -17,9 +17,9 @@ export function servedList(view: CatalogView, kind: ListKind): CatalogList {
 
 export function listHandler(kind: ListKind): Handler {
   const key = KINDS[kind].key;
-  return async (params, { router, view, session, envelope }) => {
+  return async (params, { router, view, client }) => {
     // MCP Apps: a tool for an app alone is listed only to clients that render apps.
-    const list = kind === 'tools' ? toolsForClient(servedList(view, kind), envelope?.clientCapabilities ?? session.clientCapabilities) : servedList(view, kind);
+    const list = kind === 'tools' ? toolsForClient(servedList(view, kind), client.clientCapabilities) : servedList(view, kind);
     let after;
     if (params?.cursor !== undefined) {
       after = typeof params.cursor === 'string' ? router.cursors.decode(params.cursor) : undefined;
