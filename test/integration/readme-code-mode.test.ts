@@ -75,7 +75,7 @@ describe('README: Code mode', () => {
       const logs = [`read ${docs.length} files`];
       expect(answer.isError).toBeFalsy();
       expect(answer.structuredContent).toEqual({ result: expect.objectContaining(shownResult), logs, calls: docs.length + 1 });
-      expect((answer.content as { type: string; text: string }[])[0]!.text).toMatch(/^\{"apps\.md":.*\n\nConsole:\nread \d+ files$/s);
+      expect((answer.content as { type: string; text: string }[])[0]!.text).toMatch(/^\{".*\n\nConsole:\nread \d+ files$/s);
     } finally {
       await client.close();
     }
