@@ -1,5 +1,5 @@
 // Every attack found so far against the gateway, each named after what it tried and filed under the
-// class of weakness it belongs to (the README's "Security model" lists them by class, and a test
+// class of weakness it belongs to (docs/security.md, "Attacks, by class", lists them by class, and a test
 // keeps that list complete). `npm run attack` runs them against the built CLI;
 // test/integration/attacks.test.ts runs each as a test.
 import { codemode } from './codemode.mjs';
@@ -14,7 +14,7 @@ import { stateless } from './stateless.mjs';
 import { tokens } from './tokens.mjs';
 import { vouch } from './vouch.mjs';
 
-/** The classes, in the order the README gives them. */
+/** The classes, in the order docs/security.md gives them. */
 export const CLASSES = {
   exhaustion: 'Exhaustion: a peer makes the gateway hold memory, CPU, time or slots without bound',
   fairness: 'Starvation: one principal takes what every client shares',

@@ -1,6 +1,6 @@
 // Every known attack on the gateway (test/attacks), each a test named after it, run against the
-// built CLI. `npm run attack` runs the same set and prints one line per attack. The README's
-// "Security model" lists each attack under its class; the first test keeps that list true.
+// built CLI. `npm run attack` runs the same set and prints one line per attack. docs/security.md
+// lists each attack under its class ("Attacks, by class"); the first test keeps that list true.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,14 +13,15 @@ const cli = path.join(repoRoot, 'dist/main.js');
 type Attack = { name: string; item: number | string; class: string; run(ctx: { cli: string }): Promise<{ held: boolean; detail: string }> };
 
 describe('attacks on the gateway are held', () => {
-  it("the README's security model lists every attack under its class", () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Attacks, by class'));
+  it('docs/security.md lists every attack under its class', () => {
+    const doc = readFileSync(path.join(repoRoot, 'docs/security.md'), 'utf8');
+    expect(doc).toContain('\n## Attacks, by class\n');
+    const section = doc.slice(doc.indexOf('\n## Attacks, by class\n'));
     for (const a of attacks as Attack[]) {
       expect(Object.keys(CLASSES as object), `${a.name}: no class`).toContain(a.class);
       const line = section.split('\n').find((l) => l.startsWith(`- **${(CLASSES as Record<string, string>)[a.class]}**`));
-      expect(line, `README has no line for the class ${a.class}`).toBeDefined();
-      expect(line, `README does not list "${a.name}" under ${a.class}`).toContain(`“${a.name}”`);
+      expect(line, `docs/security.md has no line for the class ${a.class}`).toBeDefined();
+      expect(line, `docs/security.md does not list "${a.name}" under ${a.class}`).toContain(`“${a.name}”`);
     }
   });
 

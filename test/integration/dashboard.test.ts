@@ -133,7 +133,7 @@ describe.skipIf(!CHROMIUM)('dashboard in a browser', () => {
       () => Number(document.querySelector('#chart-rate')?.getAttribute('data-points')) >= 2 && Number(document.querySelector('#servers-body tr[data-server="echo"] td.rate')?.textContent) > 0,
       { timeout: 20_000 },
     );
-    // For the README's picture, some history (a few more of the page's 2 s samples).
+    // For the picture in docs/operations.md, some history (a few more of the page's 2 s samples).
     if (UPDATE) await page.waitForFunction(() => Number(document.querySelector('#chart-rate')?.getAttribute('data-points')) >= 45, { timeout: 90_000 });
     traffic = false;
     expect(await calls).toBeUndefined();

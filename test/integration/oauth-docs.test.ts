@@ -1,6 +1,6 @@
-// The README's two OAuth walk-throughs, run as written: its YAML blocks and its commands, with
-// only the fixed ports swapped for free ones (9400: the demo authorization server, 8809: the
-// protected gateway). If the README drifts from what the gateway does, this fails.
+// The two OAuth walk-throughs of docs/oauth.md, run as written: its YAML blocks and its commands,
+// with only the fixed ports swapped for free ones (9400: the demo authorization server, 8809: the
+// protected gateway). If the page drifts from what the gateway does, this fails.
 
 import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,13 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, exited, gatewayMain, LineCollector, nodeBin, repoRoot, spawnTracked, trackDir } from '../helpers/index.js';
 import { followRedirects } from '../fixtures/oauth/browser.js';
 
-const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
+const doc = await readFile(path.join(repoRoot, 'docs/oauth.md'), 'utf8');
 
-/** The fenced blocks of one README section, by language. */
+/** The fenced blocks of one section of docs/oauth.md, by language. */
 function blocks(heading: string, lang: string): string[] {
-  const start = readme.indexOf(`## ${heading}\n`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end);
+  const start = doc.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/oauth.md has no "## ${heading}" section`);
+  const end = doc.indexOf('\n## ', start + 1);
+  const section = doc.slice(start, end);
   return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 }
 
@@ -51,7 +52,7 @@ afterAll(cleanup);
 const post = (body: unknown, token?: string) =>
   fetch(protectedUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
 
-describe('README: Put Switchboard behind your identity provider', () => {
+describe('docs/oauth.md: Put Switchboard behind your identity provider', () => {
   it('401 with the metadata URL, the metadata itself, then a client-credentials token gets in', async () => {
     const sh = blocks('Put Switchboard behind your identity provider', 'sh')[0]!;
     expect(sh).toContain('-d resource=http://127.0.0.1:8809/mcp http://127.0.0.1:9400/token');
@@ -71,8 +72,8 @@ describe('README: Put Switchboard behind your identity provider', () => {
   });
 });
 
-describe('README: Connect a remote server that needs login', () => {
-  it('check → login → check → serve → status → logout, with the outputs the README shows', async () => {
+describe('docs/oauth.md: Connect a remote server that needs login', () => {
+  it('check → login → check → serve → status → logout, with the outputs the page shows', async () => {
     const [remoteYaml] = blocks('Connect a remote server that needs login', 'yaml');
     expect(remoteYaml).toContain('url: http://127.0.0.1:8809/mcp');
     await writeFile(path.join(dir, 'remote.yaml'), remoteYaml!.replace('http://127.0.0.1:8809/mcp', protectedUrl));
@@ -87,7 +88,7 @@ describe('README: Connect a remote server that needs login', () => {
 
     const l = run(login!);
     const url = /by opening: (\S+)/.exec(await l.stderr.waitForLine(/Authorize Switchboard .* by opening: /, 15_000))![1]!;
-    await followRedirects(url); // what the README's curl -sL -b/-c line does
+    await followRedirects(url); // what the page's curl -sL -b/-c line does
     expect((await l.done).code).toBe(0);
 
     const after = await run(check!).done;
