@@ -12,8 +12,8 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, connectStdioClient, fixtureServer, runCli, startGateway, stdioGatewayParams, stdioStderr, yamlServers } from '../helpers/index.js';
-import { connectModernHttp, connectModernStdio } from '../helpers/modern-client.js';
-import { modernServerCommand } from '../helpers/modern-fixture.js';
+import { connectStatelessHttp, connectStatelessStdio } from '../helpers/stateless-client.js';
+import { statelessServerCommand } from '../helpers/stateless-fixture.js';
 
 afterAll(cleanup);
 
@@ -29,7 +29,7 @@ interface CodeClient {
   close(): Promise<void>;
 }
 
-const SERVERS = [fixtureServer('old', 'interactive'), fixtureServer('echo', 'echo', ['--log-calls']), { name: 'new', ...modernServerCommand({ modernOnly: true }) }];
+const SERVERS = [fixtureServer('old', 'interactive'), fixtureServer('echo', 'echo', ['--log-calls']), { name: 'new', ...statelessServerCommand({ modernOnly: true }) }];
 const YAML = yamlServers(SERVERS, { catalog: { mode: 'code' } });
 
 const CLIENTS: { label: string; connect(face: Face, yaml: string): Promise<CodeClient> }[] = [
@@ -67,10 +67,10 @@ const CLIENTS: { label: string; connect(face: Face, yaml: string): Promise<CodeC
       let stderr: (re: RegExp) => Promise<string>;
       if (face === 'http') {
         const gw = await startGateway(yaml);
-        modern = await connectModernHttp(gw.url, { capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
+        modern = await connectStatelessHttp(gw.url, { capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
         stderr = (re) => gw.waitForStderr(re);
       } else {
-        modern = await connectModernStdio(stdioGatewayParams(yaml), { capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
+        modern = await connectStatelessStdio(stdioGatewayParams(yaml), { capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
         stderr = (re) => modern.stderr!.waitForLine(re);
       }
       const { client, asked } = modern;

@@ -8,8 +8,8 @@ import type { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, fixtureServer, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { connectModernHttp, logLevelMeta } from '../helpers/modern-client.js';
-import { modernServerCommand } from '../helpers/modern-fixture.js';
+import { connectStatelessHttp, logLevelMeta } from '../helpers/stateless-client.js';
+import { statelessServerCommand } from '../helpers/stateless-fixture.js';
 
 afterAll(cleanup);
 
@@ -63,7 +63,7 @@ const CLIENTS: Array<{ label: string; connect(url: string): Promise<AnyClient> }
   ...(['modern', 'auto'] as const).map((mode) => ({
     label: `SDK v2 client, ${mode === 'modern' ? 'pinned to 2026-07-28' : "'auto'"}`,
     async connect(url: string): Promise<AnyClient> {
-      const { client, asked } = await connectModernHttp(url, { mode, capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
+      const { client, asked } = await connectStatelessHttp(url, { mode, capabilities: { elicitation: {} }, elicitContent: { name: 'Ada' } });
       const logs: string[] = [];
       client.setNotificationHandler('notifications/message', async (n) => void logs.push(String((n.params as { data: unknown }).data)));
       let level: string | undefined;
@@ -118,7 +118,7 @@ describe.each(CLIENTS)('$label through the gateway', ({ connect }) => {
   let gw: HttpGateway;
   let client: AnyClient;
   beforeAll(async () => {
-    gw = await startGateway(yamlServers([fixtureServer('old', 'interactive'), fixtureServer('echo', 'echo'), { name: 'new', ...modernServerCommand({ modernOnly: true }) }]));
+    gw = await startGateway(yamlServers([fixtureServer('old', 'interactive'), fixtureServer('echo', 'echo'), { name: 'new', ...statelessServerCommand({ modernOnly: true }) }]));
     client = await connect(gw.url);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@
 // working beside OAuth; the protected-resource metadata is served where clients look for it; a
 // 2026-07-28 client (SDK v2, client credentials) gets in through the same AS with stateless requests.
 
-import { Client as ModernClient, ClientCredentialsProvider, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as StatelessClient, ClientCredentialsProvider, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -240,7 +240,7 @@ describe('a 2026-07-28 client (SDK v2) with OAuth client credentials, stateless 
     const grants = as.counts.token.client_credentials ?? 0;
     // The SDK asks for the scope of the gateway's challenge (mcp:read); the robots profile takes it by sub.
     const provider = new ClientCredentialsProvider({ clientId: 'robot', clientSecret: 'robot-secret', expectedIssuer: as.issuer });
-    const client = trackClosable(new ModernClient({ name: 'sdk-v2-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
+    const client = trackClosable(new StatelessClient({ name: 'sdk-v2-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
     await client.connect(new ModernTransport(new URL(gw.url), { authProvider: provider }));
     expect((as.counts.token.client_credentials ?? 0) - grants).toBe(1);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();

@@ -14,8 +14,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, connectStdioClient, fixtureServer, runCli, startGateway, stdioGatewayParams, stdioStderr, yamlServers } from '../helpers/index.js';
-import { connectModernHttp, connectModernStdio } from '../helpers/modern-client.js';
-import { modernServerCommand } from '../helpers/modern-fixture.js';
+import { connectStatelessHttp, connectStatelessStdio } from '../helpers/stateless-client.js';
+import { statelessServerCommand } from '../helpers/stateless-fixture.js';
 
 type Face = 'http' | 'stdio';
 
@@ -227,12 +227,12 @@ describe.each<Face>(['http', 'stdio'])('the server directory for a 2026-07-28 cl
   it('reads a 2026-07-28 server’s serverInfo, and serves search_tools and list_servers on the stateless path', async () => {
     const yaml = yamlServers(
       // Only 2026-07-28: what it says of itself comes from its server/discover result.
-      [{ name: 'modern', ...modernServerCommand({ modernOnly: true, description: 'Echo and arithmetic for tests.' }) }, fixtureServer('sky', 'catalog', ['--tools', '1'])],
+      [{ name: 'modern', ...statelessServerCommand({ modernOnly: true, description: 'Echo and arithmetic for tests.' }) }, fixtureServer('sky', 'catalog', ['--tools', '1'])],
       { catalog: { mode: 'search', directoryBudget: 20 } },
     );
     let client;
-    if (face === 'http') client = (await connectModernHttp((await startGateway(yaml)).url)).client;
-    else client = (await connectModernStdio(stdioGatewayParams(yaml))).client;
+    if (face === 'http') client = (await connectStatelessHttp((await startGateway(yaml)).url)).client;
+    else client = (await connectStatelessStdio(stdioGatewayParams(yaml))).client;
     const names = (await client.listTools()).tools.map((t: any) => t.name);
     expect(names.slice(0, 3)).toEqual(['search_tools', 'call_tool', 'list_servers']);
     const servers: any = await client.callTool({ name: 'list_servers', arguments: {} });

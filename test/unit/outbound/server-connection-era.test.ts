@@ -1,6 +1,6 @@
 // Which era a ServerConnection speaks, in process on fake stdio servers and a fake clock: the
 // server/discover probe and what each answer (or silence, or death) means, the verdict kept for
-// reconnects, and `protocol` pinning it. See server-connection-modern.test.ts for what a modern
+// reconnects, and `protocol` pinning it. See server-connection-stateless.test.ts for what a modern
 // connection then does.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,7 @@ import { eraCache } from '../../../src/outbound/era.js';
 import { PROBE_TIMEOUT_MS } from '../../../src/outbound/handshake.js';
 import { fakeServers, type FakeCall, type FakeServerScript } from '../../helpers/fake-transport.js';
 import { serverConfig, watched } from './connection-harness.js';
-import { VERSION, env, modernServer, rpcError } from './modern-fake.js';
+import { VERSION, env, statelessServer, rpcError } from './stateless-fake.js';
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
 
@@ -27,7 +27,7 @@ afterEach(() => {
 
 describe('era detection (stdio)', () => {
   it('a server that answers server/discover is modern: no initialize, identity from discover, the envelope on every request', async () => {
-    fakeServers.define('m', modernServer({ tools: [tool('t')], instructions: 'Use m.', serverInfo: { name: 'm-server', version: '3.0.0' } }));
+    fakeServers.define('m', statelessServer({ tools: [tool('t')], instructions: 'Use m.', serverInfo: { name: 'm-server', version: '3.0.0' } }));
     const w = watched(serverConfig('m'), { clientCapabilities: { roots: {}, sampling: {} } });
     await w.connection.connect();
     expect(w.connection).toMatchObject({
@@ -96,7 +96,7 @@ describe('era detection (stdio)', () => {
       if (asked++ === 0) return rpcError(call, -32022, 'Unsupported protocol version', { supported: [VERSION], requested: VERSION });
       return { resultType: 'complete', supportedVersions: [VERSION], capabilities: {} };
     };
-    fakeServers.define('picky', modernServer({ discover }));
+    fakeServers.define('picky', statelessServer({ discover }));
     const w = watched(serverConfig('picky'));
     await w.connection.connect();
     expect(w.connection).toMatchObject({ state: 'ready', era: 'stateless' });
@@ -104,7 +104,7 @@ describe('era detection (stdio)', () => {
   });
 
   it('a modern error the gateway cannot go on from fails the attempt; it does not fall back to initialize', async () => {
-    fakeServers.define('newer', modernServer({ discover: (_p, call) => rpcError(call, -32022, 'Unsupported', { supported: ['2027-01-01'], requested: VERSION }) }));
+    fakeServers.define('newer', statelessServer({ discover: (_p, call) => rpcError(call, -32022, 'Unsupported', { supported: ['2027-01-01'], requested: VERSION }) }));
     const w = watched(serverConfig('newer'), { reconnect: false });
     await w.connection.connect();
     expect(w.connection).toMatchObject({ state: 'failed', problem: expect.stringContaining('no protocol revision in common') });
@@ -116,7 +116,7 @@ describe('era detection (stdio)', () => {
     const first = watched(serverConfig('upgraded'));
     await first.connection.connect();
     await first.connection.close();
-    fakeServers.define('upgraded', modernServer({ tools: [tool('new')], modernOnly: true }));
+    fakeServers.define('upgraded', statelessServer({ tools: [tool('new')], modernOnly: true }));
     const second = watched(serverConfig('upgraded'));
     await second.connection.connect();
     expect(second.connection).toMatchObject({ state: 'ready', era: 'stateless' });
@@ -148,7 +148,7 @@ describe('protocol pinned in the config', () => {
   });
 
   it('2026-07-28: a modern server is spoken to as such', async () => {
-    fakeServers.define('pinned-new', modernServer({ tools: [] }));
+    fakeServers.define('pinned-new', statelessServer({ tools: [] }));
     const w = watched(serverConfig('pinned-new', { protocol: '2026-07-28' }));
     await w.connection.connect();
     expect(w.connection).toMatchObject({ state: 'ready', era: 'stateless' });

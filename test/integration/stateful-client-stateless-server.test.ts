@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, connectHttpClient, httpServer, startGateway, yamlServers } from '../helpers/index.js';
-import { modernServerCommand, startModernHttpFixture } from '../helpers/modern-fixture.js';
+import { statelessServerCommand, startStatelessHttpFixture } from '../helpers/stateless-fixture.js';
 
 afterAll(cleanup);
 
@@ -20,8 +20,8 @@ describe('a client of the stateful era, a 2026-07-28-only server behind the gate
   let elicitAnswer: (message: string) => any = () => ({ action: 'decline' });
 
   beforeAll(async () => {
-    const http = await startModernHttpFixture({ modernOnly: true, name: 'modern-http' });
-    gw = await startGateway(yamlServers([{ name: 'overstdio', ...modernServerCommand({ modernOnly: true, name: 'modern-stdio' }) }, httpServer('overhttp', http.url)]));
+    const http = await startStatelessHttpFixture({ modernOnly: true, name: 'modern-http' });
+    gw = await startGateway(yamlServers([{ name: 'overstdio', ...statelessServerCommand({ modernOnly: true, name: 'modern-stdio' }) }, httpServer('overhttp', http.url)]));
     client = await connectHttpClient(gw.url, {
       capabilities: { elicitation: {}, sampling: {}, roots: { listChanged: true } },
       setup: (c) => {

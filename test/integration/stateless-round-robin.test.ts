@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, fixtureServer, repoRoot, spawnTracked, startGateway, trackDir, waitFor, yamlServers } from '../helpers/index.js';
-import { connectModernHttp } from '../helpers/modern-client.js';
+import { connectStatelessHttp } from '../helpers/stateless-client.js';
 
 afterAll(cleanup);
 
@@ -51,7 +51,7 @@ describe.skipIf(NGINX === undefined)('two gateways behind nginx round robin (ski
     // nginx reports readiness only by accepting connections.
     await waitFor(() => accepts(front), { timeout: 10_000, message: 'nginx listening' });
 
-    const { client } = await connectModernHttp(`http://127.0.0.1:${front}/mcp`);
+    const { client } = await connectStatelessHttp(`http://127.0.0.1:${front}/mcp`);
     const sub = await client.listen({ toolsListChanged: true });
     expect(sub.honoredFilter).toEqual({ toolsListChanged: true });
     const texts = await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool({ name: 'echo__echo', arguments: { text: `call ${i}` } })));

@@ -37,7 +37,7 @@ function capabilitiesOf(s: ModernScript): Record<string, any> {
   return caps;
 }
 
-export function modernServer(s: ModernScript = {}): FakeServerScript {
+export function statelessServer(s: ModernScript = {}): FakeServerScript {
   const discover =
     s.discover ??
     (() => ({

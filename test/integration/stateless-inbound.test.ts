@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { cleanup, connectHttpClient, fixtureServer, startGateway, stdioGatewayParams, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { MODERN_VERSION, connectModernHttp, connectModernStdio, logLevelMeta, postMessage } from '../helpers/modern-client.js';
+import { STATELESS_VERSION, connectStatelessHttp, connectStatelessStdio, logLevelMeta, postMessage } from '../helpers/stateless-client.js';
 
 afterAll(cleanup);
 
 const CONFIG = yamlServers([fixtureServer('int', 'interactive'), fixtureServer('echo', 'echo')]);
-const META = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
-const STD = { 'mcp-protocol-version': MODERN_VERSION };
+const META = { 'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
+const STD = { 'mcp-protocol-version': STATELESS_VERSION };
 
 function text(result: unknown): string {
   const r = result as { content?: Array<{ text?: string }>; contents?: Array<{ text?: string }> };
@@ -41,10 +41,10 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('connects statelessly: discover names the gateway, tools are listed and called', async () => {
-    const { client } = await connectModernHttp(gw.url);
+    const { client } = await connectStatelessHttp(gw.url);
     expect(client.getProtocolEra()).toBe('modern');
     const discover = client.getDiscoverResult()!;
-    expect(discover.supportedVersions).toContain(MODERN_VERSION);
+    expect(discover.supportedVersions).toContain(STATELESS_VERSION);
     expect((discover as any)._meta['io.modelcontextprotocol/serverInfo'].name).toBe('switchboard');
     expect(discover.capabilities.tools).toBeDefined();
     const names = (await client.listTools()).tools.map((t) => t.name);
@@ -53,7 +53,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('turns a 2025 server’s elicitation, sampling and roots requests into input rounds the client answers', async () => {
-    const { client, asked } = await connectModernHttp(gw.url);
+    const { client, asked } = await connectStatelessHttp(gw.url);
     expect(text(await client.callTool({ name: 'int__ask_elicitation', arguments: {} }))).toBe('elicited: {"action":"accept","content":{"name":"Ada","color":"teal","confirm":true,"topic":"owls"}}');
     expect(text(await client.callTool({ name: 'int__ask_sampling', arguments: { prompt: 'Capital of France?' } }))).toBe('sampled: Paris');
     expect(text(await client.callTool({ name: 'int__ask_roots', arguments: {} }))).toBe('[{"uri":"file:///tmp/modern-root","name":"modern root"}]');
@@ -62,7 +62,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('answers -32021 naming the capability when the server needed one this client lacks', async () => {
-    const { client, asked } = await connectModernHttp(gw.url, { capabilities: { elicitation: {} } });
+    const { client, asked } = await connectStatelessHttp(gw.url, { capabilities: { elicitation: {} } });
     const err = await rpcError(client.callTool({ name: 'int__ask_sampling', arguments: {} }));
     expect(err.code).toBe(-32021);
     expect(err.data).toEqual({ requiredCapabilities: { sampling: {} } });
@@ -102,14 +102,14 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('relays progress on the request’s own stream', async () => {
-    const { client } = await connectModernHttp(gw.url);
+    const { client } = await connectStatelessHttp(gw.url);
     const seen: number[] = [];
     await client.callTool({ name: 'int__progress', arguments: { steps: 3 } }, { onprogress: (p) => void seen.push(p.progress) });
     expect(seen).toEqual([1, 2, 3]);
   });
 
   it('sends log lines only to a request that asked for them, at its level', async () => {
-    const { client } = await connectModernHttp(gw.url);
+    const { client } = await connectStatelessHttp(gw.url);
     const lines: Record<string, any>[] = [];
     client.setNotificationHandler('notifications/message', async (n) => void lines.push(n.params as Record<string, any>));
     await client.callTool({ name: 'int__log', arguments: { level: 'error', message: 'unasked' } });
@@ -120,7 +120,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('cancels the server’s call when the client closes the request’s stream', async () => {
-    const { client } = await connectModernHttp(gw.url);
+    const { client } = await connectStatelessHttp(gw.url);
     const ac = new AbortController();
     const call = client.callTool({ name: 'int__wait_cancel', arguments: {} }, { signal: ac.signal }).catch((e) => e);
     const waiting = await gw.waitForStderr(/waiting id=/);
@@ -131,7 +131,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('feeds a listen stream from a 2025 server’s list changes and resource updates, tagged and filtered', async () => {
-    const { client } = await connectModernHttp(gw.url);
+    const { client } = await connectStatelessHttp(gw.url);
     const changed = next(client, 'notifications/tools/list_changed');
     const updated = next(client, 'notifications/resources/updated');
     const uri = (await client.listResources()).resources.find((r) => r.name === 'counter')!.uri;
@@ -160,7 +160,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
     expect(await postMessage(gw.url, odd, { ...STD, 'mcp-method': 'ping' })).toMatchObject({ status: 404, data: { id: 4, error: { code: -32601 } } });
     const future = { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} };
     const refused = await postMessage(gw.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: future } }, { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' });
-    expect(refused).toMatchObject({ status: 400, data: { id: 5, error: { code: -32022, data: { supported: [MODERN_VERSION], requested: '2099-01-01' } } } });
+    expect(refused).toMatchObject({ status: 400, data: { id: 5, error: { code: -32022, data: { supported: [STATELESS_VERSION], requested: '2099-01-01' } } } });
     const bare = await postMessage(gw.url, { jsonrpc: '2.0', id: 6, method: 'server/discover', params: {} }, { ...STD, 'mcp-method': 'server/discover' });
     expect(bare).toMatchObject({ status: 400, data: { id: 6, error: { code: -32602 } } });
     const list = await postMessage(gw.url, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: META } }, { ...STD, 'mcp-method': 'tools/list' });
@@ -197,7 +197,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   });
 
   it('serves a v2 client in auto mode statelessly and a v1 client in a session, side by side', async () => {
-    const auto = await connectModernHttp(gw.url, { mode: 'auto' });
+    const auto = await connectStatelessHttp(gw.url, { mode: 'auto' });
     expect(auto.client.getProtocolEra()).toBe('modern');
     const v1 = await connectHttpClient(gw.url);
     const [a, b] = await Promise.all([
@@ -211,7 +211,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
 describe('stdio face, SDK v2 client pinned to 2026-07-28', () => {
   it('serves tools, an input round and a listen stream on one connection', async () => {
     const params = stdioGatewayParams(CONFIG);
-    const { client, asked } = await connectModernStdio({ command: params.command, args: params.args, cwd: params.cwd, env: params.env });
+    const { client, asked } = await connectStatelessStdio({ command: params.command, args: params.args, cwd: params.cwd, env: params.env });
     expect(client.getProtocolEra()).toBe('modern');
     expect(text(await client.callTool({ name: 'echo__echo', arguments: { text: 'over stdio' } }))).toBe('over stdio');
     expect(text(await client.callTool({ name: 'int__ask_sampling', arguments: {} }))).toBe('sampled: Paris');

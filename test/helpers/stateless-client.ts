@@ -8,13 +8,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import { LineCollector, trackClosable, trackPid } from './processes.js';
 
-export const MODERN_VERSION = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 
 /** 'modern' pins 2026-07-28 (no fallback); 'auto' probes and may land on either era; 'legacy' is the 2025 handshake. */
 export type NegotiationMode = 'modern' | 'auto' | 'legacy';
 
-export interface ModernConnectOptions {
+export interface StatelessConnectOptions {
   mode?: NegotiationMode;
   /** Declared on every request (default { elicitation: {}, sampling: {}, roots: {} }). */
   capabilities?: ClientCapabilities;
@@ -37,7 +37,7 @@ export interface AskedInput {
   params: unknown;
 }
 
-export interface ModernClient {
+export interface StatelessClient {
   client: Client;
   /** Every embedded input request the client answered, in order. */
   asked: AskedInput[];
@@ -47,7 +47,7 @@ export interface ModernClient {
 
 const DEFAULT_CONTENT = { name: 'Ada', color: 'teal', confirm: true, topic: 'owls' };
 
-function newClient(options: ModernConnectOptions): ModernClient {
+function newClient(options: StatelessConnectOptions): StatelessClient {
   const mode = options.mode ?? 'modern';
   const capabilities = options.capabilities ?? { elicitation: {}, sampling: {}, roots: {} };
   const client = new Client(
@@ -55,7 +55,7 @@ function newClient(options: ModernConnectOptions): ModernClient {
     {
       capabilities,
       versionNegotiation: {
-        mode: mode === 'modern' ? { pin: MODERN_VERSION } : mode,
+        mode: mode === 'modern' ? { pin: STATELESS_VERSION } : mode,
         ...(options.timeoutMs === undefined ? {} : { probe: { timeoutMs: options.timeoutMs } }),
       },
     },
@@ -78,7 +78,7 @@ function newClient(options: ModernConnectOptions): ModernClient {
   return { client, asked };
 }
 
-async function connect(modern: ModernClient, transport: StreamableHTTPClientTransport | StdioClientTransport, options: ModernConnectOptions) {
+async function connect(modern: StatelessClient, transport: StreamableHTTPClientTransport | StdioClientTransport, options: StatelessConnectOptions) {
   trackClosable(modern.client);
   try {
     await modern.client.connect(transport, options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs });
@@ -90,7 +90,7 @@ async function connect(modern: ModernClient, transport: StreamableHTTPClientTran
 }
 
 /** A v2 client over Streamable HTTP. */
-export async function connectModernHttp(url: string | URL, options: ModernConnectOptions = {}): Promise<ModernClient> {
+export async function connectStatelessHttp(url: string | URL, options: StatelessConnectOptions = {}): Promise<StatelessClient> {
   const modern = newClient(options);
   return connect(modern, new StreamableHTTPClientTransport(new URL(url)), options);
 }
@@ -106,7 +106,7 @@ export interface StdioCommand {
  * A v2 client that spawns `command` over stdio; stderr is collected. In 'auto' mode the SDK
  * probes in a short-lived sibling process spawned from the same command (and reaps it).
  */
-export async function connectModernStdio(command: StdioCommand, options: ModernConnectOptions = {}): Promise<ModernClient> {
+export async function connectStatelessStdio(command: StdioCommand, options: StatelessConnectOptions = {}): Promise<StatelessClient> {
   const modern = newClient(options);
   const transport = new StdioClientTransport({ ...command, stderr: 'pipe' });
   modern.stderr = new LineCollector(transport.stderr as Readable | null);

@@ -8,7 +8,7 @@ import { RpcError } from '../../../src/errors.js';
 import { eraCache } from '../../../src/outbound/era.js';
 import { fakeServers, type FakeMcpServer } from '../../helpers/fake-transport.js';
 import { serverConfig, watched, type Watched } from './connection-harness.js';
-import { ACK, SID, VERSION, cancelledIds, env, listens, modernServer, onStream } from './modern-fake.js';
+import { ACK, SID, VERSION, cancelledIds, env, listens, statelessServer, onStream } from './stateless-fake.js';
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
 
@@ -24,8 +24,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function modern(name: string, script: Parameters<typeof modernServer>[0] = {}, options = {}): Promise<{ w: Watched; server: FakeMcpServer }> {
-  fakeServers.define(name, modernServer(script));
+async function modern(name: string, script: Parameters<typeof statelessServer>[0] = {}, options = {}): Promise<{ w: Watched; server: FakeMcpServer }> {
+  fakeServers.define(name, statelessServer(script));
   const w = watched(serverConfig(name), { clientCapabilities: { roots: {} }, ...options });
   await w.connection.connect();
   expect(w.connection.era).toBe('stateless');

@@ -4,9 +4,9 @@
 import { fixture, nodeBin, repoRoot } from './paths.js';
 import type { HttpFixture } from './fixtures.js';
 import { LineCollector, exited, spawnTracked, terminate } from './processes.js';
-import type { StdioCommand } from './modern-client.js';
+import type { StdioCommand } from './stateless-client.js';
 
-export const MODERN_SERVER = fixture('modern-server');
+export const STATELESS_SERVER = fixture('modern-server');
 
 export interface ModernFixtureOptions {
   /** Refuse 2025-era traffic (initialize → -32022). Default: dual-era. */
@@ -25,14 +25,14 @@ function flags(options: ModernFixtureOptions): string[] {
   return out;
 }
 
-/** The stdio command that runs the fixture (for connectModernStdio or a gateway server entry). */
-export function modernServerCommand(options: ModernFixtureOptions = {}): StdioCommand & { args: string[] } {
-  return { command: nodeBin, args: [MODERN_SERVER, ...flags(options)], cwd: repoRoot };
+/** The stdio command that runs the fixture (for connectStatelessStdio or a gateway server entry). */
+export function statelessServerCommand(options: ModernFixtureOptions = {}): StdioCommand & { args: string[] } {
+  return { command: nodeBin, args: [STATELESS_SERVER, ...flags(options)], cwd: repoRoot };
 }
 
 /** Starts the fixture over Streamable HTTP on 127.0.0.1 (a free port) and waits for its URL. */
-export async function startModernHttpFixture(options: ModernFixtureOptions = {}): Promise<HttpFixture> {
-  const proc = spawnTracked(nodeBin, [MODERN_SERVER, '--http', '127.0.0.1:0', ...flags(options)], { cwd: repoRoot });
+export async function startStatelessHttpFixture(options: ModernFixtureOptions = {}): Promise<HttpFixture> {
+  const proc = spawnTracked(nodeBin, [STATELESS_SERVER, '--http', '127.0.0.1:0', ...flags(options)], { cwd: repoRoot });
   const spawned = {
     proc,
     pid: proc.pid ?? -1,

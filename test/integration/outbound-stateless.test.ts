@@ -15,7 +15,7 @@ import { isRawResponse, type RawResponse } from '../../src/jsonrpc/raw.js';
 import { ServerConnection } from '../../src/outbound/server-connection.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
 import { cleanup, connectHttpClient, httpServer, startGateway, yamlServers } from '../helpers/index.js';
-import { modernServerCommand, startModernHttpFixture } from '../helpers/modern-fixture.js';
+import { statelessServerCommand, startStatelessHttpFixture } from '../helpers/stateless-fixture.js';
 import { Conditions, gatewayConfig } from '../unit/outbound/connection-harness.js';
 import { textOf } from '../../src/jsonrpc/ndjson.js';
 
@@ -48,11 +48,11 @@ function capturingLogger() {
 }
 
 const subjects: Subject[] = [
-  { label: 'stdio, dual-era', start: async (log) => ({ entry: modernServerCommand(), stderrHas: log.has }) },
-  { label: 'stdio, --modern-only', start: async (log) => ({ entry: modernServerCommand({ modernOnly: true }), stderrHas: log.has }) },
+  { label: 'stdio, dual-era', start: async (log) => ({ entry: statelessServerCommand(), stderrHas: log.has }) },
+  { label: 'stdio, --modern-only', start: async (log) => ({ entry: statelessServerCommand({ modernOnly: true }), stderrHas: log.has }) },
   ...[false, true].map((modernOnly) => ({
     label: `Streamable HTTP, ${modernOnly ? '--modern-only' : 'dual-era'}`,
-    start: async () => ({ entry: { url: (await startModernHttpFixture({ modernOnly })).url } }),
+    start: async () => ({ entry: { url: (await startStatelessHttpFixture({ modernOnly })).url } }),
   })),
 ];
 
@@ -145,8 +145,8 @@ describe.each(subjects)('ServerConnection and the modern fixture: $label', (subj
 
 describe('the gateway serving the modern fixture to a client of the stateful era', () => {
   it('lists and calls its tools over stdio and HTTP servers alike', async () => {
-    const http = await startModernHttpFixture({ name: 'modern-http' });
-    const stdio = modernServerCommand({ name: 'modern-stdio' });
+    const http = await startStatelessHttpFixture({ name: 'modern-http' });
+    const stdio = statelessServerCommand({ name: 'modern-stdio' });
     const gw = await startGateway(yamlServers([{ name: 'overstdio', ...stdio }, httpServer('overhttp', http.url)]));
     const client: Client = await connectHttpClient(gw.url);
     const { tools } = await client.listTools();

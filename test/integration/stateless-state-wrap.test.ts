@@ -5,16 +5,16 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, httpServer, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
-import { MODERN_VERSION, postMessage } from '../helpers/modern-client.js';
-import { startModernHttpFixture } from '../helpers/modern-fixture.js';
+import { STATELESS_VERSION, postMessage } from '../helpers/stateless-client.js';
+import { startStatelessHttpFixture } from '../helpers/stateless-fixture.js';
 
 afterAll(cleanup);
 
 const KEY = 'a shared secret of at least 32 characters, for tests';
-const META = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+const META = { 'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
 
 async function post(gw: HttpGateway, id: number, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const headersFor = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method, ...headers };
+  const headersFor = { 'mcp-protocol-version': STATELESS_VERSION, 'mcp-method': method, ...headers };
   return (await postMessage(gw.url, { jsonrpc: '2.0', id, method, params: { _meta: META, ...params } }, headersFor)).data;
 }
 
@@ -28,7 +28,7 @@ describe("a 2026 server's requestState on its way to a 2026 client", () => {
   let stranger: HttpGateway;
   beforeAll(async () => {
     // One server behind every gateway, as behind a load balancer: its own state is good at each.
-    const server = await startModernHttpFixture({ modernOnly: true });
+    const server = await startStatelessHttpFixture({ modernOnly: true });
     const servers = [httpServer('m', server.url)];
     [a, b, stranger] = await Promise.all([
       startGateway(yamlServers(servers, { listen: { stateKey: KEY }, catalog: { pageSize: 3 } })),
