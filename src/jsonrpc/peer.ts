@@ -9,7 +9,7 @@ import { ChurnMap } from './churn.js';
 import { deadlines, type Deadline } from './deadlines.js';
 import { DEFAULT_MAX_DEPTH } from './parse.js';
 import { scanResponse, type RawResponse } from './raw.js';
-import { SENT, type Transport } from '../transport.js';
+import { SENT, type Transport, type TransportSink } from '../transport.js';
 import {
   ErrorCode,
   classify,
@@ -95,6 +95,8 @@ export class Peer<O = never> {
   /** Requests the other side sent us that are still being handled, for its cancellations. */
   private readonly incoming = new ChurnMap<JsonRpcId, AbortController>();
   private closed = false;
+  /** What the transport delivers to: made once, given to its start(). */
+  private readonly sink: TransportSink;
   /** Label for error messages: the server's name. */
   readonly label: string;
 
@@ -106,11 +108,18 @@ export class Peer<O = never> {
     private readonly maxDepth = DEFAULT_MAX_DEPTH,
   ) {
     this.label = label;
-    transport.ontext = (text, relatedTo) => this.receiveText(text, relatedTo);
-    transport.onmessage = (m, relatedTo) => this.receive(m, relatedTo);
-    transport.onclose = (reason) => this.closeWith(reason);
-    transport.onerror = (err) => handlers.onProtocolError?.(describeError(err));
-    transport.onfail = (id, err) => this.fail(id, err);
+    this.sink = {
+      text: (text, relatedTo) => this.receiveText(text, relatedTo),
+      message: (m, relatedTo) => this.receive(m, relatedTo),
+      close: (reason) => this.closeWith(reason),
+      error: (err) => handlers.onProtocolError?.(describeError(err)),
+      fail: (id, err) => this.fail(id, err),
+    };
+  }
+
+  /** Starts the transport, delivering to this Peer from now on. */
+  start(): Promise<void> {
+    return this.transport.start(this.sink);
   }
 
   /** Fails one pending request at once (the transport knows it cannot be answered any more). */
