@@ -41,9 +41,9 @@ interface Bridged extends ParkedCall {
  */
 export async function serveRound(session: ClientSession, handler: Handler, round: Round, track: (cancel: () => void) => () => void): Promise<RoundEnd> {
   const { params, method } = round;
-  const router = session.router;
+  const parked = session.router.state.parked;
   const call = isGatewayState(params.requestState)
-    ? (router.parked.take(params.requestState, session, method, paramsDigest(params), (c) => {
+    ? (parked.take(params.requestState, session, method, paramsDigest(params), (c) => {
         c.bridge.capabilities = round.modern.clientCapabilities;
         c.bridge.answer(params.inputResponses);
       }) as Bridged)
@@ -61,7 +61,7 @@ export async function serveRound(session: ClientSession, handler: Handler, round
     if (next === 'input') {
       call.bridge.related = undefined;
       call.bridge.progress = undefined;
-      const requestState = router.parked.park(call);
+      const requestState = parked.park(call);
       return { kind: 'input', result: { resultType: 'input_required', inputRequests: call.bridge.inputRequests(), requestState } };
     }
     call.bridge.settle();
@@ -80,7 +80,9 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
   const cancellation = new Cancellation();
   const wantsProgress = round.params._meta?.progressToken !== undefined;
   const context: RequestContext = {
-    router: session.router,
+    gateway: session.router,
+    connections: session.router.registry,
+    sessionState: session.router.state,
     finder: session.finder,
     session,
     view: session.view,

@@ -28,13 +28,12 @@ import type { Session } from '../router/session.js';
 import type { EndpointSession } from './session-opener.js';
 import type { ByteBudget } from './budget.js';
 import { isRawResponse, parseRawResponse, type RawResponse } from '../jsonrpc/raw.js';
-import { unwrap } from './handlers/forward.js';
+import { unwrap } from '../jsonrpc/answer.js';
 import type { Outcome } from '../router/parked-calls.js';
 import { spliceId } from '../jsonrpc/raw-splice.js';
 import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
-import { servedList } from './handlers/list.js';
-import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
+import { initializeResult, negotiateVersion, servedList } from './served.js';
 import { MRTR_METHODS, STATEFUL_ONLY, claimsModern, missingCapabilityError, readEnvelope, type Envelope } from '../protocol/modern.js';
 import { serveRound, type Round, type RoundEnd } from './bridged-request.js';
 import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js';
@@ -196,7 +195,9 @@ export class ClientSession implements EndpointSession, Session {
     const offAbort = abort?.onCancel(() => cancellation.cancel());
     const token = params._meta?.progressToken;
     const context: RequestContext = {
-      router: this.router,
+      gateway: this.router,
+      connections: this.router.registry,
+      sessionState: this.router.state,
       finder: this.finder,
       session: this,
       view: this.view,
@@ -305,7 +306,7 @@ export class ClientSession implements EndpointSession, Session {
     this.clientCapabilities = p.capabilities ?? {};
     this.clientInfo = p.clientInfo;
     for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
-    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.protocolVersion, this.view) };
+    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.router.registry, this.protocolVersion, this.view) };
   }
 
   private handleNotification(n: JsonRpcNotification): void {

@@ -1,8 +1,9 @@
-// What a request handler sees: the router (catalog, connections, per-session state on servers),
-// the app's tool search, the session that asked, and the request's own context (cancellation,
-// progress sink, the channel for messages related to it). Handlers are plain async functions of
-// (params, context) → result; they throw RpcError or GatewayError for failures. A RequestContext
-// is also the RequestOwner the router attributes a server's messages to.
+// What a request handler sees: the gateway (catalog, config, audit, cursors), the connection
+// registry, the state kept per session on servers' behalf, the app's tool search, the session that
+// asked, and the request's own context (cancellation, progress sink, the channel for messages
+// related to it). Handlers are plain async functions of (params, context) → result; they throw
+// RpcError or GatewayError for failures. A RequestContext is also the RequestOwner the router
+// attributes a server's messages to.
 
 import type { CatalogEntry } from '../catalog/build.js';
 import type { CatalogView } from '../catalog/view.js';
@@ -10,7 +11,9 @@ import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RawResponse } from '../jsonrpc/raw.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Envelope } from '../protocol/modern.js';
-import type { Router } from '../router/router.js';
+import type { ConnectionRegistry } from '../router/connections.js';
+import type { Gateway } from '../router/router.js';
+import type { SessionState } from '../router/session-state.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
 
@@ -30,7 +33,12 @@ export interface ToolFinding {
 }
 
 export interface RequestContext extends RequestOwner {
-  readonly router: Router;
+  /** The catalog in force, the config, audit, logging, cursors: read-only. */
+  readonly gateway: Gateway;
+  /** Server name → the connection serving this session (shared, or its own under isolation). */
+  readonly connections: ConnectionRegistry;
+  /** Subscriptions, task ids, parked calls, requestState and requests to clients, kept per session. */
+  readonly sessionState: SessionState;
   /** search_tools' engine, owned by the app. */
   readonly finder: ToolFinding;
   readonly session: ClientSession;
