@@ -9,7 +9,7 @@ import type { CatalogEntry } from '../catalog/build.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RawResponse } from '../jsonrpc/raw.js';
-import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcParams, JsonRpcResult } from '../protocol/jsonrpc.js';
 import type { Envelope } from '../protocol/modern.js';
 import type { ConnectionRegistry } from '../router/connections.js';
 import type { Gateway } from '../router/router.js';
@@ -47,7 +47,7 @@ export interface RequestContext extends RequestOwner {
   /** Cancelled when the client cancels the request or the session ends. */
   readonly cancellation: Cancellation;
   /** Set when the client asked for progress: relays a server's progress params to the client. */
-  readonly progress?: (params: Record<string, any>) => void;
+  readonly progress?: (params: JsonRpcParams) => void;
   /** Messages tied to this request (on HTTP: this POST's SSE stream). */
   readonly related?: (message: JsonRpcMessage) => void;
   /** The revision this request is served in (the session's, or the request's own envelope's). */
@@ -85,4 +85,4 @@ export interface CallShare {
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** A handler answers a result, or (tools/call's pass-through) the server's own answer as text. */
-export type Handler = (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any> | RawResponse>;
+export type Handler = (params: JsonRpcParams, context: RequestContext) => Promise<JsonRpcResult | RawResponse>;

@@ -6,6 +6,7 @@
 import type { UriJudge } from '../catalog/relayed-uris.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
+import type { JsonRpcParams, JsonRpcResult } from '../protocol/jsonrpc.js';
 import { mostVerbose } from '../protocol/mcp.js';
 import type { NotificationRoutes } from './notification-routes.js';
 import { ParkedCalls } from './parked-calls.js';
@@ -82,7 +83,7 @@ export class SessionState {
    * Asks the client that owns a request something on its server's behalf, as if the server had
    * sent the request itself (a 2026-07-28 server's input requests, for a client of the stateful era).
    */
-  askClient(connection: Connection, method: string, params: Record<string, unknown> | undefined, owner: RequestOwner, signal: AbortSignal): Promise<Record<string, any>> {
+  askClient(connection: Connection, method: string, params: JsonRpcParams | undefined, owner: RequestOwner, signal: AbortSignal): Promise<JsonRpcResult> {
     return this.relay.relay(connection, { jsonrpc: '2.0', id: 0, method, params }, owner, signal);
   }
 
