@@ -14,7 +14,7 @@ import type { Outcome, ParkedCall } from '../router/parked-calls.js';
 import { isGatewayState, paramsDigest } from '../router/request-state.js';
 import type { ClientSession } from './client-session.js';
 import type { CallShare, Handler, HttpHeaders, RequestContext } from './context.js';
-import { unwrap } from './handlers/forward.js';
+import { unwrap } from '../jsonrpc/answer.js';
 import type { Reply } from './session-opener.js';
 import { dressRaw, dressResult, refusal } from './stateless-request.js';
 
@@ -46,9 +46,9 @@ interface Bridged extends ParkedCall {
  */
 export async function serveRound(session: ClientSession, handler: Handler, round: Round, track: (cancel: () => void) => () => void): Promise<RoundEnd> {
   const { params, method } = round;
-  const router = session.router;
+  const parked = session.router.state.parked;
   const call = isGatewayState(params.requestState)
-    ? (router.parked.take(params.requestState, session, method, paramsDigest(params), (c) => {
+    ? (parked.take(params.requestState, session, method, paramsDigest(params), (c) => {
         c.bridge.capabilities = round.envelope.clientCapabilities;
         c.bridge.answer(params.inputResponses);
       }) as Bridged)
@@ -66,7 +66,7 @@ export async function serveRound(session: ClientSession, handler: Handler, round
     if (next === 'input') {
       call.bridge.related = undefined;
       call.bridge.progress = undefined;
-      const requestState = router.parked.park(call);
+      const requestState = parked.park(call);
       return { kind: 'input', result: { resultType: 'input_required', inputRequests: call.bridge.inputRequests(), requestState } };
     }
     call.bridge.settle();
@@ -126,7 +126,9 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
   const cancellation = new Cancellation();
   const wantsProgress = round.params._meta?.progressToken !== undefined;
   const context: RequestContext = {
-    router: session.router,
+    gateway: session.router,
+    connections: session.router.registry,
+    sessionState: session.router.state,
     finder: session.finder,
     session,
     view: session.view,

@@ -31,8 +31,7 @@ import { isRawResponse } from '../jsonrpc/raw.js';
 import { spliceId } from '../jsonrpc/raw-splice.js';
 import type { Reply } from './session-opener.js';
 import { handlers } from './handlers/index.js';
-import { servedList } from './handlers/list.js';
-import { initializeResult, negotiateVersion } from './handlers/lifecycle.js';
+import { initializeResult, negotiateVersion, servedList } from './served.js';
 import { MRTR_METHODS } from '../protocol/stateless.js';
 import { answerRound, type Round } from './bridged-request.js';
 import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js';
@@ -184,7 +183,9 @@ export class ClientSession implements EndpointSession, Session {
     const offAbort = abort?.onCancel(() => cancellation.cancel());
     const token = params._meta?.progressToken;
     const context: RequestContext = {
-      router: this.router,
+      gateway: this.router,
+      connections: this.router.registry,
+      sessionState: this.router.state,
       finder: this.finder,
       session: this,
       view: this.view,
@@ -267,7 +268,7 @@ export class ClientSession implements EndpointSession, Session {
     this.clientCapabilities = p.capabilities ?? {};
     this.clientInfo = p.clientInfo;
     for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
-    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.protocolVersion, this.view) };
+    return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.router.registry, this.protocolVersion, this.view) };
   }
 
   private handleNotification(n: JsonRpcNotification): void {

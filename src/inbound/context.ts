@@ -1,16 +1,19 @@
-// What a request handler sees: the router (catalog, connections, per-session state on servers),
-// the app's tool search, the session that asked, and the request's own context (cancellation,
-// progress sink, the channel for messages related to it). Handlers are plain async functions of
-// (params, context) → result; they throw RpcError or GatewayError for failures. A RequestContext
-// is also the RequestOwner the router attributes a server's messages to.
+// What a request handler sees: the gateway (catalog, config, audit, cursors), the connection
+// registry, the state kept per session on servers' behalf, the app's tool search, the session that
+// asked, and the request's own context (cancellation, progress sink, the channel for messages
+// related to it). Handlers are plain async functions of (params, context) → result; they throw
+// RpcError or GatewayError for failures. A RequestContext is also the RequestOwner the router
+// attributes a server's messages to.
 
 import type { CatalogEntry } from '../catalog/build.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { RawResponse } from '../jsonrpc/raw.js';
-import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcParams, JsonRpcResult } from '../protocol/jsonrpc.js';
 import type { Envelope } from '../protocol/stateless.js';
-import type { Router } from '../router/router.js';
+import type { ConnectionRegistry } from '../router/connections.js';
+import type { Gateway } from '../router/router.js';
+import type { SessionState } from '../router/session-state.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
 
@@ -38,7 +41,12 @@ export interface ClientSide {
 }
 
 export interface RequestContext extends RequestOwner {
-  readonly router: Router;
+  /** The catalog in force, the config, audit, logging, cursors: read-only. */
+  readonly gateway: Gateway;
+  /** Server name → the connection serving this session (shared, or its own under isolation). */
+  readonly connections: ConnectionRegistry;
+  /** Subscriptions, task ids, parked calls, requestState and requests to clients, kept per session. */
+  readonly sessionState: SessionState;
   /** search_tools' engine, owned by the app. */
   readonly finder: ToolFinding;
   readonly session: ClientSession;
@@ -47,7 +55,7 @@ export interface RequestContext extends RequestOwner {
   /** Cancelled when the client cancels the request or the session ends. */
   readonly cancellation: Cancellation;
   /** Set when the client asked for progress: relays a server's progress params to the client. */
-  readonly progress?: (params: Record<string, any>) => void;
+  readonly progress?: (params: JsonRpcParams) => void;
   /** Messages tied to this request (on HTTP: this POST's SSE stream). */
   readonly related?: (message: JsonRpcMessage) => void;
   /** The revision this request is served in (the session's, or the request's own envelope's). */
@@ -87,4 +95,4 @@ export interface CallShare {
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** A handler answers a result, or (tools/call's pass-through) the server's own answer as text. */
-export type Handler = (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any> | RawResponse>;
+export type Handler = (params: JsonRpcParams, context: RequestContext) => Promise<JsonRpcResult | RawResponse>;

@@ -8,7 +8,7 @@ import { META } from '../protocol/stateless.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { Subscriber } from '../router/subscriptions.js';
-import { servedList } from './handlers/list.js';
+import { servedList } from './served.js';
 
 /** What a client asks a listen stream for (the request's `notifications`), as honoured. */
 export interface ListenFilter {

@@ -50,7 +50,7 @@ export class NestedCalls {
     if (this.trace) params._meta = { ...this.trace };
     const request: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'tools/call', params };
     let outcome: Outcome | undefined;
-    await session.router.observer.request(session, request, async (): Promise<JsonRpcResponse> => {
+    await this.run.gateway.observer.request(session, request, async (): Promise<JsonRpcResponse> => {
       outcome = await this.handle(request, signal, site);
       return outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : errorResponse(id, outcome.error.code, outcome.error.message, outcome.error.data);
     });
@@ -82,7 +82,7 @@ export class NestedCalls {
   private hold(): () => void {
     const { session, share } = this.run;
     if (!session.takeNestedCall()) {
-      const max = session.router.config.limits.maxCallsPerSession;
+      const max = this.run.gateway.config.limits.maxCallsPerSession;
       throw new GatewayError('LIMIT_EXCEEDED', `this session already has ${max} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' });
     }
     if (share !== undefined && !share.take()) {
@@ -99,7 +99,9 @@ export class NestedCalls {
   private context(request: JsonRpcRequest, cancellation: Cancellation, site: CallSite): RequestContext {
     const run = this.run;
     return {
-      router: run.router,
+      gateway: run.gateway,
+      connections: run.connections,
+      sessionState: run.sessionState,
       finder: run.finder,
       session: run.session,
       // The view at the time of the call: a reload that took a tool away takes it from scripts too.

@@ -9,7 +9,7 @@ import { ChurnMap } from './churn.js';
 import { deadlines, type Deadline } from './deadlines.js';
 import { DEFAULT_MAX_DEPTH } from './parse.js';
 import { scanResponse, type RawResponse } from './raw.js';
-import { SENT, type Transport } from '../transport.js';
+import { SENT, type Transport, type TransportSink } from '../transport.js';
 import {
   ErrorCode,
   classify,
@@ -19,8 +19,10 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
+  type JsonRpcParams,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type JsonRpcResult,
 } from '../protocol/jsonrpc.js';
 
 export interface RequestOptions<O = never> {
@@ -37,7 +39,7 @@ export interface RequestOptions<O = never> {
    */
   raw?: boolean;
   /** Receives `notifications/progress` params for this request (token already ours). */
-  onProgress?: (params: Record<string, any>) => void;
+  onProgress?: (params: JsonRpcParams) => void;
   /**
    * Who this request is for (the router's RequestOwner: a session and its request's channel).
    * Requests and notifications the other side sends while this one is pending can be attributed
@@ -74,7 +76,7 @@ interface Pending<O> {
 
 export interface PeerHandlers<O = never> {
   /** An incoming request. Resolve with a result; throw RpcError (relayed as it is) or GatewayError for an error. */
-  onRequest?: (request: JsonRpcRequest, context: IncomingContext<O>) => Promise<Record<string, any>>;
+  onRequest?: (request: JsonRpcRequest, context: IncomingContext<O>) => Promise<JsonRpcResult>;
   /** `owner` is set only when the transport said which of our requests the message belongs to. */
   onNotification?: (notification: JsonRpcNotification, owner?: O) => void;
   /** A message that made no sense (unknown response id, invalid envelope). */
@@ -95,6 +97,8 @@ export class Peer<O = never> {
   /** Requests the other side sent us that are still being handled, for its cancellations. */
   private readonly incoming = new ChurnMap<JsonRpcId, AbortController>();
   private closed = false;
+  /** What the transport delivers to: made once, given to its start(). */
+  private readonly sink: TransportSink;
   /** Label for error messages: the server's name. */
   readonly label: string;
 
@@ -106,11 +110,18 @@ export class Peer<O = never> {
     private readonly maxDepth = DEFAULT_MAX_DEPTH,
   ) {
     this.label = label;
-    transport.ontext = (text, relatedTo) => this.receiveText(text, relatedTo);
-    transport.onmessage = (m, relatedTo) => this.receive(m, relatedTo);
-    transport.onclose = (reason) => this.closeWith(reason);
-    transport.onerror = (err) => handlers.onProtocolError?.(describeError(err));
-    transport.onfail = (id, err) => this.fail(id, err);
+    this.sink = {
+      text: (text, relatedTo) => this.receiveText(text, relatedTo),
+      message: (m, relatedTo) => this.receive(m, relatedTo),
+      close: (reason) => this.closeWith(reason),
+      error: (err) => handlers.onProtocolError?.(describeError(err)),
+      fail: (id, err) => this.fail(id, err),
+    };
+  }
+
+  /** Starts the transport, delivering to this Peer from now on. */
+  start(): Promise<void> {
+    return this.transport.start(this.sink);
   }
 
   /** Fails one pending request at once (the transport knows it cannot be answered any more). */
@@ -133,7 +144,7 @@ export class Peer<O = never> {
    * Sends a request; resolves with the other side's response (result or error) — as text when
    * `options.raw` and the text allows — and rejects on a gateway failure.
    */
-  requestRaw(method: string, params: Record<string, any> | undefined, options?: RequestOptions<O>): Promise<PeerAnswer> {
+  requestRaw(method: string, params: JsonRpcParams | undefined, options?: RequestOptions<O>): Promise<PeerAnswer> {
     if (this.closed) {
       return Promise.reject(new GatewayError('CONNECTION_CLOSED', `connection to ${this.label} is closed`, { server: this.label }));
     }
@@ -176,13 +187,13 @@ export class Peer<O = never> {
   }
 
   /** Sends a request; resolves with the result, rejects with RpcError (the other side's error, as it is) for an error response. */
-  async request(method: string, params?: Record<string, any>, options?: RequestOptions<O>): Promise<Record<string, any>> {
+  async request(method: string, params?: JsonRpcParams, options?: RequestOptions<O>): Promise<JsonRpcResult> {
     const response = (await this.requestRaw(method, params, options?.raw ? { ...options, raw: false } : options)) as JsonRpcResponse;
     if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
   }
 
-  notify(method: string, params?: Record<string, any>): Promise<void> {
+  notify(method: string, params?: JsonRpcParams): Promise<void> {
     if (this.closed) return Promise.resolve();
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     return this.transport.send(message);

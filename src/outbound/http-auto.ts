@@ -4,7 +4,7 @@
 
 import { GatewayError, describeError } from '../errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Transport } from '../transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../transport.js';
 import { httpStatusError, type HttpTransportKind, type HttpTransportOptions } from './http-common.js';
 import { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
 import { StreamableHttpTransport } from './http-streamable.js';
@@ -36,19 +36,17 @@ export function createHttpTransport(options: CreateHttpTransportOptions): HttpTr
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 export class AutoHttpTransport implements Transport {
-  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
-  onclose?: (reason?: Error) => void;
-  onerror?: (error: Error) => void;
-  onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
-
+  /** Where the transport in use delivers (given to start). */
+  private sink: TransportSink = NO_SINK;
   private inner: HttpTransport;
   /** Settles when the first send has decided the transport; later sends wait behind it. */
   private decided?: Promise<void>;
   private closed = false;
+  /** The probe being closed after the fallback: its close is not ours. */
+  private detached?: HttpTransport;
 
   constructor(private readonly options: LegacySseTransportOptions) {
-    this.inner = this.wire(new StreamableHttpTransport(options));
+    this.inner = new StreamableHttpTransport(options);
   }
 
   /** 'streamable-http' until (and unless) the first POST made us fall back to 'sse'. */
@@ -56,8 +54,9 @@ export class AutoHttpTransport implements Transport {
     return this.inner.kind;
   }
 
-  start(): Promise<void> {
-    return this.inner.start();
+  start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+    return this.inner.start(this.sinkFor(this.inner));
   }
 
   setProtocolVersion(version: string): void {
@@ -90,12 +89,12 @@ export class AutoHttpTransport implements Transport {
       if (!(err instanceof GatewayError) || err.status === undefined || !FALLBACK_STATUSES.has(err.status) || this.closed) throw err;
       const streamable = this.inner;
       // Detach first: closing the probe must not look like the connection closing.
-      streamable.onclose = undefined;
+      this.detached = streamable;
       await streamable.close().catch(() => {});
       const legacy = new LegacySseTransport(this.options);
-      this.inner = this.wire(legacy);
+      this.inner = legacy;
       try {
-        await legacy.start();
+        await legacy.start(this.sinkFor(legacy));
       } catch (legacyErr) {
         // Neither worked: report both, keeping the POST's status for the caller.
         throw httpStatusError(err.status, `${err.message}; legacy SSE fallback failed: ${describeError(legacyErr)}`);
@@ -108,21 +107,22 @@ export class AutoHttpTransport implements Transport {
     }
   }
 
-  /** Forwards callbacks only from the transport currently in use. */
-  private wire(t: HttpTransport): HttpTransport {
-    t.onmessage = (m, relatedTo) => {
-      if (this.inner === t) this.onmessage?.(m, relatedTo);
+  /** A sink that forwards only while `t` is the transport in use (made once per transport). */
+  private sinkFor(t: HttpTransport): TransportSink {
+    return {
+      message: (m, relatedTo) => {
+        if (this.inner === t) this.sink.message(m, relatedTo);
+      },
+      error: (e) => {
+        if (this.inner === t) this.sink.error(e);
+      },
+      close: (r) => {
+        if (this.inner === t && this.detached !== t) this.sink.close(r);
+      },
+      fail: (id, e) => {
+        if (this.inner === t) this.sink.fail(id, e);
+      },
+      text: (text, relatedTo) => (this.inner === t ? this.sink.text?.(text, relatedTo) : undefined),
     };
-    t.onerror = (e) => {
-      if (this.inner === t) this.onerror?.(e);
-    };
-    t.onclose = (r) => {
-      if (this.inner === t) this.onclose?.(r);
-    };
-    t.onfail = (id, e) => {
-      if (this.inner === t) this.onfail?.(id, e);
-    };
-    t.ontext = (text, relatedTo) => (this.inner === t ? this.ontext?.(text, relatedTo) : undefined);
-    return t;
   }
 }

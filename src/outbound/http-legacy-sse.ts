@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Transport } from '../transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../transport.js';
 import { responseIdInHead, serializeMessage } from '../jsonrpc/ndjson.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -37,11 +37,8 @@ const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 
 export class LegacySseTransport implements Transport {
   readonly kind = 'sse' as const;
-  onmessage?: (message: JsonRpcMessage) => void;
-  onclose?: (reason?: Error) => void;
-  onerror?: (error: Error) => void;
-  onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string | readonly Buffer[]) => JsonRpcId | undefined;
+  /** Where what the pipe carries goes (given to start). */
+  private sink: TransportSink = NO_SINK;
 
   private readonly url: URL;
   private readonly shownUrl: string;
@@ -72,7 +69,7 @@ export class LegacySseTransport implements Transport {
     this.refusals = {
       onerror: (e) => this.reportError(e),
       failRequest: (id, e) => {
-        if (!this.closed) this.onfail?.(id, e);
+        if (!this.closed) this.sink.fail(id, e);
       },
       refuseRequest: (id, e) => void this.send(errorResponse(id, ErrorCode.InvalidRequest, e.message)).catch(() => {}),
     };
@@ -88,9 +85,10 @@ export class LegacySseTransport implements Transport {
   }
 
   /** Opens the GET stream and resolves once the server named its POST endpoint. */
-  async start(): Promise<void> {
+  async start(sink: TransportSink): Promise<void> {
     if (this.started) throw new GatewayError('PROTOCOL_ERROR', 'LegacySseTransport already started');
     if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} is closed`);
+    this.sink = sink;
     this.started = true;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -101,7 +99,7 @@ export class LegacySseTransport implements Transport {
         void this.openStream(resolve, reject);
       });
     } catch (err) {
-      // Free the half-open stream and socket; the caller sees start() reject, not onclose.
+      // Free the half-open stream and socket; the caller sees start() reject, not the sink's close.
       this.closed = true;
       this.closing.abort();
       await this.agent.destroy().catch(() => {});
@@ -144,7 +142,7 @@ export class LegacySseTransport implements Transport {
     this.closing.abort();
     this.poster?.abortAll(new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`));
     await this.agent.destroy().catch(() => {});
-    this.onclose?.(reason);
+    this.sink.close(reason);
   }
 
   private async openStream(resolve: () => void, reject: (e: Error) => void): Promise<void> {
@@ -183,7 +181,7 @@ export class LegacySseTransport implements Transport {
         onTooLarge: (e, head) => {
           this.reportError(e);
           const id = head === undefined ? undefined : responseIdInHead(head);
-          if (id !== undefined && !this.closed) this.onfail?.(id, e);
+          if (id !== undefined && !this.closed) this.sink.fail(id, e);
         },
       });
       reason = new GatewayError('CONNECTION_CLOSED', `SSE stream from ${this.shownUrl} ended`);
@@ -224,12 +222,12 @@ export class LegacySseTransport implements Transport {
     resolve();
   }
 
-  /** Offers an event's data up undecoded first (see Transport.ontext), else parses and delivers it. */
+  /** Offers an event's data up undecoded first (see TransportSink.text), else parses and delivers it. */
   private deliver(data: string | readonly Buffer[]): void {
-    if (this.ontext?.(data) !== undefined) return;
+    if (this.sink.text?.(data) !== undefined) return;
     for (const msg of parseMessages(sseText(data), this.maxDepth, this.refusals)) {
       try {
-        this.onmessage?.(msg);
+        this.sink.message(msg);
       } catch (err) {
         this.reportError(err instanceof Error ? err : new Error(String(err)));
       }
@@ -237,6 +235,6 @@ export class LegacySseTransport implements Transport {
   }
 
   private reportError(err: Error): void {
-    if (!this.closed) this.onerror?.(err);
+    if (!this.closed) this.sink.error(err);
   }
 }

@@ -1,7 +1,7 @@
 // Reads SSE response bodies (Streamable HTTP streams and legacy SSE) on the bytes as read: events
 // are cut at their blank line without decoding, and eventsource-parser reads each event's fields.
 // A large event whose data is one line keeps that line as the bytes it came in (views, never a
-// copy), so a big answer reaches Transport.ontext undecoded, as a JSON body's does. Invariants: no
+// copy), so a big answer reaches TransportSink.text undecoded, as a JSON body's does. Invariants: no
 // event over the limit is ever held whole, and the events delivered are exactly those a parser
 // fed the decoded text would deliver.
 

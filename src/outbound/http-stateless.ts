@@ -3,7 +3,7 @@
 // body or an SSE stream scoped to that request. No session, no GET stream, no DELETE, no resuming.
 // Invariants: closing a request's stream is its cancellation (notifications/cancelled is never
 // POSTed); a 4xx carrying a JSON-RPC error answers the request it was sent for; every stream and
-// socket dies with close(); a server that refuses connections has gone away (onclose with a reason).
+// socket dies with close(); a server that refuses connections has gone away (the sink's close, with a reason).
 
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
@@ -11,7 +11,7 @@ import { GatewayError, describeError } from '../errors.js';
 import { ChurnMap } from '../jsonrpc/churn.js';
 import { serializeMessage, textOf } from '../jsonrpc/ndjson.js';
 import { classify, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { Transport } from '../transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../transport.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -44,11 +44,8 @@ const GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH'
 
 export class StatelessHttpTransport implements Transport {
   readonly kind = 'streamable-http' as const;
-  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
-  onclose?: (reason?: Error) => void;
-  onerror?: (error: Error) => void;
-  onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  /** Where what the pipe carries goes (given to start). */
+  private sink: TransportSink = NO_SINK;
 
   private readonly shownUrl: string;
   private readonly baseHeaders: Record<string, string>;
@@ -79,7 +76,9 @@ export class StatelessHttpTransport implements Transport {
   }
 
   /** Nothing to open: every request is its own POST. */
-  async start(): Promise<void> {}
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
 
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.closed) throw new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} is closed`);
@@ -106,7 +105,7 @@ export class StatelessHttpTransport implements Transport {
     this.poster.abortAll(new GatewayError('CONNECTION_CLOSED', `transport to ${this.shownUrl} closed`));
     this.inflight.clear();
     await this.agent.destroy().catch(() => {});
-    this.onclose?.(reason);
+    this.sink.close(reason);
   }
 
   private headersFor(message: JsonRpcRequest): Record<string, string> {
@@ -188,7 +187,7 @@ export class StatelessHttpTransport implements Transport {
       throw new GatewayError('HTTP_ERROR', `POST ${this.shownUrl} → ${status}${text ? ` ${text.slice(0, 200)}` : ''}`, { status });
     }
     // An error without our id (JSON-RPC's null id for a request it could not read) still answers this POST.
-    this.onmessage?.({ jsonrpc: '2.0', id, error }, id);
+    this.sink.message({ jsonrpc: '2.0', id, error }, id);
   }
 
   /** Reads a request's SSE stream to its end; without the answer by then, the request fails. */
@@ -222,7 +221,7 @@ export class StatelessHttpTransport implements Transport {
     }
   }
 
-  /** A JSON answer, read whole: its bytes are offered undecoded first (see Transport.ontext). */
+  /** A JSON answer, read whole: its bytes are offered undecoded first (see TransportSink.text). */
   private readJson(res: PostResponse, id: JsonRpcId): void {
     const failed = (e: Error) => {
       this.reportError(e);
@@ -230,16 +229,16 @@ export class StatelessHttpTransport implements Transport {
     };
     if (res.tooLarge) return failed(messageTooLarge(this.maxBytes));
     if (res.cutShort !== undefined) return failed(networkError('POST', this.shownUrl, res.cutShort));
-    const taken = res.size === 0 ? undefined : this.ontext?.(res.chunks, id);
+    const taken = res.size === 0 ? undefined : this.sink.text?.(res.chunks, id);
     if (taken === id) return;
     if (taken !== undefined || !this.deliverParsed(textOf(res.chunks), id).includes(id)) {
       failed(new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl}: the JSON body was not the answer to this request`));
     }
   }
 
-  /** Hands one text's messages up (as text first: see Transport.ontext); returns the ids of the responses among them. */
+  /** Hands one text's messages up (as text first: see TransportSink.text); returns the ids of the responses among them. */
   private deliver(data: string | readonly Buffer[], relatedTo: JsonRpcId): JsonRpcId[] {
-    const taken = this.ontext?.(data, relatedTo);
+    const taken = this.sink.text?.(data, relatedTo);
     if (taken !== undefined) return [taken];
     return this.deliverParsed(sseText(data), relatedTo);
   }
@@ -249,7 +248,7 @@ export class StatelessHttpTransport implements Transport {
     for (const msg of parseMessages(text, this.options.maxDepth, this.refusals)) {
       if (classify(msg) === 'response') answered.push((msg as { id: JsonRpcId }).id);
       try {
-        this.onmessage?.(msg, relatedTo);
+        this.sink.message(msg, relatedTo);
       } catch (err) {
         this.reportError(err instanceof Error ? err : new Error(String(err)));
       }
@@ -262,11 +261,11 @@ export class StatelessHttpTransport implements Transport {
   }
 
   private failRequest(id: JsonRpcId, err: Error): void {
-    if (!this.closed) this.onfail?.(id, err);
+    if (!this.closed) this.sink.fail(id, err);
   }
 
   private reportError(err: Error): void {
-    if (!this.closed) this.onerror?.(err);
+    if (!this.closed) this.sink.error(err);
   }
 
   /** Nothing listens at the URL any more: the pipe is gone, and the layer above reconnects. */

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import type { Transport } from '../transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../transport.js';
 import { serializeMessage, textOf } from '../jsonrpc/ndjson.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -36,11 +36,8 @@ const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
 export class StreamableHttpTransport implements Transport {
   readonly kind = 'streamable-http' as const;
-  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
-  onclose?: (reason?: Error) => void;
-  onerror?: (error: Error) => void;
-  onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string | readonly Buffer[], relatedTo?: JsonRpcId) => JsonRpcId | undefined;
+  /** Where what the pipe carries goes (given to start). */
+  private sink: TransportSink = NO_SINK;
 
   private readonly url: string;
   private readonly shownUrl: string;
@@ -112,7 +109,9 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Nothing to open: the first POST (initialize) is the first contact. */
-  async start(): Promise<void> {}
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
 
   /** The session id the server assigned, if any (for logs and checks). */
   get session(): string | undefined {
@@ -153,7 +152,7 @@ export class StreamableHttpTransport implements Transport {
       if (awaitingId !== undefined && res.statusCode !== 202) this.failRequest(awaitingId, new GatewayError('PROTOCOL_ERROR', `POST ${this.shownUrl} answered a request with no body`));
       return;
     }
-    // An SSE answer is read in the background: send() is settled, messages arrive via onmessage.
+    // An SSE answer is read in the background: send() is settled, messages arrive through the sink.
     if (res.stream !== undefined) {
       void this.reader.followPostStream(res.stream, awaitingId);
     } else if (type === 'application/json') {
@@ -167,7 +166,7 @@ export class StreamableHttpTransport implements Transport {
 
   /** One request can no longer be answered: the layer above fails it now, with this error. */
   private failRequest(id: JsonRpcId, err: Error): void {
-    if (!this.closed) this.onfail?.(id, err);
+    if (!this.closed) this.sink.fail(id, err);
   }
 
   close(): Promise<void> {
@@ -196,7 +195,7 @@ export class StreamableHttpTransport implements Transport {
       }
     }
     await this.agent.destroy().catch(() => {});
-    this.onclose?.(reason);
+    this.sink.close(reason);
   }
 
   /** A 404 on our session id: the server ended it. The pipe is gone; the layer above reconnects. */
@@ -234,9 +233,9 @@ export class StreamableHttpTransport implements Transport {
     this.sessionId = id;
   }
 
-  /** Hands one text's messages up (as text first: see Transport.ontext); returns the ids of the responses among them. */
+  /** Hands one text's messages up (as text first: see TransportSink.text); returns the ids of the responses among them. */
   private deliver(data: string | readonly Buffer[], relatedTo?: JsonRpcId): JsonRpcId[] {
-    const taken = this.ontext?.(data, relatedTo);
+    const taken = this.sink.text?.(data, relatedTo);
     if (taken !== undefined) return [taken];
     return this.deliverParsed(sseText(data), relatedTo);
   }
@@ -246,7 +245,7 @@ export class StreamableHttpTransport implements Transport {
     for (const msg of parseMessages(text, this.maxDepth, this.refusals)) {
       if (classify(msg) === 'response') answered.push((msg as { id: JsonRpcId }).id);
       try {
-        this.onmessage?.(msg, relatedTo);
+        this.sink.message(msg, relatedTo);
       } catch (err) {
         // A throwing handler must not end the stream the next messages arrive on.
         this.reportError(err instanceof Error ? err : new Error(String(err)));
@@ -256,7 +255,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private reportError(err: Error): void {
-    if (!this.closed) this.onerror?.(err);
+    if (!this.closed) this.sink.error(err);
   }
 
   /** A JSON answer, already read whole: its bytes are offered as they came (see deliverBytes). */
@@ -279,7 +278,7 @@ export class StreamableHttpTransport implements Transport {
    */
   private deliverBytes(chunks: Buffer[], size: number): JsonRpcId[] {
     if (size === 0) return [];
-    const taken = this.ontext?.(chunks);
+    const taken = this.sink.text?.(chunks);
     if (taken !== undefined) return [taken];
     const text = textOf(chunks);
     return text.trim() === '' ? [] : this.deliverParsed(text);

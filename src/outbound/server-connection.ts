@@ -352,7 +352,7 @@ export class ServerConnection<O = never> {
       this.options.maxDepth,
     );
     this.peer = peer;
-    await transport.start();
+    await peer.start();
     // close() may have run meanwhile, before this peer was there to close.
     if ((this.state as ServerState) === 'closed') {
       await peer.close().catch(() => {});

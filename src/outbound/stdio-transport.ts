@@ -11,7 +11,7 @@ import { LineDecoder, encodeLine, responseIdInHead, textOf } from '../jsonrpc/nd
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
-import { SENT, type Transport } from '../transport.js';
+import { NO_SINK, SENT, type Transport, type TransportSink } from '../transport.js';
 import { StderrTail } from './stderr-tail.js';
 
 export interface StdioTransportOptions {
@@ -200,11 +200,8 @@ export async function dropEarly(): Promise<void> {
 }
 
 export class StdioTransport implements Transport {
-  onmessage?: (message: JsonRpcMessage) => void;
-  onclose?: (reason?: Error) => void;
-  onerror?: (error: Error) => void;
-  onfail?: (id: JsonRpcId, error: Error) => void;
-  ontext?: (text: string | readonly Buffer[]) => JsonRpcId | undefined;
+  /** Where what the pipe carries goes (given to start). */
+  private sink: TransportSink = NO_SINK;
 
   private child?: Child;
   private exited?: Promise<void>;
@@ -221,7 +218,8 @@ export class StdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  async start(): Promise<void> {
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
     const o = this.options;
     const { child, spawned, held } = adoptEarly(o) ?? launch(o);
     this.child = child;
@@ -327,26 +325,26 @@ export class StdioTransport implements Transport {
   private receiveLine(chunks: readonly Buffer[]): void {
     if (this.askedWhileClosing !== undefined && this.askedAfterClose(chunks)) return;
     // A response someone takes as it is is passed on without being decoded or parsed (jsonrpc/raw.ts).
-    if (this.ontext?.(chunks) !== undefined) return;
+    if (this.sink.text?.(chunks) !== undefined) return;
     const text = textOf(chunks);
     const parsed = parseJsonText(text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
     if (parsed.ok) {
-      this.onmessage?.(parsed.value as JsonRpcMessage);
+      this.sink.message(parsed.value as JsonRpcMessage);
       return;
     }
     if (parsed.why === 'invalid-json') {
-      this.onerror?.(new GatewayError('PROTOCOL_ERROR', `ignored a non-JSON line on stdout: ${text.slice(0, 80)}`));
+      this.sink.error(new GatewayError('PROTOCOL_ERROR', `ignored a non-JSON line on stdout: ${text.slice(0, 80)}`));
       // A line that reads as an answer to one of our requests but is not JSON fails that request now.
       const id = responseIdInHead(text.slice(0, 256));
-      if (id !== undefined) this.onfail?.(id, new GatewayError('PROTOCOL_ERROR', 'the server answered with invalid JSON; dropped'));
+      if (id !== undefined) this.sink.fail(id, new GatewayError('PROTOCOL_ERROR', 'the server answered with invalid JSON; dropped'));
       return;
     }
     const error = new GatewayError('MESSAGE_TOO_DEEP', `the server sent a message nested deeper than ${this.options.maxDepth ?? DEFAULT_MAX_DEPTH} levels (limits.maxDepth); dropped`);
-    this.onerror?.(error);
+    this.sink.error(error);
     if (parsed.id === undefined) return;
     // A request of the server's gets a refusal; an answer to one of ours fails that call now.
     if (parsed.method !== undefined) void this.send(errorResponse(parsed.id, ErrorCode.InvalidRequest, error.message)).catch(() => {});
-    else this.onfail?.(parsed.id, error);
+    else this.sink.fail(parsed.id, error);
   }
 
   /** While closing: a request from the server ends it now (see close); anything else goes on as usual. */
@@ -364,9 +362,9 @@ export class StdioTransport implements Transport {
   private receiveOversized(bytes: number, head: string): void {
     const limit = this.options.maxMessageBytes ?? 16 * 1024 * 1024;
     const error = new GatewayError('MESSAGE_TOO_LARGE', `the server sent a ${bytes}-byte message, over the limit of ${limit} bytes (limits.maxMessageBytes)`);
-    this.onerror?.(error);
+    this.sink.error(error);
     const id = responseIdInHead(head);
-    if (id !== undefined) this.onfail?.(id, error);
+    if (id !== undefined) this.sink.fail(id, error);
   }
 
   private receiveStderr(text: string): void {
@@ -380,13 +378,13 @@ export class StdioTransport implements Transport {
     if (this.closedNotified) return;
     this.closedNotified = true;
     if (this.closing) {
-      this.onclose?.();
+      this.sink.close();
       return;
     }
     const how = failure ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`);
     // What the server printed may hold paths and secrets: it is for the operator (logs, check,
     // status), never part of the message a client receives.
     const reason = this.stderrTail.reason();
-    this.onclose?.(new GatewayError('CONNECTION_CLOSED', `server process ${how}`, { detail: reason ? `stderr: ${reason}` : undefined }));
+    this.sink.close(new GatewayError('CONNECTION_CLOSED', `server process ${how}`, { detail: reason ? `stderr: ${reason}` : undefined }));
   }
 }

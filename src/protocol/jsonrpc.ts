@@ -38,6 +38,11 @@ export interface JsonRpcErrorResponse {
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
+/** A request's or notification's params, as the gateway relays them (never validated). */
+export type JsonRpcParams = NonNullable<JsonRpcRequest['params']>;
+/** A response's result, as the gateway relays it. */
+export type JsonRpcResult = JsonRpcResultResponse['result'];
+
 export type MessageKind = 'request' | 'notification' | 'response' | 'invalid';
 
 /**

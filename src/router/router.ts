@@ -1,8 +1,10 @@
-// The middle of the gateway: exposed name → server → connection, and everything the gateway
-// keeps per session on servers' behalf (subscriptions, task ids, server requests in flight, log
-// levels, per-session connections), released in one place when the session ends. Handlers get the
-// router and their session; servers' own notifications and requests come through here to the
-// sessions they belong to. Owns no config and builds no connection: the app hands it both.
+// The middle of the gateway, put together from its two halves: the connection registry
+// (connections.ts: exposed server name → connection, shared or per-session) and the per-session
+// state kept on servers' behalf (session-state.ts: subscriptions, task ids, server requests in
+// flight, parked calls, log levels), released in one place when a session ends. The Router wires
+// servers' events to the sessions they belong to, and is the read-only face handlers see of the
+// rest (the catalog in force, the config, audit, cursors). Owns no config and builds no
+// connection: the app hands it both.
 
 import type { Catalog } from '../catalog/build.js';
 import { createCursorCodec, type CursorCodec } from '../catalog/cursor.js';
@@ -11,20 +13,15 @@ import { uriJudge } from '../catalog/relayed-uris.js';
 import type { CatalogStore } from '../catalog/store.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { GatewayConfig, ServerConfig } from '../config/types.js';
-import { GatewayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../observability/audit.js';
 import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
-import { mostVerbose } from '../protocol/mcp.js';
-import { IsolatedConnections } from './isolated.js';
-import { routeServerNotification, type NotificationRoutes } from './notification-routes.js';
-import { ServerRequestRelay } from './server-request-relay.js';
-import { ParkedCalls } from './parked-calls.js';
-import { StateWrapper, stateKey } from './request-state.js';
+import { ConnectionRegistry } from './connections.js';
+import { routeServerNotification } from './notification-routes.js';
+import { stateKey } from './request-state.js';
 import type { Connection, RequestOwner, Session } from './session.js';
-import { Subscriptions } from './subscriptions.js';
-import { TaskIds } from './task-ids.js';
+import { SessionState } from './session-state.js';
 
 export interface RouterDeps {
   store: CatalogStore;
@@ -38,51 +35,50 @@ export interface RouterDeps {
   observer?: Observer;
 }
 
-export class Router {
+/** What a request handler reads of the gateway besides connections and session state: all read-only. */
+export interface Gateway {
+  /** The catalog snapshot in force now (read when needed: a reload may replace it mid-request). */
+  readonly catalog: Catalog;
+  /** The config in force now. */
+  readonly config: GatewayConfig;
   readonly cursors: CursorCodec;
-  /** Wraps 2026 servers' requestState on its way to 2026 clients (same key as cursors and parked calls). */
-  readonly states: StateWrapper;
-  readonly subscriptions: Subscriptions;
-  readonly tasks = new TaskIds();
-  /** Calls of stateless-revision clients waiting for their input between rounds. */
-  readonly parked: ParkedCalls;
+  readonly audit: AuditLog;
+  readonly logger: Logger;
+  readonly observer: Observer;
+  /** Merged instructions of the ready servers `view` sees. */
+  instructions(view: CatalogView): string | undefined;
+}
+
+export class Router implements Gateway {
+  /** The connection registry: server name → connection. */
+  readonly registry: ConnectionRegistry;
+  /** Everything kept per session on servers' behalf. */
+  readonly state: SessionState;
+  readonly cursors: CursorCodec;
   readonly store: CatalogStore;
   readonly audit: AuditLog;
   readonly logger: Logger;
   readonly observer: Observer;
-  private readonly relay: ServerRequestRelay;
-  private readonly isolated: IsolatedConnections;
-  private readonly routes: NotificationRoutes;
-  private readonly sessions = new Set<Session>();
-  /** Shared connections by server name, in config order. */
-  private servers = new Map<string, Connection>();
-  /** The level each server was last told, to avoid telling it again. */
-  private readonly serverLevels = new Map<Connection, string>();
   private closing = false;
 
   constructor(private readonly deps: RouterDeps) {
     // One key for everything a client hands back: processes sharing listen.stateKey accept each other's.
     const key = stateKey(deps.config().listen.stateKey);
     this.cursors = createCursorCodec(key);
-    this.states = new StateWrapper(key);
-    this.parked = new ParkedCalls(key);
     this.store = deps.store;
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.observer = deps.observer ?? new Observer(() => deps.store.current);
-    this.subscriptions = new Subscriptions({
-      limits: () => deps.config().limits,
+    this.registry = new ConnectionRegistry(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
+    this.state = new SessionState({
+      key,
+      logger: deps.logger,
+      config: deps.config,
       // Updates follow the policy in force, not the one of the day the URI was subscribed to.
       mayHear: (session, connection, uri, exposedUri) => session.view.allowsUri(exposedUri) && (this.catalog.resourcePolicy.get(connection.name)?.(uri) ?? false),
+      uriJudge: (session, server) => uriJudge(this.catalog, session.view, server),
+      tellLevel: (level) => this.registry.tellLevel(level),
     });
-    this.relay = new ServerRequestRelay(
-      deps.logger,
-      () => this.sessions.size,
-      (session, server) => uriJudge(this.catalog, session.view, server),
-      (session) => session?.profile?.roots ?? deps.config().roots,
-    );
-    this.isolated = new IsolatedConnections(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
-    this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
   }
 
   get config(): GatewayConfig {
@@ -93,43 +89,37 @@ export class Router {
     return this.store.current;
   }
 
-  get pageSize(): number {
-    return this.config.catalog.pageSize;
+  /** Merged instructions of the ready servers `view` sees (a profile hears nothing of servers it cannot use). */
+  instructions(view: CatalogView): string | undefined {
+    const visible = [...this.catalog.instructions].filter(([name]) => view.seesServer(name));
+    return mergeInstructions(visible, this.config.naming);
   }
 
-  // --- connections -------------------------------------------------------------------------
+  // --- connections (the app's view of the registry) -------------------------------------------
 
   /** The shared connections from now on (config order is catalog order). */
   setConnections(servers: Map<string, Connection>): void {
-    this.servers = servers;
+    this.registry.set(servers);
   }
 
   connection(name: string): Connection | undefined {
-    return this.servers.get(name);
+    return this.registry.get(name);
   }
 
   connections(): readonly Connection[] {
-    return [...this.servers.values()];
-  }
-
-  /** The connection that serves `session` for `server`: the shared one, or its own under per-session isolation. */
-  connectionFor(server: string, session: Session): Connection | Promise<Connection> {
-    const shared = this.servers.get(server);
-    if (!shared) throw new GatewayError('SERVER_UNAVAILABLE', `server "${server}" is not configured`, { server });
-    if (shared.config.isolation === 'shared') return shared;
-    return this.isolated.get(shared.config, session);
+    return this.registry.all();
   }
 
   /** A server left the config or is being replaced: its subscriptions and per-session connections go with it. */
   async retire(connection: Connection): Promise<void> {
-    this.subscriptions.dropConnection(connection);
-    this.serverLevels.delete(connection);
-    await Promise.all([connection.close(), this.isolated.closeServer(connection.name)]);
+    this.state.subscriptions.dropConnection(connection);
+    this.registry.forgetLevel(connection);
+    await Promise.all([connection.close(), this.registry.closeServer(connection.name)]);
   }
 
   /** A reload restarted a server: sessions' subscriptions follow it to its new connection. */
   transfer(from: Connection, to: Connection): void {
-    this.subscriptions.transfer(from, to);
+    this.state.subscriptions.transfer(from, to);
   }
 
   /** What every shared connection reports to the router. */
@@ -141,82 +131,54 @@ export class Router {
         this.observer.reconnected(c.name);
         void this.restore(c).catch((err) => this.logger.warn({ server: c.name, err: String(err) }, 'restoring server state failed'));
       },
-      onNotification: (c, n, owner) => routeServerNotification(this.routes, c, n, owner),
-      onRequest: (c, request, context) => this.relay.relay(c, request, context.owner, context.signal),
+      onNotification: (c, n, owner) => routeServerNotification(this.state.routes, c, n, owner),
+      onRequest: (c, request, context) => this.state.relay.relay(c, request, context.owner, context.signal),
     };
-  }
-
-  /**
-   * Asks the client that owns a request something on its server's behalf, as if the server had
-   * sent the request itself (a 2026-07-28 server's input requests, for a client of the stateful era).
-   */
-  askClient(connection: Connection, method: string, params: Record<string, any> | undefined, owner: RequestOwner, signal: AbortSignal): Promise<Record<string, any>> {
-    return this.relay.relay(connection, { jsonrpc: '2.0', id: 0, method, params }, owner, signal);
   }
 
   /** A server came back (or a restarted one is up): restore what it held for our sessions. */
   async restore(connection: Connection): Promise<void> {
-    await this.subscriptions.resubscribe(connection);
-    this.serverLevels.delete(connection);
-    await this.logLevelChanged();
+    await this.state.subscriptions.resubscribe(connection);
+    this.registry.forgetLevel(connection);
+    await this.state.logLevelChanged();
   }
 
   // --- sessions ----------------------------------------------------------------------------
 
   attach(session: Session): void {
-    this.sessions.add(session);
+    this.state.attach(session);
   }
 
   /** The one release: everything the gateway held on servers for this session. */
   release(session: Session): void {
-    this.sessions.delete(session);
     // At shutdown every connection is about to close: telling servers to unsubscribe is moot.
-    if (!this.closing) this.subscriptions.dropSession(session);
-    this.tasks.dropSession(session);
-    this.relay.dropSession(session);
-    this.parked.dropSession(session);
-    for (const c of this.isolated.of(session)) this.subscriptions.dropConnection(c);
-    void this.isolated.closeSession(session);
+    this.state.release(session, !this.closing);
+    for (const c of this.registry.ofSession(session)) this.state.subscriptions.dropConnection(c);
+    void this.registry.closeSession(session);
   }
 
   get sessionCount(): number {
-    return this.sessions.size;
+    return this.state.count;
   }
 
   allSessions(): Iterable<Session> {
-    return this.sessions;
+    return this.state.all();
   }
 
   /** A session set its log level: servers are told the most verbose level any session wants. */
-  async logLevelChanged(): Promise<void> {
-    const wanted = mostVerbose([...this.sessions].map((s) => s.logLevel));
-    if (!wanted) return;
-    const targets = [...this.servers.values(), ...this.isolated.all()].filter((c) => c.state === 'ready' && c.capabilities.logging);
-    await Promise.all(
-      targets.map(async (c) => {
-        if (this.serverLevels.get(c) === wanted) return;
-        this.serverLevels.set(c, wanted);
-        await c.request('logging/setLevel', { level: wanted }).catch(() => undefined);
-      }),
-    );
+  logLevelChanged(): Promise<void> {
+    return this.state.logLevelChanged();
   }
 
+  /** A session's roots changed: its own connections hear it. */
   rootsChanged(session: Session): void {
-    // Shared connections declare roots without listChanged (they cannot speak for every client):
-    // only a session's own connections hear that its roots changed.
-    for (const c of this.isolated.of(session)) c.notify('notifications/roots/list_changed');
-  }
-
-  /** Merged instructions of the ready servers `view` sees (a profile hears nothing of servers it cannot use). */
-  instructions(view: CatalogView): string | undefined {
-    const visible = [...this.catalog.instructions].filter(([name]) => view.seesServer(name));
-    return mergeInstructions(visible, this.config.naming);
+    this.registry.rootsChanged(session);
   }
 
   /** Shutdown: per-session connections close; servers are not told about unsubscribing. */
   async close(): Promise<void> {
     this.closing = true;
-    this.parked.clear();
-    await this.isolated.closeAll();
+    this.state.close();
+    await this.registry.closeAll();
   }
 }

@@ -5,7 +5,7 @@
 import type { CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
-import type { JsonRpcMessage, JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcParams, JsonRpcResult } from '../protocol/jsonrpc.js';
 import type { Envelope } from '../protocol/stateless.js';
 import type { InputBridge } from './input-bridge.js';
 
@@ -19,7 +19,7 @@ export interface Session {
   /** The catalog as this session's profile sees it. */
   readonly view: CatalogView;
   /** Sends a request to the client (through `via`, else the session's own channel). */
-  requestClient(method: string, params: Record<string, any> | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<Record<string, any>>;
+  requestClient(method: string, params: JsonRpcParams | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<JsonRpcResult>;
   /** A notification not tied to a request (list_changed, logging, resource updates). */
   send(notification: JsonRpcNotification): void;
 }

@@ -25,9 +25,12 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const t = new StreamableHttpTransport({ url: `http://127.0.0.1:${server.address().port}/mcp`, maxMessageBytes: 4096 });
 const answers = new Map();
 const answer = (id) => new Promise((resolve) => answers.set(id, resolve));
-t.onmessage = (m) => answers.get(m.id)?.('answered');
-t.onfail = (id, e) => answers.get(id)?.(`failed: ${e.code}`);
-t.onerror = () => {};
+await t.start({
+  message: (m) => answers.get(m.id)?.('answered'),
+  fail: (id, e) => answers.get(id)?.(`failed: ${e.code}`),
+  error: () => {},
+  close: () => {},
+});
 const first = answer(1);
 await t.send({ jsonrpc: '2.0', id: 1, method: 'refuse-me' });
 process.stderr.write(`refused request: ${await first}\n`);

@@ -31,7 +31,7 @@ export interface TransportSubject {
 }
 
 export interface ContractOptions {
-  /** Requests this implementation can fail one by one through onfail. */
+  /** Requests this implementation can fail one by one through sink.fail. */
   unanswerable: Unanswerable[];
   /** Where the server's garbage lands: between messages, or in place of the answer (a JSON body). */
   garbage: 'between' | 'instead';
@@ -73,7 +73,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
 
   describe(`Transport contract: ${name}`, () => {
     test('start, then a request and its answer', async (s, c) => {
-      await s.transport.start();
+      await c.start();
       const init = await c.initialize();
       expect(init.result.protocolVersion).toEqual(expect.any(String));
       expect(await c.callEcho('hello')).toBe('hello');
@@ -81,7 +81,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     });
 
     test('what the server writes arrives in order, and pipelined answers each find their request', async (s, c) => {
-      await s.transport.start();
+      await c.start();
       await c.initialize();
       const answer = await call(c, 'slow', { ms: 0 }, { progressToken: 'p' });
       expect(answer.result.content[0].text).toBe('slept 0');
@@ -91,8 +91,8 @@ export function transportContract(name: string, make: () => Promise<TransportSub
       expect(await Promise.all(texts.map((t) => c.callEcho(t)))).toEqual(texts);
     });
 
-    test('garbage is reported through onerror and the pipe stays open', async (s, c) => {
-      await s.transport.start();
+    test('garbage is reported through sink.error and the pipe stays open', async (s, c) => {
+      await c.start();
       await c.initialize();
       const answer = call(c, 'garbage');
       if (options.garbage === 'between') expect((await answer).result.content[0].text).toBe('ok after garbage');
@@ -102,8 +102,8 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     });
 
     if (options.garbage === 'instead') {
-      test('an answer that is garbage fails its request through onfail', async (s, c, idOf) => {
-        await s.transport.start();
+      test('an answer that is garbage fails its request through sink.fail', async (s, c, idOf) => {
+        await c.start();
         await c.initialize();
         const answer = call(c, 'garbage');
         await settled(c, /JSON/, answer);
@@ -113,13 +113,13 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     }
 
     for (const u of options.unanswerable) {
-      test(`a request whose answer cannot come fails at once through onfail: ${u.label}`, async (s, c, idOf) => {
-        await s.transport.start();
+      test(`a request whose answer cannot come fails at once through sink.fail: ${u.label}`, async (s, c, idOf) => {
+        await c.start();
         await c.initialize();
         const answer = call(c, u.tool, u.args);
         await settled(c, /./, answer);
         const failed = c.failed.find((f) => f.id === idOf(u.tool));
-        expect(failed, 'failed through onfail').toBeDefined();
+        expect(failed, 'failed through sink.fail').toBeDefined();
         expect(failed!.error).toBeInstanceOf(GatewayError);
         expect((failed!.error as GatewayError).code).toBe(u.code);
         expect((await answer).failed).toBe(failed!.error);
@@ -127,8 +127,8 @@ export function transportContract(name: string, make: () => Promise<TransportSub
       });
     }
 
-    test('our close(): onclose once without a reason; close() is idempotent; send after close rejects with CONNECTION_CLOSED', async (s, c) => {
-      await s.transport.start();
+    test('our close(): sink.close once without a reason; close() is idempotent; send after close rejects with CONNECTION_CLOSED', async (s, c) => {
+      await c.start();
       await c.initialize();
       await Promise.all([s.transport.close(), s.transport.close()]);
       await s.transport.close();
@@ -139,8 +139,8 @@ export function transportContract(name: string, make: () => Promise<TransportSub
       expect((err as GatewayError).code).toBe('CONNECTION_CLOSED');
     });
 
-    test('the server going away: onclose once, with a reason; a later close() adds nothing', async (s, c) => {
-      await s.transport.start();
+    test('the server going away: sink.close once, with a reason; a later close() adds nothing', async (s, c) => {
+      await c.start();
       await c.initialize();
       await s.goAway(c);
       const reason = await c.closed;
@@ -153,7 +153,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     });
 
     test('nothing is left open after close()', async (s, c) => {
-      await s.transport.start();
+      await c.start();
       await c.initialize();
       expect(await c.callEcho('bye')).toBe('bye');
       await s.transport.close();

@@ -5,7 +5,7 @@
 
 import { GatewayError } from '../../src/errors.js';
 import { classify, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from '../../src/protocol/jsonrpc.js';
-import type { Transport } from '../../src/transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../../src/transport.js';
 
 export interface FakeTransportOptions {
   /** Messages from the server over this many bytes are dropped, as the real transports do. */
@@ -13,10 +13,8 @@ export interface FakeTransportOptions {
 }
 
 export class FakeTransport implements Transport {
-  onmessage?: (message: JsonRpcMessage, relatedTo?: JsonRpcId) => void;
-  onclose?: (reason?: Error) => void;
-  onerror?: (error: Error) => void;
-  onfail?: (id: JsonRpcId, error: Error) => void;
+  /** What the pipe delivers to (given to start). */
+  sink: TransportSink = NO_SINK;
   state: 'new' | 'open' | 'closed' = 'new';
   /** Where our messages go (the fake server), and what it hears when we close. */
   far?: (message: JsonRpcMessage) => void;
@@ -26,8 +24,9 @@ export class FakeTransport implements Transport {
 
   constructor(readonly options: FakeTransportOptions = {}) {}
 
-  async start(): Promise<void> {
+  async start(sink: TransportSink): Promise<void> {
     if (this.state !== 'new') throw new GatewayError('CONNECTION_CLOSED', 'the fake pipe was started already or is closed');
+    this.sink = sink;
     this.state = 'open';
     try {
       await this.onStart?.();
@@ -51,7 +50,7 @@ export class FakeTransport implements Transport {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.farClosed?.();
-    this.onclose?.();
+    this.sink.close();
   }
 
   // --- the server's end -----------------------------------------------------------------------
@@ -65,17 +64,17 @@ export class FakeTransport implements Transport {
   /** The pipe stays open but our request `id` can no longer be answered. */
   fail(id: JsonRpcId, error: Error = new GatewayError('CONNECTION_CLOSED', 'the fake server cannot answer this request')): void {
     queueMicrotask(() => {
-      if (this.state === 'open') this.onfail?.(id, error);
+      if (this.state === 'open') this.sink.fail(id, error);
     });
   }
 
-  /** The server goes away (its process died): onclose with a reason, after what it wrote before. */
+  /** The server goes away (its process died): the sink's close with a reason, after what it wrote before. */
   drop(reason: Error = new GatewayError('CONNECTION_CLOSED', 'server process exited with code 1')): void {
     queueMicrotask(() => {
       if (this.state !== 'open') return;
       this.state = 'closed';
       this.farClosed?.();
-      this.onclose?.(reason);
+      this.sink.close(reason);
     });
   }
 
@@ -84,17 +83,17 @@ export class FakeTransport implements Transport {
     const limit = this.options.maxMessageBytes;
     if (limit !== undefined && Buffer.byteLength(text) > limit) {
       const error = new GatewayError('MESSAGE_TOO_LARGE', `the server sent a ${Buffer.byteLength(text)}-byte message, over the limit of ${limit} bytes (limits.maxMessageBytes)`);
-      this.onerror?.(error);
+      this.sink.error(error);
       const parsed = tryParse(text);
-      if (classify(parsed) === 'response' && (parsed as JsonRpcResponse).id !== null) this.onfail?.((parsed as { id: JsonRpcId }).id, error);
+      if (classify(parsed) === 'response' && (parsed as JsonRpcResponse).id !== null) this.sink.fail((parsed as { id: JsonRpcId }).id, error);
       return;
     }
     const value = tryParse(text);
     if (value === undefined) {
-      this.onerror?.(new GatewayError('PROTOCOL_ERROR', `ignored a message that is not JSON: ${text.slice(0, 80)}`));
+      this.sink.error(new GatewayError('PROTOCOL_ERROR', `ignored a message that is not JSON: ${text.slice(0, 80)}`));
       return;
     }
-    this.onmessage?.(value as JsonRpcMessage, relatedTo);
+    this.sink.message(value as JsonRpcMessage, relatedTo);
   }
 }
 

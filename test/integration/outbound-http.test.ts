@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
-import type { Transport } from '../../src/transport.js';
+import { NO_SINK, type Transport } from '../../src/transport.js';
 import {
   AutoHttpTransport,
   LegacySseTransport,
@@ -44,7 +44,7 @@ describe('StreamableHttpTransport against the SDK server', () => {
     const srv = await serve(startStreamableServer({ mode: 'stateful' }));
     const t = track(new StreamableHttpTransport({ url: srv.url, headers: { Authorization: 'Bearer s3cret' } }));
     const c = client(t);
-    await t.start();
+    await c.start();
     const init = await c.initialize();
     expect(init.result.protocolVersion).toBe('2025-11-25');
     const list = await c.request('tools/list');
@@ -119,7 +119,7 @@ describe('StreamableHttpTransport against the SDK server', () => {
     expect(c.errors).toEqual([]);
   });
 
-  it('sends DELETE with the session id on close, calls onclose once, and is idempotent', async () => {
+  it('sends DELETE with the session id on close, calls sink.close once, and is idempotent', async () => {
     const srv = await serve(startStreamableServer({ mode: 'stateful' }));
     const t = new StreamableHttpTransport({ url: srv.url });
     const c = client(t);
@@ -134,7 +134,7 @@ describe('StreamableHttpTransport against the SDK server', () => {
     await expect(c.callEcho('late')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
-  it('treats 404 on a held session as session expiry: send rejects and onclose fires once', async () => {
+  it('treats 404 on a held session as session expiry: send rejects and sink.close fires once', async () => {
     const srv = await serve(startStreamableServer({ mode: 'stateful' }));
     const t = track(new StreamableHttpTransport({ url: srv.url }));
     const c = client(t);
@@ -210,7 +210,7 @@ describe('HTTP errors', () => {
     expect(err.message).not.toMatch(/secret|pw@/);
   });
 
-  it('drops oversized and malformed messages with onerror, fails the request they answered at once, and keeps going', async () => {
+  it('drops oversized and malformed messages through sink.error, fails the request they answered at once, and keeps going', async () => {
     const pad = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, result: { pad: 'x'.repeat(5000) } });
     const srv = await serve(
       startRawServer((_req, res, body) => {
@@ -225,6 +225,7 @@ describe('HTTP errors', () => {
     );
     const t = track(new StreamableHttpTransport({ url: srv.url, maxMessageBytes: 1024 }));
     const c = client(t);
+    await c.start();
     await t.send({ jsonrpc: '2.0', id: 'j', method: 'big-json' });
     await c.waitForError(/over the limit of 1024 bytes/);
     // The JSON body was the answer: its request fails now, not at its timeout.
@@ -245,7 +246,7 @@ describe('LegacySseTransport and auto', () => {
     const srv = await serve(startLegacySseServer());
     const t = track(new LegacySseTransport({ url: srv.url }));
     const c = client(t);
-    await t.start();
+    await c.start();
     await c.initialize();
     expect(await c.callEcho('legacy')).toBe('legacy');
     await srv.endSseStreams();
@@ -262,9 +263,9 @@ describe('LegacySseTransport and auto', () => {
       }),
     );
     const evil = new LegacySseTransport({ url: `${srv.url}/evil` });
-    await expect(evil.start()).rejects.toThrow(/not same-origin/);
+    await expect(evil.start(NO_SINK)).rejects.toThrow(/not same-origin/);
     const silent = new LegacySseTransport({ url: `${srv.url}/silent`, endpointTimeoutMs: 200 });
-    await expect(silent.start()).rejects.toThrow(/no endpoint event within 200 ms/);
+    await expect(silent.start(NO_SINK)).rejects.toThrow(/no endpoint event within 200 ms/);
   });
 
   it('auto falls back to legacy SSE against an SSE-only server', async () => {
@@ -273,7 +274,7 @@ describe('LegacySseTransport and auto', () => {
     expect(t).toBeInstanceOf(AutoHttpTransport);
     expect(t.kind).toBe('streamable-http');
     const c = client(t);
-    await t.start();
+    await c.start();
     await c.initialize();
     expect(t.kind).toBe('sse');
     expect(await c.callEcho('fallback')).toBe('fallback');

@@ -137,3 +137,26 @@ describe('layer rules (docs/architecture.md)', () => {
     expect(bad).toEqual([]);
   });
 });
+
+// Issue 31 item 11: the Router is two seams, the connection registry and the per-session state,
+// and a handler gets both (and the read-only gateway) on its RequestContext.
+describe('the seams handlers use', () => {
+  const handlerFiles = files.filter((f) => rel(f).startsWith('inbound/handlers/'));
+
+  it('no handler reaches through a router', () => {
+    const bad = handlerFiles.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
+        .filter(({ line }) => /\brouter\s*\.|\{[^}]*\brouter\b[^}]*\}\s*=|\bRouter\b/.test(line.replace(/\/\/.*$/, '')))
+        .map(({ at, line }) => `${at}: ${line.trim()}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the client session imports none of its handlers but the method table', () => {
+    const session = files.find((f) => rel(f) === 'inbound/client-session.ts')!;
+    const fromHandlers = importsOf(session).filter((spec) => spec.startsWith('./handlers/'));
+    expect(fromHandlers).toEqual(['./handlers/index.js']);
+  });
+});

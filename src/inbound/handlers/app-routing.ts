@@ -47,7 +47,7 @@ export function toolForCall(context: RequestContext, name: unknown): CatalogEntr
     return entry;
   }
   if (!apps || typeof name !== 'string') throw unknownTool(name);
-  const r = resolveAppTool(tools, context.router.catalog.apps, name, appsLoadedBy(context.session));
+  const r = resolveAppTool(tools, context.gateway.catalog.apps, name, appsLoadedBy(context.session));
   if (r === undefined) throw unknownTool(name);
   if ('ambiguous' in r) {
     const names = r.ambiguous.map((e) => e.key).join(', ');
@@ -63,7 +63,7 @@ export function toolForCall(context: RequestContext, name: unknown): CatalogEntr
  */
 export function appReadTargets(context: RequestContext, uri: unknown): ResourceTarget[] | undefined {
   if (!isUiUri(uri) || !rendersApps(context.client.clientCapabilities)) return undefined;
-  const apps = context.router.catalog.apps;
+  const apps = context.gateway.catalog.apps;
   const exposed = parseUiUri(uri);
   if (exposed && [...apps.uiPrefixes.values()].includes(exposed.uiPrefix)) return undefined;
   const r = resolveAppUri(apps, uri, appsLoadedBy(context.session));
@@ -74,7 +74,7 @@ export function appReadTargets(context: RequestContext, uri: unknown): ResourceT
   const allowed =
     server !== undefined &&
     context.view.allowsUri(exposeUiUri(apps.uiPrefixes.get(server)!, uri)) &&
-    (context.router.catalog.resourcePolicy.get(server)?.(uri) ?? false);
+    (context.gateway.catalog.resourcePolicy.get(server)?.(uri) ?? false);
   if (!allowed) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
   return [{ server, uri }];
 }

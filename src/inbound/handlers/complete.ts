@@ -11,7 +11,7 @@ import { forward, lookup, resourceTargets } from './forward.js';
 
 export const complete: Handler = async (params, context) => {
   const ref = params?.ref;
-  const { catalog } = context.router;
+  const { catalog } = context.gateway;
   if (ref?.type === 'ref/prompt') {
     const entry = lookup(context.view.lists.prompts, ref.name, 'prompt');
     const result = await forward(context, entry.server, 'completion/complete', { ...params, ref: { ...ref, name: entry.original } });

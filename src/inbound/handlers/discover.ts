@@ -3,18 +3,17 @@
 
 import { STATELESS_VERSIONS } from '../../protocol/stateless.js';
 import type { Handler } from '../context.js';
-import { mergedCapabilities } from './lifecycle.js';
 import { TASKS_EXTENSION } from './stateless-tasks.js';
 
-export const discover: Handler = async (_params, { router, view }) => {
-  const capabilities = mergedCapabilities(router);
+export const discover: Handler = async (_params, { gateway, connections, view }) => {
+  const capabilities = connections.capabilities();
   // Tasks left the core in this revision: the extension, served over servers' 2025 tasks. A listen
   // stream replaces resources/subscribe but keeps the capability's meaning.
   const tasks = capabilities.tasks;
   delete capabilities.tasks;
   if (tasks?.requests?.tools?.call) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const result: Record<string, any> = { supportedVersions: [...STATELESS_VERSIONS], capabilities };
-  const instructions = router.instructions(view);
+  const instructions = gateway.instructions(view);
   if (instructions) result.instructions = instructions;
   return result;
 };

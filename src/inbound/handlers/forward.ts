@@ -14,6 +14,7 @@ import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
 import { forwardAcrossEras } from './era-bridge.js';
+import { unwrap } from '../../jsonrpc/answer.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
@@ -25,16 +26,9 @@ type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
 /** A request may run this many times its server's timeout in all, however much progress it reports. */
 const MAX_TOTAL_TIMEOUT_FACTOR = 10;
 
-/** The result of a parsed answer (callers that did not ask for `raw` never get text). */
-export function unwrap(answer: PeerAnswer): Record<string, any> {
-  const response = answer as JsonRpcResponse;
-  if (isErrorResponse(response)) throw RpcError.of(response.error);
-  return response.result;
-}
-
 /** The connection serving this session for `server` (its own one under per-session isolation). */
 export async function connectionFor(context: RequestContext, server: string): Promise<Connection> {
-  return context.router.connectionFor(server, context.session);
+  return context.connections.for(server, context.session);
 }
 
 /**
@@ -68,7 +62,7 @@ export function lookup(list: CatalogList, name: unknown, what: string) {
 
 export const callTool: Handler = async (params, context) => {
   // The gateway's own tools (search mode); their names are reserved, no server tool has them.
-  const own = context.router.catalog.exposure.settingsFor(context.session.profile);
+  const own = context.gateway.catalog.exposure.settingsFor(context.session.profile);
   if (params?.name === own.searchTool) return searchTools(params.arguments, context);
   if (params?.name === own.callTool) return callNamedTool(params.arguments, params._meta, context, callTool);
   if (params?.name === own.listServersTool) return listServers(context);
@@ -81,7 +75,7 @@ export const callTool: Handler = async (params, context) => {
     const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
     if (problem !== undefined) throw new RefusalError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, 'request');
   }
-  const ready = context.router.connectionFor(entry.server, context.session);
+  const ready = context.connections.for(entry.server, context.session);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
   // Stateless clients get a task where the server runs this tool only as one (tasks extension).
@@ -89,12 +83,12 @@ export const callTool: Handler = async (params, context) => {
   if (asTask !== undefined) return asTask;
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
-  const renamed = context.router.catalog.renamedUris.get(entry.server);
+  const renamed = context.gateway.catalog.renamedUris.get(entry.server);
   // A stateless-revision answer is dressed (resultType, serverInfo) by splicing too, where it can
   // be (client-session.ts, stateless-request.ts dressRaw).
-  const passThrough = !context.router.config.sanitize.results && renamed === undefined && params.task === undefined;
+  const passThrough = !context.gateway.config.sanitize.results && renamed === undefined && params.task === undefined;
   // Under resource rules, links in the answer are judged: an answer that cannot name a URI still passes unparsed.
-  const judge = uriJudge(context.router.catalog, context.view, entry.server);
+  const judge = uriJudge(context.gateway.catalog, context.view, entry.server);
   let answer = await forwardOn(connection, context, 'tools/call', { ...params, name: entry.original }, passThrough);
   if (isRawResponse(answer)) {
     if (judge === undefined || answer.isError || !mayNameUri(answer.chunks)) return answer;
@@ -107,7 +101,7 @@ export const callTool: Handler = async (params, context) => {
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
   if (params.task !== undefined && task && typeof task.taskId === 'string') {
-    return { ...result, task: { ...task, taskId: context.router.tasks.expose(connection, task.taskId, context.session) } };
+    return { ...result, task: { ...task, taskId: context.sessionState.tasks.expose(connection, task.taskId, context.session) } };
   }
   return result;
 };
@@ -117,7 +111,7 @@ export const callTool: Handler = async (params, context) => {
  * links judged and renamed the same way.
  */
 export function toolResultFor(context: RequestContext, server: string, result: Record<string, any>): Record<string, any> {
-  const { catalog } = context.router;
+  const { catalog } = context.gateway;
   return renameInToolResult(judgeToolResult(result, uriJudge(catalog, context.view, server)), catalog.renamedUris.get(server));
 }
 
@@ -132,24 +126,24 @@ function cleanAnswer(
   result: Record<string, any>,
   clean: (r: Record<string, any>, o: { action: SanitizeAction }) => { result: Record<string, any>; findings: Finding[] },
 ): Record<string, any> {
-  const sanitize = context.router.config.sanitize;
+  const sanitize = context.gateway.config.sanitize;
   if (!sanitize.results) return result;
   const cleaned = clean(result, sanitize);
-  for (const f of cleaned.findings) context.router.audit.record({ server, kind: 'result', item, field: f.field, change: f.change, why: f.why });
+  for (const f of cleaned.findings) context.gateway.audit.record({ server, kind: 'result', item, field: f.field, change: f.change, why: f.why });
   return cleaned.result;
 }
 
 export const getPrompt: Handler = async (params, context) => {
   const entry = lookup(context.view.lists.prompts, params?.name, 'prompt');
   const result = await forward(context, entry.server, 'prompts/get', { ...params, name: entry.original });
-  const judged = judgePromptResult(result, uriJudge(context.router.catalog, context.view, entry.server));
-  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, judged, sanitizePromptResult), context.router.catalog.renamedUris.get(entry.server));
+  const judged = judgePromptResult(result, uriJudge(context.gateway.catalog, context.view, entry.server));
+  return renameInPrompt(cleanAnswer(context, entry.server, entry.original, judged, sanitizePromptResult), context.gateway.catalog.renamedUris.get(entry.server));
 };
 
 /** Servers a URI may belong to, allowed by their policy, most likely first. */
 export function resourceTargets(context: RequestContext, uri: unknown): ResourceTarget[] {
   if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
-  const catalog = context.router.catalog;
+  const catalog = context.gateway.catalog;
   // The profile's filter applies to the URI as the client knows it; each server's to its own URI.
   const targets = context.view.allowsUri(uri) ? catalog.resources.route(uri).filter((t) => catalog.resourcePolicy.get(t.server)?.(t.uri) ?? false) : [];
   if (targets.length === 0) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
@@ -168,9 +162,9 @@ export const readResource: Handler = async (params, context) => {
       const connection = await connectionFor(context, t.server);
       const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
       noteAppRead(context.session, t.server, t.uri);
-      const judged = judgeReadResult(result, uriJudge(context.router.catalog, context.view, t.server));
+      const judged = judgeReadResult(result, uriJudge(context.gateway.catalog, context.view, t.server));
       const clean = readSanitizer(context, t.uri, connection.capabilities);
-      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean), context.router.catalog.renamedUris.get(t.server));
+      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean), context.gateway.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;

@@ -65,7 +65,7 @@ export const answerInputRounds: RoundsForward = async (connection, context, meth
  * state); the server gets its own back. An input_required answer's requestState is wrapped.
  */
 export const passInputRounds: RoundsForward = async (connection, context, method, params, send) => {
-  const states = context.router.states;
+  const states = context.sessionState.states;
   const bound: Omit<WrappedClaims, 'inner' | 'exp'> = { server: connection.name, principal: context.session.principal ?? context.session.profile?.name ?? '', method, digest: paramsDigest(params) };
   let forwarded = params;
   if (params.requestState !== undefined) {
@@ -77,7 +77,7 @@ export const passInputRounds: RoundsForward = async (connection, context, method
   const asked = inputRequired(answer);
   if (asked === undefined || typeof asked.requestState !== 'string') return answer;
   const requestState = states.wrap({ inner: asked.requestState, ...bound, exp: Date.now() + WRAPPED_STATE_TTL_MS });
-  return { jsonrpc: '2.0', id: 0, result: { ...asked, inputRequests: judgedQuestions(asked.inputRequests, () => uriJudge(context.router.catalog, context.view, connection.name)), requestState } };
+  return { jsonrpc: '2.0', id: 0, result: { ...asked, inputRequests: judgedQuestions(asked.inputRequests, () => uriJudge(context.gateway.catalog, context.view, connection.name)), requestState } };
 };
 
 /** A round's sampling questions, their messages judged like a relayed sampling request's. */
@@ -122,7 +122,7 @@ async function askClient(connection: Connection, context: RequestContext, asked:
   const stop = new AbortController();
   const unregister = context.cancellation.onCancel(() => stop.abort());
   try {
-    const answers = await Promise.all(entries.map(([, request]) => context.router.askClient(connection, request.method, questionParams(request), context, stop.signal)));
+    const answers = await Promise.all(entries.map(([, request]) => context.sessionState.askClient(connection, request.method, questionParams(request), context, stop.signal)));
     const responses: Record<string, any> = {};
     entries.forEach(([key], i) => (responses[key] = answers[i]));
     return responses;

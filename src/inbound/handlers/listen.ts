@@ -9,7 +9,6 @@ import { META } from '../../protocol/stateless.js';
 import type { Handler, RequestContext } from '../context.js';
 import { Listen, type ListenFilter } from '../listen.js';
 import { connectionFor, resourceTargets } from './forward.js';
-import { mergedCapabilities } from './lifecycle.js';
 import type { Connection } from '../../router/session.js';
 
 /** Resource URIs one listen stream may hold: a bound, like every other per-client resource. */
@@ -22,7 +21,7 @@ export const listen: Handler = async (params, context) => {
   if (asked !== undefined && (asked === null || typeof asked !== 'object' || Array.isArray(asked))) {
     throw new RpcError(ErrorCode.InvalidParams, 'params.notifications must be an object');
   }
-  const caps = mergedCapabilities(context.router);
+  const caps = context.connections.capabilities();
   const filter: ListenFilter = {};
   if (asked?.toolsListChanged === true && caps.tools) filter.toolsListChanged = true;
   if (asked?.promptsListChanged === true && caps.prompts) filter.promptsListChanged = true;
@@ -42,7 +41,7 @@ export const listen: Handler = async (params, context) => {
   } finally {
     stream.close();
     session.listens.delete(stream);
-    for (const h of held) void context.router.subscriptions.unsubscribe(h.connection, h.uri, stream).catch(() => {});
+    for (const h of held) void context.sessionState.subscriptions.unsubscribe(h.connection, h.uri, stream).catch(() => {});
   }
   return { _meta: { [META.subscriptionId]: context.requestId } };
 };
@@ -71,7 +70,7 @@ async function subscribeAll(uris: unknown[], stream: Listen, context: RequestCon
     seen.add(key);
     wanted.push({ connection, uri: target.uri, exposed: uri });
   }
-  const subscriptions = context.router.subscriptions;
+  const subscriptions = context.sessionState.subscriptions;
   // A stateless session serves every stateless client of a profile: there, each stream is one client's.
   const account = context.session.stateless ? stream : context.session;
   if (wanted.length > subscriptions.room(account)) subscriptions.refuse(account, wanted.length);

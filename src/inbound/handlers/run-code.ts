@@ -27,7 +27,6 @@ export async function runCode(params: Record<string, any>, context: RequestConte
   if (typeof code !== 'string' || code.trim() === '') {
     return toolError('code must be a non-empty string: the body of an async function, e.g. `const r = await tools.<server>.<tool>({...}); return r;`');
   }
-  const { router, session } = context;
   const release = takeRun(context);
   try {
     return await runIn(code, params, context, call);
@@ -36,14 +35,14 @@ export async function runCode(params: Record<string, any>, context: RequestConte
   }
 }
 
-/** Runs at once, per gateway (its router): with codeMode.memory, what bounds scripts' memory in all. */
+/** Runs at once, per gateway: with codeMode.memory, what bounds scripts' memory in all. */
 const running = new WeakMap<object, { count: number }>();
 
 /** One of the gateway's runs and one of the principal's; refused at once past either (LIMIT_EXCEEDED). */
 function takeRun(context: RequestContext): () => void {
-  const { maxRuns } = context.router.config.codeMode;
-  let runs = running.get(context.router);
-  if (runs === undefined) running.set(context.router, (runs = { count: 0 }));
+  const { maxRuns } = context.gateway.config.codeMode;
+  let runs = running.get(context.gateway);
+  if (runs === undefined) running.set(context.gateway, (runs = { count: 0 }));
   if (runs.count >= maxRuns) {
     throw new GatewayError('LIMIT_EXCEEDED', `the gateway already runs ${maxRuns} scripts (codeMode.maxRuns)`, { retryAfterMs: 1000, limit: 'gateway', setting: 'codeMode.maxRuns' });
   }
@@ -59,7 +58,7 @@ function takeRun(context: RequestContext): () => void {
 }
 
 async function runIn(code: string, params: Record<string, any>, context: RequestContext, call: Handler): Promise<Record<string, any>> {
-  const { router, session } = context;
+  const { gateway, session } = context;
   const { callables } = viewCallables(context.view.lists.tools.entries);
   const nested = new NestedCalls(context, call, params._meta);
   const abort = new AbortController();
@@ -68,7 +67,7 @@ async function runIn(code: string, params: Record<string, any>, context: Request
   let result: RunResult;
   try {
     result = await runScript(code, {
-      limits: router.config.codeMode,
+      limits: gateway.config.codeMode,
       signal: abort.signal,
       bindings: {
         callables,
@@ -99,7 +98,7 @@ async function runIn(code: string, params: Record<string, any>, context: Request
     offCancel();
   }
   audit(context, result);
-  router.logger.debug({ session: session.id, ok: result.ok, kind: result.ok ? undefined : result.error.kind, calls: result.stats.calls, ms: Math.round(performance.now() - started) }, 'run_code');
+  gateway.logger.debug({ session: session.id, ok: result.ok, kind: result.ok ? undefined : result.error.kind, calls: result.stats.calls, ms: Math.round(performance.now() - started) }, 'run_code');
   return answer(result);
 }
 
@@ -132,6 +131,6 @@ function audit(context: RequestContext, result: RunResult): void {
   result.calls.forEach((c: CallRecord, i) => {
     if (c.kind !== 'tool' || c.server === undefined || c.tool === undefined) return;
     const why = `${who}, call ${i + 1}${c.error ? `: ${c.error.code} ${c.error.message.slice(0, 300)}` : ''}`;
-    context.router.audit.record({ server: c.server, kind: 'code', item: c.tool, change: c.ok ? 'called' : 'failed', why });
+    context.gateway.audit.record({ server: c.server, kind: 'code', item: c.tool, change: c.ok ? 'called' : 'failed', why });
   });
 }

@@ -76,7 +76,7 @@ export async function searchTools(args: Record<string, any> | undefined, context
 /** list_servers: the server directory of the caller's view, as text and as structured content. */
 export function listServers(context: RequestContext): Record<string, any> {
   const directory = context.view.directory();
-  const search = context.router.catalog.exposure.settingsFor(context.session.profile).searchTool;
+  const search = context.gateway.catalog.exposure.settingsFor(context.session.profile).searchTool;
   const text = directory.lines.length === 0 ? 'No server has tools for this client.' : `Servers (give names as \`server\` to ${search} to search only their tools):\n${directory.text}`;
   return { content: [{ type: 'text', text }], structuredContent: { servers: serversOf(directory) } };
 }
@@ -86,7 +86,7 @@ export function listServers(context: RequestContext): Record<string, any> {
  * tool meant for an app alone; the gateway's own tools pass (tools/call answers them).
  */
 function callableByModel(context: RequestContext, name: string): boolean {
-  const own = context.router.catalog.exposure.settingsFor(context.session.profile);
+  const own = context.gateway.catalog.exposure.settingsFor(context.session.profile);
   if (name === own.searchTool || name === own.callTool || name === own.listServersTool) return true;
   const tools = context.view.lists.tools;
   const i = tools.index.get(name);

@@ -10,7 +10,8 @@ import { missingCapabilityError } from '../../protocol/stateless.js';
 import type { Connection } from '../../router/session.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import type { Handler, RequestContext } from '../context.js';
-import { forwardOn, toolResultFor, unwrap } from './forward.js';
+import { forwardOn, toolResultFor } from './forward.js';
+import { unwrap } from '../../jsonrpc/answer.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -55,13 +56,13 @@ export async function callAsTask(connection: Connection, context: RequestContext
   const result = unwrap(await forwardOn(connection, context, 'tools/call', { ...rest, task: {} }));
   const task = result.task;
   if (!task || typeof task.taskId !== 'string') return toolResultFor(context, connection.name, result); // answered at once after all
-  const exposed = context.router.tasks.expose(connection, task.taskId, context.session);
+  const exposed = context.sessionState.tasks.expose(connection, task.taskId, context.session);
   return { ...statelessTask(task, exposed), resultType: 'task' };
 }
 
 function entryFor(params: Record<string, any>, context: RequestContext): TaskEntry {
   if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tasks/* need it declared on the request)`);
-  const entry = context.router.tasks.lookup(params?.taskId, context.session);
+  const entry = context.sessionState.tasks.lookup(params?.taskId, context.session);
   if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown task: ${String(params?.taskId)}`);
   return entry;
 }

@@ -7,12 +7,12 @@ import { connectionFor, resourceTargets } from './forward.js';
 export const subscribe: Handler = async (params, context) => {
   const target = resourceTargets(context, params?.uri)[0]!;
   const connection = await connectionFor(context, target.server);
-  await context.router.subscriptions.subscribe(connection, target.uri, context.session, params.uri);
+  await context.sessionState.subscriptions.subscribe(connection, target.uri, context.session, params.uri);
   return {};
 };
 
 export const unsubscribe: Handler = async (params, context) => {
-  const subscriptions = context.router.subscriptions;
+  const subscriptions = context.sessionState.subscriptions;
   let routed;
   try {
     routed = resourceTargets(context, params?.uri)[0]!;

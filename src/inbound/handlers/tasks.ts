@@ -7,11 +7,12 @@ import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { Handler, RequestContext } from '../context.js';
 import type { TaskEntry } from '../../router/task-ids.js';
 import { withRelatedTask } from '../../router/task-ids.js';
-import { forwardOn, toolResultFor, unwrap } from './forward.js';
+import { forwardOn, toolResultFor } from './forward.js';
+import { unwrap } from '../../jsonrpc/answer.js';
 import { statelessCancelTask, statelessGetTask, statelessUpdateTask } from './stateless-tasks.js';
 
 function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
-  const entry = context.router.tasks.lookup(params?.taskId, context.session);
+  const entry = context.sessionState.tasks.lookup(params?.taskId, context.session);
   // An unknown task and another session's task look the same.
   if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown task: ${String(params?.taskId)}`);
   return entry;
@@ -42,7 +43,7 @@ export const updateTask = statelessUpdateTask;
 
 /** This session's tasks, as each server currently reports them. */
 export const listTasks: Handler = async (_params, context) => {
-  const entries = context.router.tasks.ofSession(context.session);
+  const entries = context.sessionState.tasks.ofSession(context.session);
   const tasks = await Promise.all(
     entries.map(async (entry) => {
       try {

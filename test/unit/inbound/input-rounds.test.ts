@@ -17,7 +17,7 @@ function harness(answerClient: (method: string, params: any) => Promise<any> = a
   const asked: Array<{ method: string; params: any }> = [];
   const context = {
     cancellation,
-    router: { askClient: (_c: unknown, method: string, params: any) => (asked.push({ method, params }), answerClient(method, params)) },
+    sessionState: { askClient: (_c: unknown, method: string, params: any) => (asked.push({ method, params }), answerClient(method, params)) },
   } as any;
   return { context, asked, cancellation };
 }
@@ -100,7 +100,7 @@ describe('answerInputRounds', () => {
 
 describe('passInputRounds', () => {
   const states = new StateWrapper(Buffer.alloc(32, 7));
-  const as = (principal: string | undefined, profile = 'team') => ({ cancellation: new Cancellation(), session: { principal, profile: { name: profile } }, router: { states } }) as any;
+  const as = (principal: string | undefined, profile = 'team') => ({ cancellation: new Cancellation(), session: { principal, profile: { name: profile } }, sessionState: { states } }) as any;
   const asks = async () => result({ resultType: 'input_required', inputRequests: { k: elicit('?') }, requestState: 'the server’s own' });
 
   it("wraps the server's state and gives it back byte for byte only to the same principal, server and call", async () => {
@@ -121,7 +121,7 @@ describe('passInputRounds', () => {
 
   it("a sampling question's messages reach the client without resources its profile may not see", async () => {
     const catalog = { resourcePolicy: new Map([['srv', () => true]]), renamedUris: new Map() };
-    const context = { ...as('alice'), router: { states, catalog }, view: { allowsUri: (uri: string) => !uri.startsWith('file:///secret/') } };
+    const context = { ...as('alice'), sessionState: { states }, gateway: { catalog }, view: { allowsUri: (uri: string) => !uri.startsWith('file:///secret/') } };
     const link = (uri: string) => ({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'x', content: [{ type: 'resource_link', uri }] }] });
     const sampling = { method: 'sampling/createMessage', params: { maxTokens: 3, messages: [link('file:///secret/keys.txt'), link('file:///public/a')] } };
     const round: any = await passInputRounds(connection, context, 'tools/call', { name: 't' }, async () => result({ resultType: 'input_required', inputRequests: { s: sampling, e: elicit('?') }, requestState: 'st' }));

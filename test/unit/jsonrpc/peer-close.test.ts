@@ -6,16 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
 import { Peer } from '../../../src/jsonrpc/peer.js';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
-import type { Transport } from '../../../src/transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../../../src/transport.js';
 
 /** A pipe whose far end keeps writing until the test lets close() finish (a child still exiting). */
 class SlowClosingTransport implements Transport {
-  onmessage?: (m: JsonRpcMessage) => void;
-  onclose?: (r?: Error) => void;
-  onerror?: (e: Error) => void;
+  sink: TransportSink = NO_SINK;
   sent: any[] = [];
   private exited!: () => void;
-  async start() {}
+  async start(sink: TransportSink) {
+    this.sink = sink;
+  }
   async send(m: JsonRpcMessage) {
     this.sent.push(m);
   }
@@ -26,7 +26,7 @@ class SlowClosingTransport implements Transport {
     this.exited();
   }
   deliver(m: any) {
-    this.onmessage?.(m);
+    this.sink.message(m);
   }
 }
 
@@ -35,6 +35,7 @@ function setup() {
   const problems: string[] = [];
   const notifications: any[] = [];
   const peer = new Peer(t, { onProtocolError: (p) => problems.push(p), onNotification: (n) => notifications.push(n) }, 'srv');
+  void peer.start();
   return { t, peer, problems, notifications };
 }
 
@@ -61,7 +62,7 @@ describe('Peer closing', () => {
   it("passes the reason's detail on to every request the end fails", async () => {
     const { t, peer } = setup();
     const inFlight = peer.request('initialize');
-    t.onclose!(new GatewayError('CONNECTION_CLOSED', 'server process exited with code 1', { detail: 'stderr: Error: boom' }));
+    t.sink.close(new GatewayError('CONNECTION_CLOSED', 'server process exited with code 1', { detail: 'stderr: Error: boom' }));
     const err = await inFlight.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).toMatchObject({ message: expect.stringContaining('exited with code 1'), detail: 'stderr: Error: boom' });

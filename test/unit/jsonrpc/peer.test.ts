@@ -4,28 +4,28 @@ import { Peer } from '../../../src/jsonrpc/peer.js';
 import { RpcError } from '../../../src/errors.js';
 import { Cancellation } from '../../../src/jsonrpc/cancellation.js';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
-import type { Transport } from '../../../src/transport.js';
+import { NO_SINK, type Transport, type TransportSink } from '../../../src/transport.js';
 
 /** An in-memory transport whose far side is the test. */
 class FakeTransport implements Transport {
-  onmessage?: (m: JsonRpcMessage) => void;
-  onclose?: (r?: Error) => void;
-  onerror?: (e: Error) => void;
+  sink: TransportSink = NO_SINK;
   sent: any[] = [];
   waiters: ((m: any) => void)[] = [];
-  async start() {}
+  async start(sink: TransportSink) {
+    this.sink = sink;
+  }
   async send(m: JsonRpcMessage) {
     this.sent.push(m);
     this.waiters.shift()?.(m);
   }
   async close() {
-    this.onclose?.();
+    this.sink.close();
   }
   next(): Promise<any> {
     return new Promise((r) => this.waiters.push(r));
   }
   deliver(m: any) {
-    this.onmessage?.(m);
+    this.sink.message(m);
   }
 }
 
@@ -34,6 +34,7 @@ function setup() {
   const notifications: any[] = [];
   const problems: string[] = [];
   const peer = new Peer(t, { onNotification: (n) => notifications.push(n), onProtocolError: (p) => problems.push(p) }, 'srv');
+  void peer.start();
   return { t, peer, notifications, problems };
 }
 
@@ -103,7 +104,7 @@ describe('Peer', () => {
     const { t, peer } = setup();
     const p1 = peer.request('a');
     const p2 = peer.request('b');
-    t.onclose!(new Error('process exited with code 1'));
+    t.sink.close(new Error('process exited with code 1'));
     for (const p of [p1, p2]) await expect(p).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     await expect(peer.request('c')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
@@ -113,6 +114,7 @@ describe('Peer', () => {
     const t = new FakeTransport();
     const problems: string[] = [];
     const peer = new Peer(t, { onRequest: async (r) => (requests.push(r), {}), onProtocolError: (p) => problems.push(p) }, 'srv');
+    void peer.start();
     const call = peer.request('tools/call', { name: 'x' });
     const id = t.sent[0].id;
     t.deliver({ jsonrpc: '2.0', id, result: { content: [] }, method: 'sampling/createMessage', params: { messages: [] } });

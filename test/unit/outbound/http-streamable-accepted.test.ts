@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { StreamableHttpTransport } from '../../../src/outbound/http-streamable.js';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
+import { NO_SINK } from '../../../src/transport.js';
 
 let server: Server | undefined;
 let transport: StreamableHttpTransport | undefined;
@@ -37,13 +38,13 @@ it('a 202 that opens a stream anyway does not hold a connection', async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   transport = new StreamableHttpTransport({ url, maxConnections: 2 });
   const received: JsonRpcMessage[] = [];
-  const answered = new Promise<void>((resolve) => {
-    transport!.onmessage = (m) => {
-      received.push(m);
-      resolve();
-    };
-  });
-  await transport.start();
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const message = (m: JsonRpcMessage) => {
+    received.push(m);
+    answer();
+  };
+  await transport.start({ ...NO_SINK, message });
   for (let i = 0; i < 6; i++) await transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: i } });
   await transport.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
   await answered;

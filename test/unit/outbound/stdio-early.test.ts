@@ -6,15 +6,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.js';
 import { StdioTransport, dropEarly, spawnEarly } from '../../../src/outbound/stdio-transport.js';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc.js';
+import { NO_SINK, type TransportSink } from '../../../src/transport.js';
 import { fixture, nodeBin, repoRoot } from '../../helpers/paths.js';
 import { pidAlive as alive, waitFor } from '../../helpers/processes.js';
 
 const spawnOptions = (env: Record<string, string> = {}) => ({ command: nodeBin, args: [fixture('echo')], env, cwd: repoRoot });
 
 
+/** What each transport's sink heard, by transport. */
+const sinks = new Map<StdioTransport, { answered: Array<(m: JsonRpcMessage) => void>; closed: Array<(r?: Error) => void> }>();
+function sinkOf(transport: StdioTransport): TransportSink {
+  const heard = { answered: [] as Array<(m: JsonRpcMessage) => void>, closed: [] as Array<(r?: Error) => void> };
+  sinks.set(transport, heard);
+  return { ...NO_SINK, message: (m) => heard.answered.shift()?.(m), close: (r) => heard.closed.shift()?.(r) };
+}
+
 /** initialize over the transport: resolves with the server's answer. */
 function initialize(transport: StdioTransport): Promise<JsonRpcMessage> {
-  const answered = new Promise<JsonRpcMessage>((resolve) => (transport.onmessage = resolve));
+  const answered = new Promise<JsonRpcMessage>((resolve) => sinks.get(transport)!.answered.push(resolve));
   void transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } } });
   return answered;
 }
@@ -23,7 +32,7 @@ const started: StdioTransport[] = [];
 async function startTransport(env?: Record<string, string>): Promise<StdioTransport> {
   const transport = new StdioTransport({ ...spawnOptions(env), logger: silentLogger() });
   started.push(transport);
-  await transport.start();
+  await transport.start(sinkOf(transport));
   return transport;
 }
 
@@ -56,9 +65,10 @@ describe('spawnEarly', () => {
     // Adopted only once it is gone: everything it wrote came before any transport listened.
     await waitFor(() => !alive(pid), { message: 'the early child exits' });
     const transport = new StdioTransport({ ...options, logger: silentLogger() });
-    const closed = new Promise<Error | undefined>((resolve) => (transport.onclose = resolve));
+    const sink = sinkOf(transport);
+    const closed = new Promise<Error | undefined>((resolve) => sinks.get(transport)!.closed.push(resolve));
     started.push(transport);
-    await transport.start();
+    await transport.start(sink);
     expect(transport.pid).toBe(pid);
     const reason = await closed;
     expect(transport.lastStderr.join('\n')).toMatch(/--exit-on-start given/);

@@ -39,10 +39,10 @@ describe('connectionFor', () => {
     fakeServers.define('mine', { tools });
     const { router, isolated } = await start([{ name: 'shared', command: 'shared' }, { name: 'mine', command: 'mine', isolation: 'per-session' }]);
     const [a, b] = [new RecordingSession(), new RecordingSession()];
-    expect(router.connectionFor('shared', a)).toBe(router.connection('shared'));
-    expect(router.connectionFor('shared', b)).toBe(router.connection('shared'));
+    expect(router.registry.for('shared', a)).toBe(router.connection('shared'));
+    expect(router.registry.for('shared', b)).toBe(router.connection('shared'));
     // Concurrent first requests of one session share one opening.
-    const [a1, a2, b1] = await Promise.all([router.connectionFor('mine', a), router.connectionFor('mine', a), router.connectionFor('mine', b)]);
+    const [a1, a2, b1] = await Promise.all([router.registry.for('mine', a), router.registry.for('mine', a), router.registry.for('mine', b)]);
     expect(a1).toBe(a2);
     expect(a1).not.toBe(b1);
     expect(a1).not.toBe(router.connection('mine'));
@@ -55,7 +55,7 @@ describe('connectionFor', () => {
     const { router } = await start([]);
     let err: unknown;
     try {
-      router.connectionFor('ghost', new RecordingSession());
+      router.registry.for('ghost', new RecordingSession());
     } catch (e) {
       err = e;
     }
@@ -67,11 +67,11 @@ describe('connectionFor', () => {
     fakeServers.define('mine', { tools });
     const { router } = await start([{ name: 'mine', command: 'mine', isolation: 'per-session' }], { limits: { maxIsolatedConnections: 1 } });
     const [a, b] = [new RecordingSession(), new RecordingSession()];
-    await router.connectionFor('mine', a);
-    await expect(router.connectionFor('mine', b)).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'gateway' });
+    await router.registry.for('mine', a);
+    await expect(router.registry.for('mine', b)).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'gateway' });
     // Releasing a makes room for b.
     router.release(a);
-    await expect(router.connectionFor('mine', b)).resolves.toBeDefined();
+    await expect(router.registry.for('mine', b)).resolves.toBeDefined();
   });
 });
 
@@ -84,14 +84,14 @@ describe('release', () => {
     const server = fakeServers.latest('files');
     const [a, b] = [new RecordingSession(), new RecordingSession()];
 
-    await router.subscriptions.subscribe(files, 'file:///a', a, 'files://a');
-    await router.subscriptions.subscribe(files, 'file:///a', b, 'files://a');
-    const task = router.tasks.expose(files, 'server-task-1', a);
+    await router.state.subscriptions.subscribe(files, 'file:///a', a, 'files://a');
+    await router.state.subscriptions.subscribe(files, 'file:///a', b, 'files://a');
+    const task = router.state.tasks.expose(files, 'server-task-1', a);
     for (const [session, id] of [[a, 'e1'], [b, 'e2']] as const) {
       await callWhile(files, { session }, (call) => void call.server.request('elicitation/create', { mode: 'url', elicitationId: id, url: 'https://x', message: 'm' }));
     }
-    await router.connectionFor('mine', a);
-    await router.connectionFor('mine', b);
+    await router.registry.for('mine', a);
+    await router.registry.for('mine', b);
     expect(server.requests('resources/subscribe')).toHaveLength(1);
 
     router.release(a);
@@ -106,7 +106,7 @@ describe('release', () => {
     expect(a.sent).toEqual([]);
     expect(b.got('notifications/resources/updated')).toEqual([{ uri: 'files://a' }]);
     expect(b.got('notifications/elicitation/complete')).toEqual([{ elicitationId: 'e2' }]);
-    expect(router.tasks.lookup(task, a)).toBeUndefined();
+    expect(router.state.tasks.lookup(task, a)).toBeUndefined();
     // a's own connection closed; b's did not.
     const [mineA, mineB] = isolated.map((i) => i.connection);
     expect(mineA!.state).toBe('closed');
@@ -147,7 +147,7 @@ describe('log levels', () => {
     router.attach(a);
     a.logLevel = 'info';
     await router.logLevelChanged();
-    await router.subscriptions.subscribe(router.connection('files')!, 'file:///a', a, 'files://a');
+    await router.state.subscriptions.subscribe(router.connection('files')!, 'file:///a', a, 'files://a');
     fakeServers.latest('files').drop();
     await vi.advanceTimersByTimeAsync(1000);
     const again = await fakeServers.nth('files', 2);
@@ -198,8 +198,8 @@ describe('notifications from servers', () => {
     const [subscriber, other] = [new RecordingSession(), new RecordingSession()];
     router.attach(subscriber);
     router.attach(other);
-    await router.subscriptions.subscribe(files, 'file:///a', subscriber, 'files+file:///a');
-    const exposed = router.tasks.expose(files, 't-9', subscriber);
+    await router.state.subscriptions.subscribe(files, 'file:///a', subscriber, 'files+file:///a');
+    const exposed = router.state.tasks.expose(files, 't-9', subscriber);
     const server = fakeServers.latest('files');
     server.notify('notifications/resources/updated', { uri: 'file:///a' });
     server.notify('notifications/resources/updated', { uri: 'file:///unsubscribed' });
