@@ -151,7 +151,6 @@ export class AuthError extends GatewayError {
   }
 }
 
-
 /** Any error as a message fit for a log line or a client, never a stack. */
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;

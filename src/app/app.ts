@@ -87,7 +87,10 @@ export class App implements SessionOpener {
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
     this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session), observer: this.observer });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
-    this.finder = new ToolFinder(() => this.store.current, () => this.current.catalog.embeddings);
+    this.finder = new ToolFinder(
+      () => this.store.current,
+      () => this.current.catalog.embeddings,
+    );
     const reporter = new GuardReporter(this.audit, logger);
     this.store.snapshots.subscribe((catalog) => {
       reporter.report(catalog.report);

@@ -86,7 +86,17 @@ export interface CatalogExposure {
 
 /** Full lists, default names: what a catalog without exposure config gets. */
 export const DEFAULT_EXPOSURE: CatalogExposure = {
-  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', runCodeTool: 'run_code', directoryBudget: Infinity, codeBudget: Infinity }),
+  settingsFor: () => ({
+    mode: 'full',
+    tokenBudget: Infinity,
+    alwaysVisible: [],
+    searchTool: 'search_tools',
+    callTool: 'call_tool',
+    listServersTool: 'list_servers',
+    runCodeTool: 'run_code',
+    directoryBudget: Infinity,
+    codeBudget: Infinity,
+  }),
 };
 
 export interface CatalogServerInput {
@@ -101,7 +111,6 @@ export interface CatalogServerInput {
   /** The operator's description of it, from the config in force (`config` may be an older entry). */
   description?: string;
 }
-
 
 const filterCache = new WeakMap<FilterRules, (name: string) => boolean>();
 function filterOf(rules: FilterRules): (name: string) => boolean {
@@ -292,12 +301,7 @@ function inOthersNamespace(uri: string, server: string, uriOwners: ReadonlyMap<s
 /** No pins, default sanitizing: what a catalog without policy config gets. */
 export const DEFAULT_GUARD: GuardOptions = { sanitize: { maxDescriptionLength: 1024, action: 'strip' }, newTools: 'allow' };
 
-export function buildCatalog(
-  servers: readonly CatalogServerInput[],
-  naming: GatewayConfig['naming'],
-  guard: GuardOptions = DEFAULT_GUARD,
-  exposure: CatalogExposure = DEFAULT_EXPOSURE,
-): Catalog {
+export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming'], guard: GuardOptions = DEFAULT_GUARD, exposure: CatalogExposure = DEFAULT_EXPOSURE): Catalog {
   const report: GuardReport = { held: [], findings: [], blocked: [] };
   const router = new ResourceRouter();
   for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);

@@ -33,7 +33,6 @@ export interface Guarded {
   report: GuardReport;
 }
 
-
 const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; policy: string; result: Guarded }>();
 
 type Sanitized = ReturnType<typeof sanitizeItem>;
@@ -56,7 +55,10 @@ function sanitizeOnce(kind: ItemKind, item: Record<string, any>, options: GuardO
 export function guardList(server: string, kind: ListKind, list: Record<string, any>[], options: GuardOptions, allowed: (item: Record<string, any>) => boolean = () => true): Guarded {
   const permitted: Record<string, any>[] = [];
   const denied: number[] = [];
-  list.forEach((item, i) => (item !== null && typeof item === 'object' && allowed(item) ? permitted.push(item) : denied.push(i)));
+  list.forEach((item, i) => {
+    if (item !== null && typeof item === 'object' && allowed(item)) permitted.push(item);
+    else denied.push(i);
+  });
   const policy = denied.join(',');
   const hit = cache.get(list);
   if (hit && hit.options === options && hit.policy === policy) return hit.result;

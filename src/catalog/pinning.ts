@@ -70,7 +70,7 @@ function pick(from: Record<string, any>, keys: readonly string[]): Record<string
   return out;
 }
 
-const digestOf = (pinned: Record<string, unknown>) => 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
+const digestOf = (pinned: Record<string, unknown>) => `sha256:${createHash('sha256').update(canonicalJson(pinned)).digest('hex')}`;
 
 export interface LockFile {
   version: 1;
@@ -79,10 +79,9 @@ export interface LockFile {
   servers: Record<string, { tools: Record<string /* original tool name */, string /* digest */> }>;
 }
 
-const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
+const hasOwn = (obj: object, key: string) => Object.hasOwn(obj, key);
 /** Sets a plain own property, even for a key such as "__proto__". */
-const setOwn = (obj: object, key: string, value: unknown) =>
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+const setOwn = (obj: object, key: string, value: unknown) => Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 
 /** The same lock with servers and tools in sorted order, so that the file diffs cleanly. */
 function sortedLock(lock: LockFile): LockFile {
@@ -116,9 +115,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function lockProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return 'expected a JSON object';
   if (data.version !== 1) {
-    return typeof data.version === 'number'
-      ? `unsupported version ${data.version} (this Switchboard reads version 1)`
-      : '"version" must be 1';
+    return typeof data.version === 'number' ? `unsupported version ${data.version} (this Switchboard reads version 1)` : '"version" must be 1';
   }
   if (typeof data.generated !== 'string') return '"generated" must be a string (an ISO time)';
   if (!isRecord(data.servers)) return '"servers" must be an object';
@@ -152,7 +149,7 @@ export function parseLock(text: string, path: string): LockFile {
 
 /** The text of a lock file: pretty JSON with a trailing newline, sorted (diffs stay small). */
 export function renderLock(lock: LockFile): string {
-  return JSON.stringify(sortedLock(lock), null, 2) + '\n';
+  return `${JSON.stringify(sortedLock(lock), null, 2)}\n`;
 }
 
 /**
@@ -175,12 +172,7 @@ export interface PinVerdict {
  * still matches a tool that has neither; one that has them is held (`unpinned`), never trusted
  * on the old pin (the field may have changed since: the very rug pull pinning is for).
  */
-export function checkPins(
-  server: string,
-  tools: Record<string, any>[],
-  lock: LockFile | undefined,
-  newTools: 'allow' | 'hold',
-): PinVerdict {
+export function checkPins(server: string, tools: Record<string, any>[], lock: LockFile | undefined, newTools: 'allow' | 'hold'): PinVerdict {
   if (!lock) return { allowed: [...tools], held: [] };
   const pinned = hasOwn(lock.servers, server) ? lock.servers[server]!.tools : undefined;
   const verdict: PinVerdict = { allowed: [], held: [] };

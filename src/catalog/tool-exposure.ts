@@ -100,7 +100,10 @@ export function metaToolEntries(s: GatewayToolNames, directory?: DirectoryPlacem
 
 /** Code mode's gateway tools: run_code (with the declarations, when they fit) and search_tools (and list_servers). */
 export function codeToolEntries(s: ExposureSettings, declarations: CodeDeclarations | undefined, limits: CodeLimitsSummary | undefined, directory?: DirectoryPlacement): CatalogEntry[] {
-  const items = [runCodeTool({ run: s.runCodeTool, search: s.searchTool }, declarations, s.codeBudget, limits), searchToolsTool({ search: s.searchTool, call: s.callTool, run: s.runCodeTool }, directory)];
+  const items = [
+    runCodeTool({ run: s.runCodeTool, search: s.searchTool }, declarations, s.codeBudget, limits),
+    searchToolsTool({ search: s.searchTool, call: s.callTool, run: s.runCodeTool }, directory),
+  ];
   if (directory && 'tool' in directory) items.push(listServersTool(s.listServersTool, s.searchTool));
   return items.map(asEntry);
 }

@@ -64,10 +64,38 @@ for (const k of ['items', 'additionalProperties', 'unevaluatedProperties', 'addi
 for (const k of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) SCHEMA_KEYWORDS[k] = { each: 'schema' };
 // Keywords whose values are names, numbers or patterns: their names need no check, their strings do.
 for (const k of [
-  'type', 'format', 'pattern', '$ref', '$schema', '$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef',
-  '$recursiveAnchor', '$vocabulary', 'contentMediaType', 'contentEncoding', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minContains',
-  'maxContains', 'minProperties', 'maxProperties', 'readOnly', 'writeOnly', 'deprecated', 'nullable',
+  'type',
+  'format',
+  'pattern',
+  '$ref',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$vocabulary',
+  'contentMediaType',
+  'contentEncoding',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minContains',
+  'maxContains',
+  'minProperties',
+  'maxProperties',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'nullable',
 ]) {
   SCHEMA_KEYWORDS[k] = V(`"${k}" value`);
 }
@@ -80,7 +108,7 @@ const BLOCKS: Record<string, Rule> = {
 };
 
 const isRecord = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 
 interface Entry {
   node: object;
@@ -97,7 +125,11 @@ export class VisibleStrings {
   private readonly entries: Entry[] = [];
   private spent = 0;
 
-  constructor(root: object, rule: Rule, private readonly budget: number) {
+  constructor(
+    root: object,
+    rule: Rule,
+    private readonly budget: number,
+  ) {
     this.entries.push({ node: root, parent: -1, key: '', rule });
     for (let i = 0; i < this.entries.length && !this.exhausted; i++) this.expand(i);
   }
@@ -136,7 +168,9 @@ export class VisibleStrings {
     if (rule === 'block' && isRecord(node)) rule = BLOCKS[String(node.type)] ?? 'skip';
     if (Array.isArray(node)) {
       const each = typeof rule !== 'object' || 'verbatim' in rule ? rule : 'each' in rule ? rule.each : V('value');
-      node.forEach((child, j) => this.visit(child, i, j, each));
+      node.forEach((child, j) => {
+        this.visit(child, i, j, each);
+      });
       return;
     }
     if (!isRecord(node)) return;
@@ -177,8 +211,7 @@ export function applyChanges<T extends Record<string, any>>(root: T, changes: re
   const copy: Record<string, any> = { ...root };
   const copies = new Set<object>([copy]);
   // defineProperty, not assignment: a key such as "__proto__" must stay a plain property.
-  const set = (obj: any, key: Key, value: unknown) =>
-    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  const set = (obj: any, key: Key, value: unknown) => Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   for (const change of changes) {
     const { keys } = change;
     let parent = copy;
@@ -199,8 +232,7 @@ export function applyChanges<T extends Record<string, any>>(root: T, changes: re
   return copy as T;
 }
 
-const fieldKey = (key: Key): string =>
-  typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${escapeInvisible(JSON.stringify(key))}]`;
+const fieldKey = (key: Key): string => (typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${escapeInvisible(JSON.stringify(key))}]`);
 
 /** "inputSchema.properties.path.description", "arguments[0].title". */
 export const slotField = (keys: readonly Key[]): string => keys.map(fieldKey).join('').replace(/^\./, '');

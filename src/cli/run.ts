@@ -24,7 +24,12 @@ export async function runFromShell(app: App, code: string, profile: ClientProfil
     if ((m as { method?: string }).method === 'notifications/progress' && typeof p?.message === 'string') note(`progress: ${p.message}`);
   };
   try {
-    await session.handle({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'switchboard run', version: '1' } } });
+    await session.handle({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'switchboard run', version: '1' } },
+    });
     await session.handle({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const name = app.config.catalog.runCodeTool;
     const reply = (await session.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { code }, _meta: { progressToken: 'run' } } }, related)) as JsonRpcResponse;

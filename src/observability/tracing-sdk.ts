@@ -52,7 +52,9 @@ type ExporterModule = { OTLPTraceExporter: new () => SpanExporter };
 async function exporterFor(protocol: OtlpProtocol): Promise<SpanExporter> {
   // Only the exporter asked for is loaded (the protobuf one brings protobufjs). Both are CommonJS:
   // bundled, a dynamic import may hand the exports over as `default`.
-  const mod = (protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')) as Partial<ExporterModule> & { default?: ExporterModule };
+  const mod = (protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')) as Partial<ExporterModule> & {
+    default?: ExporterModule;
+  };
   const Exporter = mod.OTLPTraceExporter ?? mod.default!.OTLPTraceExporter;
   // It reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself.
   return new Exporter();

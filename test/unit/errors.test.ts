@@ -1,18 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  AuthError,
-  AuthErrorCode,
-  GatewayError,
-  GatewayErrorCode,
-  limitStatus,
-  REFUSAL_STATUS,
-  RefusalError,
-  RpcError,
-  SwitchboardError,
-  toJsonRpcError,
-} from '../../src/errors.js';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, limitStatus, REFUSAL_STATUS, RefusalError, RpcError, SwitchboardError, toJsonRpcError } from '../../src/errors.js';
 import { ErrorCode } from '../../src/protocol/jsonrpc.js';
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
