@@ -3,6 +3,7 @@
 // enum values, URIs). Iterative, with a node budget: a hostile, deeply nested value cannot overflow the stack.
 
 import { escapeInvisible } from './injection.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 export type Key = string | number;
 
@@ -107,7 +108,6 @@ const BLOCKS: Record<string, Rule> = {
   resource_link: only({ name: 'value', title: 'value', description: 'value' }),
 };
 
-const isRecord = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 
 interface Entry {
@@ -165,7 +165,7 @@ export class VisibleStrings {
   private expand(i: number): void {
     const { node } = this.entries[i]!;
     let rule = this.entries[i]!.rule;
-    if (rule === 'block' && isRecord(node)) rule = BLOCKS[String(node.type)] ?? 'skip';
+    if (rule === 'block' && isJsonObject(node)) rule = BLOCKS[String(node.type)] ?? 'skip';
     if (Array.isArray(node)) {
       const each = typeof rule !== 'object' || 'verbatim' in rule ? rule : 'each' in rule ? rule.each : V('value');
       node.forEach((child, j) => {
@@ -173,7 +173,7 @@ export class VisibleStrings {
       });
       return;
     }
-    if (!isRecord(node)) return;
+    if (!isJsonObject(node)) return;
     if (typeof rule === 'object' && 'object' in rule) {
       for (const [k, v] of Object.entries(node)) {
         if (k === '_meta') continue;
@@ -206,20 +206,22 @@ export class VisibleStrings {
 export type Change = { keys: Key[]; value: string } | { keys: Key[]; remove: true };
 
 /** Copy-on-write: a copy of `root` with each change applied, sharing every untouched branch. */
-export function applyChanges<T extends Record<string, any>>(root: T, changes: readonly Change[]): T {
+export function applyChanges<T extends JsonObject>(root: T, changes: readonly Change[]): T {
   if (changes.length === 0) return root;
-  const copy: Record<string, any> = { ...root };
-  const copies = new Set<object>([copy]);
+  // An object or an array on a change's path (the walk that made the changes went through it).
+  type Node = Record<Key, unknown>;
+  const copy: Node = { ...root };
+  const copies = new Set<unknown>([copy]);
   // defineProperty, not assignment: a key such as "__proto__" must stay a plain property.
-  const set = (obj: any, key: Key, value: unknown) => Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  const set = (obj: Node, key: Key, value: unknown) => Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   for (const change of changes) {
     const { keys } = change;
     let parent = copy;
     for (let i = 0; i < keys.length - 1; i++) {
-      let child = parent[keys[i]!];
+      let child = parent[keys[i]!] as Node;
       if (!copies.has(child)) {
         // (An object shared by two paths gets one copy per path: each path is patched in full.)
-        child = Array.isArray(child) ? child.slice() : { ...child };
+        child = Array.isArray(child) ? (child.slice() as unknown as Node) : { ...child };
         set(parent, keys[i]!, child);
         copies.add(child);
       }

@@ -8,6 +8,7 @@ import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/type
 import type { App, ServerSummary } from '../app/app.js';
 import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
+import type { JsonObject } from '../protocol/json.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -115,7 +116,7 @@ function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['
  */
 function ruleWarnings(app: App, profile: ClientProfile | undefined): CatalogReport['warnings'] {
   const out: CatalogReport['warnings'] = [];
-  const names = (lists: Record<string, Record<string, any>[]>, kind: string, field: string) => (lists[kind] ?? []).map((item) => item[field]).filter((v): v is string => typeof v === 'string');
+  const names = (lists: Record<string, JsonObject[]>, kind: string, field: string) => (lists[kind] ?? []).map((item) => item[field]).filter((v): v is string => typeof v === 'string');
   for (const c of app.router.connections()) {
     if (c.state !== 'ready') continue;
     const subject = {
