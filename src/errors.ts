@@ -64,7 +64,9 @@ export type AuthErrorCode = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
 
 /** A limit that is this client's own (its session's, its share) is "too many requests"; the gateway's or a server's is "unavailable". */
 export function limitStatus(limit: LimitScope | undefined): 429 | 503 {
-  return CODES.LIMIT_EXCEEDED.http[limit ?? 'gateway'];
+  // Read from an error's data, which a server's relayed error can fill too: anything not in the table is the gateway's.
+  const statuses = CODES.LIMIT_EXCEEDED.http;
+  return typeof limit === 'string' && Object.hasOwn(statuses, limit) ? statuses[limit] : statuses.gateway;
 }
 
 /** The HTTP status of a refusal decided before serving (the stateless revision's rules). */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, limitStatus, REFUSAL_STATUS, RefusalError, RpcError, SwitchboardError, toJsonRpcError } from '../../src/errors.js';
+import { AuthError, AuthErrorCode, GatewayError, GatewayErrorCode, type LimitScope, limitStatus, REFUSAL_STATUS, RefusalError, RpcError, SwitchboardError, toJsonRpcError } from '../../src/errors.js';
 import { ErrorCode } from '../../src/protocol/jsonrpc.js';
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
@@ -53,6 +53,9 @@ describe('the error family', () => {
     expect(new GatewayError('LIMIT_EXCEEDED', 'x', { limit: 'principal' }).httpStatus()).toBe(429);
     expect(new GatewayError('LIMIT_EXCEEDED', 'x', { limit: 'server' }).httpStatus()).toBe(503);
     expect(limitStatus(undefined)).toBe(503);
+    // data.limit of an error a server relayed can be anything: never a status the table lacks.
+    expect(limitStatus('toString' as LimitScope)).toBe(503);
+    expect(limitStatus('weird' as LimitScope)).toBe(503);
     expect(new RefusalError(-32020, 'x', 'request').httpStatus()).toBe(400);
     expect(new RefusalError(-32601, 'x', 'method').httpStatus()).toBe(REFUSAL_STATUS.method);
     expect(new GatewayError('SERVER_TIMEOUT', 'x').httpStatus()).toBeUndefined();
