@@ -16,7 +16,9 @@ const dist = path.resolve(values.dist ?? new URL('../dist', import.meta.url).pat
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const [{ buildCatalog, DEFAULT_GUARD }, { viewFor }, { ToolSearchIndex }] = await Promise.all([load('catalog/build.js'), load('catalog/view.js'), load('search/index.js')]);
 /** The gateway's way of bringing the index to a snapshot (app/, formerly router/), when this build has it as a module. */
-const sync = await load('app/index-sync.js').catch(() => load('router/index-sync.js')).catch(() => undefined);
+const sync = await load('app/index-sync.js')
+  .catch(() => load('router/index-sync.js'))
+  .catch(() => undefined);
 
 const rules = { allow: ['*'], deny: [] };
 const config = (name) => ({ name, prefix: name, tools: rules, prompts: rules, resources: rules, listLimits: {} });
@@ -26,7 +28,11 @@ const small = (round) => ({
   config: config('small'),
   ready: true,
   lists: {
-    tools: Array.from({ length: 5 }, (_, i) => ({ name: `tool_${i}`, description: `A small server's tool ${i}, version ${round}.`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })),
+    tools: Array.from({ length: 5 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `A small server's tool ${i}, version ${round}.`,
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    })),
     prompts: [],
     resources: [],
     resourceTemplates: [],
@@ -34,7 +40,9 @@ const small = (round) => ({
 });
 const smallConfig = small(0).config;
 const naming = { separator: '__', mode: 'always' };
-const exposure = { settingsFor: () => ({ mode: 'auto', tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 1600 }) };
+const exposure = {
+  settingsFor: () => ({ mode: 'auto', tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 1600 }),
+};
 const profile = { name: 'short', tools: rules, prompts: rules, resources: rules, readOnly: false, naming: { maxLength: 64 } };
 
 // The index as main's router keeps it: every server synced after each snapshot.
@@ -80,5 +88,7 @@ for (let round = 1; round <= Number(values.rounds); round++) {
   rows.build.push(total - ms(views) - ms(search));
 }
 const out = { dist, tools: bigTools.length, coldMs: Math.round(coldMs), build: median(rows.build), views: median(rows.views), search: median(rows.search), total: median(rows.total) };
-console.log(`${dist}: ${out.tools} tools + 5; first build ${out.coldMs} ms; rebuild after the small server changed, median of ${values.rounds}: build ${out.build.toFixed(1)} ms, views+tokens ${out.views.toFixed(1)} ms, search index ${out.search.toFixed(1)} ms, total ${out.total.toFixed(1)} ms CPU`);
+console.log(
+  `${dist}: ${out.tools} tools + 5; first build ${out.coldMs} ms; rebuild after the small server changed, median of ${values.rounds}: build ${out.build.toFixed(1)} ms, views+tokens ${out.views.toFixed(1)} ms, search index ${out.search.toFixed(1)} ms, total ${out.total.toFixed(1)} ms CPU`,
+);
 console.log(JSON.stringify(out));

@@ -90,7 +90,7 @@ function onLine(line) {
   }
   if (msg === null || typeof msg !== 'object' || msg.method === undefined) return; // responses: ignored
   if (msg.id === undefined || msg.id === null) return; // notifications: nothing to do
-  process.stdout.write(JSON.stringify(answer(msg)) + '\n');
+  process.stdout.write(`${JSON.stringify(answer(msg))}\n`);
 }
 
 if (httpPort !== undefined) serveHttp(httpPort);

@@ -37,7 +37,7 @@ function flushToServer() {
   toServer = [];
 }
 function toServerLine(text) {
-  toServer.push(text + '\n');
+  toServer.push(`${text}\n`);
   if (!toServerQueued) {
     toServerQueued = true;
     setImmediate(flushToServer);
@@ -94,7 +94,7 @@ if (mode === '--stdio') {
     toClient = [];
   };
   const back = (line) => {
-    toClient.push(line + '\n');
+    toClient.push(`${line}\n`);
     if (!toClientQueued) {
       toClientQueued = true;
       setImmediate(flushToClient);

@@ -34,7 +34,7 @@ if (args.baseline) {
   if (!paths.includes('base-stdio')) paths.push('base-stdio');
 }
 for (const p of paths) {
-  if (!PATHS[p] || PATHS[p].transport !== 'stdio' || PATHS[p].isDirect || p === 'sb-remote' || p === 'sb-remote-sse') {
+  if (PATHS[p]?.transport !== 'stdio' || PATHS[p].isDirect || p === 'sb-remote' || p === 'sb-remote-sse') {
     console.error(`--paths: ${p} is not a stdio→stdio path with a process in the middle`);
     process.exit(2);
   }
@@ -82,7 +82,9 @@ for (let round = 0; round < rounds; round++) {
 }
 
 const cell = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
-console.log(`\nConcurrency 1, 100 B echo: p50 µs per hop of the process in the middle (read returned → write entered), median over ${rounds} rounds (range). Load ${loadBefore} before, ${loadavgText()} after.\n`);
+console.log(
+  `\nConcurrency 1, 100 B echo: p50 µs per hop of the process in the middle (read returned → write entered), median over ${rounds} rounds (range). Load ${loadBefore} before, ${loadavgText()} after.\n`,
+);
 console.log('| path | request hop | response hop | both hops | server leg | client leg |');
 console.log('|---|---|---|---|---|---|');
 for (const [path, f] of figures) console.log(`| ${PATHS[path].label} | ${cell(f.request)} | ${cell(f.response)} | ${cell(f.hops)} | ${cell(f.serverLeg)} | ${cell(f.clientLeg)} |`);

@@ -20,7 +20,9 @@ writeFileSync(config, `servers:\n  - name: echo\n    command: ${JSON.stringify(p
 /** Total instructions of one gateway run that answers `n` calls. */
 function count(cli, n) {
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, cli, 'serve', '-c', config, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, cli, 'serve', '-c', config, '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     let buf = '';
@@ -35,14 +37,27 @@ function count(cli, n) {
       }
     });
     let id = 0;
-    const req = (method, params) => new Promise((r) => { const i = ++id; waiters.set(i, r); child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i, method, params }) + '\n'); });
-    child.on('exit', () => { const m = /Collected : (\d+)/.exec(err); m ? resolve(Number(m[1])) : reject(new Error(`no count: ${err.slice(-400)}`)); });
+    const req = (method, params) =>
+      new Promise((r) => {
+        const i = ++id;
+        waiters.set(i, r);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: i, method, params })}\n`);
+      });
+    child.on('exit', () => {
+      const m = /Collected : (\d+)/.exec(err);
+      m ? resolve(Number(m[1])) : reject(new Error(`no count: ${err.slice(-400)}`));
+    });
     (async () => {
       await req('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'instructions', version: '1' } });
       child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
       const tool = (await req('tools/list', {})).result.tools[0].name;
       let started = 0;
-      const worker = async () => { while (started < n) { started++; await req('tools/call', { name: tool, arguments: { text: 'x'.repeat(100) } }); } };
+      const worker = async () => {
+        while (started < n) {
+          started++;
+          await req('tools/call', { name: tool, arguments: { text: 'x'.repeat(100) } });
+        }
+      };
       await Promise.all(Array.from({ length: 32 }, worker));
       child.stdin.end();
     })().catch(reject);

@@ -88,7 +88,9 @@ const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const ratios = pairs.map((p) => p.ours / p.theirs);
 console.log(`HTTP endpoint in-process, tools/call answered at once, c=32, median of ${rounds} alternated rounds of ${calls}:`);
 console.log(`  this build ${median(pairs.map((p) => p.ours)).toFixed(2)} µs CPU per call, baseline ${median(pairs.map((p) => p.theirs)).toFixed(2)} µs`);
-console.log(`  ratio ${median(ratios).toFixed(3)}× (range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}×); difference ${median(pairs.map((p) => p.ours - p.theirs)).toFixed(2)} µs`);
+console.log(
+  `  ratio ${median(ratios).toFixed(3)}× (range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}×); difference ${median(pairs.map((p) => p.ours - p.theirs)).toFixed(2)} µs`,
+);
 await Promise.all([ours.close(), theirs.close()]);
 
 // The same work alone, without the HTTP around it: what one request adds (the connection already
@@ -136,5 +138,7 @@ time(withShares);
 time(without);
 const added = [];
 for (let r = 0; r < rounds; r++) added.push(time(withShares) - time(without));
-console.log(`  the accounting alone (connection lookup, principal check, a call and its bytes taken and given back): ${median(added).toFixed(1)} ns per request (range ${Math.min(...added).toFixed(1)}–${Math.max(...added).toFixed(1)} ns, ${sink > 0 ? rounds : 0} rounds of ${N})`);
+console.log(
+  `  the accounting alone (connection lookup, principal check, a call and its bytes taken and given back): ${median(added).toFixed(1)} ns per request (range ${Math.min(...added).toFixed(1)}–${Math.max(...added).toFixed(1)} ns, ${sink > 0 ? rounds : 0} rounds of ${N})`,
+);
 process.exit(0);

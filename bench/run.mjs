@@ -77,7 +77,10 @@ if (args.help) {
 }
 const list = (v, allowed, what) => {
   if (v === undefined) return allowed;
-  const out = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const out = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const bad = out.find((x) => !allowed.includes(x));
   if (bad !== undefined) {
     console.error(`unknown ${what} "${bad}" (one of: ${allowed.join(', ')})`);
@@ -203,18 +206,21 @@ const recorder = (scenario, run, withLoad) => (row, figure, value) => {
 for (let run = 1; run <= s.runs; run++) {
   log(`run ${run}/${s.runs} (load ${load1().toFixed(2)})`);
   if (only.includes('call')) {
-    await attempt('call', run, () =>
-      pairedCallRun({
-        run,
-        paths,
-        s,
-        rec: (path, figure, value) => results.add('call', path, figure, value, run),
-        fail: (path, err) => {
-          log(`    ${path}: FAILED — ${String(err?.message ?? err).split('\n')[0]}`);
-          results.fail(`call ${path}`, err, run);
-        },
-        log,
-      }),
+    await attempt(
+      'call',
+      run,
+      () =>
+        pairedCallRun({
+          run,
+          paths,
+          s,
+          rec: (path, figure, value) => results.add('call', path, figure, value, run),
+          fail: (path, err) => {
+            log(`    ${path}: FAILED — ${String(err?.message ?? err).split('\n')[0]}`);
+            results.fail(`call ${path}`, err, run);
+          },
+          log,
+        }),
       3 * SCENARIO_TIMEOUT_MS, // every path at every point; each slice has its own bound
     );
   }
@@ -234,20 +240,29 @@ await stopBurners(burners);
 
 // --- the report ----------------------------------------------------------------------------------
 
-const during = summary(['call', 'startup', 'list', 'memory'].flatMap((sc) => Object.entries(results.data[sc] ?? {}).flatMap(([, figs]) => Object.entries(figs).filter(([f]) => f.endsWith('load')).flatMap(([, byRun]) => Object.values(byRun)))));
+const during = summary(
+  ['call', 'startup', 'list', 'memory'].flatMap((sc) =>
+    Object.entries(results.data[sc] ?? {}).flatMap(([, figs]) =>
+      Object.entries(figs)
+        .filter(([f]) => f.endsWith('load'))
+        .flatMap(([, byRun]) => Object.values(byRun)),
+    ),
+  ),
+);
 const meta = {
   ...machineMeta(),
   quick: args.quick,
   command,
-  date: new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
+  date: new Date()
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC'),
   loadBefore,
   loadAfter: loadavgText(),
   loadDuring: during.n ? `${during.min.toFixed(2)}–${during.max.toFixed(2)}` : '—',
   burners: burn,
   gateway:
-    args.gateway !== undefined
-      ? `from ${GATEWAY} (--gateway)`
-      : `${versionOf(join(BENCH_DIR, '..', 'package.json'))} (${gitDescribe()}${buildIsStale() ? '; WARNING: dist/ older than src/' : ''})`,
+    args.gateway !== undefined ? `from ${GATEWAY} (--gateway)` : `${versionOf(join(BENCH_DIR, '..', 'package.json'))} (${gitDescribe()}${buildIsStale() ? '; WARNING: dist/ older than src/' : ''})`,
   baseline: BASELINE === undefined ? undefined : `${BASELINE} (${gitDescribe(resolve(BASELINE, '..', '..'))})`,
   runs: s.runs,
   listRuns: Math.min(s.runs, s.listRuns),
@@ -267,7 +282,7 @@ const name = args.quick ? 'quick' : partial ? 'partial' : '';
 const mdFile = name ? join(OUT_DIR, `RESULTS-${name}.md`) : join(BENCH_DIR, 'RESULTS.md');
 const jsonFile = join(OUT_DIR, name ? `results-${name}.json` : 'results.json');
 writeFileSync(mdFile, renderReport(results, meta));
-writeFileSync(jsonFile, JSON.stringify({ meta, settings: s, ...results.toJSON() }, null, 2) + '\n');
+writeFileSync(jsonFile, `${JSON.stringify({ meta, settings: s, ...results.toJSON() }, null, 2)}\n`);
 
 log(consoleSummary(results, paths));
 log(`\nbench: wrote ${relative(process.cwd(), mdFile)} and ${relative(process.cwd(), jsonFile)} in ${meta.wallSeconds} s`);

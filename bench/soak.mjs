@@ -109,7 +109,10 @@ const cfg = {
   heapSnapshots: args['heap-snapshots'] ?? !quick,
   maxHeapGrowthMb: int('max-heap-growth-mb', 8),
 };
-for (const [flag, leg] of [['kill-every', 'http'], ['stdio-kill-every', 'stdio']]) {
+for (const [flag, leg] of [
+  ['kill-every', 'http'],
+  ['stdio-kill-every', 'stdio'],
+]) {
   if (args[flag] === undefined) continue;
   const m = /^(\d+)-(\d+)$/.exec(args[flag]);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < Number(m[1])) {
@@ -174,7 +177,7 @@ function writeConfig(kind) {
       `    timeout: ${cfg.serverTimeout}`,
     );
   }
-  writeFileSync(file, lines.join('\n') + '\n');
+  writeFileSync(file, `${lines.join('\n')}\n`);
   configFiles.push(file);
   return file;
 }
@@ -313,19 +316,22 @@ function startKiller(gatewayPid, kills, [minMs, maxMs]) {
   let stopped = false;
   const next = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      const live = echoChildren(gatewayPid).filter((k) => !k.zombie && k.echo && SERVERS.includes(k.server));
-      if (live.length > 0) {
-        const victim = live[Math.floor(Math.random() * live.length)];
-        try {
-          process.kill(victim.pid, 'SIGKILL');
-          kills.push({ server: victim.server, pid: victim.pid, at: Date.now() });
-        } catch {
-          /* it died by itself in between */
+    timer = setTimeout(
+      () => {
+        const live = echoChildren(gatewayPid).filter((k) => !k.zombie && k.echo && SERVERS.includes(k.server));
+        if (live.length > 0) {
+          const victim = live[Math.floor(Math.random() * live.length)];
+          try {
+            process.kill(victim.pid, 'SIGKILL');
+            kills.push({ server: victim.server, pid: victim.pid, at: Date.now() });
+          } catch {
+            /* it died by itself in between */
+          }
         }
-      }
-      next();
-    }, minMs + Math.random() * (maxMs - minMs));
+        next();
+      },
+      minMs + Math.random() * (maxMs - minMs),
+    );
   };
   next();
   return () => {
@@ -574,11 +580,14 @@ async function runLeg(leg) {
     const t0 = Date.now();
     const stopKiller = startKiller(proc.pid, kills, cfg.kill[kind]);
     out.trend = [];
-    const progress = setInterval(() => {
-      const s = sampleGateway(proc.pid);
-      out.trend.push({ answered: ledger.answered, rss: s.rss, fds: s.fds });
-      log(`  ${kind}: ${ledger.answered}/${total} answered, ${kills.length} kills, RSS ${mb(s.rss)} MB, ${s.fds} fds`);
-    }, quick ? 2000 : 5000);
+    const progress = setInterval(
+      () => {
+        const s = sampleGateway(proc.pid);
+        out.trend.push({ answered: ledger.answered, rss: s.rss, fds: s.fds });
+        log(`  ${kind}: ${ledger.answered}/${total} answered, ${kills.length} kills, RSS ${mb(s.rss)} MB, ${s.fds} fds`);
+      },
+      quick ? 2000 : 5000,
+    );
     try {
       await run(main);
     } finally {
@@ -688,7 +697,8 @@ function judge(o) {
     }
     add('no zombie or missing server process', o.end.zombies === 0 && o.end.children === SERVERS.length, `${o.end.children} live, ${o.end.zombies} zombies`);
   }
-  if (o.sessions) add('every GET stream ended by DELETE', o.sessions.getNotEnded === 0 && o.sessions.deleteFailed === 0, `${o.sessions.getNotEnded} not ended, ${o.sessions.deleteFailed} DELETEs failed`);
+  if (o.sessions)
+    add('every GET stream ended by DELETE', o.sessions.getNotEnded === 0 && o.sessions.deleteFailed === 0, `${o.sessions.getNotEnded} not ended, ${o.sessions.deleteFailed} DELETEs failed`);
   if (o.exit) add('clean shutdown: exit 0, no server left', o.exit.code === 0 && o.leftBehind === 0, `exit ${o.exit.code}, ${o.leftBehind} left`);
   add('no server given up on', o.gaveUp.length === 0, o.gaveUp.join('; '));
   return checks;
@@ -705,14 +715,28 @@ function legTable(o) {
   const r = (k, v) => rows.push(`| ${k} | ${v} |`);
   r('calls sent / answered', `${fmt(o.sent)} / ${fmt(o.answered)} (${fmt(o.warmup)} of them warm-up)`);
   r('ok (payload echoed exactly)', fmt(o.ok));
-  r('errors from killed servers', `${fmt(o.errors - o.unexpectedErrors)}${Object.keys(o.expectedErrors).length ? ` (${Object.entries(o.expectedErrors).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')})` : ''}`);
+  r(
+    'errors from killed servers',
+    `${fmt(o.errors - o.unexpectedErrors)}${
+      Object.keys(o.expectedErrors).length
+        ? ` (${Object.entries(o.expectedErrors)
+            .map(([c, n]) => `${c} ${fmt(n)}`)
+            .join(', ')})`
+        : ''
+    }`,
+  );
   r('other errors', fmt(o.unexpectedErrors));
   r('**lost** (never answered)', `**${fmt(o.lost)}**`);
   r('**duplicated**', `**${fmt(o.duplicated)}**`);
   r('**mismatched payloads**', `**${fmt(o.mismatched)}**`);
   r('stray / misrouted responses', `${fmt(o.stray)} / ${fmt(o.misrouted)}`);
   r('transport failures', fmt(o.transportErrors));
-  r('servers killed (SIGKILL)', `${fmt(o.kills)} (${Object.entries(o.killsPerServer).map(([s, n]) => `${s}: ${n}`).join(', ')})`);
+  r(
+    'servers killed (SIGKILL)',
+    `${fmt(o.kills)} (${Object.entries(o.killsPerServer)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')})`,
+  );
   r('reconnects logged / drops logged', `${fmt(o.reconnects)} / ${fmt(o.downs)}${o.unexplainedDrops ? ` (${o.unexplainedDrops} not explained by a kill)` : ''}`);
   if (o.sessions) r('HTTP sessions opened / closed', `${fmt(o.sessions.opened)} / ${fmt(o.sessions.closed)}`);
   if (o.start && o.end) {
@@ -725,8 +749,17 @@ function legTable(o) {
   r('duration (after warm-up) / calls/s', `${(o.durationMs / 1000).toFixed(1)} s / ${fmt(o.callsPerSec)}`);
   r('latency of ok calls p50 / p99', `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)} ms`);
   if (o.heap) {
-    r('live heap after GC (snapshots) start → end', `${mb(o.heap.start.bytes)} → ${mb(o.heap.end.bytes)} MB (${signed(mb(o.heap.end.bytes - o.heap.start.bytes))} MB), ${fmt(o.heap.start.nodes)} → ${fmt(o.heap.end.nodes)} objects`);
-    r('grew most', o.heap.growth.slice(0, 5).map((g) => `\`${g.name.replaceAll('|', '\\|').slice(0, 40)}\` ${g.count > 0 ? '+' : ''}${fmt(g.count)} (${signed((g.bytes / 1024).toFixed(0))} KiB)`).join(', '));
+    r(
+      'live heap after GC (snapshots) start → end',
+      `${mb(o.heap.start.bytes)} → ${mb(o.heap.end.bytes)} MB (${signed(mb(o.heap.end.bytes - o.heap.start.bytes))} MB), ${fmt(o.heap.start.nodes)} → ${fmt(o.heap.end.nodes)} objects`,
+    );
+    r(
+      'grew most',
+      o.heap.growth
+        .slice(0, 5)
+        .map((g) => `\`${g.name.replaceAll('|', '\\|').slice(0, 40)}\` ${g.count > 0 ? '+' : ''}${fmt(g.count)} (${signed((g.bytes / 1024).toFixed(0))} KiB)`)
+        .join(', '),
+    );
   }
   if (o.exit) r('shutdown', `exit ${o.exit.code}${o.exit.signal ? ` (${o.exit.signal})` : ''}, ${o.leftBehind} server processes left`);
   return ['| | |', '| --- | --- |', ...rows].join('\n');
@@ -739,7 +772,7 @@ function checksTable(o) {
 function samplesOf(o) {
   const parts = [];
   const show = (title, list) => {
-    if (list && list.length) parts.push(`${title}:\n\n\`\`\`\n${list.map((x) => JSON.stringify(x).slice(0, 500)).join('\n')}\n\`\`\``);
+    if (list?.length) parts.push(`${title}:\n\n\`\`\`\n${list.map((x) => JSON.stringify(x).slice(0, 500)).join('\n')}\n\`\`\``);
   };
   show('Lost (keys)', o.lostSamples);
   show('Unexpected errors', o.unexpectedSamples);
@@ -751,11 +784,14 @@ function samplesOf(o) {
 
 function renderReport(legs, wallMs) {
   const pass = legs.every((o) => o.checks.every((c) => c.pass));
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   const lines = [
     `# Soak run${quick ? ' (quick)' : ''}`,
     '',
-    `Written by \`node bench/soak.mjs${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}\` on ${new Date().toISOString().slice(0, 10)}: **${pass ? 'PASS' : 'FAIL'}**.`,
+    `Written by \`node bench/soak.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: **${pass ? 'PASS' : 'FAIL'}**.`,
     `Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average at the end ${load}; ${(wallMs / 1000).toFixed(0)} s in all.`,
     `Gateway: \`${relative(ROOT_DIR, gatewayFile)}\`.`,
     '',
@@ -795,10 +831,12 @@ try {
 await stopAll();
 
 const { pass, text } = renderReport(legs, Date.now() - wallStart);
-writeFileSync(reportFile, text + '\n');
-writeFileSync(jsonFile, JSON.stringify({ cfg, legs }, null, 2) + '\n');
+writeFileSync(reportFile, `${text}\n`);
+writeFileSync(jsonFile, `${JSON.stringify({ cfg, legs }, null, 2)}\n`);
 for (const o of legs) {
-  log(`\n${o.kind}: ${fmt(o.sent)} sent, ${fmt(o.answered)} answered, ${fmt(o.ok)} ok, ${fmt(o.errors)} errors (${o.unexpectedErrors} unexpected), lost ${o.lost}, duplicated ${o.duplicated}, mismatched ${o.mismatched}; ${o.kills} kills, ${o.reconnects} reconnects`);
+  log(
+    `\n${o.kind}: ${fmt(o.sent)} sent, ${fmt(o.answered)} answered, ${fmt(o.ok)} ok, ${fmt(o.errors)} errors (${o.unexpectedErrors} unexpected), lost ${o.lost}, duplicated ${o.duplicated}, mismatched ${o.mismatched}; ${o.kills} kills, ${o.reconnects} reconnects`,
+  );
   if (o.start && o.end) log(`  RSS ${mb(o.start.rss)} → ${mb(o.end.rss)} MB, fds ${o.start.fds} → ${o.end.fds}, ${fmt(o.callsPerSec)} calls/s`);
   for (const c of o.checks.filter((c) => !c.pass)) log(`  FAIL: ${c.what}: ${c.detail}`);
 }

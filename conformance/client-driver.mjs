@@ -162,7 +162,7 @@ async function call(connection, method, params) {
   for (let i = 1; i <= MAX_ROUNDS; i++) {
     const response = await connection.forward(method, round, { timeoutMs: CALL_TIMEOUT_MS });
     const result = response.result;
-    if (!result || result.resultType !== 'input_required') return response;
+    if (result?.resultType !== 'input_required') return response;
     const inputResponses = {};
     for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = answer(request.method, request.params);
     say(`${method} round ${i}: input_required (${Object.keys(inputResponses).join(', ') || 'state only'}); retrying`);
@@ -213,7 +213,11 @@ try {
       for (const args of argsList) await attempt(`tools/call ${tool.name} ${JSON.stringify(args)}`, 'tools/call', { name: tool.name, arguments: args });
     }
     for (const resource of resources) await attempt(`resources/read ${resource.uri}`, 'resources/read', { uri: resource.uri });
-    for (const prompt of prompts) await attempt(`prompts/get ${prompt.name}`, 'prompts/get', { name: prompt.name, arguments: argumentsFor({ properties: Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, { type: 'string' }])) }) });
+    for (const prompt of prompts)
+      await attempt(`prompts/get ${prompt.name}`, 'prompts/get', {
+        name: prompt.name,
+        arguments: argumentsFor({ properties: Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, { type: 'string' }])) }),
+      });
   }
 } catch (err) {
   ok = false;

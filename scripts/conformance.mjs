@@ -88,7 +88,13 @@ try {
 }
 if (flags.help) {
   const text = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8');
-  console.log(text.split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+  console.log(
+    text
+      .split('\n')
+      .filter((l) => l.startsWith('//'))
+      .map((l) => l.slice(3))
+      .join('\n'),
+  );
   process.exit(0);
 }
 
@@ -272,9 +278,7 @@ function summarize(dirs, prefix) {
       checks = JSON.parse(fs.readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
     } catch {}
     const count = (s) => checks.filter((c) => c.status === s).length;
-    const failing = checks
-      .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
-      .map((c) => ({ id: c.id, status: c.status, message: c.errorMessage ?? c.description }));
+    const failing = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => ({ id: c.id, status: c.status, message: c.errorMessage ?? c.description }));
     rows.push({ scenario, dir, passed: failing.length === 0, success: count('SUCCESS'), failure: count('FAILURE'), warning: count('WARNING'), failing });
   }
   return rows;
@@ -293,9 +297,7 @@ function printSummary(rows, title) {
     for (const r of bad) for (const f of r.failing) console.log(`  ${r.scenario}: [${f.status}] ${f.id}: ${f.message}`);
   }
   const sum = (k) => rows.reduce((n, r) => n + r[k], 0);
-  console.log(
-    `\nScenarios: ${rows.length - bad.length}/${rows.length} passed. Checks: ${sum('success')} ok, ${sum('failure')} failed, ${sum('warning')} warnings.`,
-  );
+  console.log(`\nScenarios: ${rows.length - bad.length}/${rows.length} passed. Checks: ${sum('success')} ok, ${sum('failure')} failed, ${sum('warning')} warnings.`);
 }
 
 function suiteArgs(rest, packages = SUITE_PACKAGES) {

@@ -27,7 +27,7 @@ export function createLogger(options: LogOptions = {}): Logger {
   };
   if (format === 'pretty') {
     const color = options.color ?? (process.stderr.isTTY === true && !process.env.NO_COLOR);
-    const out = options.lines ?? ((text: string) => process.stderr.write(text + '\n'));
+    const out = options.lines ?? ((text: string) => process.stderr.write(`${text}\n`));
     // pino has already redacted and serialized the line: only its shape changes here.
     return pino(base, { write: (json: string) => out(prettyLine(json, color)) });
   }
@@ -68,6 +68,6 @@ export function prettyLine(json: string, color = false): string {
   const { label, color: code } = LEVELS[level as number] ?? { label: `${String(level)}: `, color: '' };
   const who = typeof server === 'string' && !message.startsWith(`${server}:`) ? `${server}: ` : '';
   const extra = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  const tail = extra.length > 0 ? ' ' + paint('2', `(${extra.join(', ')})`) : '';
+  const tail = extra.length > 0 ? ` ${paint('2', `(${extra.join(', ')})`)}` : '';
   return paint(code, label + who + message) + tail;
 }

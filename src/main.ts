@@ -31,7 +31,7 @@ async function loadOrExit(path: string, onNote: (message: string) => void, faces
     return await loadConfigFile(path, undefined, onNote, faces);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(err.message + '\n');
+      process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
     throw err;
@@ -47,7 +47,7 @@ function output(options: CliOptions, defaultLevel?: string): { terminal: Termina
 }
 
 /** A config warning as a line on stderr (commands whose report has no place for it). */
-const warnLine = (w: ConfigProblem) => void process.stderr.write(`switchboard: warning: ${w.path ? w.path + ': ' : ''}${w.message}\n`);
+const warnLine = (w: ConfigProblem) => void process.stderr.write(`switchboard: warning: ${w.path ? `${w.path}: ` : ''}${w.message}\n`);
 
 async function check(options: CliOptions): Promise<void> {
   const { terminal, logger } = output(options, 'warn');
@@ -93,7 +93,7 @@ async function search(options: CliOptions): Promise<void> {
     process.exit(2);
   });
   await app.close();
-  process.stdout.write(options.json ? JSON.stringify(report, null, 2) + '\n' : renderSearch(report));
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderSearch(report));
   process.exit(0);
 }
 
@@ -118,13 +118,13 @@ async function run(options: CliOptions): Promise<void> {
   const app = await startedApp(config, logger);
   const outcome = await runFromShell(app, code, profile, (text) => terminal.line(text));
   await app.close();
-  for (const line of outcome.logs) process.stderr.write(line + '\n');
+  for (const line of outcome.logs) process.stderr.write(`${line}\n`);
   if (!outcome.ok) {
     process.stderr.write(`switchboard: ${outcome.message}\n`);
     process.exit(1);
   }
   if (outcome.truncated) process.stderr.write('switchboard: the result was cut to codeMode.maxOutputTokens; stdout holds its JSON text, cut\n');
-  process.stdout.write(JSON.stringify(outcome.result, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
   process.exit(0);
 }
 
@@ -164,23 +164,23 @@ async function status(options: CliOptions): Promise<void> {
   const outcome = await fetchStatus(url, process.env.SWITCHBOARD_TOKEN);
   switch (outcome.kind) {
     case 'ok':
-      process.stdout.write(options.json ? JSON.stringify(outcome.status, null, 2) + '\n' : renderStatus(outcome.status));
-      process.exit(outcome.status.servers.some(isDown) ? 1 : 0);
+      process.stdout.write(options.json ? `${JSON.stringify(outcome.status, null, 2)}\n` : renderStatus(outcome.status));
+      return process.exit(outcome.status.servers.some(isDown) ? 1 : 0);
     case 'refused':
       process.stderr.write(`switchboard: the gateway at ${url} answered ${outcome.httpStatus}, ${outcome.message}\n`);
-      process.exit(4);
+      return process.exit(4);
     case 'unreachable':
       process.stderr.write(`switchboard: no gateway answered at ${url}: ${outcome.message}\n`);
-      process.exit(3);
+      return process.exit(3);
   }
 }
 
 /** login and logout: exit 2 when the config names no such HTTP server. */
 async function loginOrLogout(options: CliOptions): Promise<void> {
-  const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(note + '\n'));
+  const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(`${note}\n`));
   // Loaded here only: the OAuth libraries cost start-up time every other command would pay.
   const { LoginUsageError, loginTarget, runLogin, runLogout } = await import('./cli/login.js');
-  let target;
+  let target: ReturnType<typeof loginTarget>;
   try {
     target = loginTarget(config, options.server!);
   } catch (err) {
@@ -205,10 +205,10 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (options.command) {
     case 'help':
-      process.stdout.write(USAGE + '\n');
+      process.stdout.write(`${USAGE}\n`);
       return;
     case 'version':
-      process.stdout.write(GATEWAY_VERSION + '\n');
+      process.stdout.write(`${GATEWAY_VERSION}\n`);
       return;
     case 'serve': {
       const { terminal, logger } = output(options);

@@ -75,11 +75,18 @@ async function aliveQuickjs(count) {
   const before = await settleMemory();
   const release = [];
   let called = 0;
-  const bindings = { ...echo, call: () => new Promise((resolve) => { called++; release.push(resolve); }) };
+  const bindings = {
+    ...echo,
+    call: () =>
+      new Promise((resolve) => {
+        called++;
+        release.push(resolve);
+      }),
+  };
   const runs = Array.from({ length: count }, () => runScript('const big = Array.from({ length: 1000 }, (_, i) => ({ i }));\nawait tools.s.t({});\nreturn big.length', { bindings }));
   while (called < count) await new Promise((r) => setTimeout(r, 5));
   const during = await settleMemory();
-  release.forEach((r) => r({}));
+  for (const r of release) r({});
   await Promise.all(runs);
   return { rss: (during.rss - before.rss) / count, external: (during.external + during.arrayBuffers - before.external - before.arrayBuffers) / count };
 }
@@ -120,22 +127,26 @@ async function aliveIvm(count) {
     warm.dispose();
   }
   const before = await settleMemory();
-    const release = [];
-    const isolates = [];
-    const runs = [];
-    for (let i = 0; i < count; i++) {
-      const isolate = new ivm.Isolate({ memoryLimit: 64 });
-      const context = await isolate.createContext();
-      await context.global.set('_call', new ivm.Reference(() => new Promise((r) => release.push(r))));
-      isolates.push(isolate);
-      runs.push(context.eval('(async () => { const big = Array.from({ length: 1000 }, (_, i) => ({ i })); await _call.apply(undefined, [], { result: { promise: true } }); return big.length })()', { promise: true }));
-    }
-    while (release.length < count) await new Promise((r) => setTimeout(r, 5));
-    const during = await settleMemory();
-    release.forEach((r) => r(1));
-    await Promise.all(runs);
-    isolates.forEach((i) => i.dispose());
-    return { rss: (during.rss - before.rss) / count, external: (during.external + during.arrayBuffers - before.external - before.arrayBuffers) / count };
+  const release = [];
+  const isolates = [];
+  const runs = [];
+  for (let i = 0; i < count; i++) {
+    const isolate = new ivm.Isolate({ memoryLimit: 64 });
+    const context = await isolate.createContext();
+    await context.global.set('_call', new ivm.Reference(() => new Promise((r) => release.push(r))));
+    isolates.push(isolate);
+    runs.push(
+      context.eval('(async () => { const big = Array.from({ length: 1000 }, (_, i) => ({ i })); await _call.apply(undefined, [], { result: { promise: true } }); return big.length })()', {
+        promise: true,
+      }),
+    );
+  }
+  while (release.length < count) await new Promise((r) => setTimeout(r, 5));
+  const during = await settleMemory();
+  for (const r of release) r(1);
+  await Promise.all(runs);
+  for (const i of isolates) i.dispose();
+  return { rss: (during.rss - before.rss) / count, external: (during.external + during.arrayBuffers - before.external - before.arrayBuffers) / count };
 }
 
 // ---- TypeScript strippers -------------------------------------------------------------------
@@ -182,7 +193,14 @@ async function bundleBytes(contents, external = []) {
   const out = await esbuild.build({
     stdin: { contents, resolveDir: ROOT, loader: 'ts' },
     external,
-    bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'silent',
   });
   return out.outputFiles.reduce((s, f) => s + f.contents.length, 0);
 }
@@ -191,7 +209,13 @@ const sizes = {
   wasm: statSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).size,
   sucrase: closureBytes('sucrase'),
   esbuild: closureBytes('esbuild'),
-  ivm: (() => { try { return closureBytes('isolated-vm'); } catch { return 0; } })(),
+  ivm: (() => {
+    try {
+      return closureBytes('isolated-vm');
+    } catch {
+      return 0;
+    }
+  })(),
   // What loads when code mode runs a JavaScript script: sucrase comes only for TypeScript, and
   // the tokenizer is the gateway's already (and loaded only for exact counts).
   bundleCodemode: await bundleBytes("export * from './src/codemode/sandbox.ts'; export * from './src/codemode/bindings.ts';", ['sucrase', 'gpt-tokenizer']),
@@ -218,14 +242,32 @@ row('measure', 'QuickJS (runScript)', `isolated-vm ${ivmResult.version ?? ''}`);
 row('---', '---', '---');
 const iv = (f) => (ivmResult.error ? `n/a: ${ivmResult.error}` : f());
 row('first run in a process (engine load + compile)', `${ms(firstRun)} ms`, '—');
-row(`cold start of a run, p50 / p90 (n=${N})`, `${ms(pct(qjsCold, 0.5))} / ${ms(pct(qjsCold, 0.9))} ms`, iv(() => `${ms(pct(ivmResult.cold, 0.5))} / ${ms(pct(ivmResult.cold, 0.9))} ms`));
+row(
+  `cold start of a run, p50 / p90 (n=${N})`,
+  `${ms(pct(qjsCold, 0.5))} / ${ms(pct(qjsCold, 0.9))} ms`,
+  iv(() => `${ms(pct(ivmResult.cold, 0.5))} / ${ms(pct(ivmResult.cold, 0.9))} ms`),
+);
 row(`  of which engine instance + context + prelude (stats.startMs, first run)`, `${ms(first.stats.startMs)} ms`, '—');
-row(`nested call answered at once (${CALLS} in a loop)`, `${qjsPerCall.toFixed(1)} µs/call`, iv(() => `${ivmResult.perCall.toFixed(1)} µs/call`));
-row('memory per run alive, 10 at once (RSS / external)', `${mib(qjsAlive10.rss)} / ${mib(qjsAlive10.external)} MiB`, iv(() => `${mib(ivmResult.alive10.rss)} / ${mib(ivmResult.alive10.external)} MiB`));
-row('memory per run alive, 50 at once (RSS / external)', `${mib(qjsAlive50.rss)} / ${mib(qjsAlive50.external)} MiB`, iv(() => `${mib(ivmResult.alive50.rss)} / ${mib(ivmResult.alive50.external)} MiB`));
+row(
+  `nested call answered at once (${CALLS} in a loop)`,
+  `${qjsPerCall.toFixed(1)} µs/call`,
+  iv(() => `${ivmResult.perCall.toFixed(1)} µs/call`),
+);
+row(
+  'memory per run alive, 10 at once (RSS / external)',
+  `${mib(qjsAlive10.rss)} / ${mib(qjsAlive10.external)} MiB`,
+  iv(() => `${mib(ivmResult.alive10.rss)} / ${mib(ivmResult.alive10.external)} MiB`),
+);
+row(
+  'memory per run alive, 50 at once (RSS / external)',
+  `${mib(qjsAlive50.rss)} / ${mib(qjsAlive50.external)} MiB`,
+  iv(() => `${mib(ivmResult.alive50.rss)} / ${mib(ivmResult.alive50.external)} MiB`),
+);
 row('node_modules', `${kib(sizes.quickjs)} (wasm ${kib(sizes.wasm)})`, sizes.ivm ? `${kib(sizes.ivm)} (native build from source on Node 20)` : 'not installed');
 console.log(rows.splice(0).join('\n'));
-console.log(`\nWhat the gateway's bundle gains: ${kib(sizes.bundleCodemode)} of JavaScript (src/codemode and the engine's JS, in a chunk loaded on first use), ${kib(sizes.bundleSucrase)} more for sucrase (a chunk loaded only for a TypeScript script), and the ${kib(sizes.wasm)} wasm file read from node_modules.`);
+console.log(
+  `\nWhat the gateway's bundle gains: ${kib(sizes.bundleCodemode)} of JavaScript (src/codemode and the engine's JS, in a chunk loaded on first use), ${kib(sizes.bundleSucrase)} more for sucrase (a chunk loaded only for a TypeScript script), and the ${kib(sizes.wasm)} wasm file read from node_modules.`,
+);
 console.log('\n### TypeScript stripping (a 50-line script, bench/codemode/script-50.ts)\n');
 row('', 'sucrase', 'esbuild transform');
 row('---', '---', '---');

@@ -37,12 +37,12 @@ const WORDS = (
 
 function sentence(r, n) {
   const w = Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]);
-  return w[0][0].toUpperCase() + w.join(' ').slice(1) + '.';
+  return `${w[0][0].toUpperCase() + w.join(' ').slice(1)}.`;
 }
 
 function paragraphs(r, bytes) {
   let out = '';
-  while (out.length < bytes) out += Array.from({ length: 3 + Math.floor(r() * 4) }, () => sentence(r, 6 + Math.floor(r() * 10))).join(' ') + '\n\n';
+  while (out.length < bytes) out += `${Array.from({ length: 3 + Math.floor(r() * 4) }, () => sentence(r, 6 + Math.floor(r() * 10))).join(' ')}\n\n`;
   return out;
 }
 
@@ -57,7 +57,24 @@ const DOCS = [
   ['glossary.md', 'Glossary of gateway terms', 700],
 ];
 
-const SOURCES = ['index.ts', 'api/routes.ts', 'api/handlers.ts', 'api/auth.ts', 'api/errors.ts', 'lib/cache.ts', 'lib/queue.ts', 'lib/retry.ts', 'lib/metrics.ts', 'lib/config.ts', 'ui/app.ts', 'ui/table.ts', 'ui/theme.ts', 'legacy/shim.js', 'legacy/polyfills.js', 'legacy/util.js'];
+const SOURCES = [
+  'index.ts',
+  'api/routes.ts',
+  'api/handlers.ts',
+  'api/auth.ts',
+  'api/errors.ts',
+  'lib/cache.ts',
+  'lib/queue.ts',
+  'lib/retry.ts',
+  'lib/metrics.ts',
+  'lib/config.ts',
+  'ui/app.ts',
+  'ui/table.ts',
+  'ui/theme.ts',
+  'legacy/shim.js',
+  'legacy/polyfills.js',
+  'legacy/util.js',
+];
 
 function sourceFile(r, name) {
   const lines = [`// ${name}: part of the demo service.`, "import { config } from './config';", ''];
@@ -89,14 +106,20 @@ function logFile(r, day, bytes) {
     lines.push(line);
     size += line.length + 1;
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 // Sizes in bytes of logs/app-2026-11-DD.log: seven above 20 KiB, five well below it.
 const LOG_SIZES = [3_100, 41_000, 8_200, 27_500, 64_000, 12_900, 35_800, 1_400, 52_300, 16_100, 23_900, 30_700];
 
 const PRODUCTS = ['widget', 'gizmo', 'sprocket', 'doohickey', 'gadget'];
-const REGIONS = [['north', 24], ['south', 61], ['east', 140], ['west', 37], ['central', 95]];
+const REGIONS = [
+  ['north', 24],
+  ['south', 61],
+  ['east', 140],
+  ['west', 37],
+  ['central', 95],
+];
 
 function csvFile(r, region, rows) {
   const out = ['date,region,product,units,unit_price'];
@@ -104,7 +127,7 @@ function csvFile(r, region, rows) {
     const day = String(1 + (i % 28)).padStart(2, '0');
     out.push(`2026-10-${day},${region},${PRODUCTS[Math.floor(r() * PRODUCTS.length)]},${1 + Math.floor(r() * 40)},${(2 + Math.floor(r() * 4800) / 100).toFixed(2)}`);
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 const CONFIGS = {
@@ -128,7 +151,7 @@ export function makeWorkspace(ws) {
   };
   for (const [name, title, bytes] of DOCS) put(`docs/${name}`, `# ${title}\n\n${paragraphs(r, bytes - title.length - 4)}`.slice(0, bytes));
   for (const name of SOURCES) put(`src/${name}`, sourceFile(r, name));
-  LOG_SIZES.forEach((bytes, i) => put(`logs/app-2026-11-${String(i + 1).padStart(2, '0')}.log`, logFile(r, i + 1, bytes)));
+  LOG_SIZES.forEach((bytes, i) => void put(`logs/app-2026-11-${String(i + 1).padStart(2, '0')}.log`, logFile(r, i + 1, bytes)));
   for (const [region, rows] of REGIONS) put(`data/sales-${region}.csv`, csvFile(r, region, rows));
-  for (const [rel, value] of Object.entries(CONFIGS)) put(`config/${rel}`, JSON.stringify(value, null, 2) + '\n');
+  for (const [rel, value] of Object.entries(CONFIGS)) put(`config/${rel}`, `${JSON.stringify(value, null, 2)}\n`);
 }

@@ -42,10 +42,15 @@ export const FS_TASKS = [
   {
     name: 'largest-docs',
     goal: 'Read the three largest files in docs/ and summarise their first lines.',
-    find: [['files', 'list directory with sizes', 'list_directory_with_sizes'], ['files', 'read text file', 'read_text_file']],
+    find: [
+      ['files', 'list directory with sizes', 'list_directory_with_sizes'],
+      ['files', 'read text file', 'read_text_file'],
+    ],
     async plain(turn, ws) {
       const [listing] = await turn([['files__list_directory_with_sizes', { path: `${ws}/docs`, sortBy: 'size' }]]);
-      const top = parseListing(listing).filter((e) => e.type === 'FILE').slice(0, 3);
+      const top = parseListing(listing)
+        .filter((e) => e.type === 'FILE')
+        .slice(0, 3);
       const heads = await turn(top.map((e) => ['files__read_text_file', { path: `${ws}/docs/${e.name}`, head: 1 }]));
       return top.map((e, i) => ({ file: e.name, firstLine: heads[i].trim() }));
     },
@@ -56,25 +61,38 @@ export const FS_TASKS = [
     script: async (tools) => {
       const dir = '__WS__/docs';
       const { content } = await tools.files.list_directory_with_sizes({ path: dir, sortBy: 'size' });
-      const files = content.split('\n').filter((l) => l.startsWith('[FILE]')).map((l) => l.slice(6).trim().split(/\s+/)[0]).slice(0, 3);
+      const files = content
+        .split('\n')
+        .filter((l) => l.startsWith('[FILE]'))
+        .map((l) => l.slice(6).trim().split(/\s+/)[0])
+        .slice(0, 3);
       return Promise.all(files.map(async (file) => ({ file, firstLine: (await tools.files.read_text_file({ path: `${dir}/${file}`, head: 1 })).content.trim() })));
     },
     expected(ws) {
       const dir = join(ws, 'docs');
-      const files = readdirSync(dir).map((f) => ({ f, size: statSync(join(dir, f)).size })).sort((a, b) => b.size - a.size).slice(0, 3);
+      const files = readdirSync(dir)
+        .map((f) => ({ f, size: statSync(join(dir, f)).size }))
+        .sort((a, b) => b.size - a.size)
+        .slice(0, 3);
       return files.map(({ f }) => ({ file: f, firstLine: readFileSync(join(dir, f), 'utf8').split('\n')[0] }));
     },
   },
   {
     name: 'archive-logs',
     goal: 'Move every log in logs/ over 20 KB into logs/archive/; say which.',
-    find: [['files', 'list directory with sizes', 'list_directory_with_sizes'], ['files', 'create directory', 'create_directory'], ['files', 'move file', 'move_file']],
+    find: [
+      ['files', 'list directory with sizes', 'list_directory_with_sizes'],
+      ['files', 'create directory', 'create_directory'],
+      ['files', 'move file', 'move_file'],
+    ],
     async plain(turn, ws) {
       const [listing] = await turn([
         ['files__list_directory_with_sizes', { path: `${ws}/logs` }],
         ['files__create_directory', { path: `${ws}/logs/archive` }],
       ]);
-      const big = parseListing(listing).filter((e) => e.type === 'FILE' && e.bytes > 20 * 1024).map((e) => e.name);
+      const big = parseListing(listing)
+        .filter((e) => e.type === 'FILE' && e.bytes > 20 * 1024)
+        .map((e) => e.name);
       await turn(big.map((name) => ['files__move_file', { source: `${ws}/logs/${name}`, destination: `${ws}/logs/archive/${name}` }]));
       return big.sort();
     },
@@ -86,13 +104,20 @@ export const FS_TASKS = [
       const dir = '__WS__/logs';
       const { content } = await tools.files.list_directory_with_sizes({ path: dir });
       const unit = { B: 1, KB: 1024, MB: 1024 ** 2 };
-      const big = content.split('\n').map((l) => l.match(/^\[FILE\]\s+(\S+)\s+([\d.]+) (B|KB|MB)/)).filter((m) => m && m[2] * unit[m[3]] > 20 * 1024).map((m) => m[1]);
+      const big = content
+        .split('\n')
+        .map((l) => l.match(/^\[FILE\]\s+(\S+)\s+([\d.]+) (B|KB|MB)/))
+        .filter((m) => m && m[2] * unit[m[3]] > 20 * 1024)
+        .map((m) => m[1]);
       await tools.files.create_directory({ path: `${dir}/archive` });
       await Promise.all(big.map((name) => tools.files.move_file({ source: `${dir}/${name}`, destination: `${dir}/archive/${name}` })));
       console.log(`moved ${big.length} logs`);
       return big.sort();
     },
-    expected: (ws) => readdirSync(join(ws, 'logs')).filter((f) => f.endsWith('.log') && statSync(join(ws, 'logs', f)).size > 20 * 1024).sort(),
+    expected: (ws) =>
+      readdirSync(join(ws, 'logs'))
+        .filter((f) => f.endsWith('.log') && statSync(join(ws, 'logs', f)).size > 20 * 1024)
+        .sort(),
     verify(ws, answer) {
       const bad = answer.filter((f) => !existsSync(join(ws, 'logs/archive', f)) || existsSync(join(ws, 'logs', f)));
       return bad.length ? `not moved: ${bad.join(', ')}` : undefined;
@@ -101,7 +126,10 @@ export const FS_TASKS = [
   {
     name: 'grep-count',
     goal: 'Count the TODO and FIXME lines in each source file under src/.',
-    find: [['files', 'search files by name pattern', 'search_files'], ['files', 'read text file', 'read_text_file']],
+    find: [
+      ['files', 'search files by name pattern', 'search_files'],
+      ['files', 'read text file', 'read_text_file'],
+    ],
     async plain(turn, ws) {
       const [found] = await turn([['files__search_files', { path: `${ws}/src`, pattern: '**/*.{ts,js}' }]]);
       const paths = found.split('\n').filter(Boolean);
@@ -110,7 +138,13 @@ export const FS_TASKS = [
       for (const section of all.split('\n---\n')) {
         const nl = section.indexOf(':\n');
         const n = countMarkers(section.slice(nl + 2));
-        if (n > 0) counts[section.slice(0, nl).trim().slice(ws.length + 5)] = n;
+        if (n > 0)
+          counts[
+            section
+              .slice(0, nl)
+              .trim()
+              .slice(ws.length + 5)
+          ] = n;
       }
       return counts;
     },
@@ -122,16 +156,25 @@ export const FS_TASKS = [
       const root = '__WS__/src';
       const found = await tools.files.search_files({ path: root, pattern: '**/*.{ts,js}' });
       const counts = {};
-      await Promise.all(found.content.split('\n').filter(Boolean).map(async (path) => {
-        const { content } = await tools.files.read_text_file({ path });
-        const n = content.split('\n').filter((l) => /\b(TODO|FIXME)\b/.test(l)).length;
-        if (n > 0) counts[path.slice(root.length + 1)] = n;
-      }));
+      await Promise.all(
+        found.content
+          .split('\n')
+          .filter(Boolean)
+          .map(async (path) => {
+            const { content } = await tools.files.read_text_file({ path });
+            const n = content.split('\n').filter((l) => /\b(TODO|FIXME)\b/.test(l)).length;
+            if (n > 0) counts[path.slice(root.length + 1)] = n;
+          }),
+      );
       return counts;
     },
     expected(ws) {
       const root = join(ws, 'src');
-      return Object.fromEntries(walk(root).map((p) => [relative(root, p), countMarkers(readFileSync(p, 'utf8'))]).filter(([, n]) => n > 0));
+      return Object.fromEntries(
+        walk(root)
+          .map((p) => [relative(root, p), countMarkers(readFileSync(p, 'utf8'))])
+          .filter(([, n]) => n > 0),
+      );
     },
   },
   {
@@ -141,7 +184,10 @@ export const FS_TASKS = [
     async plain(turn, ws) {
       const [tree] = await turn([['files__directory_tree', { path: ws }]]);
       const out = {};
-      const count = (node, acc) => (node.type === 'file' ? (acc[extname(node.name)] = (acc[extname(node.name)] ?? 0) + 1) : (node.children ?? []).forEach((c) => count(c, acc)));
+      const count = (node, acc) => {
+        if (node.type === 'file') acc[extname(node.name)] = (acc[extname(node.name)] ?? 0) + 1;
+        else for (const c of node.children ?? []) count(c, acc);
+      };
       for (const top of JSON.parse(tree).filter((n) => n.type === 'directory')) count(top, (out[top.name] = {}));
       return out;
     },
@@ -169,13 +215,20 @@ export const FS_TASKS = [
   {
     name: 'csv-report',
     goal: 'For each CSV in data/, write out/<name>.json with units and revenue per product; give rows and revenue per file.',
-    find: [['files', 'list directory', 'list_directory'], ['files', 'create directory', 'create_directory'], ['files', 'read text file', 'read_text_file'], ['files', 'write file', 'write_file']],
+    find: [
+      ['files', 'list directory', 'list_directory'],
+      ['files', 'create directory', 'create_directory'],
+      ['files', 'read text file', 'read_text_file'],
+      ['files', 'write file', 'write_file'],
+    ],
     async plain(turn, ws) {
       const [listing] = await turn([
         ['files__list_directory', { path: `${ws}/data` }],
         ['files__create_directory', { path: `${ws}/out` }],
       ]);
-      const names = parseListing(listing).filter((e) => e.name.endsWith('.csv')).map((e) => e.name);
+      const names = parseListing(listing)
+        .filter((e) => e.name.endsWith('.csv'))
+        .map((e) => e.name);
       const texts = await turn(names.map((n) => ['files__read_text_file', { path: `${ws}/data/${n}` }]));
       const sums = texts.map(salesSummary);
       await turn(names.map((n, i) => ['files__write_file', { path: `${ws}/out/${n.replace('.csv', '.json')}`, content: JSON.stringify(sums[i].byProduct, null, 2) }]));
@@ -189,7 +242,10 @@ export const FS_TASKS = [
     script: async (tools) => {
       const dir = '__WS__/data';
       const list = await tools.files.list_directory({ path: dir });
-      const names = list.content.split('\n').map((l) => l.replace(/^\[FILE\] /, '')).filter((n) => n.endsWith('.csv'));
+      const names = list.content
+        .split('\n')
+        .map((l) => l.replace(/^\[FILE\] /, ''))
+        .filter((n) => n.endsWith('.csv'));
       await tools.files.create_directory({ path: '__WS__/out' });
       const report = {};
       for (const name of names) {
@@ -212,7 +268,11 @@ export const FS_TASKS = [
     },
     expected(ws) {
       const dir = join(ws, 'data');
-      return Object.fromEntries(readdirSync(dir).map((n) => [n, salesSummary(readFileSync(join(dir, n), 'utf8'))]).map(([n, s]) => [n, { rows: s.rows, revenue: s.revenue }]));
+      return Object.fromEntries(
+        readdirSync(dir)
+          .map((n) => [n, salesSummary(readFileSync(join(dir, n), 'utf8'))])
+          .map(([n, s]) => [n, { rows: s.rows, revenue: s.revenue }]),
+      );
     },
     verify(ws) {
       for (const n of readdirSync(join(ws, 'data'))) {
@@ -226,12 +286,19 @@ export const FS_TASKS = [
   {
     name: 'config-audit',
     goal: 'Find every JSON config under config/ with "debug": true, turn it off, and list them.',
-    find: [['files', 'search files by name pattern', 'search_files'], ['files', 'read text file', 'read_text_file'], ['files', 'edit file', 'edit_file']],
+    find: [
+      ['files', 'search files by name pattern', 'search_files'],
+      ['files', 'read text file', 'read_text_file'],
+      ['files', 'edit file', 'edit_file'],
+    ],
     async plain(turn, ws) {
       const [found] = await turn([['files__search_files', { path: `${ws}/config`, pattern: '**/*.json' }]]);
       const paths = found.split('\n').filter(Boolean);
       const [all] = await turn([['files__read_multiple_files', { paths }]]);
-      const on = all.split('\n---\n').filter((s) => JSON.parse(s.slice(s.indexOf(':\n') + 2)).debug === true).map((s) => s.slice(0, s.indexOf(':\n')).trim());
+      const on = all
+        .split('\n---\n')
+        .filter((s) => JSON.parse(s.slice(s.indexOf(':\n') + 2)).debug === true)
+        .map((s) => s.slice(0, s.indexOf(':\n')).trim());
       await turn(on.map((path) => ['files__edit_file', { path, edits: [{ oldText: '"debug": true', newText: '"debug": false' }] }]));
       return on.map((p) => p.slice(ws.length + 8)).sort();
     },
@@ -251,7 +318,11 @@ export const FS_TASKS = [
       }
       return fixed.sort();
     },
-    expected: (ws) => walk(join(ws, 'config')).filter((p) => JSON.parse(readFileSync(p, 'utf8')).debug === true).map((p) => relative(join(ws, 'config'), p)).sort(),
+    expected: (ws) =>
+      walk(join(ws, 'config'))
+        .filter((p) => JSON.parse(readFileSync(p, 'utf8')).debug === true)
+        .map((p) => relative(join(ws, 'config'), p))
+        .sort(),
     verify(ws) {
       const left = walk(join(ws, 'config')).filter((p) => JSON.parse(readFileSync(p, 'utf8')).debug === true);
       return left.length ? `still debug: ${left.join(', ')}` : undefined;

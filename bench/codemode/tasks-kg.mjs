@@ -27,7 +27,7 @@ const PACKAGES = {
   'feature-flags': ['http-core', 'hashing'],
   'audit-log': ['crypto-utils', 'date-utils'],
   'http-core': ['retry-policy'],
-  'hashing': ['crypto-utils'],
+  hashing: ['crypto-utils'],
   'crypto-utils': ['bigint-math'],
   'retry-policy': [],
   'design-tokens': [],
@@ -44,31 +44,48 @@ function closure(start, next) {
   return [...seen].sort();
 }
 
-const quotas = () => Object.entries(QUOTA_ENV).filter(([k]) => k.startsWith('BENCH_QUOTA_')).sort(([a], [b]) => (a < b ? -1 : 1));
+const quotas = () =>
+  Object.entries(QUOTA_ENV)
+    .filter(([k]) => k.startsWith('BENCH_QUOTA_'))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
 
 export const KG_TASKS = [
   {
     name: 'memory-facts',
     goal: 'Remember ten facts about our services; then: what does team payments own, what is written in Rust, which port is search-api on?',
-    find: [['memory', 'create entities', 'create_entities'], ['memory', 'search nodes', 'search_nodes'], ['memory', 'open nodes by name', 'open_nodes']],
+    find: [
+      ['memory', 'create entities', 'create_entities'],
+      ['memory', 'search nodes', 'search_nodes'],
+      ['memory', 'open nodes by name', 'open_nodes'],
+    ],
     async plain(turn) {
       await turn([['memory__create_entities', { entities: FACTS }]]);
-      const [payments, rust, search] = (await turn([
-        ['memory__search_nodes', { query: 'team: payments' }],
-        ['memory__search_nodes', { query: 'language: Rust' }],
-        ['memory__open_nodes', { names: ['search-api'] }],
-      ])).map((t) => JSON.parse(t));
+      const [payments, rust, search] = (
+        await turn([
+          ['memory__search_nodes', { query: 'team: payments' }],
+          ['memory__search_nodes', { query: 'language: Rust' }],
+          ['memory__open_nodes', { names: ['search-api'] }],
+        ])
+      ).map((t) => JSON.parse(t));
       const port = search.entities[0].observations.find((o) => o.startsWith('port: ')).slice(6);
       return { payments: payments.entities.map((e) => e.name).sort(), rust: rust.entities.map((e) => e.name).sort(), searchApiPort: port };
     },
     script: async (tools) => {
       const services = [
-        ['billing-api', 'payments', 'Go', 8081], ['ledger', 'payments', 'Rust', 8082], ['invoice-worker', 'payments', 'Python', 9100],
-        ['search-api', 'discovery', 'Rust', 8443], ['indexer', 'discovery', 'Java', 9200], ['profile-api', 'identity', 'Go', 8090],
-        ['token-service', 'identity', 'Rust', 8091], ['notifier', 'growth', 'TypeScript', 7000], ['experiments', 'growth', 'Python', 7001],
+        ['billing-api', 'payments', 'Go', 8081],
+        ['ledger', 'payments', 'Rust', 8082],
+        ['invoice-worker', 'payments', 'Python', 9100],
+        ['search-api', 'discovery', 'Rust', 8443],
+        ['indexer', 'discovery', 'Java', 9200],
+        ['profile-api', 'identity', 'Go', 8090],
+        ['token-service', 'identity', 'Rust', 8091],
+        ['notifier', 'growth', 'TypeScript', 7000],
+        ['experiments', 'growth', 'Python', 7001],
         ['edge-proxy', 'platform', 'C++', 443],
       ];
-      await tools.memory.create_entities({ entities: services.map(([name, team, lang, port]) => ({ name, entityType: 'service', observations: [`team: ${team}`, `language: ${lang}`, `port: ${port}`] })) });
+      await tools.memory.create_entities({
+        entities: services.map(([name, team, lang, port]) => ({ name, entityType: 'service', observations: [`team: ${team}`, `language: ${lang}`, `port: ${port}`] })),
+      });
       const [payments, rust, search] = await Promise.all([
         tools.memory.search_nodes({ query: 'team: payments' }),
         tools.memory.search_nodes({ query: 'language: Rust' }),
@@ -78,15 +95,23 @@ export const KG_TASKS = [
       return { payments: names(payments), rust: names(rust), searchApiPort: search.entities[0].observations.find((o) => o.startsWith('port: ')).slice(6) };
     },
     expected: () => ({
-      payments: SERVICES.filter((s) => s[1] === 'payments').map((s) => s[0]).sort(),
-      rust: SERVICES.filter((s) => s[2] === 'Rust').map((s) => s[0]).sort(),
+      payments: SERVICES.filter((s) => s[1] === 'payments')
+        .map((s) => s[0])
+        .sort(),
+      rust: SERVICES.filter((s) => s[2] === 'Rust')
+        .map((s) => s[0])
+        .sort(),
       searchApiPort: '8443',
     }),
   },
   {
     name: 'dep-graph',
     goal: 'Record our package graph in memory; then: everything web-app depends on, and everything that breaks if crypto-utils changes.',
-    find: [['memory', 'create entities', 'create_entities'], ['memory', 'create relations', 'create_relations'], ['memory', 'open nodes by name', 'open_nodes']],
+    find: [
+      ['memory', 'create entities', 'create_entities'],
+      ['memory', 'create relations', 'create_relations'],
+      ['memory', 'open nodes by name', 'open_nodes'],
+    ],
     async plain(turn) {
       await turn([['memory__create_entities', { entities: ENTITIES }]]);
       await turn([['memory__create_relations', { relations: EDGES }]]);
@@ -109,10 +134,20 @@ export const KG_TASKS = [
     },
     script: async (tools) => {
       const deps = {
-        'web-app': ['ui-kit', 'api-client', 'feature-flags'], 'admin-app': ['ui-kit', 'api-client', 'audit-log'],
-        'ui-kit': ['design-tokens', 'date-utils'], 'api-client': ['http-core', 'auth-sdk'], 'auth-sdk': ['http-core', 'crypto-utils'],
-        'feature-flags': ['http-core', 'hashing'], 'audit-log': ['crypto-utils', 'date-utils'], 'http-core': ['retry-policy'],
-        'hashing': ['crypto-utils'], 'crypto-utils': ['bigint-math'], 'retry-policy': [], 'design-tokens': [], 'date-utils': [], 'bigint-math': [],
+        'web-app': ['ui-kit', 'api-client', 'feature-flags'],
+        'admin-app': ['ui-kit', 'api-client', 'audit-log'],
+        'ui-kit': ['design-tokens', 'date-utils'],
+        'api-client': ['http-core', 'auth-sdk'],
+        'auth-sdk': ['http-core', 'crypto-utils'],
+        'feature-flags': ['http-core', 'hashing'],
+        'audit-log': ['crypto-utils', 'date-utils'],
+        'http-core': ['retry-policy'],
+        hashing: ['crypto-utils'],
+        'crypto-utils': ['bigint-math'],
+        'retry-policy': [],
+        'design-tokens': [],
+        'date-utils': [],
+        'bigint-math': [],
       };
       await tools.memory.create_entities({ entities: Object.keys(deps).map((name) => ({ name, entityType: 'package', observations: [`npm package @acme/${name}`] })) });
       await tools.memory.create_relations({ relations: Object.entries(deps).flatMap(([from, tos]) => tos.map((to) => ({ from, to, relationType: 'depends_on' }))) });
@@ -141,10 +176,16 @@ export const KG_TASKS = [
   {
     name: 'env-pipeline',
     goal: "Take the BENCH_QUOTA_* variables of the everything server's environment, echo one line per region, and total them with get-sum.",
-    find: [['everything', 'environment variables', 'get-env'], ['everything', 'echo message', 'echo'], ['everything', 'sum two numbers', 'get-sum']],
+    find: [
+      ['everything', 'environment variables', 'get-env'],
+      ['everything', 'echo message', 'echo'],
+      ['everything', 'sum two numbers', 'get-sum'],
+    ],
     async plain(turn) {
       const [envText] = await turn([['everything__get-env', {}]]);
-      const list = Object.entries(JSON.parse(envText)).filter(([k]) => k.startsWith('BENCH_QUOTA_')).sort(([a], [b]) => (a < b ? -1 : 1));
+      const list = Object.entries(JSON.parse(envText))
+        .filter(([k]) => k.startsWith('BENCH_QUOTA_'))
+        .sort(([a], [b]) => (a < b ? -1 : 1));
       // get-sum adds two numbers: a tree of sums, each level one turn, the echoes in the first.
       let values = list.map(([, v]) => Number(v));
       let lines;
@@ -167,7 +208,9 @@ export const KG_TASKS = [
     },
     script: async (tools) => {
       const env = await tools.everything.get_env();
-      const quotas = Object.keys(env).filter((k) => k.startsWith('BENCH_QUOTA_')).sort();
+      const quotas = Object.keys(env)
+        .filter((k) => k.startsWith('BENCH_QUOTA_'))
+        .sort();
       const lines = [];
       let total = 0;
       for (const key of quotas) {

@@ -68,9 +68,11 @@ export async function nestedOverhead(code, full, { n, reps }) {
         if (r.structuredContent?.calls !== n) throw new Error(`nested loop: calls = ${r.structuredContent?.calls}, expected ${n}`);
       }),
     );
-    direct.push(await timed('direct', async () => {
-      for (let i = 0; i < n; i++) await echo(full);
-    }));
+    direct.push(
+      await timed('direct', async () => {
+        for (let i = 0; i < n; i++) await echo(full);
+      }),
+    );
   }
   const nestedUs = ((pct(nested, 0.5) - pct(base, 0.5)) / n) * 1000;
   const directUs = (pct(direct, 0.5) / n) * 1000;

@@ -17,7 +17,10 @@ export const tokens = (text) => countTokens(text);
 
 /** The text a model reads from a tool result: its text blocks, one after the other. */
 export function textOf(result) {
-  return (result?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  return (result?.content ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 }
 
 /** A config `name` for one gateway in `mode` (full | code) over the three reference servers. */
@@ -139,7 +142,7 @@ export class CodeTrace {
     this.turns.push({
       what: `${calls.length}× search_tools`,
       calls: calls.length,
-      written: calls.reduce((a, args) => a + tokens('search_tools' + JSON.stringify(args)), 0),
+      written: calls.reduce((a, args) => a + tokens(`search_tools${JSON.stringify(args)}`), 0),
       read: texts.reduce((a, t) => a + tokens(t), 0),
       ms,
     });
@@ -178,5 +181,8 @@ export function scriptOf(fn, ws) {
   while (lines.length && !lines[0].trim()) lines.shift();
   while (lines.length && !lines.at(-1).trim()) lines.pop();
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.match(/^ */)[0].length));
-  return lines.map((l) => l.slice(indent)).join('\n').replaceAll('__WS__', ws);
+  return lines
+    .map((l) => l.slice(indent))
+    .join('\n')
+    .replaceAll('__WS__', ws);
 }

@@ -52,7 +52,7 @@ const results = Object.fromEntries(TASKS.map((t) => [t.name, { plain: [], code: 
 const lists = {};
 const notes = new Set();
 
-async function runMode(mode, rep) {
+async function runMode(mode, _rep) {
   makeWorkspace(ws);
   rmSync(memoryFile, { force: true });
   const gw = await openGateway(CLI, configs[mode], `gateway (${mode})`);
@@ -61,7 +61,8 @@ async function runMode(mode, rep) {
     const runCode = gw.tools.find((t) => t.name === 'run_code');
     if (!runCode) throw new Error(`${CLI} offers no run_code in catalog.mode code (tools: ${lists[mode].names.join(', ')})`);
     const declared = /```ts\n([\s\S]*?)```/.exec(runCode.description ?? '')?.[1];
-    if ((mode === 'code') !== (declared !== undefined)) notes.add(`${mode}: run_code's description ${declared ? 'has' : 'lacks'} the declarations with codeBudget ${mode === 'code' ? '100000000' : '0'}`);
+    if ((mode === 'code') !== (declared !== undefined))
+      notes.add(`${mode}: run_code's description ${declared ? 'has' : 'lacks'} the declarations with codeBudget ${mode === 'code' ? '100000000' : '0'}`);
     if (declared) lists.declarations = { tokens: tokens(declared), estimate: estimateTokens(declared) };
   }
   try {
@@ -127,7 +128,8 @@ try {
 }
 if (FIRST_RUNS > 0) {
   micro.firstRuns = await firstRuns(() => openGateway(CLI, configs.code, 'gateway (first run)'), FIRST_RUNS);
-  for (const f of new Set(micro.firstRuns.failures)) notes.add(`the first run_code of a fresh gateway (\`return 1\`) failed in ${micro.firstRuns.failures.filter((x) => x === f).length} of ${FIRST_RUNS} gateways: ${f}`);
+  for (const f of new Set(micro.firstRuns.failures))
+    notes.add(`the first run_code of a fresh gateway (\`return 1\`) failed in ${micro.firstRuns.failures.filter((x) => x === f).length} of ${FIRST_RUNS} gateways: ${f}`);
 }
 
 // `switchboard run FILE.js -c CONFIG`: the shell's way in, on one task's script (from a cold
@@ -145,7 +147,9 @@ if (FIRST_RUNS > 0) {
   try {
     deepStrictEqual(JSON.parse(r.stdout), want);
   } catch (e) {
-    notes.add(`\`switchboard run ${task.name}.js -c CONFIG\` (catalog.mode full in CONFIG): exit ${r.status}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}, stderr ${JSON.stringify(r.stderr.slice(-300))}: not the answer (${e.message.split('\n')[0]})`);
+    notes.add(
+      `\`switchboard run ${task.name}.js -c CONFIG\` (catalog.mode full in CONFIG): exit ${r.status}, stdout ${JSON.stringify(r.stdout.slice(0, 200))}, stderr ${JSON.stringify(r.stderr.slice(-300))}: not the answer (${e.message.split('\n')[0]})`,
+    );
   }
 }
 

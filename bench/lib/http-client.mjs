@@ -57,10 +57,7 @@ export class HttpSession {
       dispatcher: this.agent,
       method: 'POST',
       headers: this.headers,
-      body:
-        paramsJson === undefined
-          ? `{"jsonrpc":"2.0","id":${id},"method":"${method}"}`
-          : `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsJson}}`,
+      body: paramsJson === undefined ? `{"jsonrpc":"2.0","id":${id},"method":"${method}"}` : `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsJson}}`,
     });
     return readReply(res, id);
   }

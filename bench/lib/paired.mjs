@@ -102,7 +102,10 @@ export async function pairedCallRun({ run, paths, points = POINTS, s, rec, fail,
   try {
     // Opened together (start-up is not measured here); kept in the order given.
     const opened = await Promise.allSettled(paths.map((path) => open(path, { connections: Math.max(...points.map((p) => p.concurrency)) })));
-    opened.forEach((o, i) => (o.status === 'fulfilled' ? handles.set(paths[i], o.value) : fail(paths[i], o.reason)));
+    opened.forEach((o, i) => {
+      if (o.status === 'fulfilled') handles.set(paths[i], o.value);
+      else fail(paths[i], o.reason);
+    });
     // Warm every path before the first point (V8 optimizes the HTTP path only after seconds of
     // load; the first point measured would otherwise pay for it), unmeasured.
     if (s.openWarmMs > 0) {
@@ -110,7 +113,11 @@ export async function pairedCallRun({ run, paths, points = POINTS, s, rec, fail,
         for (const point of [points.find((p) => p.concurrency > 1), points.find((p) => p.tool !== 'echo')].filter(Boolean)) {
           const { params, check } = pointCall(point, handle.tool(point.tool));
           try {
-            await bounded(s.sliceTimeoutMs + s.openWarmMs, handle, runLoad({ call: () => handle.session.requestRaw('tools/call', params), check, concurrency: point.concurrency, warmupMs: 0, durationMs: s.openWarmMs / 2 }));
+            await bounded(
+              s.sliceTimeoutMs + s.openWarmMs,
+              handle,
+              runLoad({ call: () => handle.session.requestRaw('tools/call', params), check, concurrency: point.concurrency, warmupMs: 0, durationMs: s.openWarmMs / 2 }),
+            );
           } catch (err) {
             fail(path, err);
             handles.delete(path);
@@ -171,4 +178,3 @@ function progressLine(point, figures) {
   });
   return `    ${point.key}: ${parts.join(' · ')} (load ${[...figures.values()][0]?.load.toFixed(2) ?? '?'})`;
 }
-

@@ -103,7 +103,7 @@ export function writeGatewayConfig({ count = 1, tools = 0, pageSize = 100, basel
     const args = [ECHO, ...(tools > 0 ? ['--tools', String(tools)] : []), '--name', name];
     lines.push(`  - name: ${name}`, `    command: ${JSON.stringify(process.execPath)}`, `    args: ${JSON.stringify(args)}`, '    startupTimeout: 120s');
   }
-  writeFileSync(file, lines.join('\n') + '\n');
+  writeFileSync(file, `${lines.join('\n')}\n`);
   configFiles.push(file);
   return file;
 }
@@ -234,13 +234,13 @@ export async function open(path, opts = {}) {
         ? new StdioClient(process.execPath, echoArgs, { label: 'echo-server' })
         : path === 'relay-node'
           ? new StdioClient(process.execPath, [NODE_RELAY, process.execPath, ...echoArgs], { label: 'byte-relay.mjs' })
-        : path === 'relay-c'
-          ? new StdioClient(C_RELAY, [process.execPath, ...echoArgs], { label: 'byte-relay' })
-        : path === 'floor-stdio'
-          ? new StdioClient(process.execPath, [...extraNodeArgs, FLOOR, '--stdio', '--', process.execPath, ...echoArgs], { label: 'floor-proxy' })
-          : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
-            label: 'switchboard',
-          });
+          : path === 'relay-c'
+            ? new StdioClient(C_RELAY, [process.execPath, ...echoArgs], { label: 'byte-relay' })
+            : path === 'floor-stdio'
+              ? new StdioClient(process.execPath, [...extraNodeArgs, FLOOR, '--stdio', '--', process.execPath, ...echoArgs], { label: 'floor-proxy' })
+              : new StdioClient(process.execPath, [...extraNodeArgs, gateway, 'serve', '-c', writeGatewayConfig({ count: servers, tools, pageSize, baseline }), '--stdio'], {
+                  label: 'switchboard',
+                });
     await client.initialize();
     const tool = (base) => (path === 'direct' || path.startsWith('relay-') ? base : `${servers === 1 ? 'echo' : 'echo-0'}__${base}`);
     return {
@@ -293,11 +293,10 @@ export async function open(path, opts = {}) {
   } else if (path === 'supergateway') {
     const port = await freePort();
     const cmd = [process.execPath, ECHO, ...(tools > 0 ? ['--tools', String(tools)] : [])].map((a) => `'${a}'`).join(' ');
-    proc = start(
-      process.execPath,
-      [SUPERGATEWAY_BIN, '--stdio', cmd, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'],
-      { label: 'supergateway', stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    proc = start(process.execPath, [SUPERGATEWAY_BIN, '--stdio', cmd, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'], {
+      label: 'supergateway',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     url = `http://127.0.0.1:${port}/mcp`;
   } else {
     throw new Error(`unknown path ${path}`);

@@ -88,7 +88,11 @@ export function cpuModel() {
   return os.cpus()[0]?.model ?? 'unknown CPU';
 }
 
-export const loadavgText = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+export const loadavgText = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
 
 /** The machine and version facts of the report header. */
 export function machineMeta() {

@@ -23,7 +23,9 @@ export async function profileGateway({ path = 'sb-stdio', point = POINTS[1], dur
   const usePerf = profiler === 'perf' || (profiler === 'auto' && perf.mode !== undefined);
   if (usePerf && perf.mode === undefined) throw new Error(`--profiler perf: ${perf.reason}`);
   const title = `${PATHS[path]?.label ?? path}, ${point.label}`;
-  const text = usePerf ? await withPerf({ path, point, durationMs, warmupMs, concurrency, top, perf, dir, title }) : await withCpuProf({ path, point, durationMs, warmupMs, concurrency, top, dir, title, why: profiler === 'cpu-prof' ? 'asked for (--profiler cpu-prof)' : perf.reason });
+  const text = usePerf
+    ? await withPerf({ path, point, durationMs, warmupMs, concurrency, top, perf, dir, title })
+    : await withCpuProf({ path, point, durationMs, warmupMs, concurrency, top, dir, title, why: profiler === 'cpu-prof' ? 'asked for (--profiler cpu-prof)' : perf.reason });
   writeFileSync(join(dir, 'summary.txt'), text);
   return text;
 }

@@ -61,11 +61,26 @@ export function startupPairs(R, paths) {
   const pairs = [
     ['CLI start, wall: `switchboard check` (no servers) ÷ `node -e 0`', S('switchboard check (no servers)', 'wall ms'), S('node -e 0', 'wall ms'), 'ms'],
     ['CLI start, peak RSS: `switchboard check` ÷ `node -e 0`', S('switchboard check (no servers)', 'peak RSS MB'), S('node -e 0', 'peak RSS MB'), 'MB'],
-    ['one server: Switchboard spawn → listening ÷ the server alone spawn → initialize answered', S('Switchboard, 1 server', 'spawn → listening ms'), S('one echo server alone', 'spawn → initialize answered ms'), 'ms'],
-    ['50 servers: Switchboard spawn → listening ÷ the harness starting the 50 in parallel', S('Switchboard, 50 servers', 'spawn → listening ms'), S('50 servers, direct (all in parallel)', 'all ready ms'), 'ms'],
+    [
+      'one server: Switchboard spawn → listening ÷ the server alone spawn → initialize answered',
+      S('Switchboard, 1 server', 'spawn → listening ms'),
+      S('one echo server alone', 'spawn → initialize answered ms'),
+      'ms',
+    ],
+    [
+      '50 servers: Switchboard spawn → listening ÷ the harness starting the 50 in parallel',
+      S('Switchboard, 50 servers', 'spawn → listening ms'),
+      S('50 servers, direct (all in parallel)', 'all ready ms'),
+      'ms',
+    ],
   ];
   for (const q of paths.filter((p) => PATHS[p].peer)) {
-    pairs.push([`one server, spawn → first initialize + tools/list over HTTP: Switchboard ÷ ${q}`, S('sb-http 1 server', 'spawn → initialize + tools/list ms'), S(`${q} 1 server`, 'spawn → initialize + tools/list ms'), 'ms']);
+    pairs.push([
+      `one server, spawn → first initialize + tools/list over HTTP: Switchboard ÷ ${q}`,
+      S('sb-http 1 server', 'spawn → initialize + tools/list ms'),
+      S(`${q} 1 server`, 'spawn → initialize + tools/list ms'),
+      'ms',
+    ]);
   }
   return pairs.map(([name, a, b, unit]) => ({ name, a, b, unit, stats: R.ratio(a, b) }));
 }
@@ -76,12 +91,16 @@ export function renderReport(R, meta) {
   const peers = paths.filter((p) => PATHS[p].peer);
   L.push(`# Benchmark results${meta.quick ? ' (quick smoke run — not for quoting)' : ''}`, '');
   L.push(`Written by \`${meta.command}\` on ${meta.date}. Do not edit by hand.`, '');
-  L.push(`- Machine: ${meta.cpu}, ${meta.cores} cores, ${meta.memGiB} GiB RAM, ${meta.os}. 1-minute load average ${meta.loadBefore} before the run, ${meta.loadAfter} after, ${meta.loadDuring} while figures were taken${meta.burners ? `, with ${meta.burners} busy-loop processes started by the harness (--burn)` : ''}; other jobs share this machine.`);
+  L.push(
+    `- Machine: ${meta.cpu}, ${meta.cores} cores, ${meta.memGiB} GiB RAM, ${meta.os}. 1-minute load average ${meta.loadBefore} before the run, ${meta.loadAfter} after, ${meta.loadDuring} while figures were taken${meta.burners ? `, with ${meta.burners} busy-loop processes started by the harness (--burn)` : ''}; other jobs share this machine.`,
+  );
   L.push(`- Node ${meta.node}. Switchboard ${meta.gateway}. Peers: ${meta.peerVersions}.${meta.baseline ? ` Baseline build (paths base-stdio, base-http): ${meta.baseline}.` : ''}`);
   L.push(
     `- ${meta.runs} runs. In each run every tools/call path is open at once and measured back to back at each point, ${meta.mirror ? `in two slices ordered A B … B A and rotated by one path per run (${meta.warmupMs} ms warm-up before the first slice, ${meta.rewarmMs} ms before the second, ${meta.durationMs} ms measured in all` : `one slice each, the order rotated by one path per run (${meta.warmupMs} ms warm-up, ${meta.durationMs} ms measured`}, closed loop; a window stays open until one round of calls completed).${meta.quick ? ' Quick run: the peers only at 100 B c=32.' : ''} Start-up comparisons alternate their two sides within a run. **Every ratio is formed inside one run; the figure shown is the median of the per-run ratios, with their range in parentheses; targets are judged on that median.** Absolute figures: median (range) over runs. Total wall time ${meta.wallSeconds} s.`,
   );
-  L.push('- CPU per call: CPU time (user + system, all threads, from /proc/PID/task/*/schedstat) of a process over a slice ÷ the calls of that slice (warm-up and drain included). "load" is the 1-minute load average while the figure was taken: CPU per call rises with it (see NOTES.md).');
+  L.push(
+    '- CPU per call: CPU time (user + system, all threads, from /proc/PID/task/*/schedstat) of a process over a slice ÷ the calls of that slice (warm-up and drain included). "load" is the 1-minute load average while the figure was taken: CPU per call rises with it (see NOTES.md).',
+  );
   L.push('');
 
   if (R.failures.length > 0) {
@@ -98,7 +117,10 @@ export function renderReport(R, meta) {
   const floor = floorRows(R);
   if (floor.length > 0) {
     L.push('### The floor: a bare Node proxy in the same windows', '');
-    L.push('`bench/floor-proxy.mjs` forwards, gives each request an id of its own, renames the tool and puts the client\'s id back, and does nothing else (no checks, limits, policy, sessions or logs): no MCP proxy can do less. Full runs also measure two byte relays, which are not MCP proxies (one client; ids and names pass untouched): `bench/byte-relay.mjs` pipes Node streams and parses nothing, `bench/byte-relay.c` copies bytes with read and write. When the Node relay is no faster than the floor, a goal beyond the floor\'s figure is beyond any Node process in the middle on this machine; the C relay shows what the third process costs when it is not Node.', '');
+    L.push(
+      "`bench/floor-proxy.mjs` forwards, gives each request an id of its own, renames the tool and puts the client's id back, and does nothing else (no checks, limits, policy, sessions or logs): no MCP proxy can do less. Full runs also measure two byte relays, which are not MCP proxies (one client; ids and names pass untouched): `bench/byte-relay.mjs` pipes Node streams and parses nothing, `bench/byte-relay.c` copies bytes with read and write. When the Node relay is no faster than the floor, a goal beyond the floor's figure is beyond any Node process in the middle on this machine; the C relay shows what the third process costs when it is not Node.",
+      '',
+    );
     L.push('| figure | median over runs (range, runs) | load |', '|---|---|---|');
     for (const f of floor) L.push(`| ${f.name} | ${f.measured} | ${f.load || '—'} |`);
     L.push('');
@@ -106,7 +128,10 @@ export function renderReport(R, meta) {
 
   if (R.data.call) {
     L.push('## tools/call round trips', '');
-    L.push('Per path: median over runs (range). "CPU µs/call": the process in the middle (the gateway; for direct, the echo server). "wake-ups/call": its main thread\'s voluntary context switches per call — below 1 when one wake-up handles several messages; CPU per call rises with it. "echo CPU": the echo server(s) behind it. "client": the harness process (both clients). Ratio columns are per-run ratios: throughput ÷ the column\'s path, p50 − direct\'s p50, CPU ÷ the echo server\'s.', '');
+    L.push(
+      'Per path: median over runs (range). "CPU µs/call": the process in the middle (the gateway; for direct, the echo server). "wake-ups/call": its main thread\'s voluntary context switches per call — below 1 when one wake-up handles several messages; CPU per call rises with it. "echo CPU": the echo server(s) behind it. "client": the harness process (both clients). Ratio columns are per-run ratios: throughput ÷ the column\'s path, p50 − direct\'s p50, CPU ÷ the echo server\'s.',
+      '',
+    );
     const ratios = callRatios(R, paths);
     const find = (point, name) => ratios.find((r) => r.point === point && r.name === name);
     for (const point of POINTS) {
@@ -115,7 +140,21 @@ export function renderReport(R, meta) {
       if (here.length === 0) continue;
       const herePeers = peers.filter((p) => here.includes(p));
       L.push(`### ${point.label}`, '');
-      const head = ['path', 'calls/s', 'p50 µs', 'p99 µs', 'CPU µs/call', 'wake-ups/call', 'echo CPU µs/call', 'client µs/call', 'load', '÷ direct', 'p50 − direct µs', 'CPU ÷ echo', ...herePeers.map((p) => `÷ ${p}`)];
+      const head = [
+        'path',
+        'calls/s',
+        'p50 µs',
+        'p99 µs',
+        'CPU µs/call',
+        'wake-ups/call',
+        'echo CPU µs/call',
+        'client µs/call',
+        'load',
+        '÷ direct',
+        'p50 − direct µs',
+        'CPU ÷ echo',
+        ...herePeers.map((p) => `÷ ${p}`),
+      ];
       L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
       for (const p of here) {
         const r = (name) => {
@@ -146,7 +185,10 @@ export function renderReport(R, meta) {
 
   if (R.data.startup) {
     L.push('## Start-up', '');
-    L.push('Wall times spawn → exit (CLI) or spawn → ready, medians within each run of alternated repetitions (hyperfine-style: one warm-up of each side first). Peak RSS from GNU time (`%M`). "ready": the gateway printed `listening on` (it connects every server — handshake and lists — first); the server alone: our raw client got its initialize answer; 50 direct: the harness started 50 servers at once and got initialize + tools/list from all.', '');
+    L.push(
+      'Wall times spawn → exit (CLI) or spawn → ready, medians within each run of alternated repetitions (hyperfine-style: one warm-up of each side first). Peak RSS from GNU time (`%M`). "ready": the gateway printed `listening on` (it connects every server — handshake and lists — first); the server alone: our raw client got its initialize answer; 50 direct: the harness started 50 servers at once and got initialize + tools/list from all.',
+      '',
+    );
     L.push('| comparison | row ÷ column per run: median (range) | row | column | load |', '|---|---|---|---|---|');
     for (const p of startupPairs(R, paths).filter((x) => x.stats.n > 0)) {
       const u = (v) => `${fmt(v)} ${p.unit}`;
@@ -200,7 +242,16 @@ export function renderReport(R, meta) {
     L.push(`Gateway RSS per additional server ((50 − 1 servers) ÷ 49, medians): ${fmt((m50.median - m1.median) / 49)} MB (goal ≤ 0.5 MB).`, '');
   }
 
-  L.push('## How to reproduce', '', '```sh', 'npm ci && npm run build', 'npm run bench              # full run (~7 min), writes bench/RESULTS.md', 'npm run bench -- --quick   # CI smoke run (< 1 min), writes bench/.out/RESULTS-quick.md', '```', '');
+  L.push(
+    '## How to reproduce',
+    '',
+    '```sh',
+    'npm ci && npm run build',
+    'npm run bench              # full run (~7 min), writes bench/RESULTS.md',
+    'npm run bench -- --quick   # CI smoke run (< 1 min), writes bench/.out/RESULTS-quick.md',
+    '```',
+    '',
+  );
   return L.join('\n');
 }
 

@@ -314,7 +314,7 @@ export class SoakStdioSession {
   }
 
   #write(obj) {
-    this.proc.child.stdin.write(typeof obj === 'string' ? obj + '\n' : JSON.stringify(obj) + '\n');
+    this.proc.child.stdin.write(typeof obj === 'string' ? `${obj}\n` : `${JSON.stringify(obj)}\n`);
   }
 
   async open() {

@@ -78,11 +78,7 @@ export class StdioClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.proc.child.stdin.write(
-        paramsJson === undefined
-          ? `{"jsonrpc":"2.0","id":${id},"method":"${method}"}\n`
-          : `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsJson}}\n`,
-      );
+      this.proc.child.stdin.write(paramsJson === undefined ? `{"jsonrpc":"2.0","id":${id},"method":"${method}"}\n` : `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsJson}}\n`);
     });
   }
 
@@ -91,7 +87,7 @@ export class StdioClient {
   }
 
   notify(method, params) {
-    this.proc.child.stdin.write(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }) + '\n');
+    this.proc.child.stdin.write(`${JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params })}\n`);
   }
 
   /** initialize + notifications/initialized; resolves with the initialize result. */

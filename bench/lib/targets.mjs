@@ -59,9 +59,7 @@ export function evaluateTargets(R) {
     ['sb-stdio', 'stdio→stdio', 10],
     ['sb-http', 'HTTP→stdio', 45],
   ]) {
-    out.push(
-      target(`gateway CPU per call, ${label}, c=32, 100 B`, R.stats(...call(path, '100B c=32', 'cpu µs/call')), US, `≤ ${goal} µs`, (v) => v <= goal, callLoad([path], '100B c=32')),
-    );
+    out.push(target(`gateway CPU per call, ${label}, c=32, 100 B`, R.stats(...call(path, '100B c=32', 'cpu µs/call')), US, `≤ ${goal} µs`, (v) => v <= goal, callLoad([path], '100B c=32')));
   }
   // The same goals against the issue-date build measured in the same windows (`--baseline`): the
   // issue measured that build at 18–21 µs (stdio) and 76–99 µs (HTTP) per call the day it set 10
@@ -142,7 +140,9 @@ export function evaluateTargets(R) {
     ),
   );
   out.push(target('warm tools/list page over HTTP, 10,020 tools in the catalog', R.stats('list', 'sb-http 10×1000', 'warm page p50 ms'), MS, '≤ 2 ms', (v) => v <= 2, listLoad('sb-http 10×1000')));
-  out.push(target('gateway RSS with 50 servers', R.stats('startup', 'Switchboard, 50 servers', 'gateway RSS MB'), MB, '≤ 80 + 0.5 × 50 = 105 MB', (v) => v <= 105, startLoad('Switchboard, 50 servers')));
+  out.push(
+    target('gateway RSS with 50 servers', R.stats('startup', 'Switchboard, 50 servers', 'gateway RSS MB'), MB, '≤ 80 + 0.5 × 50 = 105 MB', (v) => v <= 105, startLoad('Switchboard, 50 servers')),
+  );
   return out;
 }
 
@@ -161,7 +161,7 @@ export function floorRows(R) {
   };
   const c32 = '100B c=32';
   row('floor stdio→stdio throughput, c=32, 100 B (÷ direct)', R.ratio(call('floor-stdio', c32, 'calls/s'), call('direct', c32, 'calls/s')), X, ['floor-stdio', 'direct'], c32);
-  row('Switchboard stdio→stdio throughput ÷ the floor\'s, c=32, 100 B', R.ratio(call('sb-stdio', c32, 'calls/s'), call('floor-stdio', c32, 'calls/s')), X, ['sb-stdio', 'floor-stdio'], c32);
+  row("Switchboard stdio→stdio throughput ÷ the floor's, c=32, 100 B", R.ratio(call('sb-stdio', c32, 'calls/s'), call('floor-stdio', c32, 'calls/s')), X, ['sb-stdio', 'floor-stdio'], c32);
   for (const [relay, what] of [
     ['relay-node', 'Node byte relay (streams piped, no parsing)'],
     ['relay-c', 'C byte relay (read/write, no parsing)'],

@@ -25,7 +25,11 @@ const { values } = parseArgs({
 
 /** The 70 catalogs: the first 33 and the 37 added for the blind sets. */
 export function blindCatalog() {
-  const load = (dir) => readdirSync(here(dir)).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(here(`${dir}/${f}`), 'utf8')));
+  const load = (dir) =>
+    readdirSync(here(dir))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => JSON.parse(readFileSync(here(`${dir}/${f}`), 'utf8')));
   return [...load('./catalogs'), ...load('./catalogs-added')];
 }
 
@@ -115,7 +119,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   else {
     console.log(`set ${values.set}, engine ${values.engine} of ${values.dist}; ${docs.length} tools of ${catalogs.length} servers`);
     for (const [variant, t] of Object.entries(table)) {
-      console.log(`  ${variant.padEnd(8)} ${Object.entries(t).map(([k, f]) => `${k} ${f.r5.toFixed(3)}/${f.mrr.toFixed(3)} (${f.n})`).join('  ')}`);
+      console.log(
+        `  ${variant.padEnd(8)} ${Object.entries(t)
+          .map(([k, f]) => `${k} ${f.r5.toFixed(3)}/${f.mrr.toFixed(3)} (${f.n})`)
+          .join('  ')}`,
+      );
     }
   }
   if (values.misses) {

@@ -14,14 +14,24 @@ const DOMAINS = [
   ['cargo', 'Air cargo', ['air waybill', 'pallet', 'uld container', 'customs hold', 'cargo manifest', 'dangerous goods form'], ['awb_number', 'origin', 'destination', 'weight', 'flight_no']],
   ['meters', 'Energy metering', ['smart meter', 'consumption reading', 'tariff', 'outage report', 'feeder line', 'load profile'], ['meter_id', 'interval', 'kwh', 'substation', 'region']],
   ['robotics', 'Warehouse robotics', ['robot', 'pick task', 'charging dock', 'tote', 'aisle map', 'collision event'], ['robot_id', 'aisle', 'tote_id', 'battery', 'firmware']],
-  ['kitchen', 'Restaurant kitchen', ['recipe card', 'prep list', 'ticket order', 'allergen sheet', 'walk-in fridge log', 'supplier delivery'], ['station', 'covers', 'dish_id', 'temperature', 'supplier']],
+  [
+    'kitchen',
+    'Restaurant kitchen',
+    ['recipe card', 'prep list', 'ticket order', 'allergen sheet', 'walk-in fridge log', 'supplier delivery'],
+    ['station', 'covers', 'dish_id', 'temperature', 'supplier'],
+  ],
   ['claims', 'Insurance claims', ['claim file', 'adjuster visit', 'policy holder', 'loss estimate', 'fraud score', 'settlement'], ['claim_number', 'policy_id', 'peril', 'amount', 'adjuster']],
   ['payroll', 'Payroll', ['payslip', 'pay run', 'tax code', 'deduction', 'timesheet', 'bonus'], ['employee_no', 'period', 'gross', 'cost_center', 'currency']],
   ['trials', 'Clinical trials', ['trial site', 'participant', 'adverse event', 'dosage arm', 'consent form', 'visit window'], ['protocol_id', 'site_id', 'arm', 'visit', 'investigator']],
   ['league', 'Sports league', ['fixture', 'player transfer', 'referee', 'standings table', 'match report', 'stadium'], ['season', 'division', 'club', 'round', 'player_id']],
   ['museum', 'Museum collection', ['artefact', 'exhibit', 'loan agreement', 'condition report', 'provenance', 'gallery'], ['accession_no', 'period', 'material', 'gallery_id', 'curator']],
   ['recycling', 'Recycling plant', ['bale', 'sorting line', 'contamination check', 'collection route', 'scale ticket', 'buyer lot'], ['material', 'line_id', 'tonnage', 'hauler', 'grade']],
-  ['seismic', 'Seismic network', ['station', 'waveform', 'tremor event', 'magnitude estimate', 'sensor calibration', 'alert bulletin'], ['network', 'station_code', 'channel', 'depth_km', 'magnitude']],
+  [
+    'seismic',
+    'Seismic network',
+    ['station', 'waveform', 'tremor event', 'magnitude estimate', 'sensor calibration', 'alert bulletin'],
+    ['network', 'station_code', 'channel', 'depth_km', 'magnitude'],
+  ],
   ['brewery', 'Brewery', ['brew batch', 'fermenter', 'hop lot', 'keg', 'gravity reading', 'canning run'], ['batch_no', 'style', 'abv', 'tank', 'yeast']],
   ['aquarium', 'Public aquarium', ['tank', 'feeding round', 'water test', 'specimen', 'dive slot', 'quarantine'], ['tank_id', 'salinity', 'species', 'keeper', 'volume_l']],
   ['studio', 'Film production', ['shooting day', 'call sheet', 'prop', 'scene', 'location permit', 'dailies reel'], ['production', 'scene_no', 'unit', 'department', 'take']],
@@ -99,7 +109,8 @@ export function generateDistractors(count, { seed = 42, perServer = 500, prefix 
       const f1 = pick(fields);
       let f2 = pick(fields);
       if (f2 === f1) f2 = fields[(fields.indexOf(f1) + 1) % fields.length];
-      const fill = (s) => s.replaceAll('{noun}', noun).replaceAll('{title}', title).replaceAll('{field}', f1.replace(/_/g, ' ')).replaceAll('{f1}', f1.replace(/_/g, ' ')).replaceAll('{f2}', f2.replace(/_/g, ' '));
+      const fill = (s) =>
+        s.replaceAll('{noun}', noun).replaceAll('{title}', title).replaceAll('{field}', f1.replace(/_/g, ' ')).replaceAll('{f1}', f1.replace(/_/g, ' ')).replaceAll('{f2}', f2.replace(/_/g, ' '));
       const description = rand() < 0.5 ? fill(short) : `${fill(short)} ${fill(long)}`;
       const properties = {};
       for (const f of [f1, f2, ...(rand() < 0.5 ? ['page', 'page_size'] : [])]) {

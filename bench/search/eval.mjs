@@ -13,7 +13,7 @@ import { generateDistractors } from './distractors.mjs';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const S = await import(here('../../dist/search/index.js'));
 const args = process.argv.slice(2);
-const showMisses = args.includes('--misses') ? args[args.indexOf('--misses') + 1] ?? 'all' : undefined;
+const showMisses = args.includes('--misses') ? (args[args.indexOf('--misses') + 1] ?? 'all') : undefined;
 const write = !args.includes('--no-write');
 const started = performance.now();
 const load0 = loadavg();
@@ -37,22 +37,39 @@ const devAllQueries = [...queries, ...dev2, ...dev3, ...dev4, ...dev5];
 // written, and the first search_tools call assistants wrote for each, without and with the server
 // directory (a call naming servers is searched within them). Over the 70 catalogs.
 const blindDir = here('./blind');
-const rowsOf = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
-const b1 = existsSync(`${blindDir}/requests-b1.tsv`) ? (() => {
-  const requests = rowsOf(`${blindDir}/requests-b1.tsv`).map(([id, kind, , request, gold]) => ({ id, kind, request, gold: new Set(gold.trim().split(/\s+/)) }));
-  const calls = (v) => new Map(rowsOf(`${blindDir}/queries-b1-${v}.tsv`).map(([id, a]) => [id, JSON.parse(a)]));
-  const nodir = calls('nodir'), dir = calls('dir');
-  const added = readdirSync(here('./catalogs-added')).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(here(`./catalogs-added/${f}`), 'utf8')));
-  const docs = [...catalog, ...catalogTools(added)];
-  const serverOf = new Map(docs.map((d) => [d.key, d.server]));
-  const variant = (get) => requests.map((r) => {
-    const { query, server } = get(r);
-    const servers = server === undefined ? undefined : new Set([server].flat().map(String));
-    return { q: query, gold: r.gold, kind: r.kind, accept: servers && ((k) => servers.has(serverOf.get(k))) };
-  });
-  return { docs, verbatim: variant((r) => ({ query: r.request })), nodir: variant((r) => nodir.get(r.id)), dir: variant((r) => dir.get(r.id)) };
-})() : undefined;
-for (const [what, set] of [['query', queries], ['dev2 query', dev2], ['dev3 query', dev3], ['dev4 query', dev4], ['dev5 query', dev5]]) {
+const rowsOf = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .map((l) => l.split('\t'));
+const b1 = existsSync(`${blindDir}/requests-b1.tsv`)
+  ? (() => {
+      const requests = rowsOf(`${blindDir}/requests-b1.tsv`).map(([id, kind, , request, gold]) => ({ id, kind, request, gold: new Set(gold.trim().split(/\s+/)) }));
+      const calls = (v) => new Map(rowsOf(`${blindDir}/queries-b1-${v}.tsv`).map(([id, a]) => [id, JSON.parse(a)]));
+      const nodir = calls('nodir'),
+        dir = calls('dir');
+      const added = readdirSync(here('./catalogs-added'))
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => JSON.parse(readFileSync(here(`./catalogs-added/${f}`), 'utf8')));
+      const docs = [...catalog, ...catalogTools(added)];
+      const serverOf = new Map(docs.map((d) => [d.key, d.server]));
+      const variant = (get) =>
+        requests.map((r) => {
+          const { query, server } = get(r);
+          const servers = server === undefined ? undefined : new Set([server].flat().map(String));
+          return { q: query, gold: r.gold, kind: r.kind, accept: servers && ((k) => servers.has(serverOf.get(k))) };
+        });
+      return { docs, verbatim: variant((r) => ({ query: r.request })), nodir: variant((r) => nodir.get(r.id)), dir: variant((r) => dir.get(r.id)) };
+    })()
+  : undefined;
+for (const [what, set] of [
+  ['query', queries],
+  ['dev2 query', dev2],
+  ['dev3 query', dev3],
+  ['dev4 query', dev4],
+  ['dev5 query', dev5],
+]) {
   for (const { i, q, gold } of set) for (const k of gold) if (!keys.has(k)) throw new Error(`${what} ${i + 1} "${q}": unknown gold tool ${k}`);
 }
 
@@ -68,7 +85,10 @@ function build(Engine, docs) {
 }
 
 function evaluate(engine, qs) {
-  let r1 = 0, r3 = 0, r5 = 0, mrr = 0;
+  let r1 = 0,
+    r3 = 0,
+    r5 = 0,
+    mrr = 0;
   const misses = [];
   for (const q of qs) {
     const hits = engine.search(q.q, { limit: 10, accept: q.accept });
@@ -106,7 +126,15 @@ const to10k = d50k.slice(0, 10_000 - catalog.length);
 const scenarios = [
   { name: 'Plain BM25 (baseline)', Engine: S.PlainBm25Index, docs: catalog },
   { name: 'Switchboard', Engine: S.ToolSearchIndex, docs: catalog },
-  { name: 'Switchboard, no key-term selection', Engine: class extends S.ToolSearchIndex { constructor() { super({ ...S.DEFAULT_RANKING, keyTermsAbove: Infinity }); } }, docs: catalog },
+  {
+    name: 'Switchboard, no key-term selection',
+    Engine: class extends S.ToolSearchIndex {
+      constructor() {
+        super({ ...S.DEFAULT_RANKING, keyTermsAbove: Infinity });
+      }
+    },
+    docs: catalog,
+  },
   { name: 'Plain BM25 + 5,000 distractors', Engine: S.PlainBm25Index, docs: [...catalog, ...d5k] },
   { name: 'Switchboard + 5,000 distractors', Engine: S.ToolSearchIndex, docs: [...catalog, ...d5k] },
   { name: 'Switchboard, 10,000 tools', Engine: S.ToolSearchIndex, docs: [...catalog, ...to10k] },
@@ -123,9 +151,19 @@ for (const s of scenarios) {
   const d5 = evaluate(engine, dev5);
   const devAll = evaluate(engine, devAllQueries);
   const lat = latency(engine, devAllQueries, s.docs.length > 20_000 ? 2 : 4);
-  const levels = Object.fromEntries(['easy', 'medium', 'hard'].map((l) => [l, evaluate(engine, devAllQueries.filter((q) => q.level === l))]));
+  const levels = Object.fromEntries(
+    ['easy', 'medium', 'hard'].map((l) => [
+      l,
+      evaluate(
+        engine,
+        devAllQueries.filter((q) => q.level === l),
+      ),
+    ]),
+  );
   rows.push({ ...s, tools: s.docs.length, buildMs, buildCpuMs, dev, dev2: d2, dev3: d3, dev4: d4, dev5: d5, devAll, lat, levels });
-  console.error(`${s.name.padEnd(36)} tools=${String(s.docs.length).padStart(6)}  R@5/MRR dev total ${devAll.r5.toFixed(3)}/${devAll.mrr.toFixed(3)}  p50 ${lat.p50.toFixed(3)} ms (cpu mean ${lat.cpuMean.toFixed(3)})  build ${buildMs.toFixed(0)} ms (cpu ${buildCpuMs.toFixed(0)})`);
+  console.error(
+    `${s.name.padEnd(36)} tools=${String(s.docs.length).padStart(6)}  R@5/MRR dev total ${devAll.r5.toFixed(3)}/${devAll.mrr.toFixed(3)}  p50 ${lat.p50.toFixed(3)} ms (cpu mean ${lat.cpuMean.toFixed(3)})  build ${buildMs.toFixed(0)} ms (cpu ${buildCpuMs.toFixed(0)})`,
+  );
   if (showMisses && (s.name === 'Switchboard' || args.includes('--all-misses'))) {
     const m = { all: devAll.misses, dev: dev.misses, dev2: d2.misses, dev3: d3.misses, dev4: d4.misses, dev5: d5.misses }[showMisses] ?? devAll.misses;
     for (const x of m) console.error(`  miss [${x.q.split}/${x.q.level}] rank ${x.rank || '-'}: ${x.q.q}  gold ${[...x.q.gold].join(',')}  top ${x.top.join(', ')}`);
@@ -149,12 +187,24 @@ const tokenRows = [
 {
   const D = await import(here('../../dist/search/directory.js'));
   const M = await import(here('../../dist/search/meta-tools.js'));
-  const all = [...loadCatalogs(), ...readdirSync(here('./catalogs-added')).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(here(`./catalogs-added/${f}`), 'utf8')))];
+  const all = [
+    ...loadCatalogs(),
+    ...readdirSync(here('./catalogs-added'))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => JSON.parse(readFileSync(here(`./catalogs-added/${f}`), 'utf8'))),
+  ];
   const lines = D.directoryLines(all.map((c) => ({ name: c.server, title: c.serverInfo?.title, serverDescription: c.serverInfo?.description, instructions: c.instructions, tools: c.tools })));
   const names = { search: S.SEARCH_TOOLS_NAME, call: S.CALL_TOOL_NAME };
   const text = asModel(catalogTools(all));
   const search = S.serializeToolsForModel([M.searchToolsTool(names, { inline: D.directoryText(lines) }), M.callToolTool(names)]);
-  tokenRows.push({ name: `the blind sets' 70 catalogs: ${catalogTools(all).length} tools (search mode with the server directory)`, text, full: count(text), estimate: S.estimateTokens(text), search: count(search) });
+  tokenRows.push({
+    name: `the blind sets' 70 catalogs: ${catalogTools(all).length} tools (search mode with the server directory)`,
+    text,
+    full: count(text),
+    estimate: S.estimateTokens(text),
+    search: count(search),
+  });
 }
 for (const r of tokenRows) console.error(`tokens ${r.name}: full ${r.full} (estimate ${r.estimate}), search mode ${r.search}`);
 
@@ -165,10 +215,25 @@ const rm = (m) => `${pct(m.r5)} / ${pct(m.mrr)}`;
 const KINDS = ['ask', 'step', 'task', 'ml'];
 const blindRows = [];
 if (b1) {
-  for (const [name, Engine] of [['Plain BM25 (baseline)', S.PlainBm25Index], ['Switchboard', S.ToolSearchIndex]]) {
+  for (const [name, Engine] of [
+    ['Plain BM25 (baseline)', S.PlainBm25Index],
+    ['Switchboard', S.ToolSearchIndex],
+  ]) {
     const { engine } = build(Engine, b1.docs);
     const row = { name };
-    for (const v of ['verbatim', 'nodir', 'dir']) row[v] = { all: evaluate(engine, b1[v]), ...Object.fromEntries(KINDS.map((k) => [k, evaluate(engine, b1[v].filter((q) => q.kind === k))])) };
+    for (const v of ['verbatim', 'nodir', 'dir'])
+      row[v] = {
+        all: evaluate(engine, b1[v]),
+        ...Object.fromEntries(
+          KINDS.map((k) => [
+            k,
+            evaluate(
+              engine,
+              b1[v].filter((q) => q.kind === k),
+            ),
+          ]),
+        ),
+      };
     blindRows.push(row);
     console.error(`b1 ${name.padEnd(24)} ${['verbatim', 'nodir', 'dir'].map((v) => `${v} ${rm(row[v].all)}`).join('  ')}`);
   }
@@ -176,8 +241,8 @@ if (b1) {
 
 // ── targets (issue 29's) ──
 const row = (name) => rows.find((r) => r.name === name);
-const sb10k = row('Switchboard, 10,000 tools'), sb50k = row('Switchboard + 50,000 distractors');
-const sbBlind = blindRows.find((r) => r.name === 'Switchboard');
+const sb10k = row('Switchboard, 10,000 tools'),
+  sb50k = row('Switchboard + 50,000 distractors');
 // The blind sets' first runs, as recorded when they were made (blind/first-runs-*.json): the only
 // figures about unseen requests. b2 was run once, on the final engine of issue 29; nothing is read of
 // it here but that record.
@@ -186,11 +251,13 @@ const firstB1 = record('first-runs-b1-before.json');
 const firstB2 = record('first-runs-b2.json');
 const b2New = firstB2?.variants.find((v) => v.label === 'new engine (issue 29)')?.table;
 const targets = [
-  ...(b2New ? [
-    ['b2 (blind, first run) assistants without the directory: R@5 ≥ 0.95, MRR@10 ≥ 0.90', rm(b2New.nodir.all), b2New.nodir.all.r5 >= 0.95 && b2New.nodir.all.mrr >= 0.9],
-    ['b2 (blind, first run) assistants with the directory and `server`: R@5 ≥ 0.97, MRR@10 ≥ 0.94', rm(b2New.dir.all), b2New.dir.all.r5 >= 0.97 && b2New.dir.all.mrr >= 0.94],
-    ['b2 (blind, first run) requests verbatim: R@5 ≥ 0.73', rm(b2New.verbatim.all), b2New.verbatim.all.r5 >= 0.73],
-  ] : []),
+  ...(b2New
+    ? [
+        ['b2 (blind, first run) assistants without the directory: R@5 ≥ 0.95, MRR@10 ≥ 0.90', rm(b2New.nodir.all), b2New.nodir.all.r5 >= 0.95 && b2New.nodir.all.mrr >= 0.9],
+        ['b2 (blind, first run) assistants with the directory and `server`: R@5 ≥ 0.97, MRR@10 ≥ 0.94', rm(b2New.dir.all), b2New.dir.all.r5 >= 0.97 && b2New.dir.all.mrr >= 0.94],
+        ['b2 (blind, first run) requests verbatim: R@5 ≥ 0.73', rm(b2New.verbatim.all), b2New.verbatim.all.r5 >= 0.73],
+      ]
+    : []),
   ['p50 query ≤ 1 ms at 10,000 tools', `${sb10k.lat.p50.toFixed(3)} ms`, sb10k.lat.p50 <= 1],
   ...(sb50k ? [['p50 query ≤ 5 ms at 50,000 tools', `${sb50k.lat.p50.toFixed(3)} ms`, sb50k.lat.p50 <= 5]] : []),
   ['index build ≤ 500 ms for 10,000 tools', `${sb10k.buildMs.toFixed(0)} ms (CPU ${sb10k.buildCpuMs.toFixed(0)} ms)`, sb10k.buildMs <= 500],
@@ -199,8 +266,10 @@ const targets = [
 /** A first-run record as a table: one row per engine and variant. */
 function firstRunTable(rec, labels) {
   const rowsOf = rec.variants.filter((v) => !labels || labels.includes(v.label));
-  return `| engine | variant | all | ${KINDS.join(' | ')} |\n|---|---|---|${KINDS.map(() => '---').join('|')}|\n` +
-    rowsOf.flatMap((v) => ['verbatim', 'nodir', 'dir'].map((x) => `| ${v.label} | ${x} | ${rm(v.table[x].all)} | ${KINDS.map((k) => rm(v.table[x][k])).join(' | ')} |`)).join('\n');
+  return (
+    `| engine | variant | all | ${KINDS.join(' | ')} |\n|---|---|---|${KINDS.map(() => '---').join('|')}|\n` +
+    rowsOf.flatMap((v) => ['verbatim', 'nodir', 'dir'].map((x) => `| ${v.label} | ${x} | ${rm(v.table[x].all)} | ${KINDS.map((k) => rm(v.table[x][k])).join(' | ')} |`)).join('\n')
+  );
 }
 
 // ── report ──
@@ -218,9 +287,13 @@ ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${load0.map((x) =
 - **Dev sets** (all dev since round 17; see \`bench/search/README.md\`): \`queries.tsv\` ${queries.length} (${sizes(queries)}),
   \`queries-dev2.tsv\` ${dev2.length}, \`queries-dev3.tsv\` ${dev3.length}, \`queries-dev4.tsv\` ${dev4.length}, \`queries-dev5.tsv\` ${dev5.length};
   each request with the tool(s) that answer it.
-${b1 ? `- **b1** (\`bench/search/blind/\`, dev since its first run): 300 requests over the 70 catalogs (${b1.docs.length} tools), as written
+${
+  b1
+    ? `- **b1** (\`bench/search/blind/\`, dev since its first run): 300 requests over the 70 catalogs (${b1.docs.length} tools), as written
   (verbatim) and as assistants first searched for them, without (nodir) and with (dir) the server directory.
-` : ''}- **Distractors**: realistic tools of unrelated domains, generated with a fixed seed (\`bench/search/distractors.mjs\`).
+`
+    : ''
+}- **Distractors**: realistic tools of unrelated domains, generated with a fixed seed (\`bench/search/distractors.mjs\`).
 - **Metrics**: Recall@k = share of queries with a correct tool in the first k results; MRR@10 = mean of 1/rank of the first
   correct tool (0 past 10). Latency: one \`search(query, {limit: 10})\` in-process, every dev request, warm, wall-clock p50/p99,
   and the mean CPU time per query (process CPU over the timed rounds), which a loaded machine distorts less.
@@ -240,7 +313,9 @@ By difficulty (R@5 / MRR@10, dev total):
 | engine | easy | medium | hard |
 |---|---|---|---|
 ${rows.map((r) => `| ${r.name} | ${['easy', 'medium', 'hard'].map((l) => rm(r.levels[l])).join(' | ')} |`).join('\n')}
-${firstB2 ? `
+${
+  firstB2
+    ? `
 ## Unseen requests: the blind sets' first runs
 
 The only figures here about requests the ranking was never tuned on. Two sets were written on
@@ -260,13 +335,19 @@ than one, so all went. b1 has been a dev set since (the engine was tuned on it a
 sets). Its first runs:
 
 ${firstRunTable(firstB1, ['plain BM25', 'today', 'today, synonyms: false', 'no tables (general IR kept)'])}
-` : ''}${blindRows.length > 0 ? `
+`
+    : ''
+}${
+  blindRows.length > 0
+    ? `
 ## b1 now (a dev set: the engine was tuned on it), by variant and kind (R@5 / MRR@10)
 
 | engine | variant | all | ${KINDS.join(' | ')} |
 |---|---|---|${KINDS.map(() => '---').join('|')}|
 ${blindRows.flatMap((r) => ['verbatim', 'nodir', 'dir'].map((v) => `| ${r.name} | ${v} | ${rm(r[v].all)} | ${KINDS.map((k) => rm(r[v][k])).join(' | ')} |`)).join('\n')}
-` : ''}
+`
+    : ''
+}
 ## Against the targets
 
 | target | measured | met |

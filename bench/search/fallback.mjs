@@ -38,15 +38,22 @@ function trigramRanker(docs, field) {
     const scored = [];
     for (const [k, v] of vecs) {
       let dot = 0;
-      for (const [g, c] of qv) { const x = v.get(g); if (x) dot += c * x * idf(g) ** 2; }
+      for (const [g, c] of qv) {
+        const x = v.get(g);
+        if (x) dot += c * x * idf(g) ** 2;
+      }
       if (dot > 0) scored.push([k, dot / norm.get(k)]);
     }
-    return scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([k]) => k);
+    return scored
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 10)
+      .map(([k]) => k);
   };
 }
 
 function measure(rank) {
-  let r5 = 0, mrr = 0;
+  let r5 = 0,
+    mrr = 0;
   for (const q of queries) {
     const r = rank(q.q).findIndex((k) => q.gold.has(k)) + 1;
     if (r >= 1 && r <= 5) r5++;
@@ -55,7 +62,10 @@ function measure(rank) {
   return `${(r5 / queries.length).toFixed(3)}/${(mrr / queries.length).toFixed(3)}`;
 }
 
-for (const [name, docs] of [['catalog', catalog], ['+5k', [...catalog, ...d]]]) {
+for (const [name, docs] of [
+  ['catalog', catalog],
+  ['+5k', [...catalog, ...d]],
+]) {
   const e = new S.ToolSearchIndex();
   for (const doc of docs) e.upsert(doc);
   const web = e.search('search the web', { limit: 10 }).map((h) => h.key);
@@ -73,21 +83,33 @@ const garblings = {
   'first two letters swapped': (q) => q.replace(/\b([a-z])([a-z])([a-z]{2,})/gi, '$2$1$3'),
   'first letter replaced': (q) => q.replace(/\b([a-z])([a-z]{3,})/gi, (_, a, rest) => String.fromCharCode(((a.toLowerCase().charCodeAt(0) - 97 + 1) % 26) + 97) + rest),
 };
-for (const [name, docs] of [['catalog', catalog], ['+5k', [...catalog, ...d]]]) for (const [how, garble] of Object.entries(garblings)) {
-  const unknown = queries.map((q) => ({ q: garble(q.q), gold: q.gold }));
-  for (const gramFallback of [false, true]) {
-    const e = new S.ToolSearchIndex({ ...S.DEFAULT_RANKING, gramFallback });
-    for (const doc of docs) e.upsert(doc);
-    const off = new S.ToolSearchIndex({ ...S.DEFAULT_RANKING, gramFallback: false });
-    for (const doc of docs) off.upsert(doc);
-    let empty = 0, r5 = 0, mrr = 0, emptyR5 = 0;
-    for (const q of unknown) {
-      const none = off.search(q.q, { limit: 10 }).length === 0;
-      if (none) empty++;
-      const r = e.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1;
-      if (r >= 1 && r <= 5) { r5++; if (none) emptyR5++; }
-      if (r >= 1) mrr += 1 / r;
+for (const [name, docs] of [
+  ['catalog', catalog],
+  ['+5k', [...catalog, ...d]],
+])
+  for (const [how, garble] of Object.entries(garblings)) {
+    const unknown = queries.map((q) => ({ q: garble(q.q), gold: q.gold }));
+    for (const gramFallback of [false, true]) {
+      const e = new S.ToolSearchIndex({ ...S.DEFAULT_RANKING, gramFallback });
+      for (const doc of docs) e.upsert(doc);
+      const off = new S.ToolSearchIndex({ ...S.DEFAULT_RANKING, gramFallback: false });
+      for (const doc of docs) off.upsert(doc);
+      let empty = 0,
+        r5 = 0,
+        mrr = 0,
+        emptyR5 = 0;
+      for (const q of unknown) {
+        const none = off.search(q.q, { limit: 10 }).length === 0;
+        if (none) empty++;
+        const r = e.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1;
+        if (r >= 1 && r <= 5) {
+          r5++;
+          if (none) emptyR5++;
+        }
+        if (r >= 1) mrr += 1 / r;
+      }
+      console.log(
+        `${name.padEnd(8)} ${how}, fallback ${gramFallback ? 'on ' : 'off'}: R@5/MRR ${(r5 / unknown.length).toFixed(3)}/${(mrr / unknown.length).toFixed(3)}; ${empty} of ${unknown.length} found nothing without the fallback, ${emptyR5} of them now in the top 5`,
+      );
     }
-    console.log(`${name.padEnd(8)} ${how}, fallback ${gramFallback ? 'on ' : 'off'}: R@5/MRR ${(r5 / unknown.length).toFixed(3)}/${(mrr / unknown.length).toFixed(3)}; ${empty} of ${unknown.length} found nothing without the fallback, ${emptyR5} of them now in the top 5`);
   }
-}

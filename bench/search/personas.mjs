@@ -10,7 +10,11 @@ const S = await import(here('../../dist/search/index.js'));
 const catalog = catalogTools();
 const queries = dev4Queries();
 const d = generateDistractors(10_000, { seed: 7 });
-const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];
+const sizes = [
+  ['catalog', catalog],
+  ['+5k', [...catalog, ...d.slice(0, 5_000)]],
+  ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]],
+];
 const personas = [...new Set(queries.map((q) => q.persona))];
 
 const fig = (ranks) => {

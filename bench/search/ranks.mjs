@@ -12,7 +12,11 @@ const args = process.argv.slice(2);
 const catalog = catalogTools();
 const queries = devQueries();
 const d = generateDistractors(10_000, { seed: 7 });
-const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];
+const sizes = [
+  ['catalog', catalog],
+  ['+5k', [...catalog, ...d.slice(0, 5_000)]],
+  ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]],
+];
 const out = {};
 for (const [name, docs] of sizes) {
   const e = new S.ToolSearchIndex();
@@ -26,7 +30,11 @@ const fig = (rs, set) => {
 if (args[0] === '--diff') {
   const before = JSON.parse(readFileSync(args[1], 'utf8'));
   for (const [name] of sizes) {
-    console.log(`${name.padEnd(8)} dev ${fig(before[name], 'dev')} → ${fig(out[name], 'dev')}  dev2 ${fig(before[name], 'dev2')} → ${fig(out[name], 'dev2')}  dev3 ${fig(before[name], 'dev3')} → ${fig(out[name], 'dev3')}  dev4 ${fig(before[name], 'dev4')} → ${fig(out[name], 'dev4')}  dev5 ${fig(before[name], 'dev5')} → ${fig(out[name], 'dev5')}  total ${fig(before[name], 'both')} → ${fig(out[name], 'both')}`);
-    out[name].forEach((r, i) => { if (r !== before[name][i]) console.log(`  ${name.padEnd(8)} ${queries[i].split.padEnd(4)} ${String(before[name][i] || '-').padStart(2)} → ${String(r || '-').padStart(2)}  ${queries[i].q}`); });
+    console.log(
+      `${name.padEnd(8)} dev ${fig(before[name], 'dev')} → ${fig(out[name], 'dev')}  dev2 ${fig(before[name], 'dev2')} → ${fig(out[name], 'dev2')}  dev3 ${fig(before[name], 'dev3')} → ${fig(out[name], 'dev3')}  dev4 ${fig(before[name], 'dev4')} → ${fig(out[name], 'dev4')}  dev5 ${fig(before[name], 'dev5')} → ${fig(out[name], 'dev5')}  total ${fig(before[name], 'both')} → ${fig(out[name], 'both')}`,
+    );
+    out[name].forEach((r, i) => {
+      if (r !== before[name][i]) console.log(`  ${name.padEnd(8)} ${queries[i].split.padEnd(4)} ${String(before[name][i] || '-').padStart(2)} → ${String(r || '-').padStart(2)}  ${queries[i].q}`);
+    });
   }
 } else console.log(JSON.stringify(out));

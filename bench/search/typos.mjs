@@ -46,8 +46,10 @@ function garble(w, r) {
       if (w[i] === w[i + 1]) return w.slice(0, at) + w.slice(at + 1); // swapping equal letters changes nothing: drop instead
       return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
     }
-    case 'drop': return w.slice(0, at) + w.slice(at + 1);
-    case 'double': return w.slice(0, at) + w[at] + w.slice(at);
+    case 'drop':
+      return w.slice(0, at) + w.slice(at + 1);
+    case 'double':
+      return w.slice(0, at) + w[at] + w.slice(at);
     default: {
       const lower = w[at].toLowerCase();
       const ns = neighbours(lower);
@@ -76,9 +78,14 @@ const changed = typed.filter((q, i) => q.q !== queries[i].q).length;
 
 const catalog = catalogTools();
 const d = generateDistractors(10_000, { seed: 7 });
-const sizes = [['catalog', catalog], ['+5k', [...catalog, ...d.slice(0, 5_000)]], ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]]];
+const sizes = [
+  ['catalog', catalog],
+  ['+5k', [...catalog, ...d.slice(0, 5_000)]],
+  ['10k', [...catalog, ...d.slice(0, 10_000 - catalog.length)]],
+];
 const fig = (e, qs) => {
-  let r5 = 0, mrr = 0;
+  let r5 = 0,
+    mrr = 0;
   for (const q of qs) {
     const rank = e.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1;
     if (rank >= 1 && rank <= 5) r5++;
@@ -99,7 +106,8 @@ if (args.includes('--misses')) {
   for (const doc of catalog) e.upsert(doc);
   const rank = (q) => e.search(q.q, { limit: 10 }).findIndex((h) => q.gold.has(h.key)) + 1;
   for (let i = 0; i < queries.length; i++) {
-    const a = rank(queries[i]), b = rank(typed[i]);
+    const a = rank(queries[i]),
+      b = rank(typed[i]);
     if (a >= 1 && a <= 5 && !(b >= 1 && b <= 5)) console.log(`${String(a).padStart(2)} → ${String(b || '-').padStart(2)}  ${typed[i].q}`);
   }
 }

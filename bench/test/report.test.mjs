@@ -6,9 +6,28 @@ import { consoleSummary, renderReport } from '../lib/report.mjs';
 import { Results } from '../lib/results.mjs';
 
 const meta = {
-  quick: false, command: 'npm run bench', date: '2026-11-22 12:00:00 UTC', cpu: 'cpu', cores: 2, memGiB: '24', os: 'Linux',
-  loadBefore: '1 / 1 / 1', loadAfter: '2 / 2 / 2', loadDuring: '1.00–3.00', burners: 0, node: 'v20', gateway: '0.1.0', peerVersions: 'x',
-  runs: 3, listRuns: 3, memoryRuns: 3, warmupMs: 500, rewarmMs: 150, durationMs: 3000, wallSeconds: 1, paths: ['direct', 'sb-stdio'],
+  quick: false,
+  command: 'npm run bench',
+  date: '2026-11-22 12:00:00 UTC',
+  cpu: 'cpu',
+  cores: 2,
+  memGiB: '24',
+  os: 'Linux',
+  loadBefore: '1 / 1 / 1',
+  loadAfter: '2 / 2 / 2',
+  loadDuring: '1.00–3.00',
+  burners: 0,
+  node: 'v20',
+  gateway: '0.1.0',
+  peerVersions: 'x',
+  runs: 3,
+  listRuns: 3,
+  memoryRuns: 3,
+  warmupMs: 500,
+  rewarmMs: 150,
+  durationMs: 3000,
+  wallSeconds: 1,
+  paths: ['direct', 'sb-stdio'],
 };
 
 function sample() {
@@ -48,8 +67,10 @@ describe('renderReport', () => {
 
   it('never prints a missed goal as the goal itself', () => {
     const R = new Results();
-    [38.65, 46.04, 45.01].forEach((v, i) => R.add('call', 'sb-http', '100B c=32|cpu µs/call', v, i + 1));
-    const line = renderReport(R, meta).split('\n').find((l) => l.startsWith('| gateway CPU per call, HTTP→stdio'));
+    [38.65, 46.04, 45.01].forEach((v, i) => void R.add('call', 'sb-http', '100B c=32|cpu µs/call', v, i + 1));
+    const line = renderReport(R, meta)
+      .split('\n')
+      .find((l) => l.startsWith('| gateway CPU per call, HTTP→stdio'));
     expect(line).toContain('45.01 µs');
     expect(line).toContain('❌');
   });
@@ -71,9 +92,12 @@ describe('renderReport', () => {
     expect(text).toContain('MISS  stdio→stdio throughput');
   });
 
-  it('compares a remote server\'s path with the direct connection to that server, not with stdio\'s', () => {
+  it("compares a remote server's path with the direct connection to that server, not with stdio's", () => {
     const R = new Results();
-    [[100, 50, 400, 100], [80, 40, 300, 30]].forEach(([dr, sr, d, sb], i) => {
+    [
+      [100, 50, 400, 100],
+      [80, 40, 300, 30],
+    ].forEach(([dr, sr, d, sb], i) => {
       R.add('call', 'direct-remote', '100B c=32|calls/s', dr, i + 1);
       R.add('call', 'sb-remote', '100B c=32|calls/s', sr, i + 1);
       R.add('call', 'direct', '100B c=32|calls/s', d, i + 1);
@@ -92,7 +116,11 @@ describe('renderReport', () => {
   it('shows the floor beside the targets, paired in each run, only when it was measured', () => {
     expect(md).not.toContain('The floor');
     const R = sample();
-    [[200, 100, 6, 9], [100, 45, 7, 10], [210, 99, 5, 8]].forEach(([d, f, fcpu, sbcpu], i) => {
+    [
+      [200, 100, 6, 9],
+      [100, 45, 7, 10],
+      [210, 99, 5, 8],
+    ].forEach(([d, f, fcpu, sbcpu], i) => {
       R.add('call', 'direct', '100B c=32|calls/s', d, i + 11);
       R.add('call', 'floor-stdio', '100B c=32|calls/s', f, i + 11);
       R.add('call', 'floor-stdio', '100B c=32|cpu µs/call', fcpu, i + 11);
@@ -108,7 +136,11 @@ describe('renderReport', () => {
 
   it('shows the byte relays beside the floor, each paired with direct in its own runs', () => {
     const R = sample();
-    [[200, 100, 136], [100, 52, 70], [210, 99, 140]].forEach(([d, node, c], i) => {
+    [
+      [200, 100, 136],
+      [100, 52, 70],
+      [210, 99, 140],
+    ].forEach(([d, node, c], i) => {
       R.add('call', 'direct', '100B c=32|calls/s', d, i + 11);
       R.add('call', 'relay-node', '100B c=32|calls/s', node, i + 11);
       R.add('call', 'relay-c', '100B c=32|calls/s', c, i + 11);

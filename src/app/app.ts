@@ -34,6 +34,7 @@ import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
 import { exposureOf, nearABudget, usesCodeMode } from './exposure.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export type { ServerSummary };
 
@@ -87,7 +88,10 @@ export class App implements SessionOpener {
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
     this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session), observer: this.observer });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
-    this.finder = new ToolFinder(() => this.store.current, () => this.current.catalog.embeddings);
+    this.finder = new ToolFinder(
+      () => this.store.current,
+      () => this.current.catalog.embeddings,
+    );
     const reporter = new GuardReporter(this.audit, logger);
     this.store.snapshots.subscribe((catalog) => {
       reporter.report(catalog.report);
@@ -349,7 +353,7 @@ export class App implements SessionOpener {
 
   private async openIsolated(server: ServerConfig, session: Session): Promise<Connection> {
     const caps = session.clientCapabilities;
-    const declared: Record<string, any> = {};
+    const declared: JsonObject = {};
     for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
     // The client's own MCP Apps settings (its MIME types) where they differ from ours: this
     // connection speaks for that one client. Without them it declares the gateway's.

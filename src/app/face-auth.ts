@@ -6,7 +6,16 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientProfile, GatewayConfig } from '../config/types.js';
-import { bearerChallengeHeader, createOAuthAuthenticator, matchProfile, protectedResourceMetadata, prmPaths, resourceMetadataUrl, type InboundAuthConfig, type InboundAuthenticator } from '../inbound/auth/index.js';
+import {
+  bearerChallengeHeader,
+  createOAuthAuthenticator,
+  matchProfile,
+  protectedResourceMetadata,
+  prmPaths,
+  resourceMetadataUrl,
+  type InboundAuthConfig,
+  type InboundAuthenticator,
+} from '../inbound/auth/index.js';
 import { bearerAuthenticator, type AuthVerdict, type Authenticator, type StaticAuthenticator } from '../inbound/http-auth.js';
 import type { Page } from '../inbound/http-endpoint-options.js';
 import type { Logger } from '../log.js';

@@ -75,11 +75,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth.authenticate()?.(header),
       isOperator: (principal) => auth.isOperator(principal),
-      pages: new Map<string, Page>([
-        [STATUS_PATH, { access: 'operator', serve: (_req, res) => replyJson(res, 200, JSON.stringify(deps.status())) }],
-        ...auth.pages(),
-        ...(deps.pages ?? []),
-      ]),
+      pages: new Map<string, Page>([[STATUS_PATH, { access: 'operator', serve: (_req, res) => replyJson(res, 200, JSON.stringify(deps.status())) }], ...auth.pages(), ...(deps.pages ?? [])]),
     });
     auth.listening(http.url);
   }

@@ -5,6 +5,7 @@
 import type { AppCatalog, CatalogEntry, UriRenames } from './build.js';
 import type { ResourceRouter } from './resource-uris.js';
 import { exposeUiUri, isUiUri, rewriteToolUi, toolUiUris } from './ui-uris.js';
+import type { JsonObject } from '../protocol/json.js';
 
 /** A UI resource a tool points at: its server and the server's own URI. */
 export interface UiReference {
@@ -14,7 +15,7 @@ export interface UiReference {
 
 interface ToolCandidate {
   server: { name: string };
-  item: Record<string, any>;
+  item: JsonObject;
 }
 
 /**
@@ -56,7 +57,7 @@ export function exposeToolUis<C extends ToolCandidate>(
   return { candidates: out, references };
 }
 
-const exposed = new WeakMap<Record<string, any>, { prefix: string; allows: (uri: string) => boolean; references: UiReference[]; candidate: ToolCandidate }>();
+const exposed = new WeakMap<JsonObject, { prefix: string; allows: (uri: string) => boolean; references: UiReference[]; candidate: ToolCandidate }>();
 
 /**
  * The app index of a snapshot. Registers a read route (and a result rename) for every UI URI a

@@ -7,19 +7,20 @@ import { sanitizeReadResult } from './sanitize-result.js';
 import type { Finding, SanitizeAction } from './sanitize-text.js';
 import { hiddenFromModel } from './tool-exposure.js';
 import { APP_MIME_TYPE, UI_EXTENSION, isUiUri } from './ui-uris.js';
+import { valueAt, type JsonObject } from '../protocol/json.js';
 
 /**
  * Whether a client declared that it renders MCP Apps: `extensions["io.modelcontextprotocol/ui"]`
  * with `text/html;profile=mcp-app` among its `mimeTypes` (the test servers apply themselves).
  */
-export function rendersApps(clientCapabilities: Record<string, any> | undefined): boolean {
-  const ui = clientCapabilities?.extensions?.[UI_EXTENSION];
-  return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.some(isAppMimeType);
+export function rendersApps(clientCapabilities: JsonObject | undefined): boolean {
+  const mimeTypes = valueAt(clientCapabilities, 'extensions', UI_EXTENSION, 'mimeTypes');
+  return Array.isArray(mimeTypes) && mimeTypes.some(isAppMimeType);
 }
 
 /** Whether a server declared the MCP Apps extension: `extensions["io.modelcontextprotocol/ui"]` in its capabilities. */
-export function declaresApps(serverCapabilities: Record<string, any> | undefined): boolean {
-  const ui = serverCapabilities?.extensions?.[UI_EXTENSION];
+export function declaresApps(serverCapabilities: JsonObject | undefined): boolean {
+  const ui = valueAt(serverCapabilities, 'extensions', UI_EXTENSION);
   return ui !== null && typeof ui === 'object';
 }
 
@@ -29,8 +30,8 @@ export function isAppMimeType(mimeType: unknown): boolean {
 }
 
 /** Whether an app may call the tool: `_meta.ui.visibility` absent (default ["model","app"]) or with "app". */
-export function callableByApp(item: Record<string, any>): boolean {
-  const visibility = item?._meta?.ui?.visibility;
+export function callableByApp(item: JsonObject): boolean {
+  const visibility = valueAt(item, '_meta', 'ui', 'visibility');
   return !Array.isArray(visibility) || visibility.includes('app');
 }
 
@@ -51,7 +52,7 @@ export function withoutAppOnly(list: CatalogList): CatalogList {
 }
 
 /** The tools list a client is served: app-only tools only for clients that render apps. */
-export function toolsForClient(list: CatalogList, clientCapabilities: Record<string, any> | undefined): CatalogList {
+export function toolsForClient(list: CatalogList, clientCapabilities: JsonObject | undefined): CatalogList {
   return rendersApps(clientCapabilities) ? list : withoutAppOnly(list);
 }
 
@@ -60,7 +61,7 @@ export function toolsForClient(list: CatalogList, clientCapabilities: Record<str
  * alone is the server's word about bytes that may come from anywhere (a file it serves), so it
  * exempts nothing by itself.
  */
-export function isAppContent(content: Record<string, any> | undefined): boolean {
+export function isAppContent(content: JsonObject | undefined): boolean {
   return isAppMimeType(content?.mimeType) && isUiUri(content?.uri);
 }
 
@@ -72,7 +73,7 @@ export function isAppContent(content: Record<string, any> | undefined): boolean 
  * render no app, reads of other URIs and servers that did not declare the extension get every
  * content cleaned.)
  */
-export function sanitizeReadResultForApps(result: Record<string, any>, options: { action: SanitizeAction }): { result: Record<string, any>; findings: Finding[] } {
+export function sanitizeReadResultForApps(result: JsonObject, options: { action: SanitizeAction }): { result: JsonObject; findings: Finding[] } {
   const contents = result?.contents;
   if (!Array.isArray(contents) || !contents.some(isAppContent)) return sanitizeReadResult(result, options);
   // App contents stand in as empty objects, so positions (and the findings' field paths) stay as they are.

@@ -18,6 +18,15 @@ import { guardList, type GuardOptions, type GuardReport } from './guard.js';
 import { aboutServers, sameAbout, type ServerAbout } from './server-directory.js';
 import { exposeUiUri, isUiUri, uiPrefixes } from './ui-uris.js';
 import { appCatalog, exposeToolUis, uiRenames } from './app-catalog.js';
+import type { JsonObject } from '../protocol/json.js';
+
+/**
+ * An item as a server listed it (tool, prompt, resource, template): JSON from outside. Still
+ * any-valued because inbound reads its fields directly (code-callables.ts, handlers/forward.ts);
+ * it becomes JsonObject once those narrow what they read.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: until inbound narrows what it reads (see above)
+export type CatalogItem = Record<string, any>;
 
 export interface CatalogEntry {
   /** Exposed name (tools, prompts) or exposed URI / URI template (resources, templates). */
@@ -26,7 +35,7 @@ export interface CatalogEntry {
   /** The server's own name or URI. */
   original: string;
   /** The item as clients see it (a shallow copy with the exposed name/URI). */
-  item: Record<string, any>;
+  item: CatalogItem;
   /** The catalog's name for it, where a profile's view refitted the name (else `key`). */
   catalogKey?: string;
 }
@@ -86,14 +95,24 @@ export interface CatalogExposure {
 
 /** Full lists, default names: what a catalog without exposure config gets. */
 export const DEFAULT_EXPOSURE: CatalogExposure = {
-  settingsFor: () => ({ mode: 'full', tokenBudget: Infinity, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', runCodeTool: 'run_code', directoryBudget: Infinity, codeBudget: Infinity }),
+  settingsFor: () => ({
+    mode: 'full',
+    tokenBudget: Infinity,
+    alwaysVisible: [],
+    searchTool: 'search_tools',
+    callTool: 'call_tool',
+    listServersTool: 'list_servers',
+    runCodeTool: 'run_code',
+    directoryBudget: Infinity,
+    codeBudget: Infinity,
+  }),
 };
 
 export interface CatalogServerInput {
   config: ServerConfig;
   /** Only servers whose lists are known contribute items (see ServerConnection.listed). */
   ready: boolean;
-  lists: Record<ListKind, Record<string, any>[]>;
+  lists: Record<ListKind, JsonObject[]>;
   /** The server's own instructions (initialize result), as it sent them. */
   instructions?: string;
   /** Its serverInfo (initialize or server/discover result), as it sent it. */
@@ -101,7 +120,6 @@ export interface CatalogServerInput {
   /** The operator's description of it, from the config in force (`config` may be an older entry). */
   description?: string;
 }
-
 
 const filterCache = new WeakMap<FilterRules, (name: string) => boolean>();
 function filterOf(rules: FilterRules): (name: string) => boolean {
@@ -121,11 +139,11 @@ function uriFilterOf(rules: UriFilterRules): (uri: string) => boolean {
 interface Candidate {
   server: ServerConfig;
   original: string;
-  item: Record<string, any>;
+  item: JsonObject;
 }
 
 /** One server's list through policy and guard, for as long as its list, config and guard stay. */
-const segments = new WeakMap<Record<string, any>[], { config: ServerConfig; guard: GuardOptions; candidates: Candidate[]; report: GuardReport }>();
+const segments = new WeakMap<JsonObject[], { config: ServerConfig; guard: GuardOptions; candidates: Candidate[]; report: GuardReport }>();
 
 function segmentOf(s: CatalogServerInput, kind: ListKind, guard: GuardOptions) {
   const list = s.lists[kind];
@@ -135,7 +153,8 @@ function segmentOf(s: CatalogServerInput, kind: ListKind, guard: GuardOptions) {
   // Templates are not URIs: their rules match the template text as written.
   const allow = kind === 'resources' ? uriFilterOf(s.config.resources) : filterOf(s.config[KINDS[kind].rule]);
   const guarded = guardList(s.config.name, kind, list, guard, (item) => typeof item[field] === 'string' && allow(item[field]));
-  const segment = { config: s.config, guard, candidates: guarded.items.map((item) => ({ server: s.config, original: item[field], item })), report: guarded.report };
+  // item[field] is a string: the filter above let nothing else through.
+  const segment = { config: s.config, guard, candidates: guarded.items.map((item) => ({ server: s.config, original: item[field] as string, item })), report: guarded.report };
   segments.set(list, segment);
   return segment;
 }
@@ -159,9 +178,9 @@ function allowed(servers: readonly CatalogServerInput[], kind: ListKind, guard: 
 }
 
 /** Each exposed item's digest, once per item object (items are never changed once built). */
-const digests = new WeakMap<Record<string, any>, string>();
+const digests = new WeakMap<JsonObject, string>();
 
-function digestOf(item: Record<string, any>): string {
+function digestOf(item: JsonObject): string {
   let d = digests.get(item);
   if (d === undefined) digests.set(item, (d = createHash('sha256').update(JSON.stringify(item)).digest('base64url')));
   return d;
@@ -190,7 +209,7 @@ export function listOf(entries: CatalogEntry[]): CatalogList {
 }
 
 /** The entry an item got last time under the same name: kept, so its digest and what views built from it are too. */
-const named = new WeakMap<Record<string, any>, CatalogEntry>();
+const named = new WeakMap<JsonObject, CatalogEntry>();
 
 function entryFor(c: Candidate, name: string, field: string): CatalogEntry {
   const hit = named.get(c.item);
@@ -201,7 +220,7 @@ function entryFor(c: Candidate, name: string, field: string): CatalogEntry {
 }
 
 /** The same name request for the same item, so naming's per-request memo holds (naming.ts). */
-const requests = new WeakMap<Record<string, any>, NameRequest>();
+const requests = new WeakMap<JsonObject, NameRequest>();
 
 function requestOf(c: Candidate): NameRequest {
   let r = requests.get(c.item);
@@ -292,12 +311,7 @@ function inOthersNamespace(uri: string, server: string, uriOwners: ReadonlyMap<s
 /** No pins, default sanitizing: what a catalog without policy config gets. */
 export const DEFAULT_GUARD: GuardOptions = { sanitize: { maxDescriptionLength: 1024, action: 'strip' }, newTools: 'allow' };
 
-export function buildCatalog(
-  servers: readonly CatalogServerInput[],
-  naming: GatewayConfig['naming'],
-  guard: GuardOptions = DEFAULT_GUARD,
-  exposure: CatalogExposure = DEFAULT_EXPOSURE,
-): Catalog {
+export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming'], guard: GuardOptions = DEFAULT_GUARD, exposure: CatalogExposure = DEFAULT_EXPOSURE): Catalog {
   const report: GuardReport = { held: [], findings: [], blocked: [] };
   const router = new ResourceRouter();
   for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);

@@ -4,6 +4,7 @@
 // declarations are made by the app (app/code-declarations.ts) and handed in.
 
 import type { CatalogEntry } from './build.js';
+import type { GatewayTool } from '../search/meta-tools.js';
 
 /** TypeScript declarations of a set of tools (codemode/bindings.ts declareTools), as exposure needs them. */
 export interface CodeDeclarations {
@@ -46,7 +47,7 @@ const GUIDANCE =
  * run_code's definition. With `declarations` that fit the budget, the tools are in the description;
  * without, the model is sent to `search` (search_tools, or tools.search inside a script) first.
  */
-export function runCodeTool(names: { run: string; search: string }, declarations: CodeDeclarations | undefined, budget: number, limits: CodeLimitsSummary | undefined): Record<string, any> {
+export function runCodeTool(names: { run: string; search: string }, declarations: CodeDeclarations | undefined, budget: number, limits: CodeLimitsSummary | undefined): GatewayTool {
   let description = GUIDANCE;
   if (limits) description += `\n\n${limitsSentence(limits)}`;
   if (declarations && declarations.tokens <= budget) {

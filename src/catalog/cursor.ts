@@ -62,8 +62,7 @@ export function createCursorCodec(secret?: Uint8Array): CursorCodec {
   else if (secret.length < 16) throw new RangeError('cursor secret must be at least 16 bytes');
   else key = Buffer.from(secret); // a copy: later changes to the caller's array must not matter
 
-  const mac = (body: Buffer): Buffer =>
-    createHmac('sha256', key).update(LABEL).update(body).digest().subarray(0, MAC_BYTES);
+  const mac = (body: Buffer): Buffer => createHmac('sha256', key).update(LABEL).update(body).digest().subarray(0, MAC_BYTES);
 
   return {
     encode(state) {
@@ -159,12 +158,7 @@ export function indexKeys(keys: readonly string[]): PageIndex {
  * `kind` stamps the next cursor; `after` must be of the same kind (decode with expectedKind).
  * `pageSize` must be ≥ 1 (Infinity = one page).
  */
-export function pageBounds(
-  keys: PageIndex,
-  pageSize: number,
-  after: CursorState | undefined,
-  kind: ListKind,
-): { start: number; end: number; next?: CursorState } {
+export function pageBounds(keys: PageIndex, pageSize: number, after: CursorState | undefined, kind: ListKind): { start: number; end: number; next?: CursorState } {
   if (!(pageSize >= 1)) throw new RangeError(`pageSize must be >= 1, got ${pageSize}`);
   if (after !== undefined && after.kind !== kind) {
     throw new TypeError(`a ${after.kind} cursor cannot page ${kind}`);

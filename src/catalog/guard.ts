@@ -9,6 +9,7 @@
 import { KINDS, type ListKind } from '../protocol/mcp.js';
 import { checkPins, type HeldReason, type LockFile } from './pinning.js';
 import { isJudgement, sanitizeInstructions, sanitizeItem, sanitizeText, type Finding, type ItemKind, type SanitizeOptions } from './sanitize.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export interface GuardOptions {
   sanitize: SanitizeOptions;
@@ -29,18 +30,17 @@ export interface GuardReport {
 }
 
 export interface Guarded {
-  items: Record<string, any>[];
+  items: JsonObject[];
   report: GuardReport;
 }
 
-
-const cache = new WeakMap<Record<string, any>[], { options: GuardOptions; policy: string; result: Guarded }>();
+const cache = new WeakMap<JsonObject[], { options: GuardOptions; policy: string; result: Guarded }>();
 
 type Sanitized = ReturnType<typeof sanitizeItem>;
-const sanitized = new WeakMap<Record<string, any>, { options: GuardOptions['sanitize']; kind: ItemKind; result: Sanitized }>();
+const sanitized = new WeakMap<JsonObject, { options: GuardOptions['sanitize']; kind: ItemKind; result: Sanitized }>();
 
 /** sanitizeItem, once per item object, kind and settings. */
-function sanitizeOnce(kind: ItemKind, item: Record<string, any>, options: GuardOptions['sanitize']): Sanitized {
+function sanitizeOnce(kind: ItemKind, item: JsonObject, options: GuardOptions['sanitize']): Sanitized {
   const hit = sanitized.get(item);
   if (hit && hit.options === options && hit.kind === kind) return hit.result;
   const result = sanitizeItem(kind, item, options);
@@ -53,10 +53,13 @@ function sanitizeOnce(kind: ItemKind, item: Record<string, any>, options: GuardO
  * others are dropped first and never examined. `allowed` is judged by item content, so a cached
  * result is reused only for the same list, options and the same allowed set.
  */
-export function guardList(server: string, kind: ListKind, list: Record<string, any>[], options: GuardOptions, allowed: (item: Record<string, any>) => boolean = () => true): Guarded {
-  const permitted: Record<string, any>[] = [];
+export function guardList(server: string, kind: ListKind, list: JsonObject[], options: GuardOptions, allowed: (item: JsonObject) => boolean = () => true): Guarded {
+  const permitted: JsonObject[] = [];
   const denied: number[] = [];
-  list.forEach((item, i) => (item !== null && typeof item === 'object' && allowed(item) ? permitted.push(item) : denied.push(i)));
+  list.forEach((item, i) => {
+    if (item !== null && typeof item === 'object' && allowed(item)) permitted.push(item);
+    else denied.push(i);
+  });
   const policy = denied.join(',');
   const hit = cache.get(list);
   if (hit && hit.options === options && hit.policy === policy) return hit.result;
@@ -67,7 +70,7 @@ export function guardList(server: string, kind: ListKind, list: Record<string, a
     candidates = verdict.allowed;
     for (const h of verdict.held) report.held.push({ server, name: h.name, reason: h.reason });
   }
-  const items: Record<string, any>[] = [];
+  const items: JsonObject[] = [];
   const itemKind: ItemKind = KINDS[kind].item;
   for (const raw of candidates) {
     const { item, findings, blocked, why } = sanitizeOnce(itemKind, raw, options.sanitize);

@@ -63,10 +63,7 @@ const PHRASE_HINT = /ignore|disregard|forget|override|bypass|instruction|user|to
 const SECRET_FILE =
   /~\/\.ssh\b|\.ssh\/|\bid[_\s-]?(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w$])\.env\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b|~\/\.aws\b|\.aws\/credentials\b|~\/\.cursor\b|\.cursor\/|\.git-credentials\b|(?<![\w$])\.netrc\b|(?<![\w$])\.npmrc\b|(?<![\w$])\.pgpass\b|\/etc\/(?:passwd|shadow)\b|~\/\.kube\b|~\/\.docker\/config\.json\b|~\/\.gnupg\b/i;
 /** Credentials and config files; flagged when the same sentence asks to read or send something. */
-const SECRET_TERM = new RegExp(
-  SECRET_FILE.source + String.raw`|\b(?:private|secret|api|ssh)[\s_-]*keys?\b|\baccess[\s_-]*tokens?\b|\bcredentials?\s+files?\b`,
-  'i',
-);
+const SECRET_TERM = new RegExp(SECRET_FILE.source + String.raw`|\b(?:private|secret|api|ssh)[\s_-]*keys?\b|\baccess[\s_-]*tokens?\b|\bcredentials?\s+files?\b`, 'i');
 const READ_VERB = /\b(?:read|reads|reading|cat|open|opens|opening|dump|dumps|extract|extracts|contents?\s+of)\b/i;
 const SEND_VERB =
   /\b(?:send|sends|sending|pass|passes|passing|include|includes|including|attach|attaches|attaching|upload|uploads|uploading|copy|copies|copying|share|shares|sharing|forward|forwards|forwarding|paste|pastes|pasting|append|appends|appending|exfiltrate|exfiltrating|leak|leaks|leaking|post|posts|posting|transmit|transmits|transmitting|submit|submits|submitting|embed|embeds|embedding|insert|inserts|inserting|steal|steals|stealing)\b/i;
@@ -105,9 +102,7 @@ const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\u{E0000}-\u{
 
 /** `\u{E0041}` for a character nobody can see; everything else as it is. */
 export function escapeInvisible(s: string): string {
-  return s.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\u{E0000}-\u{E007F}]/gu, (ch) =>
-    ch === '\n' || ch === '\t' ? ch : `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase()}}`,
-  );
+  return s.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\u{E0000}-\u{E007F}]/gu, (ch) => (ch === '\n' || ch === '\t' ? ch : `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase()}}`));
 }
 
 /**

@@ -5,6 +5,7 @@
 // about who may see or call it rest on (MCP Apps visibility, task support, readOnlyHint).
 
 import { createHash } from 'node:crypto';
+import type { JsonObject } from '../protocol/json.js';
 
 /**
  * The parts of a tool that tell a model what it is and does, and that decide who may see or call
@@ -45,32 +46,32 @@ function canonicalJson(value: unknown): string {
  * does not have are left out, `_meta` too when it has neither key: a tool with none of the later
  * fields has the digest a lock of the six first ones gave it.
  */
-export function toolDigest(tool: Record<string, any>): string {
+export function toolDigest(tool: JsonObject): string {
   // Once per tool object: a refetch keeps unchanged tools as they were (outbound/list-intern.ts).
   let digest = digests.get(tool);
   if (digest !== undefined) return digest;
   const pinned = pick(tool, PINNED_FIELDS);
-  const meta = tool._meta !== null && typeof tool._meta === 'object' ? pick(tool._meta, PINNED_META) : {};
+  const meta = tool._meta !== null && typeof tool._meta === 'object' ? pick(tool._meta as JsonObject, PINNED_META) : {};
   if (Object.keys(meta).length > 0) pinned._meta = meta;
   digest = digestOf(pinned);
   digests.set(tool, digest);
   return digest;
 }
 
-const digests = new WeakMap<Record<string, any>, string>();
+const digests = new WeakMap<JsonObject, string>();
 
 /** The digest a lock written before `execution` and `_meta` were pinned holds for the tool. */
-function legacyDigest(tool: Record<string, any>): string {
+function legacyDigest(tool: JsonObject): string {
   return digestOf(pick(tool, LEGACY_FIELDS));
 }
 
-function pick(from: Record<string, any>, keys: readonly string[]): Record<string, unknown> {
+function pick(from: JsonObject, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
   return out;
 }
 
-const digestOf = (pinned: Record<string, unknown>) => 'sha256:' + createHash('sha256').update(canonicalJson(pinned)).digest('hex');
+const digestOf = (pinned: Record<string, unknown>) => `sha256:${createHash('sha256').update(canonicalJson(pinned)).digest('hex')}`;
 
 export interface LockFile {
   version: 1;
@@ -79,10 +80,9 @@ export interface LockFile {
   servers: Record<string, { tools: Record<string /* original tool name */, string /* digest */> }>;
 }
 
-const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
+const hasOwn = (obj: object, key: string) => Object.hasOwn(obj, key);
 /** Sets a plain own property, even for a key such as "__proto__". */
-const setOwn = (obj: object, key: string, value: unknown) =>
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+const setOwn = (obj: object, key: string, value: unknown) => Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 
 /** The same lock with servers and tools in sorted order, so that the file diffs cleanly. */
 function sortedLock(lock: LockFile): LockFile {
@@ -97,7 +97,7 @@ function sortedLock(lock: LockFile): LockFile {
 }
 
 /** A lock of every tool of every server given. A name a server lists twice keeps its first definition. */
-export function buildLock(servers: { name: string; tools: Record<string, any>[] }[]): LockFile {
+export function buildLock(servers: { name: string; tools: JsonObject[] }[]): LockFile {
   const lock: LockFile = { version: 1, generated: new Date().toISOString(), servers: {} };
   for (const server of servers) {
     const tools: Record<string, string> = hasOwn(lock.servers, server.name) ? lock.servers[server.name]!.tools : {};
@@ -116,9 +116,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function lockProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return 'expected a JSON object';
   if (data.version !== 1) {
-    return typeof data.version === 'number'
-      ? `unsupported version ${data.version} (this Switchboard reads version 1)`
-      : '"version" must be 1';
+    return typeof data.version === 'number' ? `unsupported version ${data.version} (this Switchboard reads version 1)` : '"version" must be 1';
   }
   if (typeof data.generated !== 'string') return '"generated" must be a string (an ISO time)';
   if (!isRecord(data.servers)) return '"servers" must be an object';
@@ -152,7 +150,7 @@ export function parseLock(text: string, path: string): LockFile {
 
 /** The text of a lock file: pretty JSON with a trailing newline, sorted (diffs stay small). */
 export function renderLock(lock: LockFile): string {
-  return JSON.stringify(sortedLock(lock), null, 2) + '\n';
+  return `${JSON.stringify(sortedLock(lock), null, 2)}\n`;
 }
 
 /**
@@ -164,7 +162,7 @@ export function renderLock(lock: LockFile): string {
 export type HeldReason = 'changed' | 'new' | 'unpinned';
 
 export interface PinVerdict {
-  allowed: Record<string, any>[];
+  allowed: JsonObject[];
   held: { name: string; reason: HeldReason; expected?: string; actual: string }[];
 }
 
@@ -175,12 +173,7 @@ export interface PinVerdict {
  * still matches a tool that has neither; one that has them is held (`unpinned`), never trusted
  * on the old pin (the field may have changed since: the very rug pull pinning is for).
  */
-export function checkPins(
-  server: string,
-  tools: Record<string, any>[],
-  lock: LockFile | undefined,
-  newTools: 'allow' | 'hold',
-): PinVerdict {
+export function checkPins(server: string, tools: JsonObject[], lock: LockFile | undefined, newTools: 'allow' | 'hold'): PinVerdict {
   if (!lock) return { allowed: [...tools], held: [] };
   const pinned = hasOwn(lock.servers, server) ? lock.servers[server]!.tools : undefined;
   const verdict: PinVerdict = { allowed: [], held: [] };

@@ -11,8 +11,7 @@ import type { Catalog } from './build.js';
 import type { CatalogView } from './view.js';
 import { rewriteToolUi } from './ui-uris.js';
 import { EXPANSIONS, expandTemplate } from './uri-template.js';
-
-type Json = Record<string, any>;
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 /** Whether a client may see a server's URI named: the server's URI, and the client's spelling of it. */
 export type UriPairJudge = (serverUri: string, exposedUri: string) => boolean;
@@ -35,19 +34,21 @@ export function uriJudge(catalog: Catalog, view: CatalogView, server: string): U
 }
 
 /** A content block that names no resource the client may not see (resource_link, embedded resource). */
-function blockAllowed(block: Json, judge: UriJudge): boolean {
-  if (block?.type === 'resource_link' && typeof block.uri === 'string') return judge(block.uri);
-  if (block?.type === 'resource' && typeof block.resource?.uri === 'string') return judge(block.resource.uri);
+function blockAllowed(block: unknown, judge: UriJudge): boolean {
+  if (!isJsonObject(block)) return true;
+  if (block.type === 'resource_link' && typeof block.uri === 'string') return judge(block.uri);
+  const resource = block.resource;
+  if (block.type === 'resource' && isJsonObject(resource) && typeof resource.uri === 'string') return judge(resource.uri);
   return true;
 }
 
-function blocksAllowed(blocks: Json[], judge: UriJudge): Json[] {
+function blocksAllowed(blocks: unknown[], judge: UriJudge): unknown[] {
   const kept = blocks.filter((b) => blockAllowed(b, judge));
   return kept.length === blocks.length ? blocks : kept;
 }
 
 /** tools/call (and a task's) result: its content blocks, and its UI pointer (MCP Apps). */
-export function judgeToolResult(result: Json, judge: UriJudge | undefined): Json {
+export function judgeToolResult<T extends JsonObject>(result: T, judge: UriJudge | undefined): T {
   if (!judge || result === null || typeof result !== 'object') return result;
   const withUi = rewriteToolUi(result, (uri) => (judge(uri) ? uri : null));
   if (!Array.isArray(withUi.content)) return withUi;
@@ -56,16 +57,18 @@ export function judgeToolResult(result: Json, judge: UriJudge | undefined): Json
 }
 
 /** prompts/get result: a message whose content names a resource the client may not see goes. */
-export function judgePromptResult(result: Json, judge: UriJudge | undefined): Json {
+export function judgePromptResult<T extends JsonObject>(result: T, judge: UriJudge | undefined): T {
   if (!judge || !Array.isArray(result?.messages)) return result;
   let changed = false;
-  const messages: Json[] = [];
-  for (const m of result.messages as Json[]) {
-    if (Array.isArray(m?.content)) {
+  const messages: unknown[] = [];
+  for (const m of result.messages as unknown[]) {
+    if (!isJsonObject(m)) {
+      messages.push(m);
+    } else if (Array.isArray(m.content)) {
       const content = blocksAllowed(m.content, judge);
       changed ||= content !== m.content;
       messages.push(content === m.content ? m : { ...m, content });
-    } else if (blockAllowed(m?.content, judge)) {
+    } else if (blockAllowed(m.content, judge)) {
       messages.push(m);
     } else {
       changed = true;
@@ -75,17 +78,17 @@ export function judgePromptResult(result: Json, judge: UriJudge | undefined): Js
 }
 
 /** resources/read result: contents of resources the client may not see go (a server may answer more than was asked). */
-export function judgeReadResult(result: Json, judge: UriJudge | undefined): Json {
+export function judgeReadResult<T extends JsonObject>(result: T, judge: UriJudge | undefined): T {
   if (!judge || !Array.isArray(result?.contents)) return result;
-  const contents = (result.contents as Json[]).filter((c) => typeof c?.uri !== 'string' || judge(c.uri));
+  const contents = (result.contents as unknown[]).filter((c) => !isJsonObject(c) || typeof c.uri !== 'string' || judge(c.uri));
   return contents.length === result.contents.length ? result : { ...result, contents };
 }
 
 /** A sampling message's block with what names a denied resource taken out; undefined when the block itself goes. */
-function samplingBlock(block: Json, judge: UriJudge): Json | undefined {
+function samplingBlock(block: unknown, judge: UriJudge): unknown {
   if (!blockAllowed(block, judge)) return undefined;
   // A tool's result inside a sampling conversation carries content blocks like a tools/call answer.
-  if (block?.type !== 'tool_result' || !Array.isArray(block.content)) return block;
+  if (!isJsonObject(block) || block.type !== 'tool_result' || !Array.isArray(block.content)) return block;
   const content = blocksAllowed(block.content, judge);
   return content === block.content ? block : { ...block, content };
 }
@@ -95,20 +98,23 @@ function samplingBlock(block: Json, judge: UriJudge): Json | undefined {
  * the client may not see leave its messages, as they leave a tool's result; a message made of
  * nothing else goes.
  */
-export function judgeSamplingRequest(params: Json | undefined, judge: UriJudge | undefined): Json | undefined {
+export function judgeSamplingRequest<T extends JsonObject>(params: T | undefined, judge: UriJudge | undefined): T | undefined {
   if (!judge || !Array.isArray(params?.messages)) return params;
   let changed = false;
-  const messages: Json[] = [];
-  for (const m of params.messages as Json[]) {
-    if (Array.isArray(m?.content)) {
-      const content = (m.content as Json[]).map((b) => samplingBlock(b, judge)).filter((b) => b !== undefined);
-      const same = content.length === m.content.length && content.every((b, i) => b === m.content[i]);
+  const messages: unknown[] = [];
+  for (const m of params.messages as unknown[]) {
+    // A message that is not an object has no content: it goes, as one whose content goes.
+    const mc = isJsonObject(m) ? m.content : undefined;
+    if (Array.isArray(mc)) {
+      const blocks = mc as unknown[];
+      const content = blocks.map((b) => samplingBlock(b, judge)).filter((b) => b !== undefined);
+      const same = content.length === blocks.length && content.every((b, i) => b === blocks[i]);
       changed ||= !same;
-      if (content.length > 0 || m.content.length === 0) messages.push(same ? m : { ...m, content });
+      if (content.length > 0 || blocks.length === 0) messages.push(same ? m : { ...(m as JsonObject), content });
     } else {
-      const block = samplingBlock(m?.content, judge);
-      changed ||= block !== m?.content;
-      if (block !== undefined) messages.push(block === m?.content ? m : { ...m, content: block });
+      const block = samplingBlock(mc, judge);
+      changed ||= block !== mc;
+      if (block !== undefined) messages.push(block === mc ? m : { ...(m as JsonObject), content: block });
     }
   }
   return changed ? { ...params, messages } : params;
@@ -118,13 +124,13 @@ export function judgeSamplingRequest(params: Json | undefined, judge: UriJudge |
  * completion/complete result with the values `keep` refuses taken out. `total` stays true to what
  * is left: recounted when the values were all there was (no hasMore), else dropped.
  */
-export function judgeCompletion(result: Json, keep: (value: string) => boolean): Json {
+export function judgeCompletion<T extends JsonObject>(result: T, keep: (value: string) => boolean): T {
   const c = result?.completion;
-  if (c === null || typeof c !== 'object' || !Array.isArray(c.values)) return result;
+  if (!isJsonObject(c) || !Array.isArray(c.values)) return result;
   const values = (c.values as unknown[]).filter((v) => typeof v !== 'string' || keep(v));
   if (values.length === c.values.length) return result;
   const { total, ...rest } = c;
-  const completion: Json = { ...rest, values };
+  const completion: JsonObject = { ...rest, values };
   if (c.hasMore !== true && total === c.values.length) completion.total = values.length;
   return { ...result, completion };
 }

@@ -16,7 +16,7 @@ export interface ResourceTarget {
 /** The scheme-safe form of a server prefix: lowercase, [a-z0-9.-], starting with a letter. */
 export function uriPrefixFor(prefix: string): string {
   let p = prefix.toLowerCase().replace(/[^a-z0-9.-]/g, '-');
-  if (!/^[a-z]/.test(p)) p = 'x' + p;
+  if (!/^[a-z]/.test(p)) p = `x${p}`;
   return p;
 }
 
@@ -34,7 +34,7 @@ export function templateMatcher(template: string): RegExp {
   let source = '';
   let last = 0;
   for (const m of template.matchAll(/\{[^}]*\}/g)) {
-    source += escapeRegex(template.slice(last, m.index)) + '.*';
+    source += `${escapeRegex(template.slice(last, m.index))}.*`;
     last = m.index! + m[0].length;
   }
   source += escapeRegex(template.slice(last));

@@ -6,17 +6,19 @@
 
 import type { UriRenames } from './build.js';
 import { rewriteToolUi } from './ui-uris.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
-type Json = Record<string, any>;
-
-function content(block: Json, renamed: UriRenames): Json {
-  if (block?.type === 'resource_link' && typeof block.uri === 'string') {
+/** A content block with its resource's URI renamed; anything else (not a block, no URI) as it is. */
+function content(block: unknown, renamed: UriRenames): unknown {
+  if (!isJsonObject(block)) return block;
+  if (block.type === 'resource_link' && typeof block.uri === 'string') {
     const uri = renamed.get(block.uri);
     return uri === undefined ? block : { ...block, uri };
   }
-  if (block?.type === 'resource' && typeof block.resource?.uri === 'string') {
-    const uri = renamed.get(block.resource.uri);
-    return uri === undefined ? block : { ...block, resource: { ...block.resource, uri } };
+  const resource = block.resource;
+  if (block.type === 'resource' && isJsonObject(resource) && typeof resource.uri === 'string') {
+    const uri = renamed.get(resource.uri);
+    return uri === undefined ? block : { ...block, resource: { ...resource, uri } };
   }
   return block;
 }
@@ -31,30 +33,31 @@ function mapChanged<T>(items: T[], fn: (item: T) => T): T[] {
 }
 
 /** tools/call result: content blocks, and a UI pointer in the result's `_meta` (MCP Apps). */
-export function renameInToolResult(result: Json, renamed: UriRenames | undefined): Json {
+export function renameInToolResult<T extends JsonObject>(result: T, renamed: UriRenames | undefined): T {
   if (!renamed) return result;
   const withUi = rewriteToolUi(result, (uri) => renamed.get(uri) ?? uri);
   if (!Array.isArray(withUi.content)) return withUi;
-  const blocks = mapChanged(withUi.content as Json[], (b) => content(b, renamed));
+  const blocks = mapChanged(withUi.content as unknown[], (b) => content(b, renamed));
   return blocks === withUi.content ? withUi : { ...withUi, content: blocks };
 }
 
 /** prompts/get result: each message's content block. */
-export function renameInPrompt(result: Json, renamed: UriRenames | undefined): Json {
+export function renameInPrompt<T extends JsonObject>(result: T, renamed: UriRenames | undefined): T {
   if (!renamed || !Array.isArray(result.messages)) return result;
-  const messages = mapChanged(result.messages as Json[], (m) => {
-    const c = content(m?.content, renamed);
-    return c === m?.content ? m : { ...m, content: c };
+  const messages = mapChanged(result.messages as unknown[], (m) => {
+    if (!isJsonObject(m)) return m;
+    const c = content(m.content, renamed);
+    return c === m.content ? m : { ...m, content: c };
   });
   return messages === result.messages ? result : { ...result, messages };
 }
 
 /** resources/read result: each content's uri. */
-export function renameInRead(result: Json, renamed: UriRenames | undefined): Json {
+export function renameInRead<T extends JsonObject>(result: T, renamed: UriRenames | undefined): T {
   if (!renamed || !Array.isArray(result.contents)) return result;
-  const contents = mapChanged(result.contents as Json[], (c) => {
-    const uri = typeof c?.uri === 'string' ? renamed.get(c.uri) : undefined;
-    return uri === undefined ? c : { ...c, uri };
+  const contents = mapChanged(result.contents as unknown[], (c) => {
+    const uri = isJsonObject(c) && typeof c.uri === 'string' ? renamed.get(c.uri) : undefined;
+    return uri === undefined ? c : { ...(c as JsonObject), uri };
   });
   return contents === result.contents ? result : { ...result, contents };
 }

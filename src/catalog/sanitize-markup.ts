@@ -44,14 +44,14 @@ const TITLE = String.raw`(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?`;
 /** `[text](dest)` and `![alt](dest)`; group 1 is `!` for an image, group 2 the text, group 3 the destination. */
 const INLINE = new RegExp(String.raw`(!?)\[(${LABEL})\]\(\s*${DEST}${TITLE}\s*\)`, 'g');
 /** `[label]: dest` reference definitions, one per line. */
-const DEFINITION = /^ {0,3}\[([^\[\]\n]+)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)[^\n]*$/gm;
+const DEFINITION = /^ {0,3}\[([^[\]\n]+)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)[^\n]*$/gm;
 /** `![alt][ref]`, `![ref][]`, `![ref]` (not followed by `(`, which INLINE handles). */
 const IMAGE_REF = new RegExp(String.raw`!\[(${LABEL})\](?:\[([^\[\]\n]*)\])?(?!\()`, 'g');
 /** `<scheme:…>` autolinks. */
 const AUTOLINK = /<([a-z][a-z0-9+.-]*:[^<>\s]*)>/gi;
 // HTML tags that load something by themselves, and the attributes that say from where.
 // Quoted attribute values may hold `>`; a quote is bounded so an unclosed one cannot make a scan quadratic.
-const TAG_BODY = String.raw`(?:[^<>"']|"[^"]{0,4096}"|'[^']{0,4096}')*`;
+const TAG_BODY = `(?:[^<>"']|"[^"]{0,4096}"|'[^']{0,4096}')*`;
 const LOADING_TAG = new RegExp(String.raw`<\s*(img|image|iframe|frame|video|audio|source|embed|object|input|link|script|track)\b${TAG_BODY}>`, 'gi');
 const ATTRIBUTE = /(?<=[\s"'/])([a-z:-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)/gi;
 /** The same, with the blanks before it, for removal. Starts only where a blank run starts: linear. */
@@ -70,15 +70,11 @@ const labelKey = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCas
  */
 export function neutraliseLinks(text: string, onHit: (target: string) => void): string {
   if (!/[:&]/.test(text)) return text; // no scheme can be written without a colon or an entity
-  let s = text.replace(INLINE, (m, bang: string, label: string, dest: string) =>
-    isDangerousTarget(dest) ? (onHit(dest), bang ? '' : label) : m,
-  );
+  let s = text.replace(INLINE, (m, bang: string, label: string, dest: string) => (isDangerousTarget(dest) ? (onHit(dest), bang ? '' : label) : m));
   s = s.replace(DEFINITION, (m, _label: string, dest: string) => (isDangerousTarget(dest) ? (onHit(dest), '') : m));
   s = s.replace(AUTOLINK, (m, dest: string) => (isDangerousTarget(dest) ? (onHit(dest), '') : m));
   s = s.replace(ANY_TAG, (tag) =>
-    tag.replace(ATTRIBUTE_WITH_BLANKS, (a, name: string, value: string) =>
-      URL_ATTRIBUTES.has(name.toLowerCase()) && isDangerousTarget(value) ? (onHit(unquote(value)), '') : a,
-    ),
+    tag.replace(ATTRIBUTE_WITH_BLANKS, (a, name: string, value: string) => (URL_ATTRIBUTES.has(name.toLowerCase()) && isDangerousTarget(value) ? (onHit(unquote(value)), '') : a)),
   );
   return s === text ? text : s;
 }

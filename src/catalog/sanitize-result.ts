@@ -4,6 +4,7 @@
 
 import { clean, verbatimProblems, type Finding, type SanitizeAction } from './sanitize-text.js';
 import { applyChanges, slotField, VisibleStrings, type Change, type Rule } from './visible-strings.js';
+import type { JsonObject } from '../protocol/json.js';
 
 /** Strings and nodes walked per result; past this, a result cannot be vouched for. */
 export const MAX_RESULT_NODES = 250_000;
@@ -12,9 +13,9 @@ const TOOL_RESULT: Rule = { object: { content: 'block', structuredContent: 'valu
 const PROMPT_RESULT: Rule = { object: { description: 'value', messages: { each: { object: { content: 'block' }, rest: 'skip' } } }, rest: 'skip' };
 const READ_RESULT: Rule = { object: { contents: { each: { object: { text: 'value' }, rest: 'skip' } } }, rest: 'skip' };
 
-type Sanitized = { result: Record<string, any>; findings: Finding[] };
+type Sanitized = { result: JsonObject; findings: Finding[] };
 
-function sanitizeWith(rule: Rule, result: Record<string, any>, action: SanitizeAction): Sanitized {
+function sanitizeWith(rule: Rule, result: JsonObject, action: SanitizeAction): Sanitized {
   const walk = new VisibleStrings(result, rule, MAX_RESULT_NODES);
   // There is no item to hide: `block` strips the flagged span, as `strip` does.
   const strip = action !== 'warn';
@@ -44,7 +45,7 @@ function sanitizeWith(rule: Rule, result: Record<string, any>, action: SanitizeA
   if (walk.exhausted) {
     const what = `more than ${MAX_RESULT_NODES} strings and nodes`;
     if (!strip) return { result: applyChanges(result, changes), findings: [...findings, { field: '', change: 'truncated', why: `${what}; the rest was not examined` }] };
-    const withheld: Record<string, any> = {
+    const withheld: JsonObject = {
       content: [{ type: 'text', text: `The gateway withheld this result: it is too large to examine (${what}).` }],
       isError: true,
     };
@@ -64,16 +65,16 @@ function sanitizeWith(rule: Rule, result: Record<string, any>, action: SanitizeA
  * Returns the same object when nothing changed. Results are data, so they are never cut to the
  * description cap, and `block` strips the flagged span (there is no item to hide).
  */
-export function sanitizeResult(result: Record<string, any>, options: { action: SanitizeAction }): Sanitized {
+export function sanitizeResult(result: JsonObject, options: { action: SanitizeAction }): Sanitized {
   return sanitizeWith(TOOL_RESULT, result, options.action);
 }
 
 /** Cleans a prompts/get result: its description and every message's content block. */
-export function sanitizePromptResult(result: Record<string, any>, options: { action: SanitizeAction }): Sanitized {
+export function sanitizePromptResult(result: JsonObject, options: { action: SanitizeAction }): Sanitized {
   return sanitizeWith(PROMPT_RESULT, result, options.action);
 }
 
 /** Cleans a resources/read result: the text of each content (blobs are binary and left alone). */
-export function sanitizeReadResult(result: Record<string, any>, options: { action: SanitizeAction }): Sanitized {
+export function sanitizeReadResult(result: JsonObject, options: { action: SanitizeAction }): Sanitized {
   return sanitizeWith(READ_RESULT, result, options.action);
 }

@@ -35,18 +35,19 @@ export interface Finding {
 // after a visible character is legitimate emoji/CJK presentation; runs of them smuggle data).
 // A zero-width joiner between two pictographs is kept: it is how 👩‍💻 and 🏳️‍🌈 are written.
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: lone variation selectors and joiners are what this class is for
   /(?!(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic}))[\u{E0000}-\u{E007F}\p{Cf}\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]|(?<=[\uFE00-\uFE0F])[\uFE00-\uFE0F]|^[\uFE00-\uFE0F]/gu;
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
 // Whole terminal escape sequences (CSI, OSC/DCS/PM/APC strings up to their terminator or the end,
 // two-character escapes), so no parameter bytes are left behind as visible garbage.
-const ANSI =
-  /(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
+const ANSI = /(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
 const CONTROL = /(?![\n\t])\p{Cc}|\p{Cs}/gu;
 // An unterminated comment hides everything after it in a renderer, so it goes to the end.
 const HTML_COMMENT = /<!--[\s\S]*?(?:--!?>|$)/g;
 
 /** Whatever the four removals above can match starts with one of these: one scan for clean text. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: a one-character scan for the classes above, joiners and selectors included
 const HIDDEN_HINT = /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Cs}\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E01EF}]|<!--/u;
 
 /** Passes before giving up on text whose removals keep uncovering new hidden markup. */
@@ -92,7 +93,7 @@ class Tally {
     for (const [category, { n, sample }] of this.counts) {
       const why =
         category === 'tag'
-          ? `Unicode tag characters (hidden text), ${n} removed` + (sample ? `, reading ${quote(sample)}` : '')
+          ? `Unicode tag characters (hidden text), ${n} removed${sample ? `, reading ${quote(sample)}` : ''}`
           : category === 'bidi'
             ? `bidirectional control characters (text reads differently than stored), ${n} removed`
             : category === 'zero-width'
@@ -180,7 +181,7 @@ function truncate(text: string, cap: number): string {
   }
   const code = text.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut--; // never split a surrogate pair
-  return text.slice(0, cut).trimEnd() + '…';
+  return `${text.slice(0, cut).trimEnd()}…`;
 }
 
 export interface Cleaned {

@@ -5,6 +5,7 @@
 import { quote } from './injection.js';
 import { clean, examineLength, verbatimProblems, type Finding, type FindingChange, type SanitizeAction } from './sanitize-text.js';
 import { applyChanges, slotField, VisibleStrings, type Change, type Rule, type Slot } from './visible-strings.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export type { Finding, FindingChange, SanitizeAction } from './sanitize-text.js';
 export { sanitizePromptResult, sanitizeReadResult, sanitizeResult } from './sanitize-result.js';
@@ -23,8 +24,7 @@ export const DEFAULT_MAX_INSTRUCTIONS_LENGTH = 8192;
 export const MAX_ITEM_NODES = 100_000;
 
 /** Findings that mean "this text looks hostile", as opposed to hidden characters simply removed. */
-export const isJudgement = (change: FindingChange): boolean =>
-  change.startsWith('injection-') || change.startsWith('remote-image-') || change === 'verbatim-flagged' || change === 'withheld';
+export const isJudgement = (change: FindingChange): boolean => change.startsWith('injection-') || change.startsWith('remote-image-') || change === 'verbatim-flagged' || change === 'withheld';
 
 /** Cleans one string. Pure. */
 export function sanitizeText(text: string, options: SanitizeOptions, field = 'text'): { text: string; findings: Finding[] } {
@@ -80,11 +80,7 @@ function verbatimFinding(slot: Slot, field: string, reasons: readonly string[], 
  * must not be served, because of `block` and a judged finding, or because a verbatim string is not
  * clean under `strip`/`block` (then a `withheld` finding says why); `why` sums it up.
  */
-export function sanitizeItem(
-  kind: ItemKind,
-  item: Record<string, any>,
-  options: SanitizeOptions,
-): { item: Record<string, any>; findings: Finding[]; blocked: boolean; why?: string } {
+export function sanitizeItem(kind: ItemKind, item: JsonObject, options: SanitizeOptions): { item: JsonObject; findings: Finding[]; blocked: boolean; why?: string } {
   const walk = new VisibleStrings(item, ITEM_RULES[kind], MAX_ITEM_NODES);
   const action = options.action;
   const withhold = action === 'warn' ? undefined : `the ${ITEM_NOUN[kind]} is withheld`;

@@ -6,10 +6,11 @@
 
 import { compileFilter } from '../policy/filter.js';
 // (Not search/index.js: the ranking engine loads on the first search, not at start-up.)
-import { callToolTool, listServersTool, searchToolsTool, type DirectoryPlacement } from '../search/meta-tools.js';
+import { callToolTool, type DirectoryPlacement, type GatewayTool, listServersTool, searchToolsTool } from '../search/meta-tools.js';
 import { estimateTokens, toolListTokens, type TokenCounter } from '../search/tokens.js';
 import { listOf, type CatalogEntry, type CatalogList } from './build.js';
 import { runCodeTool, type CodeDeclarations, type CodeDeclarer, type CodeLimitsSummary } from './code-tool.js';
+import { valueAt, type JsonObject } from '../protocol/json.js';
 
 export type ToolMode = 'full' | 'search' | 'auto' | 'code';
 
@@ -69,8 +70,8 @@ export interface DirectorySource {
 }
 
 /** Whether a tool is for the host's UI only (MCP Apps `_meta.ui.visibility` without "model"). */
-export function hiddenFromModel(item: Record<string, any>): boolean {
-  const visibility = item?._meta?.ui?.visibility;
+export function hiddenFromModel(item: JsonObject): boolean {
+  const visibility = valueAt(item, '_meta', 'ui', 'visibility');
   return Array.isArray(visibility) && !visibility.includes('model');
 }
 
@@ -80,15 +81,15 @@ export function codeCallables(tools: readonly CatalogEntry[]): CatalogEntry[] {
 }
 
 /** The fields of a tool a model needs to call it. */
-export function toolDefinition(item: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = { name: item.name };
+export function toolDefinition(item: JsonObject): JsonObject {
+  const out: JsonObject = { name: item.name };
   for (const k of ['title', 'description', 'inputSchema', 'annotations']) if (item[k] !== undefined) out[k] = item[k];
   return out;
 }
 
 type GatewayToolNames = Pick<ExposureSettings, 'searchTool' | 'callTool' | 'listServersTool'>;
 
-const asEntry = (item: Record<string, any>): CatalogEntry => ({ key: item.name, server: '', original: item.name, item });
+const asEntry = (item: GatewayTool): CatalogEntry => ({ key: item.name, server: '', original: item.name, item });
 
 /** The gateway's tools under their configured names, as catalog entries: list_servers only when the directory is behind it. */
 export function metaToolEntries(s: GatewayToolNames, directory?: DirectoryPlacement): CatalogEntry[] {
@@ -100,7 +101,10 @@ export function metaToolEntries(s: GatewayToolNames, directory?: DirectoryPlacem
 
 /** Code mode's gateway tools: run_code (with the declarations, when they fit) and search_tools (and list_servers). */
 export function codeToolEntries(s: ExposureSettings, declarations: CodeDeclarations | undefined, limits: CodeLimitsSummary | undefined, directory?: DirectoryPlacement): CatalogEntry[] {
-  const items = [runCodeTool({ run: s.runCodeTool, search: s.searchTool }, declarations, s.codeBudget, limits), searchToolsTool({ search: s.searchTool, call: s.callTool, run: s.runCodeTool }, directory)];
+  const items = [
+    runCodeTool({ run: s.runCodeTool, search: s.searchTool }, declarations, s.codeBudget, limits),
+    searchToolsTool({ search: s.searchTool, call: s.callTool, run: s.runCodeTool }, directory),
+  ];
   if (directory && 'tool' in directory) items.push(listServersTool(s.listServersTool, s.searchTool));
   return items.map(asEntry);
 }

@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { uriPrefixFor } from './resource-uris.js';
+import { isJsonObject, valueAt, type JsonObject } from '../protocol/json.js';
 
 /** The extension's id in `capabilities.extensions`. */
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -54,11 +55,11 @@ function hash(text: string): string {
 }
 
 /** The UI resource URIs a tool points at (`_meta.ui.resourceUri`, then the flat legacy key). */
-export function toolUiUris(item: Record<string, any>): string[] {
+export function toolUiUris(item: JsonObject): string[] {
   const meta = item?._meta;
-  if (meta === null || typeof meta !== 'object') return [];
+  if (!isJsonObject(meta)) return [];
   const out: string[] = [];
-  const nested = meta.ui?.resourceUri;
+  const nested = valueAt(meta, 'ui', 'resourceUri');
   if (typeof nested === 'string') out.push(nested);
   const flat = meta[LEGACY_RESOURCE_URI_KEY];
   if (typeof flat === 'string' && flat !== nested) out.push(flat);
@@ -70,12 +71,12 @@ export function toolUiUris(item: Record<string, any>): string[] {
  * pointer). Everything else in `_meta` (visibility, other keys) stays as the server sent it; the
  * item is copied only where something changes.
  */
-export function rewriteToolUi(item: Record<string, any>, rename: (uri: string) => string | null): Record<string, any> {
+export function rewriteToolUi<T extends JsonObject>(item: T, rename: (uri: string) => string | null): T {
   const meta = item?._meta;
-  if (meta === null || typeof meta !== 'object') return item;
-  let next: Record<string, any> | undefined;
+  if (!isJsonObject(meta)) return item;
+  let next: JsonObject | undefined;
   const ui = meta.ui;
-  if (ui !== null && typeof ui === 'object' && typeof ui.resourceUri === 'string') {
+  if (isJsonObject(ui) && typeof ui.resourceUri === 'string') {
     const uri = rename(ui.resourceUri);
     if (uri !== ui.resourceUri) {
       const { resourceUri: _dropped, ...rest } = ui;
@@ -86,7 +87,7 @@ export function rewriteToolUi(item: Record<string, any>, rename: (uri: string) =
   if (typeof flat === 'string') {
     const uri = rename(flat);
     if (uri !== flat) {
-      const copy: Record<string, any> = next ?? { ...meta };
+      const copy: JsonObject = next ?? { ...meta };
       if (uri === null) delete copy[LEGACY_RESOURCE_URI_KEY];
       else copy[LEGACY_RESOURCE_URI_KEY] = uri;
       next = copy;

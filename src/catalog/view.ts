@@ -57,7 +57,6 @@ function serversOf(lists: Record<ListKind, CatalogList>): (server: string) => bo
   };
 }
 
-
 const unrestricted = new WeakMap<Catalog, CatalogView>();
 const cache = new WeakMap<Catalog, WeakMap<ClientProfile, CatalogView>>();
 

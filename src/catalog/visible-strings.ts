@@ -3,6 +3,7 @@
 // enum values, URIs). Iterative, with a node budget: a hostile, deeply nested value cannot overflow the stack.
 
 import { escapeInvisible } from './injection.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 export type Key = string | number;
 
@@ -64,10 +65,38 @@ for (const k of ['items', 'additionalProperties', 'unevaluatedProperties', 'addi
 for (const k of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) SCHEMA_KEYWORDS[k] = { each: 'schema' };
 // Keywords whose values are names, numbers or patterns: their names need no check, their strings do.
 for (const k of [
-  'type', 'format', 'pattern', '$ref', '$schema', '$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef',
-  '$recursiveAnchor', '$vocabulary', 'contentMediaType', 'contentEncoding', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minContains',
-  'maxContains', 'minProperties', 'maxProperties', 'readOnly', 'writeOnly', 'deprecated', 'nullable',
+  'type',
+  'format',
+  'pattern',
+  '$ref',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$vocabulary',
+  'contentMediaType',
+  'contentEncoding',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minContains',
+  'maxContains',
+  'minProperties',
+  'maxProperties',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'nullable',
 ]) {
   SCHEMA_KEYWORDS[k] = V(`"${k}" value`);
 }
@@ -79,8 +108,7 @@ const BLOCKS: Record<string, Rule> = {
   resource_link: only({ name: 'value', title: 'value', description: 'value' }),
 };
 
-const isRecord = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 
 interface Entry {
   node: object;
@@ -97,7 +125,11 @@ export class VisibleStrings {
   private readonly entries: Entry[] = [];
   private spent = 0;
 
-  constructor(root: object, rule: Rule, private readonly budget: number) {
+  constructor(
+    root: object,
+    rule: Rule,
+    private readonly budget: number,
+  ) {
     this.entries.push({ node: root, parent: -1, key: '', rule });
     for (let i = 0; i < this.entries.length && !this.exhausted; i++) this.expand(i);
   }
@@ -133,13 +165,15 @@ export class VisibleStrings {
   private expand(i: number): void {
     const { node } = this.entries[i]!;
     let rule = this.entries[i]!.rule;
-    if (rule === 'block' && isRecord(node)) rule = BLOCKS[String(node.type)] ?? 'skip';
+    if (rule === 'block' && isJsonObject(node)) rule = BLOCKS[String(node.type)] ?? 'skip';
     if (Array.isArray(node)) {
       const each = typeof rule !== 'object' || 'verbatim' in rule ? rule : 'each' in rule ? rule.each : V('value');
-      node.forEach((child, j) => this.visit(child, i, j, each));
+      node.forEach((child, j) => {
+        this.visit(child, i, j, each);
+      });
       return;
     }
-    if (!isRecord(node)) return;
+    if (!isJsonObject(node)) return;
     if (typeof rule === 'object' && 'object' in rule) {
       for (const [k, v] of Object.entries(node)) {
         if (k === '_meta') continue;
@@ -172,21 +206,22 @@ export class VisibleStrings {
 export type Change = { keys: Key[]; value: string } | { keys: Key[]; remove: true };
 
 /** Copy-on-write: a copy of `root` with each change applied, sharing every untouched branch. */
-export function applyChanges<T extends Record<string, any>>(root: T, changes: readonly Change[]): T {
+export function applyChanges<T extends JsonObject>(root: T, changes: readonly Change[]): T {
   if (changes.length === 0) return root;
-  const copy: Record<string, any> = { ...root };
-  const copies = new Set<object>([copy]);
+  // An object or an array on a change's path (the walk that made the changes went through it).
+  type Node = Record<Key, unknown>;
+  const copy: Node = { ...root };
+  const copies = new Set<unknown>([copy]);
   // defineProperty, not assignment: a key such as "__proto__" must stay a plain property.
-  const set = (obj: any, key: Key, value: unknown) =>
-    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  const set = (obj: Node, key: Key, value: unknown) => Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   for (const change of changes) {
     const { keys } = change;
     let parent = copy;
     for (let i = 0; i < keys.length - 1; i++) {
-      let child = parent[keys[i]!];
+      let child = parent[keys[i]!] as Node;
       if (!copies.has(child)) {
         // (An object shared by two paths gets one copy per path: each path is patched in full.)
-        child = Array.isArray(child) ? child.slice() : { ...child };
+        child = Array.isArray(child) ? (child.slice() as unknown as Node) : { ...child };
         set(parent, keys[i]!, child);
         copies.add(child);
       }
@@ -199,8 +234,7 @@ export function applyChanges<T extends Record<string, any>>(root: T, changes: re
   return copy as T;
 }
 
-const fieldKey = (key: Key): string =>
-  typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${escapeInvisible(JSON.stringify(key))}]`;
+const fieldKey = (key: Key): string => (typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${escapeInvisible(JSON.stringify(key))}]`);
 
 /** "inputSchema.properties.path.description", "arguments[0].title". */
 export const slotField = (keys: readonly Key[]): string => keys.map(fieldKey).join('').replace(/^\./, '');

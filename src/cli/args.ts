@@ -78,10 +78,10 @@ export function parseHostPort(text: string): { host: string; port: number } {
   return { host: m[1] || m[2] || '127.0.0.1', port };
 }
 
-export function parseCli(argv: string[]): CliOptions {
-  let parsed;
+/** node's parseArgs over our options; its errors become UsageError (exit 2 with the usage). */
+function parseOptions(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -101,7 +101,10 @@ export function parseCli(argv: string[]): CliOptions {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const { values, positionals } = parsed;
+}
+
+export function parseCli(argv: string[]): CliOptions {
+  const { values, positionals } = parseOptions(argv);
   const format = values['log-format'];
   if (format !== undefined && format !== 'pretty' && format !== 'json') throw new UsageError('--log-format must be pretty or json');
   const base = {

@@ -28,7 +28,9 @@ export function renderBounds(r: BoundsReport): string {
   let out = '\nBounds (a server or client past one is refused, naming it)\n';
   out += `  each server's lists: ${lists.maxItems} items, ${size(lists.maxBytes)}, ${secs(lists.fetchTimeoutMs)} per fetch; after list_changed, fetched at least ${secs(lists.refetchIntervalMs)} apart, backing off to ${secs(lists.refetchMaxIntervalMs)} while changes keep coming\n`;
   for (const o of r.overrides) {
-    const own = [o.maxItems !== undefined && `${o.maxItems} items`, o.maxBytes !== undefined && size(o.maxBytes), o.fetchTimeoutMs !== undefined && `${secs(o.fetchTimeoutMs)} per fetch`].filter(Boolean);
+    const own = [o.maxItems !== undefined && `${o.maxItems} items`, o.maxBytes !== undefined && size(o.maxBytes), o.fetchTimeoutMs !== undefined && `${secs(o.fetchTimeoutMs)} per fetch`].filter(
+      Boolean,
+    );
     out += `  ${o.server}'s lists: ${own.join(', ')} (listLimits)\n`;
   }
   out += `  resource subscriptions: ${subscriptions.perSession} per session, ${subscriptions.total} in all\n`;

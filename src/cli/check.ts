@@ -31,5 +31,5 @@ export async function runCheck(config: GatewayConfig, logger: Logger, terminal: 
 }
 
 export function renderCheck(report: CatalogReport, json: boolean): string {
-  return json ? JSON.stringify(report, null, 2) + '\n' : renderReport(report);
+  return json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report);
 }

@@ -8,6 +8,7 @@ import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/type
 import type { App, ServerSummary } from '../app/app.js';
 import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
+import type { JsonObject } from '../protocol/json.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -115,21 +116,33 @@ function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['
  */
 function ruleWarnings(app: App, profile: ClientProfile | undefined): CatalogReport['warnings'] {
   const out: CatalogReport['warnings'] = [];
-  const names = (lists: Record<string, Record<string, any>[]>, kind: string, field: string) =>
-    (lists[kind] ?? []).map((item) => item[field]).filter((v): v is string => typeof v === 'string');
+  const names = (lists: Record<string, JsonObject[]>, kind: string, field: string) => (lists[kind] ?? []).map((item) => item[field]).filter((v): v is string => typeof v === 'string');
   for (const c of app.router.connections()) {
     if (c.state !== 'ready') continue;
     const subject = {
       who: `server ${c.name}`,
       rules: { tools: c.config.tools, prompts: c.config.prompts, resources: c.config.resources },
-      names: { tools: names(c.lists, 'tools', 'name'), prompts: names(c.lists, 'prompts', 'name'), resources: names(c.lists, 'resources', 'uri'), resourceTemplates: names(c.lists, 'resourceTemplates', 'uriTemplate') },
+      names: {
+        tools: names(c.lists, 'tools', 'name'),
+        prompts: names(c.lists, 'prompts', 'name'),
+        resources: names(c.lists, 'resources', 'uri'),
+        resourceTemplates: names(c.lists, 'resourceTemplates', 'uriTemplate'),
+      },
     };
     for (const r of unmatchedRules(subject)) out.push({ where: r.who, warning: describeUnmatched(r, 'its') });
   }
   const { lists } = app.catalog;
-  const exposed = { tools: lists.tools.entries.map((e) => e.key), prompts: lists.prompts.entries.map((e) => e.key), resources: lists.resources.entries.map((e) => e.key), resourceTemplates: lists.resourceTemplates.entries.map((e) => e.key) };
+  const exposed = {
+    tools: lists.tools.entries.map((e) => e.key),
+    prompts: lists.prompts.entries.map((e) => e.key),
+    resources: lists.resources.entries.map((e) => e.key),
+    resourceTemplates: lists.resourceTemplates.entries.map((e) => e.key),
+  };
   // A server that is down lists nothing: a rule aimed at it would match once it is up.
-  const down = app.summary().filter(isDown).map((s) => s.name);
+  const down = app
+    .summary()
+    .filter(isDown)
+    .map((s) => s.name);
   const unless = down.length ? ` (while ${down.join(', ')} ${down.length === 1 ? 'is' : 'are'} down)` : '';
   for (const c of app.config.clients.filter((c) => !profile || c === profile)) {
     const subject = { who: `client ${c.name}`, rules: { tools: c.tools, prompts: c.prompts, resources: c.resources }, names: exposed };
@@ -162,7 +175,9 @@ export function catalogReport(app: App, profile?: ClientProfile, configWarnings:
     warnings: [...configWarnings.map((w) => ({ where: w.path, warning: w.message })), ...ruleWarnings(app, profile)],
     tokens,
     ...(tokens.some((t) => t.mode === 'code') ? { codeMode: { ...app.config.codeMode } } : {}),
-    directory: viewFor(app.catalog, profile).directory().lines.map((l) => ({ server: l.server, tools: l.tools, purpose: l.purpose, from: l.from })),
+    directory: viewFor(app.catalog, profile)
+      .directory()
+      .lines.map((l) => ({ server: l.server, tools: l.tools, purpose: l.purpose, from: l.from })),
     shares: sharesReport(app.config.limits),
     bounds: boundsReport(app.config),
   };
@@ -204,7 +219,7 @@ function renderCodeLimits(l: NonNullable<CatalogReport['codeMode']>): string {
 function table(rows: string[][]): string {
   if (rows.length === 0) return '  (none)\n';
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => '  ' + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+  return `${rows.map((r) => `  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`).join('\n')}\n`;
 }
 
 export function renderReport(r: CatalogReport): string {
@@ -224,14 +239,23 @@ export function renderReport(r: CatalogReport): string {
   out += table(r.resources.map((t) => [t.uri, t.server, t.original]));
   out += `\nResource templates (${r.resourceTemplates.length})\n`;
   out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
-  if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n` + table(r.held.map((h) => [h.server, h.name, h.reason]));
-  if (r.blocked.length) out += `\nWithheld (${r.blocked.length})\n` + table(r.blocked.map((b) => [b.server, b.kind, b.item, b.why]));
+  if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n${table(r.held.map((h) => [h.server, h.name, h.reason]))}`;
+  if (r.blocked.length) out += `\nWithheld (${r.blocked.length})\n${table(r.blocked.map((b) => [b.server, b.kind, b.item, b.why]))}`;
   if (r.resourceRules.length) {
-    out += '\nResource rules on file: URIs (fileCase)\n' + table(r.resourceRules.map((x) => [x.who, x.fileCase === 'insensitive' ? 'insensitive: /SECRET is /secret' : 'sensitive']));
+    out += `\nResource rules on file: URIs (fileCase)\n${table(r.resourceRules.map((x) => [x.who, x.fileCase === 'insensitive' ? 'insensitive: /SECRET is /secret' : 'sensitive']))}`;
   }
-  if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n` + table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]));
+  if (r.sanitized.length) out += `\nSanitized (${r.sanitized.length} changes; the audit log has them all)\n${table(r.sanitized.slice(0, 20).map((s) => [s.server, s.item, s.field, s.why]))}`;
   out += `\nTool list as a model receives it (${r.tokens[0]?.exact ? 'o200k tokens' : 'estimated tokens'})\n`;
-  out += table(r.tokens.map((t) => [t.client ? `client ${t.client}` : 'whole catalog', `${t.full} in full`, `${t.search} in search mode`, ...(r.codeMode ? [t.mode === 'code' ? `${t.code} in code mode` : ''] : []), `serving: ${t.mode}`, directoryNote(t) + codeNote(t)]));
+  out += table(
+    r.tokens.map((t) => [
+      t.client ? `client ${t.client}` : 'whole catalog',
+      `${t.full} in full`,
+      `${t.search} in search mode`,
+      ...(r.codeMode ? [t.mode === 'code' ? `${t.code} in code mode` : ''] : []),
+      `serving: ${t.mode}`,
+      directoryNote(t) + codeNote(t),
+    ]),
+  );
   if (r.codeMode) out += renderCodeLimits(r.codeMode);
   if (r.directory.length) {
     out += `\nServer directory of search mode${r.tokens.length === 1 && r.tokens[0]!.client ? ` (client ${r.tokens[0]!.client})` : ''}: purpose, and where it came from\n`;
@@ -239,8 +263,8 @@ export function renderReport(r: CatalogReport): string {
   }
   out += renderShares(r.shares);
   out += renderBounds(r.bounds);
-  if (r.warnings.length) out += `\nWarnings (${r.warnings.length})\n` + r.warnings.map((w) => `  ${w.where}: ${w.warning}`).join('\n') + '\n';
+  if (r.warnings.length) out += `\nWarnings (${r.warnings.length})\n${r.warnings.map((w) => `  ${w.where}: ${w.warning}`).join('\n')}\n`;
   out += '\nProblems\n';
-  out += r.problems.length ? r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n') + '\n' : '  none: every enabled server connected\n';
+  out += r.problems.length ? `${r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n')}\n` : '  none: every enabled server connected\n';
   return out;
 }

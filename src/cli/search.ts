@@ -18,7 +18,10 @@ export interface SearchReport {
 
 /** A --server the view has no tools of: the names it has, to pick from. */
 export class UnknownServers extends Error {
-  constructor(readonly unknown: string[], readonly known: string[]) {
+  constructor(
+    readonly unknown: string[],
+    readonly known: string[],
+  ) {
     super(`no server ${unknown.map((n) => `"${n}"`).join(', ')} with tools in this view (servers: ${known.join(', ') || 'none'})`);
   }
 }
@@ -45,6 +48,11 @@ export function renderSearch(r: SearchReport): string {
   if (r.results.length === 0) return `No tool matches "${r.query}"${among}${who}.${r.directory ? `\nServers:\n${r.directory}\n` : '\n'}`;
   const width = Math.max(...r.results.map((t) => t.name.length));
   const serverWidth = Math.max(...r.results.map((t) => t.server.length));
-  const lines = r.results.map((t, i) => `${String(i + 1).padStart(2)}. ${t.name.padEnd(width)}  ${t.server.padEnd(serverWidth)}  ${String(t.description ?? t.title ?? '').split('\n')[0]!.slice(0, 100)}`);
+  const lines = r.results.map(
+    (t, i) =>
+      `${String(i + 1).padStart(2)}. ${t.name.padEnd(width)}  ${t.server.padEnd(serverWidth)}  ${String(t.description ?? t.title ?? '')
+        .split('\n')[0]!
+        .slice(0, 100)}`,
+  );
   return `Tools for "${r.query}"${among}${r.client ? ` (client ${r.client})` : ''}, best first (name, server, description):\n${lines.join('\n')}\n`;
 }

@@ -69,7 +69,11 @@ export async function serve(
     const plan = await app!.reload(next);
     if (plan.listenChanged) logger.warn('listen changed: that takes a restart; everything else is applied now');
     const names = (servers: { name: string }[]) => servers.map((s) => s.name).join(', ');
-    const parts = [plan.added.length && `started ${names(plan.added)}`, plan.removed.length && `stopped ${plan.removed.join(', ')}`, plan.restarted.length && `restarted ${names(plan.restarted)}`].filter(Boolean);
+    const parts = [
+      plan.added.length && `started ${names(plan.added)}`,
+      plan.removed.length && `stopped ${plan.removed.join(', ')}`,
+      plan.restarted.length && `restarted ${names(plan.restarted)}`,
+    ].filter(Boolean);
     logger.info(`config reloaded (${why}): ${parts.length ? parts.join('; ') : 'no server changed'}`);
   };
   process.on('SIGHUP', () => void reload('SIGHUP'));
@@ -98,16 +102,23 @@ export async function serve(
   app = new App(config, logger);
   // A line per server as it connects (spinners on a terminal); one still starting after
   // limits.startupWait is reported when it settles, after serving has begun.
-  const { progress } = await startWithProgress(app, terminal, {
-    done: (text, down) => (down ? logger.error(text) : logger.info(text)),
-    note: (text) => logger.info(text),
-  }, config.limits.startupWaitMs);
+  const { progress } = await startWithProgress(
+    app,
+    terminal,
+    {
+      done: (text, down) => (down ? logger.error(text) : logger.info(text)),
+      note: (text) => logger.info(text),
+    },
+    config.limits.startupWaitMs,
+  );
   void early.dropUnclaimed();
   progress.stopSpinning();
   if (stopping) return; // the client left while the servers started
   for (const name of progress.waiting) logger.warn(`${name}: still connecting after ${config.limits.startupWaitMs / 1000}s; it joins the catalog when ready`);
   const lists = app.catalog.lists;
-  logger.info(`catalog: ${lists.tools.entries.length} tools, ${lists.prompts.entries.length} prompts, ${lists.resources.entries.length} resources, ${lists.resourceTemplates.entries.length} templates`);
+  logger.info(
+    `catalog: ${lists.tools.entries.length} tools, ${lists.prompts.entries.length} prompts, ${lists.resources.entries.length} resources, ${lists.resourceTemplates.entries.length} templates`,
+  );
 
   input?.release();
   const url = await app.listen({

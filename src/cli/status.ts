@@ -54,7 +54,7 @@ export async function fetchStatus(url: string, token?: string): Promise<StatusOu
     return { kind: 'unreachable', message: cause?.code ?? cause?.message ?? String(err) };
   }
   if (res.status === 401) {
-    const hint = token ? 'SWITCHBOARD_TOKEN is not a token the gateway knows' : 'set SWITCHBOARD_TOKEN to an operator client\'s token';
+    const hint = token ? 'SWITCHBOARD_TOKEN is not a token the gateway knows' : "set SWITCHBOARD_TOKEN to an operator client's token";
     return { kind: 'refused', httpStatus: 401, message: `unauthorised: ${hint}` };
   }
   if (res.status === 403) {

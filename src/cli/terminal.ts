@@ -28,7 +28,7 @@ export class Terminal {
 
   /** Writes one permanent line (without its newline) above the live block. */
   line(text: string): void {
-    this.out.write(this.erase() + text + '\n' + this.draw());
+    this.out.write(`${this.erase() + text}\n${this.draw()}`);
   }
 
   /** Replaces the live block (ignored off a terminal). */
@@ -46,6 +46,6 @@ export class Terminal {
   private draw(): string {
     // A live line that wraps would take two rows and break the count: cut it to the width.
     const width = Math.max(20, (this.out.columns || 80) - 1);
-    return this.live.map((l) => (l.length > width ? l.slice(0, width - 1) + '…' : l) + '\n').join('');
+    return this.live.map((l) => `${l.length > width ? `${l.slice(0, width - 1)}…` : l}\n`).join('');
   }
 }

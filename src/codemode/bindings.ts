@@ -172,7 +172,14 @@ function propertyDoc(sub: JsonSchema): string[] {
   if (typeof sub.description === 'string' && sub.description.trim()) parts.push(clip(sub.description, MAX_PROPERTY_DESCRIPTION));
   const facts: string[] = [];
   if (typeof sub.format === 'string') facts.push(`format: ${sub.format}`);
-  for (const [k, label] of [['minimum', 'min'], ['maximum', 'max'], ['minLength', 'min length'], ['maxLength', 'max length'], ['minItems', 'min items'], ['maxItems', 'max items']] as const) {
+  for (const [k, label] of [
+    ['minimum', 'min'],
+    ['maximum', 'max'],
+    ['minLength', 'min length'],
+    ['maxLength', 'max length'],
+    ['minItems', 'min items'],
+    ['maxItems', 'max items'],
+  ] as const) {
     const v = numberOf(sub, k);
     if (v !== undefined) facts.push(`${label} ${v}`);
   }

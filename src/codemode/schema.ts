@@ -58,7 +58,7 @@ export function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefine
   for (const raw of ref.slice(2).split('/')) {
     const key = decodePointer(raw);
     if (!isSchemaObject(node) && !Array.isArray(node)) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    if (!Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return asSchema(node);

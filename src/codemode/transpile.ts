@@ -2,7 +2,7 @@
 // every line where it was, so an error's line in the output is its line in the script.
 // Only called when the script does not parse as JavaScript: plain JavaScript never goes through it.
 
-type Transform = (typeof import('sucrase'))['transform'];
+type Transform = typeof import('sucrase')['transform'];
 
 let loading: Promise<{ transform: Transform }> | undefined;
 

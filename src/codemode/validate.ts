@@ -54,7 +54,14 @@ function check(schema: JsonSchema, v: unknown, path: string, state: State, depth
     return add(state, path, `must be ${types.join(' or ')}, got ${typeOf(v)}`);
   }
   if (Array.isArray(s.enum) && !s.enum.some((e) => same(e, v))) {
-    add(state, path, `must be one of ${s.enum.slice(0, 10).map((e) => JSON.stringify(e)).join(', ')}${s.enum.length > 10 ? ', …' : ''}`);
+    add(
+      state,
+      path,
+      `must be one of ${s.enum
+        .slice(0, 10)
+        .map((e) => JSON.stringify(e))
+        .join(', ')}${s.enum.length > 10 ? ', …' : ''}`,
+    );
   }
   if ('const' in s && !same(s.const, v)) add(state, path, `must be ${JSON.stringify(s.const)}`);
   if (typeof v === 'string') checkString(s, v, path, state);
@@ -117,7 +124,7 @@ function checkArray(s: SchemaObject, v: unknown[], path: string, state: State, d
 
 function checkObject(s: SchemaObject, v: Record<string, unknown>, path: string, state: State, depth: number): void {
   for (const key of stringList(s, 'required')) {
-    if (!Object.prototype.hasOwnProperty.call(v, key)) add(state, path, `missing required property "${key}"`);
+    if (!Object.hasOwn(v, key)) add(state, path, `missing required property "${key}"`);
   }
   const props = new Map(schemaMap(s, 'properties'));
   const patterns = schemaMap(s, 'patternProperties');
@@ -194,7 +201,7 @@ function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => same(x, (b as unknown[])[i]));
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 const regexCache = new Map<string, RegExp | null>();
@@ -238,8 +245,7 @@ function nestedRepeat(p: string): boolean {
     else if (c === ')') {
       lastGroupInner = groups.pop() ?? false;
       if (lastGroupInner && groups.length > 0) groups[groups.length - 1] = true;
-    }
-    else if (c === '|') {
+    } else if (c === '|') {
       if (groups.length > 0) groups[groups.length - 1] = true;
     } else if (c === '*' || c === '+' || c === '{') {
       const unbounded = c !== '{' || /^\{\d+,\}/.test(p.slice(i));

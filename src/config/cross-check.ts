@@ -21,9 +21,7 @@ export function transportShapeProblems(e: ServerEntry): Found[] {
     const misspelt = Object.keys(e.raw).some((k) => ['command', 'url'].includes(didYouMean(k, ['command', 'url']) ?? ''));
     return misspelt ? [] : [{ path: e.path, message: 'needs either command (a stdio server) or url (an HTTP server)' }];
   }
-  const [foreign, message] = hasCommand
-    ? [HTTP_ONLY, 'only applies to HTTP servers (url)']
-    : [STDIO_ONLY, 'only applies to stdio servers (command)'];
+  const [foreign, message] = hasCommand ? [HTTP_ONLY, 'only applies to HTTP servers (url)'] : [STDIO_ONLY, 'only applies to stdio servers (command)'];
   return foreign.filter((key) => e.raw[key] !== undefined).map((key) => ({ path: [...e.path, key], message }));
 }
 

@@ -88,11 +88,7 @@ export interface TreeSubstitution {
  * Substitutes every string value in a tree of plain data (as parsed from YAML). `coerce` may
  * turn a string that held a reference into another type (e.g. `"8808"` into 8808 for a port).
  */
-export function substituteTree(
-  root: unknown,
-  env: NodeJS.ProcessEnv,
-  coerce: (path: Segment[], value: string) => unknown = (_, v) => v,
-): TreeSubstitution {
+export function substituteTree(root: unknown, env: NodeJS.ProcessEnv, coerce: (path: Segment[], value: string) => unknown = (_, v) => v): TreeSubstitution {
   const result: TreeSubstitution = { value: undefined, unset: [], malformed: [] };
   const walk = (node: unknown, path: Segment[]): unknown => {
     if (typeof node === 'string') {

@@ -109,8 +109,7 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
     } else if (!excused) found.push({ path: u.path, message });
   }
   const unsetPaths = substitution.unset.map((u) => u.path);
-  const isUnder = (path: Segment[]) =>
-    unsetPaths.some((u) => u.length <= path.length && u.every((seg, i) => path[i] === seg));
+  const isUnder = (path: Segment[]) => unsetPaths.some((u) => u.length <= path.length && u.every((seg, i) => path[i] === seg));
 
   // jitless: zod's eval-compiled fast path pays off over many parses; a config is parsed once,
   // and compiling it cost more start-up time than it saved (bench/NOTES.md, start-up).
@@ -146,12 +145,7 @@ function inFileOrder(doc: Document, found: Found[]): ConfigProblem[] {
 }
 
 /** Reads and parses a config file; relative `cwd`s resolve against the file's folder. */
-export async function loadConfigFile(
-  path: string,
-  env?: NodeJS.ProcessEnv,
-  onNote?: (message: string) => void,
-  faces?: Pick<ParseOptions, 'httpFace' | 'onWarning'>,
-): Promise<GatewayConfig> {
+export async function loadConfigFile(path: string, env?: NodeJS.ProcessEnv, onNote?: (message: string) => void, faces?: Pick<ParseOptions, 'httpFace' | 'onWarning'>): Promise<GatewayConfig> {
   const absolute = resolve(path);
   let text: string;
   try {
@@ -173,10 +167,7 @@ export async function loadConfigFile(
 
 /** `line 3:5: Map keys must be unique`, without yaml's multi-line excerpt. */
 function yamlProblem(err: YAMLError): ConfigProblem {
-  const firstLine =
-    err.code === 'MULTIPLE_DOCS'
-      ? 'the file holds several YAML documents (separated by ---); use one'
-      : err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const firstLine = err.code === 'MULTIPLE_DOCS' ? 'the file holds several YAML documents (separated by ---); use one' : err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   const pos = err.linePos?.[0];
   return { path: '', message: pos ? `line ${pos.line}:${pos.col}: ${firstLine}` : firstLine };
 }

@@ -14,10 +14,7 @@ type Entry = { name: string; s: UserServer | UserClaudeServer; type?: UserClaude
 
 /** Both shapes as one list, `servers` first. Names of mcpServers keys were checked by crossCheck. */
 function entriesOf(data: UserConfig): Entry[] {
-  return [
-    ...data.servers.map((s) => ({ name: s.name, s })),
-    ...Object.entries(data.mcpServers).map(([key, s]) => ({ name: nameFromKey(key)!.name, s, type: s.type, disabled: s.disabled })),
-  ];
+  return [...data.servers.map((s) => ({ name: s.name, s })), ...Object.entries(data.mcpServers).map(([key, s]) => ({ name: nameFromKey(key)!.name, s, type: s.type, disabled: s.disabled }))];
 }
 
 /** What every server has, whichever its kind. */
@@ -116,7 +113,20 @@ export function toHttpServer(e: Entry, url: string, baseDir: string) {
 
 /** Maps a file that passed validation and crossCheck onto the normalized config. */
 export function toGatewayConfig(data: UserConfig, baseDir: string) {
-  const { shutdownGrace, writeBuffer, sessionIdleTimeout, streamlessSessionIdleTimeout, requestTimeout, startupWait, headersGrace, perPrincipal, listFetchTimeout, listRefetchInterval, listRefetchMaxInterval, ...counts } = data.limits;
+  const {
+    shutdownGrace,
+    writeBuffer,
+    sessionIdleTimeout,
+    streamlessSessionIdleTimeout,
+    requestTimeout,
+    startupWait,
+    headersGrace,
+    perPrincipal,
+    listFetchTimeout,
+    listRefetchInterval,
+    listRefetchMaxInterval,
+    ...counts
+  } = data.limits;
   return {
     listen: { ...data.listen, allowedOrigins: [...data.listen.allowedOrigins] },
     naming: { ...data.naming },

@@ -26,7 +26,10 @@ function globProblems(value: unknown, path: Segment[], uris = false): Found[] {
   const lists: [unknown, Segment[]][] = Array.isArray(value)
     ? [[value, path]]
     : isRecord(value)
-      ? [[value.allow, [...path, 'allow']], [value.deny, [...path, 'deny']]]
+      ? [
+          [value.allow, [...path, 'allow']],
+          [value.deny, [...path, 'deny']],
+        ]
       : [];
   const problems: Found[] = [];
   for (const [list, listPath] of lists) {

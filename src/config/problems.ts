@@ -29,9 +29,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 /** Edits (insert, delete, substitute, swap neighbours) turning a into b. */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -116,9 +114,7 @@ export const errorMap: z.core.$ZodErrorMap = (iss) => {
       return iss.inclusive ? `must be at most ${max}` : `must be less than ${max}`;
     }
     case 'invalid_value':
-      return iss.values.length === 1
-        ? `must be ${String(iss.values[0])}`
-        : `must be one of ${iss.values.map(String).join(', ')}`;
+      return iss.values.length === 1 ? `must be ${String(iss.values[0])}` : `must be one of ${iss.values.map(String).join(', ')}`;
     case 'invalid_format':
       return 'has an invalid format';
     case 'invalid_union':
@@ -139,12 +135,7 @@ export function translateIssues(issues: readonly z.core.$ZodIssue[], base: reado
       const known = knownKeysAt(path);
       for (const key of issue.keys) {
         const suggestion = didYouMean(key, known);
-        const hint =
-          key === 'name' && path[0] === 'mcpServers'
-            ? ' (under mcpServers, the key of the entry is its name)'
-            : suggestion
-              ? ` (did you mean ${suggestion}?)`
-              : '';
+        const hint = key === 'name' && path[0] === 'mcpServers' ? ' (under mcpServers, the key of the entry is its name)' : suggestion ? ` (did you mean ${suggestion}?)` : '';
         problems.push({ path: [...path, key], message: `unknown key${hint}` });
       }
     } else if (issue.code === 'invalid_union' && issue.message === UNION) {
@@ -162,15 +153,10 @@ export function translateIssues(issues: readonly z.core.$ZodIssue[], base: reado
  * types would do.
  */
 function translateUnion(issue: z.core.$ZodIssueInvalidUnion, path: Segment[]): Found[] {
-  const typeOnly = (branch: z.core.$ZodIssue[]) =>
-    branch.every((i) => i.path.length === 0 && i.code === 'invalid_type');
+  const typeOnly = (branch: z.core.$ZodIssue[]) => branch.every((i) => i.path.length === 0 && i.code === 'invalid_type');
   const promising = issue.errors.find((branch) => branch.length > 0 && !typeOnly(branch));
   if (promising) return translateIssues(promising, path);
-  const expected = [
-    ...new Set(
-      issue.errors.flat().flatMap((i) => (i.code === 'invalid_type' ? [typeNames[i.expected] ?? i.expected] : [])),
-    ),
-  ];
+  const expected = [...new Set(issue.errors.flat().flatMap((i) => (i.code === 'invalid_type' ? [typeNames[i.expected] ?? i.expected] : [])))];
   const message = expected.length ? `expected ${expected.join(' or ')}` : 'is invalid';
   return [{ path, message }];
 }

@@ -40,10 +40,13 @@ export function serverAuthSchema(subst: Subst) {
       }),
     })
     .meta({ description: 'OAuth 2.1 with settings.' });
-  return z.union([z.literal('oauth'), details]).optional().meta({
-    description:
-      'HTTP server: oauth, or a mapping of OAuth settings. Run `switchboard login NAME` once; tokens are refreshed by themselves (default: OAuth only when the server answers 401 with a Bearer challenge).',
-  });
+  return z
+    .union([z.literal('oauth'), details])
+    .optional()
+    .meta({
+      description:
+        'HTTP server: oauth, or a mapping of OAuth settings. Run `switchboard login NAME` once; tokens are refreshed by themselves (default: OAuth only when the server answers 401 with a Bearer challenge).',
+    });
 }
 
 /** `listen.auth`: the gateway as an OAuth 2.1 protected resource. */
@@ -64,14 +67,11 @@ export function listenAuthSchema(subst: Subst) {
         })
         .optional()
         .meta({ description: 'Opaque (non-JWT) access tokens: ask the authorization server about each one (answers cached 30s).' }),
-      clockTolerance: subst(z.int().min(0).max(600))
-        .prefault(60)
-        .meta({ description: 'Seconds of clock skew allowed when checking exp and nbf (default 60).' }),
+      clockTolerance: subst(z.int().min(0).max(600)).prefault(60).meta({ description: 'Seconds of clock skew allowed when checking exp and nbf (default 60).' }),
     })
     .optional()
     .meta({
-      description:
-        'OAuth 2.1: clients authenticate with access tokens from your identity provider. Static client tokens keep working beside it.',
+      description: 'OAuth 2.1: clients authenticate with access tokens from your identity provider. Static client tokens keep working beside it.',
     });
 }
 
@@ -84,6 +84,5 @@ export const clientMatchSchema = z
   })
   .optional()
   .meta({
-    description:
-      'With listen.auth: this profile serves the OAuth principals whose token matches every condition given (the first matching profile wins).',
+    description: 'With listen.auth: this profile serves the OAuth principals whose token matches every condition given (the first matching profile wins).',
   });

@@ -19,15 +19,10 @@ export function codeModeSchema(subst: Subst) {
   const count = (max: number, fallback: number, description: string) => subst(z.int().min(1).max(max)).prefault(fallback).meta({ description });
   return z
     .strictObject({
-      wallTime: subst(duration)
-        .prefault('30s')
-        .meta({ description: 'Wall time of one run, waits on nested calls included; enforced by interrupt, so an endless loop ends too (default 30s).' }),
-      slice: subst(duration)
-        .prefault('100ms')
-        .meta({
-          description:
-            "Longest a script may compute without awaiting, at most wallTime: the engine runs on the gateway's event loop, so every other client waits meanwhile (default 100ms).",
-        }),
+      wallTime: subst(duration).prefault('30s').meta({ description: 'Wall time of one run, waits on nested calls included; enforced by interrupt, so an endless loop ends too (default 30s).' }),
+      slice: subst(duration).prefault('100ms').meta({
+        description: "Longest a script may compute without awaiting, at most wallTime: the engine runs on the gateway's event loop, so every other client waits meanwhile (default 100ms).",
+      }),
       memory: subst(size.refine((n) => n >= MIN_CODE_MEMORY, { error: 'must be at least 24MiB (the engine alone takes 16MiB)' }))
         .prefault('64MiB')
         .meta({ description: "One run's whole WebAssembly memory: engine, stack and heap; at least 24MiB (default 64MiB)." }),

@@ -24,9 +24,7 @@ export function filterSchema(what: string, against: string) {
     .union([globs.transform((allow): z.input<typeof rules> => ({ allow })).pipe(rules), rules])
     .prefault({})
     .meta({
-      description:
-        `Which ${what.toLowerCase()} to expose, matched against the ${against}. ` +
-        'A list is shorthand for { allow: [...] }.',
+      description: `Which ${what.toLowerCase()} to expose, matched against the ${against}. A list is shorthand for { allow: [...] }.`,
     });
 }
 
@@ -76,29 +74,21 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
         .regex(TOKEN_PATTERN, { error: 'must be visible ASCII characters without spaces (it is sent in an HTTP header)' })
         .optional()
         .meta({
-          description:
-            'Bearer token that selects this profile on HTTP (Authorization: Bearer <token>); use ${VAR}. ' +
-            'Without a token (or a match) the profile can only serve stdio (stdio.client).',
+          description: 'Bearer token that selects this profile on HTTP (Authorization: Bearer <token>); use ${VAR}. ' + 'Without a token (or a match) the profile can only serve stdio (stdio.client).',
         }),
       match: clientMatchSchema,
       tools: filterSchema('Tools', 'exposed tool name (after prefixing)'),
       prompts: filterSchema('Prompts', 'exposed prompt name (after prefixing)'),
       resources: resourceFilterSchema('exposed resource URI or URI template'),
-      readOnly: subst(z.boolean())
-        .prefault(false)
-        .meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),
+      readOnly: subst(z.boolean()).prefault(false).meta({ description: 'true exposes only tools annotated readOnlyHint: true (default false).' }),
       roots: rootsSchema.optional().meta({ description: "This client's roots when it declares none of its own (default: the top-level roots)." }),
-      operator: subst(z.boolean())
-        .prefault(false)
-        .meta({ description: "true lets this client's token read the operator views: GET /status (default false)." }),
+      operator: subst(z.boolean()).prefault(false).meta({ description: "true lets this client's token read the operator views: GET /status (default false)." }),
       naming: z
         .strictObject({
           maxLength: subst(z.int().min(1).max(MAX_EXPOSED_NAME_LENGTH))
             .prefault(MAX_EXPOSED_NAME_LENGTH)
             .meta({
-              description:
-                'Longest exposed tool or prompt name, 1..128 (default 128). 64 or less also limits names to ' +
-                'A-Z a-z 0-9 _ - (no "."), as the big model APIs require.',
+              description: 'Longest exposed tool or prompt name, 1..128 (default 128). 64 or less also limits names to ' + 'A-Z a-z 0-9 _ - (no "."), as the big model APIs require.',
             }),
         })
         .prefault({})
@@ -116,11 +106,9 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
     })
     .meta({ description: "A client profile: who may connect (token) and that client's view of the catalog." });
 
-  const clients = orNull(z.array(client), [])
-    .meta({
-      description:
-        "Client profiles. When any client is configured, an HTTP request must carry a client's token (else 401).",
-    });
+  const clients = orNull(z.array(client), []).meta({
+    description: "Client profiles. When any client is configured, an HTTP request must carry a client's token (else 401).",
+  });
 
   const stdio = z
     .strictObject({
@@ -134,17 +122,15 @@ export function policySchemas(subst: Subst, orNull: OrNull, name: z.ZodString) {
       maxDescriptionLength: subst(z.int().min(MIN_MAX_DESCRIPTION_LENGTH))
         .prefault(1024)
         .meta({ description: 'Longest description or title passed on, at least 16; longer text is cut on a word boundary (default 1024).' }),
-      action: z.enum(['warn', 'strip', 'block']).prefault('strip').meta({
-        description:
-          'What to do with a text that looks like a prompt injection: warn (serve it, log, audit), ' +
-          'strip (default: remove the flagged part) or block (hide the item).',
-      }),
-      results: subst(z.boolean())
-        .prefault(false)
-        .meta({ description: 'true also cleans the text content of tool results (default false).' }),
+      action: z
+        .enum(['warn', 'strip', 'block'])
+        .prefault('strip')
+        .meta({
+          description: 'What to do with a text that looks like a prompt injection: warn (serve it, log, audit), ' + 'strip (default: remove the flagged part) or block (hide the item).',
+        }),
+      results: subst(z.boolean()).prefault(false).meta({ description: 'true also cleans the text content of tool results (default false).' }),
       auditLog: z.string().min(1).optional().meta({
-        description:
-          "File that every change is appended to as JSON lines; relative to this file's folder (default: the log).",
+        description: "File that every change is appended to as JSON lines; relative to this file's folder (default: the log).",
       }),
     })
     .prefault({})

@@ -35,7 +35,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
           "Stdio server: which of the gateway's environment variables the child sees besides HOME, LOGNAME, PATH, SHELL, TERM, USER (and the entry's env). true passes all of them; a list passes those named (default false).",
       }),
     cwd: z.string().min(1).prefault('.').meta({
-      description: "Stdio server: working folder; a relative path is resolved against this file's folder (default \".\").",
+      description: 'Stdio server: working folder; a relative path is resolved against this file\'s folder (default ".").',
     }),
     url: z
       .string()
@@ -47,25 +47,17 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
     }),
     headers: stringMap('HTTP server: extra HTTP headers sent with every request, e.g. Authorization (default {}).'),
     auth: serverAuthSchema(subst),
-    description: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          "What this server is for, in one short line (e.g. \"Issues, pull requests and code of our GitHub org\"): the server directory search mode shows models. Default: what the server says of itself, else its tools' words.",
-      }),
+    description: z.string().trim().min(1).max(200).optional().meta({
+      description:
+        'What this server is for, in one short line (e.g. "Issues, pull requests and code of our GitHub org"): the server directory search mode shows models. Default: what the server says of itself, else its tools\' words.',
+    }),
     prefix: subst(z.string().regex(PREFIX_PATTERN, { error: 'must be at most 64 of A-Z a-z 0-9 _ . -' }))
       .optional()
       .meta({ description: 'Namespace for exposed tool and prompt names (default: the name). "" exposes names unprefixed.' }),
     tools: filterSchema('Tools', "server's original tool name"),
     prompts: filterSchema('Prompts', "server's original prompt name"),
     resources: resourceFilterSchema('resource URI'),
-    timeout: subst(duration)
-      .prefault('60s')
-      .meta({ description: 'Per-request timeout: milliseconds or 500ms, 60s, 2m, 1h (default 60s).' }),
+    timeout: subst(duration).prefault('60s').meta({ description: 'Per-request timeout: milliseconds or 500ms, 60s, 2m, 1h (default 60s).' }),
     isolation: z.enum(['shared', 'per-session']).prefault('shared').meta({
       description:
         'shared (default): one connection serves every client. per-session: each client session gets its own connection (a process per session for stdio), so server requests such as sampling and roots/list always reach the right client.',
@@ -80,9 +72,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       })
       .prefault({})
       .meta({ description: 'Reconnecting after the server fails to start or drops: exponential backoff with jitter.' }),
-    downtimeGrace: subst(duration)
-      .prefault('30s')
-      .meta({ description: "How long a dropped server's tools, prompts and resources stay listed while it reconnects (default 30s)." }),
+    downtimeGrace: subst(duration).prefault('30s').meta({ description: "How long a dropped server's tools, prompts and resources stay listed while it reconnects (default 30s)." }),
     protocol: z.enum(PROTOCOLS).prefault('auto').meta({
       description:
         'Protocol era to speak: auto (default) probes with server/discover and falls back to the initialize handshake; 2026-07-28 speaks only the stateless revision; stateful (formerly legacy, still accepted) skips the probe (initialize only).',
@@ -95,9 +85,7 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       })
       .optional()
       .meta({ description: "This server's own bounds on its lists, for one known to be larger or slower than the rest (default: the limits.* ones)." }),
-    startupTimeout: subst(duration)
-      .prefault('30s')
-      .meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),
+    startupTimeout: subst(duration).prefault('30s').meta({ description: 'How long connecting, the handshake and fetching the lists may take in all (default 30s).' }),
   };
   const enabled = subst(z.boolean()).prefault(true).meta({ description: 'false skips this server (default true).' });
 

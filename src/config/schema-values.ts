@@ -38,10 +38,13 @@ export const duration = z
       z
         .string()
         .regex(new RegExp(DURATION_PATTERN), { error: 'must be a duration like 500ms, 60s, 2m or 1h', abort: true })
-        .refine((s) => {
-          const ms = parseDuration(s);
-          return ms !== undefined && ms > 0 && ms <= MAX_DURATION_MS;
-        }, { error: `must be greater than 0 and at most ${MAX_DURATION_MS}ms (about 24 days)` }),
+        .refine(
+          (s) => {
+            const ms = parseDuration(s);
+            return ms !== undefined && ms > 0 && ms <= MAX_DURATION_MS;
+          },
+          { error: `must be greater than 0 and at most ${MAX_DURATION_MS}ms (about 24 days)` },
+        ),
     ],
     { error: 'must be a duration: milliseconds, or a string like 500ms, 60s, 2m or 1h' },
   )
@@ -56,10 +59,13 @@ export const size = z
       z
         .string()
         .regex(new RegExp(SIZE_PATTERN), { error: 'must be a size like 512KiB, 16MiB or 1MB', abort: true })
-        .refine((s) => {
-          const n = parseSize(s);
-          return n !== undefined && n >= 1 && n <= MAX_SIZE_BYTES;
-        }, { error: 'must be at least 1 byte and at most 1GiB' }),
+        .refine(
+          (s) => {
+            const n = parseSize(s);
+            return n !== undefined && n >= 1 && n <= MAX_SIZE_BYTES;
+          },
+          { error: 'must be at least 1 byte and at most 1GiB' },
+        ),
     ],
     { error: 'must be a size: bytes, or a string like 512KiB, 16MiB or 1MB' },
   )

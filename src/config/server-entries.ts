@@ -20,8 +20,7 @@ export interface ServerEntry {
   normalizedFrom?: string;
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const validName = (s: string): boolean => NAME_PATTERN.test(s) && s.length <= MAX_NAME_LENGTH;
 
@@ -67,5 +66,4 @@ type Transport = (typeof TRANSPORTS)[number];
 const transportOfTypes: Record<string, Transport> = { http: 'streamable-http', 'streamable-http': 'streamable-http', sse: 'sse' };
 
 /** The transport a Claude Desktop `type` implies; undefined for stdio, for none and for anything invalid. */
-export const transportOfType = (type: unknown): Transport | undefined =>
-  typeof type === 'string' && Object.hasOwn(transportOfTypes, type) ? transportOfTypes[type] : undefined;
+export const transportOfType = (type: unknown): Transport | undefined => (typeof type === 'string' && Object.hasOwn(transportOfTypes, type) ? transportOfTypes[type] : undefined);

@@ -33,11 +33,7 @@ export class ConfigError extends GatewayError {
   readonly problems: ConfigProblem[];
   readonly file?: string;
   constructor(problems: ConfigProblem[], file?: string) {
-    super(
-      'CONFIG_INVALID',
-      (file ? `invalid config ${file}:\n` : 'invalid config:\n') +
-        problems.map((p) => `  ${p.path ? p.path + ': ' : ''}${p.message}`).join('\n'),
-    );
+    super('CONFIG_INVALID', (file ? `invalid config ${file}:\n` : 'invalid config:\n') + problems.map((p) => `  ${p.path ? `${p.path}: ` : ''}${p.message}`).join('\n'));
     this.name = 'ConfigError';
     this.problems = problems;
     this.file = file;

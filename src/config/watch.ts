@@ -16,7 +16,9 @@ export interface ConfigWatcher {
 /** The content hash of the file, or undefined mid-rename or when it is gone (wait for the next event). */
 async function hashOf(file: string): Promise<string | undefined> {
   try {
-    return createHash('sha256').update(await readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
   } catch {
     return undefined;
   }

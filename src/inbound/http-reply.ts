@@ -3,7 +3,7 @@
 // without an id); their bodies never change, so they are serialized once at load time.
 
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { LimitScope } from '../errors.js';
+import { limitStatus, type LimitScope } from '../errors.js';
 import { ErrorCode, errorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { SplicedResponse } from '../jsonrpc/raw.js';
 import { pieceMode, writePiece } from '../jsonrpc/wire-bytes.js';
@@ -15,10 +15,8 @@ export function errorBody(code: number, message: string, data?: unknown): string
   return JSON.stringify(errorResponse(null, code, message, data));
 }
 
-/** A limit that is this client's own (its session's, its share) is "too many requests"; the gateway's or a server's is "unavailable". */
-export function limitStatus(limit: LimitScope | undefined): 429 | 503 {
-  return limit === 'session' || limit === 'principal' ? 429 : 503;
-}
+/** The status of a limit reached comes from the gateway's error table (src/errors.ts). */
+export { limitStatus };
 
 export function limitHeaders(retryAfterMs: number | undefined): OutgoingHttpHeaders {
   return { 'Retry-After': String(Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000))) };

@@ -13,6 +13,7 @@ import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { Slots } from '../jsonrpc/churn.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import { refusalKind } from './stateless-request.js';
+import { REFUSAL_STATUS } from '../errors.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
 import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody } from './http-reply.js';
@@ -217,7 +218,7 @@ export class PostExchange {
     // A server's answer passed through is never one of our refusals: 200.
     let reply = passed ? OK : statusOf(response);
     const refused = passed ? undefined : refusalKind(response);
-    if (refused !== undefined) reply = { status: refused === 'method' ? 404 : 400 };
+    if (refused !== undefined) reply = { status: REFUSAL_STATUS[refused] };
     // The answer holds its bytes against the session's budget until it is written out; one that
     // does not fit is replaced by a refusal rather than queued.
     const budget = this.budget ?? this.entry.session.budget;

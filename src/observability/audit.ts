@@ -93,7 +93,7 @@ export function createAuditLog(options: { file?: string; logger: AuditLogger }):
       if (!s || !fileUsable) return toLogger(clean);
       // The file opens asynchronously; an entry whose write fails (the folder does not exist, the
       // disk is full) reaches the logger through the callback instead of vanishing.
-      s.write(JSON.stringify({ time: new Date().toISOString(), ...clean }) + '\n', (err) => {
+      s.write(`${JSON.stringify({ time: new Date().toISOString(), ...clean })}\n`, (err) => {
         if (err) {
           failed(err);
           toLogger(clean);

@@ -75,17 +75,39 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
   return [
     new Scraped('switchboard_build_info', 'The running version of Switchboard.', 'gauge', () => [{ labels: { version: GATEWAY_VERSION }, value: 1 }]),
     new Scraped('switchboard_client_requests_total', 'Requests clients sent, by method and outcome (ok, error, or a gateway code such as limit_exceeded).', 'counter', perClientMethod(outcomes)),
-    new Scraped('switchboard_client_request_duration_seconds', 'Time from a client request to its answer, by method.', 'histogram', perClientMethod((l, s, out) => histogram('switchboard_client_request_duration_seconds', l, s, out))),
+    new Scraped(
+      'switchboard_client_request_duration_seconds',
+      'Time from a client request to its answer, by method.',
+      'histogram',
+      perClientMethod((l, s, out) => histogram('switchboard_client_request_duration_seconds', l, s, out)),
+    ),
     new Scraped('switchboard_client_requests_in_flight', 'Client requests being handled now.', 'gauge', () => [{ labels: {}, value: [...stats.clients.values()].reduce((n, s) => n + s.inFlight, 0) }]),
-    new Scraped('switchboard_server_requests_total', 'Requests forwarded to servers, by server, method and outcome (ok, error, or a gateway code such as server_timeout).', 'counter', perServerMethod(outcomes)),
-    new Scraped('switchboard_server_request_duration_seconds', 'Time a server took to answer a forwarded request, by server and method.', 'histogram', perServerMethod((l, s, out) => histogram('switchboard_server_request_duration_seconds', l, s, out))),
-    new Scraped('switchboard_server_calls_in_flight', 'Requests forwarded to a server and not answered yet.', 'gauge', () => [...stats.servers.keys()].map((server) => ({ labels: { server }, value: stats.serverTotals(server).inFlight }))),
+    new Scraped(
+      'switchboard_server_requests_total',
+      'Requests forwarded to servers, by server, method and outcome (ok, error, or a gateway code such as server_timeout).',
+      'counter',
+      perServerMethod(outcomes),
+    ),
+    new Scraped(
+      'switchboard_server_request_duration_seconds',
+      'Time a server took to answer a forwarded request, by server and method.',
+      'histogram',
+      perServerMethod((l, s, out) => histogram('switchboard_server_request_duration_seconds', l, s, out)),
+    ),
+    new Scraped('switchboard_server_calls_in_flight', 'Requests forwarded to a server and not answered yet.', 'gauge', () =>
+      [...stats.servers.keys()].map((server) => ({ labels: { server }, value: stats.serverTotals(server).inFlight })),
+    ),
     new Scraped('switchboard_server_reconnects_total', 'Times a server came back after a drop.', 'counter', () => [...stats.reconnects].map(([server, value]) => ({ labels: { server }, value }))),
-    new Scraped('switchboard_server_failures_total', 'Times a server went down, by reason: list_items, list_bytes, list_time (a list over limits.maxListItems, maxListBytes, listFetchTimeout), timeout, closed, protocol, http, login, other.', 'counter', () => {
-      const out: Sample[] = [];
-      for (const [server, byReason] of stats.failures) for (const [reason, value] of byReason) out.push({ labels: { server, reason }, value });
-      return out;
-    }),
+    new Scraped(
+      'switchboard_server_failures_total',
+      'Times a server went down, by reason: list_items, list_bytes, list_time (a list over limits.maxListItems, maxListBytes, listFetchTimeout), timeout, closed, protocol, http, login, other.',
+      'counter',
+      () => {
+        const out: Sample[] = [];
+        for (const [server, byReason] of stats.failures) for (const [reason, value] of byReason) out.push({ labels: { server, reason }, value });
+        return out;
+      },
+    ),
     new Scraped('switchboard_server_up', '1 when the server is connected and ready.', 'gauge', () => servers().map((s) => ({ labels: { server: s.name }, value: s.state === 'ready' ? 1 : 0 }))),
     new Scraped('switchboard_server_state', 'The state of each server connection (1 for the current state).', 'gauge', () =>
       servers().flatMap((s) => facts.serverStates.map((state) => ({ labels: { server: s.name, state }, value: s.state === state ? 1 : 0 }))),
@@ -104,19 +126,24 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
       const catalog = facts.catalog();
       return LIST_KINDS.map((kind) => ({ labels: { kind }, value: catalog.lists[kind].entries.length }));
     }),
-    new Scraped('switchboard_catalog_tokens', 'o200k tokens of the tools/list a client profile is served, in full and in search mode, and in code mode where it is in force (the figures switchboard check prints).', 'gauge', () => {
-      const catalog = facts.catalog();
-      const out: Sample[] = [];
-      for (const profile of [undefined, ...facts.profiles()]) {
-        const exposure = viewFor(catalog, profile).exposure();
-        const tokens = exposure.tokens();
-        const name = profile?.name ?? NO_PROFILE;
-        out.push({ labels: { profile: name, mode: 'full' }, value: tokens.full }, { labels: { profile: name, mode: 'search' }, value: tokens.search });
-        // Code mode's list is measured only where a view serves it: declaring every tool is work.
-        if (exposure.mode === 'code') out.push({ labels: { profile: name, mode: 'code' }, value: tokens.code });
-      }
-      return out;
-    }),
+    new Scraped(
+      'switchboard_catalog_tokens',
+      'o200k tokens of the tools/list a client profile is served, in full and in search mode, and in code mode where it is in force (the figures switchboard check prints).',
+      'gauge',
+      () => {
+        const catalog = facts.catalog();
+        const out: Sample[] = [];
+        for (const profile of [undefined, ...facts.profiles()]) {
+          const exposure = viewFor(catalog, profile).exposure();
+          const tokens = exposure.tokens();
+          const name = profile?.name ?? NO_PROFILE;
+          out.push({ labels: { profile: name, mode: 'full' }, value: tokens.full }, { labels: { profile: name, mode: 'search' }, value: tokens.search });
+          // Code mode's list is measured only where a view serves it: declaring every tool is work.
+          if (exposure.mode === 'code') out.push({ labels: { profile: name, mode: 'code' }, value: tokens.code });
+        }
+        return out;
+      },
+    ),
     new Scraped('switchboard_catalog_withheld', 'Items the guard keeps out of the catalog now: blocked by the sanitizer, or held by pinning.', 'gauge', () => {
       const report = facts.catalog().report;
       const out: Sample[] = [];
@@ -130,11 +157,16 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
     new Scraped('switchboard_sanitizer_result_findings_total', 'What the sanitizer changed or flagged in answers (sanitize.results), by server.', 'counter', () =>
       [...stats.resultFindings].map(([server, value]) => ({ labels: { server }, value })),
     ),
-    new Scraped('switchboard_policy_refusals_total', 'Client requests for an item outside their view: reason profile (the catalog has it, the profile hides it) or unknown (no such item, or denied by server policy).', 'counter', () => {
-      const out: Sample[] = [];
-      for (const [method, byReason] of stats.refusals) for (const [reason, value] of byReason) out.push({ labels: { method, reason }, value });
-      return out;
-    }),
+    new Scraped(
+      'switchboard_policy_refusals_total',
+      'Client requests for an item outside their view: reason profile (the catalog has it, the profile hides it) or unknown (no such item, or denied by server policy).',
+      'counter',
+      () => {
+        const out: Sample[] = [];
+        for (const [method, byReason] of stats.refusals) for (const [reason, value] of byReason) out.push({ labels: { method, reason }, value });
+        return out;
+      },
+    ),
   ];
 }
 

@@ -8,6 +8,7 @@ import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { answerOutcome, failureOutcome, refusalOf, replyOutcome, type Outcome } from './outcome.js';
 import { RecentAudit } from './recent-audit.js';
 import type { ObservedStats } from './stats.js';
+import type { JsonObject } from '../protocol/json.js';
 
 /** What the observer reads of the session a request came on (a ClientSession fits). */
 export interface ObservedSession {
@@ -31,7 +32,7 @@ export interface TraceSink {
    */
   inbound(session: ObservedSession, request: JsonRpcRequest, headers?: ObservedHeaders): TraceSpan;
   /** Starts the span of a forwarded call; the params to send carry its context in `_meta` (a copy). */
-  outbound(server: string, method: string, params: Record<string, any> | undefined): { span: TraceSpan; params: Record<string, any> };
+  outbound(server: string, method: string, params: JsonObject | undefined): { span: TraceSpan; params: JsonObject };
   end(span: TraceSpan, outcome: Outcome): void;
   /** Exports what is buffered and stops. */
   shutdown(): Promise<void>;
@@ -79,7 +80,7 @@ export class Observer {
   }
 
   /** A request forwarded to a server (ServerConnection.forward). */
-  call<T>(server: string, method: string, params: Record<string, any> | undefined, send: (params: Record<string, any> | undefined) => Promise<T>): Promise<T> {
+  call<T>(server: string, method: string, params: JsonObject | undefined, send: (params: JsonObject | undefined) => Promise<T>): Promise<T> {
     const stats = this.stats;
     const tracing = this.tracing;
     if (stats === undefined && tracing === undefined) return send(params);

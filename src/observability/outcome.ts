@@ -7,6 +7,7 @@ import type { CatalogView } from '../catalog/view.js';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
 import type { RefusalReason } from './stats.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export interface Outcome {
   label: string;
@@ -66,7 +67,7 @@ export function failureOutcome(err: unknown): Outcome {
  * the gateway cannot tell those apart, on purpose). Undefined when a server refused it itself.
  * Unknown and denied names get the same error on the wire; this is for the operator only.
  */
-export function refusalOf(method: string, params: Record<string, any> | undefined, code: number | undefined, view: CatalogView, catalog: Catalog): RefusalReason | undefined {
+export function refusalOf(method: string, params: JsonObject | undefined, code: number | undefined, view: CatalogView, catalog: Catalog): RefusalReason | undefined {
   if (method === 'tools/call' || method === 'prompts/get') {
     if (code !== ErrorCode.InvalidParams) return undefined;
     const name = params?.name;

@@ -67,7 +67,12 @@ function metricsPage(stats: ObservedStats, facts: GatewayFacts, logger: Logger):
       exposition ??= import('./metrics.js').then((m) => m.createMetrics(stats, facts));
       exposition
         // Token figures exact, as check and the dashboard show them.
-        .then((e) => facts.exactTokens().catch(() => undefined).then(() => e))
+        .then((e) =>
+          facts
+            .exactTokens()
+            .catch(() => undefined)
+            .then(() => e),
+        )
         .then((e) => e.render().then((body) => reply(req, res, e.contentType, body, 'no-store')))
         .catch((err: unknown) => {
           logger.error({ err: String(err) }, 'metrics not rendered');

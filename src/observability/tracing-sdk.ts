@@ -13,6 +13,7 @@ import { META } from '../protocol/stateless.js';
 import type { ObservedSession, TraceSink, TraceSpan } from './observer.js';
 import type { Outcome } from './outcome.js';
 import type { OtlpProtocol } from './tracing.js';
+import type { JsonObject } from '../protocol/json.js';
 
 type Meta = Record<string, unknown>;
 
@@ -32,13 +33,13 @@ const isMeta = (v: unknown): v is Meta => v !== null && typeof v === 'object' &&
 const MAX_TARGET = 128;
 
 /** `{mcp.method.name} {target}` (OpenTelemetry's MCP conventions), target the tool or prompt name. */
-function targetOf(method: string, params: Record<string, any> | undefined): string | undefined {
+function targetOf(method: string, params: JsonObject | undefined): string | undefined {
   if (method !== 'tools/call' && method !== 'prompts/get') return undefined;
   const name = params?.name;
   return typeof name === 'string' ? name.slice(0, MAX_TARGET) : undefined;
 }
 
-function attributesOf(method: string, params: Record<string, any> | undefined, target: string | undefined): Attributes {
+function attributesOf(method: string, params: JsonObject | undefined, target: string | undefined): Attributes {
   const a: Attributes = { 'mcp.method.name': method };
   if (target !== undefined) a[method === 'tools/call' ? 'gen_ai.tool.name' : 'gen_ai.prompt.name'] = target;
   if (method === 'tools/call') a['gen_ai.operation.name'] = 'execute_tool';
@@ -52,7 +53,9 @@ type ExporterModule = { OTLPTraceExporter: new () => SpanExporter };
 async function exporterFor(protocol: OtlpProtocol): Promise<SpanExporter> {
   // Only the exporter asked for is loaded (the protobuf one brings protobufjs). Both are CommonJS:
   // bundled, a dynamic import may hand the exports over as `default`.
-  const mod = (protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')) as Partial<ExporterModule> & { default?: ExporterModule };
+  const mod = (protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')) as Partial<ExporterModule> & {
+    default?: ExporterModule;
+  };
   const Exporter = mod.OTLPTraceExporter ?? mod.default!.OTLPTraceExporter;
   // It reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself.
   return new Exporter();

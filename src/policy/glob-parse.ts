@@ -3,11 +3,7 @@
 // problems can point at the very glob that is wrong; nothing here builds a regex.
 
 /** One UTF-16 unit, `*`, `?`, or a class of UTF-16 units (`ranges` are inclusive code units). */
-export type Atom =
-  | { kind: 'char'; char: string }
-  | { kind: 'star' }
-  | { kind: 'one' }
-  | { kind: 'class'; negated: boolean; ranges: readonly (readonly [number, number])[] };
+export type Atom = { kind: 'char'; char: string } | { kind: 'star' } | { kind: 'one' } | { kind: 'class'; negated: boolean; ranges: readonly (readonly [number, number])[] };
 
 /** A parsed glob: atoms and `{a,b}` alternatives (each option again a sequence). */
 export type GlobNode = Atom | { kind: 'alt'; options: GlobNode[][] };

@@ -31,11 +31,9 @@ function combinations(nodes: readonly GlobNode[]): number {
   return n;
 }
 
-const hasStar = (nodes: readonly GlobNode[]): boolean =>
-  nodes.some((n) => n.kind === 'star' || (n.kind === 'alt' && n.options.some(hasStar)));
+const hasStar = (nodes: readonly GlobNode[]): boolean => nodes.some((n) => n.kind === 'star' || (n.kind === 'alt' && n.options.some(hasStar)));
 
-const grouped = (nodes: readonly GlobNode[]): Part[] =>
-  nodes.map((n) => (n.kind === 'alt' ? { kind: 'group', options: n.options.map(grouped) } : n));
+const grouped = (nodes: readonly GlobNode[]): Part[] => nodes.map((n) => (n.kind === 'alt' ? { kind: 'group', options: n.options.map(grouped) } : n));
 
 /** Sequences of parts: braces holding a `*` are expanded (they move the stars), others stay groups. */
 function shape(nodes: readonly GlobNode[]): Part[][] {
@@ -111,12 +109,7 @@ function linearizable(parts: readonly Part[]): Part[][] {
 
 const keyOf = (parts: readonly Part[]): string =>
   parts
-    .map((a) =>
-      a.kind === 'char' ? a.char
-      : a.kind === 'class' ? `\0[${+a.negated}${a.ranges.join(';')}]`
-      : a.kind === 'group' ? `\0{${a.options.map(keyOf).join('\0,')}\0}`
-      : `\0${a.kind}`,
-    )
+    .map((a) => (a.kind === 'char' ? a.char : a.kind === 'class' ? `\0[${+a.negated}${a.ranges.join(';')}]` : a.kind === 'group' ? `\0{${a.options.map(keyOf).join('\0,')}\0}` : `\0${a.kind}`))
     .join('\u0001');
 
 /** Runs of `*` become one `*` (same language, no adjacent stars in the regex); duplicates go. */
@@ -174,7 +167,10 @@ function alternativeSource(parts: readonly Part[], nextGroup: () => number): str
     let end = i + 1;
     while (parts[end]!.kind !== 'star') end++;
     const g = nextGroup();
-    source += `(?=([\\s\\S]*?${parts.slice(i + 1, end).map(partSource).join('')}))(?:\\${g})`;
+    source += `(?=([\\s\\S]*?${parts
+      .slice(i + 1, end)
+      .map(partSource)
+      .join('')}))(?:\\${g})`;
     i = end - 1;
   }
   return source;

@@ -68,7 +68,7 @@ export function foldUriText(text: string): string {
       // `%` cut off by a glob wildcard: it and its hex digits stay as written.
       flush();
       const digits = /^[0-9A-Fa-f]{0,2}/.exec(text.slice(i + 1))![0];
-      out += '%' + digits;
+      out += `%${digits}`;
       i += 1 + digits.length;
       continue;
     }

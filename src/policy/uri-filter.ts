@@ -29,8 +29,7 @@ import { canonicalEscape, canonicalRaw, canonicalUri, DEFAULT_PORTS, isDotSegmen
 
 const lit = (a: Atom | undefined, c: string): boolean => a?.kind === 'char' && a.char === c;
 const isHex = (a: Atom | undefined): a is { kind: 'char'; char: string } => a?.kind === 'char' && /^[0-9A-Fa-f]$/.test(a.char);
-const textOf = (atoms: readonly Atom[]): string | undefined =>
-  atoms.every((a) => a.kind === 'char') ? atoms.map((a) => (a as { char: string }).char).join('') : undefined;
+const textOf = (atoms: readonly Atom[]): string | undefined => (atoms.every((a) => a.kind === 'char') ? atoms.map((a) => (a as { char: string }).char).join('') : undefined);
 const chars = (text: string): Atom[] => text.split('').map(char);
 const lower = (atoms: readonly Atom[]): Atom[] => atoms.map((a) => (a.kind === 'char' ? char(a.char.toLowerCase()) : a));
 function never(why: string): never {
@@ -59,7 +58,8 @@ function canonicalRun(atoms: readonly Atom[], component: UriComponent): Atom[] {
     } else {
       const next = atoms[i + 1];
       const pair = /[\uD800-\uDBFF]/.test(a.char) && next?.kind === 'char' && /[\uDC00-\uDFFF]/.test(next.char);
-      if (!pair && /[\uD800-\uDFFF]/.test(a.char)) out.push(a); // a lone surrogate: it just never matches
+      if (!pair && /[\uD800-\uDFFF]/.test(a.char))
+        out.push(a); // a lone surrogate: it just never matches
       else out.push(...chars(canonicalRaw(pair ? a.char + (next as { char: string }).char : a.char, component)));
       if (pair) i++;
     }
@@ -172,7 +172,13 @@ export function canonicalUriGlob(atoms: Atom[]): Atom[] {
   const q = rest.findIndex((a) => lit(a, '?'));
   const path = q < 0 ? rest : rest.slice(0, q);
   if (hierarchical && lit(path[0], '/')) {
-    out.push(...canonicalPathAtoms(path, out.some((a) => a.kind !== 'char'), rules));
+    out.push(
+      ...canonicalPathAtoms(
+        path,
+        out.some((a) => a.kind !== 'char'),
+        rules,
+      ),
+    );
   } else {
     const opaque = canonicalRun(path, hierarchical ? 'path' : 'opaque');
     const dots = splitSlashes(opaque).some((segment) => isDotSegment(textOf(segment) ?? ''));

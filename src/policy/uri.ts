@@ -181,7 +181,7 @@ function canonicalPath(path: string, rules: string): string {
       trailingSlash = false;
     }
   }
-  return '/' + kept.join('/') + (trailingSlash && kept.length > 0 ? '/' : '');
+  return `/${kept.join('/')}${trailingSlash && kept.length > 0 ? '/' : ''}`;
 }
 
 function canonical(uri: string): string {
@@ -220,7 +220,7 @@ function canonical(uri: string): string {
   if (path.includes('\\')) refuse('has a backslash in its path');
   if (/%2F|%5C/i.test(path)) refuse('has an encoded / or \\ in its path');
   if (STRICT_PATHS.has(rules) && path.includes(';')) refuse('has a ; in its path (servers that read ;parameters read another path)');
-  let out = `${scheme}:` + (authority !== undefined ? `//${authority}` : '');
+  let out = `${scheme}:${authority !== undefined ? `//${authority}` : ''}`;
   if (authority !== undefined || path.startsWith('/')) {
     out += path === '' ? (rules === 'file' || NEEDS_HOST.has(rules) ? '/' : '') : canonicalPath(path, rules);
   } else {

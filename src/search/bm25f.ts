@@ -67,7 +67,10 @@ export class ToolSearchIndex implements Searcher {
   private readonly fingerprints = new Map<string, string>();
 
   constructor(private readonly params: RankingParams = DEFAULT_RANKING) {
-    this.index = new InvertedIndex(FIELD_NAMES.map((f) => params.fields[f]), params.k1);
+    this.index = new InvertedIndex(
+      FIELD_NAMES.map((f) => params.fields[f]),
+      params.k1,
+    );
   }
 
   get size(): number {
@@ -174,8 +177,15 @@ export class ToolSearchIndex implements Searcher {
       return score * (1 + p.serverContext * (context.get(tool.server) ?? 0));
     };
     const boosted = pool.map((h) => ({ key: h.key, score: boost(h.key, h.score) }));
-    const spread = spreadServers(boosted, (key) => this.facts.get(key)!.server, p.crowdingDecay, p.crowdingFree, named,
-      (key) => this.families.of(key), p.familyDecay);
+    const spread = spreadServers(
+      boosted,
+      (key) => this.facts.get(key)!.server,
+      p.crowdingDecay,
+      p.crowdingFree,
+      named,
+      (key) => this.families.of(key),
+      p.familyDecay,
+    );
     return takeTop(spread, limit);
   }
 

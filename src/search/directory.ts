@@ -6,7 +6,7 @@
 
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
-import { splitName, tokenize } from './tokenize.js';
+import { splitName } from './tokenize.js';
 
 export interface DirectoryServer {
   /** Configured server name (what `server` takes). */
@@ -58,7 +58,10 @@ function withoutPreamble(text: string): string {
 /** Whether a title says something the server's name does not (not just "GitHub MCP Server"). */
 function informativeTitle(title: string, name: string): boolean {
   const own = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const words = title.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !own.includes(w) && !STOP.has(w));
+  const words = title
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !own.includes(w) && !STOP.has(w));
   return words.length >= 2;
 }
 
@@ -122,7 +125,9 @@ function serverWords(s: DirectoryServer): ServerWords {
       const had = weights.get(stem);
       if (!had || had[0] < weight) weights.set(stem, [weight, w]);
     };
-    name.forEach((w, i) => note(w, i === 0 && name.length > 1 ? 0.5 : 1));
+    name.forEach((w, i) => {
+      note(w, i === 0 && name.length > 1 ? 0.5 : 1);
+    });
     // Titles are prose: split at spaces and punctuation only ("GitHub" stays one word).
     for (const w of (t.title ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) note(w, 1);
     for (const [stem, [weight, w]] of weights) {
@@ -175,7 +180,12 @@ export function directoryLines(servers: readonly DirectoryServer[]): DirectoryLi
     if (s.description?.trim()) return line(firstSentence(s.description), 'config');
     const said = s.serverDescription?.trim() && withoutPreamble(firstSentence(s.serverDescription));
     if (said && said.split(' ').length >= 3) return line(capitalised(said), 'server');
-    const told = s.instructions && purposeOfInstructions(s.instructions, s.tools.map((t) => t.name));
+    const told =
+      s.instructions &&
+      purposeOfInstructions(
+        s.instructions,
+        s.tools.map((t) => t.name),
+      );
     if (told) return line(capitalised(told), 'instructions');
     if (s.title && informativeTitle(s.title, s.name)) return line(firstSentence(s.title), 'title');
     // A server of a few tools is said best by their names.

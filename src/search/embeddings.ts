@@ -117,8 +117,15 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 /** Reciprocal rank fusion of ranked key lists: Σ 1/(k + rank), best first, ties by key. */
 export function fuseRankings(rankings: readonly (readonly string[])[], limit: number, k = 60): SearchHit[] {
   const scores = new Map<string, number>();
-  for (const ranking of rankings) ranking.forEach((key, i) => scores.set(key, (scores.get(key) ?? 0) + 1 / (k + i + 1)));
-  return takeTop([...scores].map(([key, score]) => ({ key, score })), limit);
+  for (const ranking of rankings) {
+    ranking.forEach((key, i) => {
+      scores.set(key, (scores.get(key) ?? 0) + 1 / (k + i + 1));
+    });
+  }
+  return takeTop(
+    [...scores].map(([key, score]) => ({ key, score })),
+    limit,
+  );
 }
 
 /** The lexical engine as the hybrid searcher needs it. */
@@ -146,7 +153,11 @@ export class HybridSearcher {
   private downUntil = 0;
   private readonly now: () => number;
 
-  constructor(private readonly lexical: LexicalSearcher, private readonly config: EmbeddingsConfig, private readonly options: HybridOptions = {}) {
+  constructor(
+    private readonly lexical: LexicalSearcher,
+    private readonly config: EmbeddingsConfig,
+    private readonly options: HybridOptions = {},
+  ) {
     this.client = new EmbeddingClient(config);
     this.cache = new VectorCache(config.model, config.cacheDir);
     this.now = config.now ?? Date.now;
@@ -197,7 +208,9 @@ export class HybridSearcher {
       const batch = missing.slice(i, i + size);
       try {
         const vectors = await this.client.embed(batch.map(([key]) => this.texts.get(key)!));
-        batch.forEach(([, h], j) => this.cache.set(h, vectors[j]!));
+        batch.forEach(([, h], j) => {
+          this.cache.set(h, vectors[j]!);
+        });
       } catch {
         this.downUntil = this.now() + (this.config.cooldownMs ?? 30_000);
       }

@@ -60,7 +60,11 @@ export class InvertedIndex {
    * `lookups`: keep the vocabulary's forms, spelling and trigram indexes (forms(), corrections(),
    * similar()); an index that never asks them (the plain baseline) saves their upkeep.
    */
-  constructor(fields: readonly FieldParams[], private readonly k1 = 1.2, private readonly lookups = true) {
+  constructor(
+    fields: readonly FieldParams[],
+    private readonly k1 = 1.2,
+    private readonly lookups = true,
+  ) {
     this.fields = fields.length;
     this.weights = Float64Array.from(fields.map((f) => f.weight));
     this.bs = Float64Array.from(fields.map((f) => f.b));
@@ -89,7 +93,11 @@ export class InvertedIndex {
     this.slotOf.set(key, slot);
     this.keys[slot] = key;
     this.groupOf[slot] = group;
-    if (group !== undefined) this.groupLengths.add(group, terms.map((t) => t.length));
+    if (group !== undefined)
+      this.groupLengths.add(
+        group,
+        terms.map((t) => t.length),
+      );
     // Counts per distinct term, flat (term i, field f at i*F+f): no small typed arrays per term.
     const F = this.fields;
     const index = new Map<string, number>();
@@ -118,7 +126,11 @@ export class InvertedIndex {
     if (slot === undefined) return false;
     for (const t of this.docTerms[slot]!) this.unpost(t, slot);
     const group = this.groupOf[slot];
-    if (group !== undefined) this.groupLengths.remove(group, this.lens.map((l) => l[slot]!));
+    if (group !== undefined)
+      this.groupLengths.remove(
+        group,
+        this.lens.map((l) => l[slot]!),
+      );
     this.groupOf[slot] = undefined;
     for (let f = 0; f < this.fields; f++) {
       this.totals[f]! -= this.lens[f]![slot]!;

@@ -27,9 +27,7 @@ export function selectKeyTerms(concepts: readonly Concept[], df: (term: string) 
   if (concepts.length <= p.above || p.weight >= 1) return concepts;
   const matched = (c: Concept): boolean => c.some(([t]) => df(t) > 0);
   // Rarest first; a concept that matches nothing last; ties in the request's order (stable sort).
-  const order = concepts
-    .map((c, i) => ({ i, df: matched(c) ? Math.max(1, df(c[0]![0])) : Infinity }))
-    .sort((a, b) => a.df - b.df);
+  const order = concepts.map((c, i) => ({ i, df: matched(c) ? Math.max(1, df(c[0]![0])) : Infinity })).sort((a, b) => a.df - b.df);
   const keep = new Set(order.slice(0, p.kept).map((x) => x.i));
   const out: Concept[] = [];
   concepts.forEach((c, i) => {

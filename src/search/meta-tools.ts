@@ -18,11 +18,21 @@ const GUIDANCE =
 const CODE_GUIDANCE =
   'Find the tools for a task. Query with a few words naming the capability you need, in English (e.g. "create issue", "list calendar events", "send email"), not the whole request; search once per step of a task. Returns the best matching tools with their server, description, input schema and TypeScript signature; call them from a run_code script as `await tools.<server>.<tool>(args)`. No good match? Search again with other words or another server: searching several times is normal.';
 
+/** A tool the gateway itself offers, as tools/list gives it (the MCP Tool shape, fields the gateway fills). */
+export interface GatewayTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+  [field: string]: unknown;
+}
+
 /**
  * search_tools' definition under the configured names, with the directory placed as given. With
  * `run` (code mode), found tools are called from that tool's scripts instead of call_tool.
  */
-export function searchToolsTool(names: { search: string; call: string; run?: string }, directory?: DirectoryPlacement): Record<string, any> {
+export function searchToolsTool(names: { search: string; call: string; run?: string }, directory?: DirectoryPlacement): GatewayTool {
   let description = names.run === undefined ? GUIDANCE.replace('call_tool', names.call) : CODE_GUIDANCE.replace('run_code', names.run);
   let serverHelp = 'Only search the tools of these servers.';
   if (directory && 'inline' in directory) {
@@ -50,7 +60,7 @@ export function searchToolsTool(names: { search: string; call: string; run?: str
 }
 
 /** call_tool's definition under the configured names. */
-export function callToolTool(names: { search: string; call: string }): Record<string, any> {
+export function callToolTool(names: { search: string; call: string }): GatewayTool {
   return {
     name: names.call,
     title: 'Call a tool',
@@ -67,7 +77,7 @@ export function callToolTool(names: { search: string; call: string }): Record<st
 }
 
 /** list_servers' definition (offered when the directory does not fit search_tools' description). */
-export function listServersTool(name: string, search: string): Record<string, any> {
+export function listServersTool(name: string, search: string): GatewayTool {
   return {
     name,
     title: 'List servers',

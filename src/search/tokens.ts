@@ -43,9 +43,7 @@ export interface ModelTool {
  * compact JSON (the shape all the large model APIs take, give or take a key's name).
  */
 export function serializeToolsForModel(tools: readonly ModelTool[]): string {
-  return JSON.stringify(
-    tools.map((t) => ({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema ?? { type: 'object' } })),
-  );
+  return JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema ?? { type: 'object' } })));
 }
 
 /**

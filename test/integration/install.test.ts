@@ -1,6 +1,6 @@
 // The package as a newcomer gets it: `npm pack`, `npm install -g` of the tarball into a temp
-// prefix, then every snippet of the README's "Connect your client" section run as written from
-// a folder outside the repo, with only the installed `switchboard` and node on the PATH, the
+// prefix, then every client snippet of docs/clients.md and of the README's "Connect your client"
+// section (each once) run as written from a folder outside the repo, with only the installed `switchboard` and node on the PATH, the
 // handshake driven by the official SDK v1 client. Needs a built dist/ (npm test builds) and the
 // npm registry (for the optional reference servers; nothing else).
 
@@ -16,13 +16,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LineCollector, cleanup, exited, repoRoot, spawnTracked, terminate, trackDir } from '../helpers/index.js';
-import { connectSection, shellWords, type HttpSnippet, type StdioSnippet } from './install-readme.js';
+import { clientsPageSnippets, merged, readmeSnippets, sameSnippet, shellWords, type HttpSnippet, type StdioSnippet } from './install-readme.js';
 
 afterAll(cleanup);
 
 const TOKEN = 'install-test-token-0123456789';
 const DOCUMENTED_URL = 'http://127.0.0.1:8808/mcp';
-const section = connectSection(TOKEN);
+const readme = readmeSnippets(TOKEN);
+const page = clientsPageSnippets(TOKEN);
+/** Both pages' snippets, each run once: the README's are the most common of the page's. */
+const section = merged(page, readme);
 const stdio = section.snippets.filter((s): s is StdioSnippet => s.kind === 'stdio');
 const http = section.snippets.filter((s): s is HttpSnippet => s.kind === 'http');
 
@@ -52,7 +55,7 @@ function npm(args: string[], cwd: string): Promise<string> {
 /** The placeholders of the snippets, as a user fills them in. */
 function fillIn(word: string, config: string): string {
   const filled = { '/path/to/switchboard.yaml': config, '/absolute/path/to/node': process.execPath, '/absolute/path/to/switchboard': bin }[word];
-  if (filled === undefined && /^\/(absolute\/)?path\/to\//.test(word)) throw new Error(`unknown placeholder ${word} in the README`);
+  if (filled === undefined && /^\/(absolute\/)?path\/to\//.test(word)) throw new Error(`unknown placeholder ${word} in a snippet`);
   return filled ?? word;
 }
 
@@ -83,7 +86,7 @@ function npxEnv(extra: Record<string, string> = {}, nodeDir?: string): Record<st
   return { ...env, PATH: nodeDir ? [nodeDir, PATH].join(path.delimiter) : PATH, npm_config_yes: 'true', npm_config_update_notifier: 'false', ...extra };
 }
 
-/** Runs a README line as written (placeholders filled in); resolves with its exit code and output. */
+/** Runs a line of the README or docs/clients.md as written (placeholders filled in); resolves with its exit code and output. */
 async function runLine(line: string, config: string, env: Record<string, string>, url?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const words = shellWords(line, { SWITCHBOARD_TOKEN: TOKEN }).map((w) => (url && w === DOCUMENTED_URL ? url : fillIn(w, config)));
   const child = spawnTracked(words[0]!, words.slice(1), { cwd: elsewhere, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -132,16 +135,39 @@ describe('the packed package, installed with npm install -g', () => {
   }, 60_000);
 });
 
-describe('README "Connect your client" over stdio', () => {
+const clients = (snippets: (StdioSnippet | HttpSnippet)[], kind: 'stdio' | 'http') => new Set(snippets.filter((s) => s.kind === kind).map((s) => s.client));
+
+describe('docs/clients.md has every client, the README the most common', () => {
+  it('docs/clients.md: each client over stdio, each but Claude Desktop over HTTP', () => {
+    expect(clients(page.snippets, 'stdio')).toEqual(new Set(['Claude Desktop', 'Claude Code', 'Cursor', 'VS Code', 'MCP Inspector']));
+    expect(clients(page.snippets, 'http')).toEqual(new Set(['Claude Code', 'Cursor', 'VS Code', 'MCP Inspector']));
+  });
+
+  it('README: Claude Desktop, Claude Code and the Inspector over stdio, Claude Code over HTTP', () => {
+    expect(clients(readme.snippets, 'stdio')).toEqual(new Set(['Claude Desktop', 'Claude Code', 'MCP Inspector']));
+    expect(clients(readme.snippets, 'http')).toEqual(new Set(['Claude Code']));
+    expect(readme.inspector.map((l) => l.kind)).toEqual(['stdio']);
+  });
+
+  it("every snippet of the README's is on docs/clients.md as well, and the HTTP set-up is the same", () => {
+    for (const s of readme.snippets) expect(page.snippets.some((t) => sameSnippet(s, t)), `${s.client} (${s.kind}) from the README`).toBe(true);
+    for (const l of readme.inspector) expect(page.inspector.map((m) => m.line)).toContain(l.line);
+    expect(readme.clientsYaml).toBe(page.clientsYaml);
+    expect(readme.serve).toEqual(page.serve);
+    expect(readme.status).toEqual(page.status);
+  });
+});
+
+describe('README and docs/clients.md over stdio', () => {
   it('has a stdio snippet for each client', () => {
-    expect(new Set(stdio.map((s) => s.client))).toEqual(new Set(['Claude Desktop', 'Claude Code', 'Cursor', 'VS Code', 'MCP Inspector']));
+    expect(clients(stdio, 'stdio')).toEqual(new Set(['Claude Desktop', 'Claude Code', 'Cursor', 'VS Code', 'MCP Inspector']));
     // Claude Desktop passes none of the shell's environment: its entries show where ${VAR}s go.
     for (const s of stdio.filter((s) => s.client === 'Claude Desktop')) expect(Object.keys(s.env)).not.toEqual([]);
   });
 
-  it.each(stdio.map((s, i) => [`${s.client} (${i + 1})`, s] as const))('%s: the command starts and serves the catalog', async (label, snippet) => {
+  it.each(stdio.map((s, i) => [`${s.client} (${i + 1}, ${s.where.join(' and ')})`, s, i] as const))('%s: the command starts and serves the catalog', async (label, snippet, i) => {
     // Only the entry's env and a desktop PATH, as Claude Desktop gives: nothing of the shell's.
-    const config = writeConfig(`stdio-${label.replace(/\W+/g, '-')}.yaml`, Object.keys(snippet.env));
+    const config = writeConfig(`stdio-${snippet.client.replace(/\W+/g, '-')}-${i + 1}.yaml`, Object.keys(snippet.env));
     const transport = new StdioClientTransport({
       command: fillIn(snippet.command, config),
       args: snippet.args.map((a) => fillIn(a, config)),
@@ -163,7 +189,7 @@ describe('README "Connect your client" over stdio', () => {
   }, 60_000);
 });
 
-describe('README "Connect your client": the MCP Inspector lines, run with the Inspector itself', () => {
+describe('README and docs/clients.md: the MCP Inspector lines, run with the Inspector itself', () => {
   const lines = section.inspector.filter((l) => l.kind === 'stdio');
 
   it('name a version that runs on Node 20 (engines), as npx would pick it there anyway', () => {
@@ -208,7 +234,7 @@ describe('README "Connect your client": the MCP Inspector lines, run with the In
   }, 180_000);
 });
 
-describe('README "Connect your client" over HTTP', () => {
+describe('README and docs/clients.md over HTTP', () => {
   let gateway: ChildProcess;
   let url = '';
 
@@ -233,14 +259,14 @@ describe('README "Connect your client" over HTTP', () => {
   });
 
   it('has an HTTP snippet for each client but Claude Desktop, all at the documented URL with the bearer header', () => {
-    expect(new Set(http.map((s) => s.client))).toEqual(new Set(['Claude Code', 'Cursor', 'VS Code', 'MCP Inspector']));
+    expect(clients(http, 'http')).toEqual(new Set(['Claude Code', 'Cursor', 'VS Code', 'MCP Inspector']));
     for (const s of http) {
       expect(s.url).toBe(DOCUMENTED_URL);
       expect(s.headers).toEqual({ Authorization: `Bearer ${TOKEN}` });
     }
   });
 
-  it.each(http.map((s) => [s.client, s] as const))('%s: connects with its header and serves the catalog', async (client, snippet) => {
+  it.each(http.map((s) => [`${s.client} (${s.where.join(' and ')})`, s] as const))('%s: connects with its header and serves the catalog', async (client, snippet) => {
     const sdk = new Client({ name: 'install-test', version: '1.0.0' });
     try {
       await sdk.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: snippet.headers } }));

@@ -44,7 +44,24 @@ const ALLOWED: Record<string, string[]> = {
   config: ['protocol', 'errors', 'policy', 'config-types'],
   // The app owns the tool search (app/tool-finder.ts): the index and, with catalog.embeddings, the
   // hybrid ranking over it. The router no longer holds either (issue 29).
-  app: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'router', 'inbound', 'catalog', 'policy', 'observability', 'search', 'search/embeddings', 'config', 'config-types', 'outbound/auth', 'inbound/auth'],
+  app: [
+    'protocol',
+    'errors',
+    'log',
+    'jsonrpc',
+    'outbound',
+    'router',
+    'inbound',
+    'catalog',
+    'policy',
+    'observability',
+    'search',
+    'search/embeddings',
+    'config',
+    'config-types',
+    'outbound/auth',
+    'inbound/auth',
+  ],
   cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth'],
   main: ['protocol', 'errors', 'log', 'app', 'cli', 'config', 'config-types'],
   // Takes callbacks for everything it needs from the gateway; search only for the token estimate.

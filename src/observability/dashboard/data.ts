@@ -68,7 +68,7 @@ export function dashboardState(src: DashboardSources) {
   };
 }
 
-const text = (v: unknown): string | null => (typeof v === 'string' ? (v.length > MAX_TEXT ? v.slice(0, MAX_TEXT) + '…' : v) : null);
+const text = (v: unknown): string | null => (typeof v === 'string' ? (v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT)}…` : v) : null);
 
 function named(e: CatalogEntry) {
   return { name: e.key, server: e.server, original: e.original, title: text(e.item.title), description: text(e.item.description) };

@@ -88,7 +88,7 @@ export class Series {
       if (list.length > this.keep) list.shift();
     }
     // A server removed by a reload leaves the chart.
-    for (const server of this.last.keys()) if (!current.has(server)) (this.last.delete(server), this.points.delete(server));
+    for (const server of this.last.keys()) if (!current.has(server)) this.last.delete(server), this.points.delete(server);
   }
 
   of(server: string): readonly Point[] {

@@ -20,7 +20,10 @@ describe('IndexSync', () => {
     const sync = new IndexSync();
     const big = server('big', [{ name: 'a', description: 'A.' }, { name: 'b' }]);
     sync.sync(buildCatalog([big, server('small', [{ name: 'x' }])], naming), searcher);
-    expect(synced).toEqual([['big', ['big__a', 'big__b']], ['small', ['small__x']]]);
+    expect(synced).toEqual([
+      ['big', ['big__a', 'big__b']],
+      ['small', ['small__x']],
+    ]);
     synced.length = 0;
     sync.sync(buildCatalog([big, server('small', [{ name: 'y' }])], naming), searcher);
     expect(synced).toEqual([['small', ['small__y']]]);

@@ -23,7 +23,13 @@ afterEach(async () => {
 });
 
 const config = (maxListItems: number, extra: Record<string, unknown> = {}) =>
-  gatewayConfig({ limits: { maxListItems, ...extra }, servers: [{ name: 'big', command: 'big' }, { name: 'calm', command: 'calm' }] });
+  gatewayConfig({
+    limits: { maxListItems, ...extra },
+    servers: [
+      { name: 'big', command: 'big' },
+      { name: 'calm', command: 'calm' },
+    ],
+  });
 
 describe('a server over its list bounds', () => {
   it('is failed while the others serve; a reload that raises the bound starts it again', async () => {

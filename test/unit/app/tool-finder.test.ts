@@ -20,7 +20,10 @@ const profile = (tools: { allow: string[]; deny: string[] }): ClientProfile => (
 describe('ToolFinder', () => {
   it('finds within the view, never an app-only tool, and only the servers asked for', async () => {
     const catalog = buildCatalog([server('a', [weather, appOnly]), server('b', [weather]), server('c', [weather])], naming);
-    const finder = new ToolFinder(() => catalog, () => undefined);
+    const finder = new ToolFinder(
+      () => catalog,
+      () => undefined,
+    );
     const keys = async (view = viewFor(catalog, undefined), servers?: string[]) =>
       (await finder.find(view, 'weather forecast', { limit: 10, servers: servers && new Set(servers) })).map((f) => f.entry.key).sort();
     expect(await keys()).toEqual(['a__weather_forecast', 'b__weather_forecast', 'c__weather_forecast']);
@@ -31,7 +34,10 @@ describe('ToolFinder', () => {
 
   it('answers the view’s entries, under the names the profile sees', async () => {
     const catalog = buildCatalog([server('a', [{ ...weather, name: 'weather.forecast' }])], naming);
-    const finder = new ToolFinder(() => catalog, () => undefined);
+    const finder = new ToolFinder(
+      () => catalog,
+      () => undefined,
+    );
     const view = viewFor(catalog, { ...profile(all), naming: { maxLength: 64 } } as ClientProfile);
     const [hit] = await finder.find(view, 'weather', { limit: 5 });
     expect(hit!.entry.key).toMatch(/^a__weather_forecast-[a-z0-9]+$/);
@@ -42,7 +48,10 @@ describe('ToolFinder', () => {
 
   it('follows the snapshots: a server’s new tools are found, its removed ones not', async () => {
     let catalog: Catalog = buildCatalog([server('a', [weather])], naming);
-    const finder = new ToolFinder(() => catalog, () => undefined);
+    const finder = new ToolFinder(
+      () => catalog,
+      () => undefined,
+    );
     const found = async (q: string) => (await finder.find(viewFor(catalog, undefined), q, { limit: 5 })).map((f) => f.entry.key);
     expect(await found('weather')).toEqual(['a__weather_forecast']);
     catalog = buildCatalog([server('a', [{ name: 'send_invoice', description: 'Sends an invoice to a customer.' }])], naming);

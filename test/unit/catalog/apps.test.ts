@@ -18,8 +18,21 @@ const UI_CLIENT = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MI
 
 function server(name: string, lists: Partial<CatalogServerInput['lists']>, extra: Partial<ServerConfig> = {}): CatalogServerInput {
   const config = {
-    kind: 'stdio', name, prefix: name, enabled: true, timeoutMs: 1000, startupTimeoutMs: 1000, isolation: 'shared', command: 'x', args: [], env: {}, cwd: '/',
-    tools: all, prompts: all, resources: all, ...extra,
+    kind: 'stdio',
+    name,
+    prefix: name,
+    enabled: true,
+    timeoutMs: 1000,
+    startupTimeoutMs: 1000,
+    isolation: 'shared',
+    command: 'x',
+    args: [],
+    env: {},
+    cwd: '/',
+    tools: all,
+    prompts: all,
+    resources: all,
+    ...extra,
   } as ServerConfig;
   return { config, ready: true, lists: { tools: [], prompts: [], resources: [], resourceTemplates: [], ...lists } };
 }
@@ -48,7 +61,7 @@ describe('UI resources in the catalog', () => {
     const c = twoApps();
     const tools = Object.fromEntries(c.lists.tools.entries.map((e) => [e.key, e.item]));
     expect(tools['basic__get-time']!._meta).toEqual({ ui: { resourceUri: 'ui://basic+get-time/mcp-app.html' } });
-    expect(tools['basic__poll']!._meta).toEqual({ ui: { resourceUri: 'ui://basic+get-time/mcp-app.html', visibility: ['app'] } });
+    expect(tools.basic__poll!._meta).toEqual({ ui: { resourceUri: 'ui://basic+get-time/mcp-app.html', visibility: ['app'] } });
     expect(tools['clash__get-time']!._meta).toEqual({ 'ui/resourceUri': 'ui://clash+get-time/mcp-app.html' });
     const resource = c.lists.resources.entries.find((e) => e.server === 'basic')!;
     expect(resource.item).toEqual({ uri: 'ui://basic+get-time/mcp-app.html', name: 'app', mimeType: MIME, _meta: { ui: { csp, prefersBorder: true } } });
@@ -79,9 +92,17 @@ describe('UI resources in the catalog', () => {
 
   it('translates UI URIs in results of app servers only, and leaves other servers’ answers alone', () => {
     const c = twoApps();
-    const result = { content: [{ type: 'resource_link', uri: 'ui://get-time/other.html', name: 'o' }], structuredContent: { time: 't' }, _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' }, k: 1 } };
+    const result = {
+      content: [{ type: 'resource_link', uri: 'ui://get-time/other.html', name: 'o' }],
+      structuredContent: { time: 't' },
+      _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' }, k: 1 },
+    };
     const out = renameInToolResult(result, c.renamedUris.get('clash'));
-    expect(out).toEqual({ content: [{ type: 'resource_link', uri: 'ui://clash+get-time/other.html', name: 'o' }], structuredContent: { time: 't' }, _meta: { ui: { resourceUri: 'ui://clash+get-time/mcp-app.html' }, k: 1 } });
+    expect(out).toEqual({
+      content: [{ type: 'resource_link', uri: 'ui://clash+get-time/other.html', name: 'o' }],
+      structuredContent: { time: 't' },
+      _meta: { ui: { resourceUri: 'ui://clash+get-time/mcp-app.html' }, k: 1 },
+    });
     expect(c.renamedUris.get('files')).toBeUndefined();
     const read = renameInRead({ contents: [{ uri: 'ui://get-time/mcp-app.html', mimeType: MIME, text: '<html>', _meta: { ui: { csp } } }] }, c.renamedUris.get('basic'));
     expect(read.contents[0]).toEqual({ uri: 'ui://basic+get-time/mcp-app.html', mimeType: MIME, text: '<html>', _meta: { ui: { csp } } });
@@ -94,10 +115,14 @@ describe('UI resources in the catalog', () => {
       fc.property(fc.array(serverArb, { minLength: 1, maxLength: 4 }), (specs) => {
         const c = buildCatalog(
           specs.map((s, i) =>
-            server(i % 2 ? `S_${i}` : `s-${i}`, {
-              resources: s.listed.map((uri) => ({ uri, name: 'r' })),
-              tools: s.pointed.map((uri, j) => appTool(`t${j}`, uri)),
-            }, { prefix: 's-1' }),
+            server(
+              i % 2 ? `S_${i}` : `s-${i}`,
+              {
+                resources: s.listed.map((uri) => ({ uri, name: 'r' })),
+                tools: s.pointed.map((uri, j) => appTool(`t${j}`, uri)),
+              },
+              { prefix: 's-1' },
+            ),
           ),
           naming,
         );
@@ -196,7 +221,13 @@ describe('an app’s HTML and the result sanitizer', () => {
   });
 
   it('takes no MIME label for an app: a content elsewhere than at a ui:// URI is cleaned, whatever it is labelled', () => {
-    const labelled = { contents: [{ uri: 'file:///notes/readme.html', mimeType: MIME, text: html }, { mimeType: MIME, text: html }, { uri: 'https://x/app.html', mimeType: MIME, text: html }] };
+    const labelled = {
+      contents: [
+        { uri: 'file:///notes/readme.html', mimeType: MIME, text: html },
+        { mimeType: MIME, text: html },
+        { uri: 'https://x/app.html', mimeType: MIME, text: html },
+      ],
+    };
     const r = sanitizeReadResultForApps(labelled, { action: 'strip' });
     for (const c of r.result.contents) expect(c.text).not.toMatch(/ignore all previous instructions/i);
     expect(r.result.contents.map((c: any) => c.mimeType)).toEqual([MIME, MIME, MIME]);
@@ -211,6 +242,7 @@ describe('an app’s HTML and the result sanitizer', () => {
   it('knows a server that declared the extension from one that did not', () => {
     expect(declaresApps({ extensions: { 'io.modelcontextprotocol/ui': {} } })).toBe(true);
     expect(declaresApps({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MIME] } } })).toBe(true);
-    for (const caps of [undefined, {}, { extensions: {} }, { extensions: { 'io.modelcontextprotocol/ui': true } }, { experimental: { 'io.modelcontextprotocol/ui': {} } }]) expect(declaresApps(caps)).toBe(false);
+    for (const caps of [undefined, {}, { extensions: {} }, { extensions: { 'io.modelcontextprotocol/ui': true } }, { experimental: { 'io.modelcontextprotocol/ui': {} } }])
+      expect(declaresApps(caps)).toBe(false);
   });
 });

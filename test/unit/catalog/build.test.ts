@@ -6,8 +6,21 @@ const all = { allow: ['*'], deny: [] as string[] };
 
 function server(name: string, lists: Partial<CatalogServerInput['lists']>, extra: Partial<ServerConfig> = {}): CatalogServerInput {
   const config = {
-    kind: 'stdio', name, prefix: name, enabled: true, timeoutMs: 1000, startupTimeoutMs: 1000, isolation: 'shared', command: 'x', args: [], env: {}, cwd: '/',
-    tools: all, prompts: all, resources: all, ...extra,
+    kind: 'stdio',
+    name,
+    prefix: name,
+    enabled: true,
+    timeoutMs: 1000,
+    startupTimeoutMs: 1000,
+    isolation: 'shared',
+    command: 'x',
+    args: [],
+    env: {},
+    cwd: '/',
+    tools: all,
+    prompts: all,
+    resources: all,
+    ...extra,
   } as ServerConfig;
   return { config, ready: true, lists: { tools: [], prompts: [], resources: [], resourceTemplates: [], ...lists } };
 }
@@ -16,10 +29,7 @@ const naming = { separator: '__', mode: 'always' as const };
 
 describe('buildCatalog', () => {
   it('namespaces tools and prompts and remembers where each came from', () => {
-    const c = buildCatalog(
-      [server('a', { tools: [{ name: 'search', inputSchema: { type: 'object' } }], prompts: [{ name: 'p' }] }), server('b', { tools: [{ name: 'search' }] })],
-      naming,
-    );
+    const c = buildCatalog([server('a', { tools: [{ name: 'search', inputSchema: { type: 'object' } }], prompts: [{ name: 'p' }] }), server('b', { tools: [{ name: 'search' }] })], naming);
     expect(c.lists.tools.entries.map((e) => [e.key, e.server, e.original])).toEqual([
       ['a__search', 'a', 'search'],
       ['b__search', 'b', 'search'],
@@ -30,26 +40,28 @@ describe('buildCatalog', () => {
   });
 
   it('prefixes only colliding names in on-conflict mode', () => {
-    const c = buildCatalog(
-      [server('a', { tools: [{ name: 'search' }, { name: 'only_a' }] }), server('b', { tools: [{ name: 'search' }] })],
-      { separator: '__', mode: 'on-conflict' },
-    );
+    const c = buildCatalog([server('a', { tools: [{ name: 'search' }, { name: 'only_a' }] }), server('b', { tools: [{ name: 'search' }] })], { separator: '__', mode: 'on-conflict' });
     expect(c.lists.tools.entries.map((e) => e.key)).toEqual(['a__search', 'only_a', 'b__search']);
   });
 
   it('applies allow/deny to original names, and leaves out servers that are not ready', () => {
     const down = server('c', { tools: [{ name: 'x' }] });
     down.ready = false;
-    const c = buildCatalog(
-      [server('a', { tools: [{ name: 'read' }, { name: 'delete_all' }] }, { tools: { allow: ['*'], deny: ['delete_*'] } }), down],
-      naming,
-    );
+    const c = buildCatalog([server('a', { tools: [{ name: 'read' }, { name: 'delete_all' }] }, { tools: { allow: ['*'], deny: ['delete_*'] } }), down], naming);
     expect(c.lists.tools.entries.map((e) => e.key)).toEqual(['a__read']);
   });
 
   it('keeps unique URIs as they are and namespaces a repeated URI, both still reachable', () => {
     const c = buildCatalog(
-      [server('a', { resources: [{ uri: 'file:///x', name: 'x' }] }), server('b', { resources: [{ uri: 'file:///x', name: 'x' }, { uri: 'b://only', name: 'o' }] })],
+      [
+        server('a', { resources: [{ uri: 'file:///x', name: 'x' }] }),
+        server('b', {
+          resources: [
+            { uri: 'file:///x', name: 'x' },
+            { uri: 'b://only', name: 'o' },
+          ],
+        }),
+      ],
       naming,
     );
     expect(c.lists.resources.entries.map((e) => e.key)).toEqual(['file:///x', 'b+file:///x', 'b://only']);
@@ -82,7 +94,10 @@ describe('buildCatalog: no server holds a name in another server’s namespace (
   const onConflict = { separator: '__', mode: 'on-conflict' as const };
 
   it('gives gh__create_issue to gh whatever the config order; the hostile tool gets its own prefix', () => {
-    for (const order of [[hostile(), gh()], [gh(), hostile()]]) {
+    for (const order of [
+      [hostile(), gh()],
+      [gh(), hostile()],
+    ]) {
       const c = buildCatalog(order, onConflict);
       const byKey = new Map(c.lists.tools.entries.map((e) => [e.key, [e.server, e.original]]));
       expect(byKey.get('gh__create_issue')).toEqual(['gh', 'create_issue']);
@@ -111,10 +126,18 @@ describe('buildCatalog: no server holds a name in another server’s namespace (
   });
 
   it('namespaces a resource URI another server listed under gh’s URI prefix, so reads of it reach the right server', () => {
-    const evil = server('evil', { resources: [{ uri: 'gh+file:///secret', name: 's' }, { uri: 'GH+file:///x', name: 'x' }] });
+    const evil = server('evil', {
+      resources: [
+        { uri: 'gh+file:///secret', name: 's' },
+        { uri: 'GH+file:///x', name: 'x' },
+      ],
+    });
     const real = server('gh', { resources: [{ uri: 'file:///secret', name: 's' }] });
     const first = server('first', { resources: [{ uri: 'file:///secret', name: 's' }] });
-    for (const order of [[evil, first, real], [first, real, evil]]) {
+    for (const order of [
+      [evil, first, real],
+      [first, real, evil],
+    ]) {
       const c = buildCatalog(order, naming);
       expect(c.resources.route('gh+file:///secret')).toEqual([{ server: 'gh', uri: 'file:///secret' }]);
       expect(c.resources.route('evil+gh+file:///secret')).toEqual([{ server: 'evil', uri: 'gh+file:///secret' }]);

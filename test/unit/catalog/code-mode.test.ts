@@ -13,7 +13,12 @@ import { declareCallables, signatureOf, viewCallables } from '../../../src/inbou
 
 const all = { allow: ['*'], deny: [] as string[] };
 const naming = { separator: '__', mode: 'always' as const };
-const tool = (name: string, extra: Record<string, any> = {}) => ({ name, description: `Does ${name}.`, inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, ...extra });
+const tool = (name: string, extra: Record<string, any> = {}) => ({
+  name,
+  description: `Does ${name}.`,
+  inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+  ...extra,
+});
 const server = (name: string, tools: Record<string, any>[]): CatalogServerInput => ({
   config: { kind: 'stdio', name, prefix: name, enabled: true, tools: all, prompts: all, resources: all } as unknown as ServerConfig,
   ready: true,
@@ -40,7 +45,10 @@ const servers = [
   server('cal', [tool('list_events'), tool('run_code')]),
 ];
 const viewOf = (over: Partial<ExposureSettings> = {}, declare = true) => viewFor(buildCatalog(servers, naming, DEFAULT_GUARD, exposure(over, declare)), undefined);
-const served = (over: Partial<ExposureSettings> = {}, declare = true) => viewOf(over, declare).exposure().served.entries.map((e) => e.item);
+const served = (over: Partial<ExposureSettings> = {}, declare = true) =>
+  viewOf(over, declare)
+    .exposure()
+    .served.entries.map((e) => e.item);
 
 describe('code mode’s tool list', () => {
   it('is run_code and search_tools, and the tools an app needs (never call_tool)', () => {
@@ -71,7 +79,11 @@ describe('code mode’s tool list', () => {
   });
 
   it('past codeBudget (or before the declarations are loaded) sends the model to search instead', () => {
-    for (const [over, declare] of [[{ codeBudget: 10 }, true], [{ codeBudget: 0 }, true], [{}, false]] as const) {
+    for (const [over, declare] of [
+      [{ codeBudget: 10 }, true],
+      [{ codeBudget: 0 }, true],
+      [{}, false],
+    ] as const) {
       const [run] = served(over, declare);
       expect(run!.description).not.toMatch(/declare const tools/);
       expect(run!.description).toMatch(/find them first with search_tools \(each result carries its TypeScript signature\)/);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  createCursorCodec,
-  indexKeys,
-  pageBounds,
-  type CursorState,
-  type ListKind,
-} from '../../../src/catalog/cursor.js';
+import { createCursorCodec, indexKeys, pageBounds, type CursorState, type ListKind } from '../../../src/catalog/cursor.js';
 
 const secret = new Uint8Array(32).fill(7);
 const codec = createCursorCodec(secret);
@@ -63,7 +57,7 @@ describe('cursor codec', () => {
 
   it('rejects non-canonical spellings that Node would decode to the same bytes', () => {
     const cursor = codec.encode({ kind: 'tools', afterKey: 'ab', offset: 2 });
-    expect(codec.decode(cursor + '=')).toBeUndefined();
+    expect(codec.decode(`${cursor}=`)).toBeUndefined();
     expect(codec.decode(` ${cursor}`)).toBeUndefined();
 
     // Flip an unused low bit of the last character (7 + 2 + 16 = 25 bytes: 4 spare bits).
@@ -102,10 +96,7 @@ describe('cursor codec', () => {
 });
 
 describe('cursor codec properties', () => {
-  const key = fc.oneof(
-    fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.string({ unit: fc.constantFrom('a', '\uD800', '\uDFFF', '😀', '/'), maxLength: 20 }),
-  );
+  const key = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: fc.constantFrom('a', '\uD800', '\uDFFF', '😀', '/'), maxLength: 20 }));
   const state = fc.record({
     kind: fc.constantFrom(...KINDS),
     afterKey: key,
@@ -123,12 +114,9 @@ describe('cursor codec properties', () => {
 
   it('arbitrary strings decode to undefined', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom(...B64URL), minLength: 30, maxLength: 120 })),
-        (s) => {
-          expect(codec.decode(s)).toBeUndefined();
-        },
-      ),
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom(...B64URL), minLength: 30, maxLength: 120 })), (s) => {
+        expect(codec.decode(s)).toBeUndefined();
+      }),
       { numRuns: 1000 },
     );
   });

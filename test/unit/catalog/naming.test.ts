@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  MODEL_API_NAME_RULES,
-  SPEC_NAME_PATTERN,
-  SPEC_NAME_RULES,
-  assignNames,
-  fitName,
-  type NameRequest,
-  type NameRules,
-  type NamingOptions,
-} from '../../../src/catalog/naming.js';
+import { MODEL_API_NAME_RULES, SPEC_NAME_PATTERN, SPEC_NAME_RULES, assignNames, fitName, type NameRequest, type NameRules, type NamingOptions } from '../../../src/catalog/naming.js';
 
 const MODEL_API_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const HASH = '[a-z2-7]{8}';
@@ -78,9 +69,7 @@ describe('assignNames, always mode', () => {
   it('prefixes with the separator, or not at all for an empty prefix', () => {
     expect(assignNames([req('gh', 'search'), req('fs', 'read_file', '')], always)).toEqual(['gh__search', 'read_file']);
     expect(assignNames([req('gh', 'search')], { ...always, separator: '.' })).toEqual(['gh.search']);
-    expect(assignNames([req('gh', 'search')], { ...always, separator: '.', rules: MODEL_API_NAME_RULES })[0]).toMatch(
-      new RegExp(`^gh_search-${HASH}$`),
-    );
+    expect(assignNames([req('gh', 'search')], { ...always, separator: '.', rules: MODEL_API_NAME_RULES })[0]).toMatch(new RegExp(`^gh_search-${HASH}$`));
   });
 
   it('handles an empty name', () => {
@@ -143,9 +132,7 @@ describe('assignNames, on-conflict mode', () => {
   });
 
   it('fits plain names to the model API rules', () => {
-    expect(assignNames([req('a', 'repo.search')], { ...onConflict, rules: MODEL_API_NAME_RULES })[0]).toMatch(
-      new RegExp(`^repo_search-${HASH}$`),
-    );
+    expect(assignNames([req('a', 'repo.search')], { ...onConflict, rules: MODEL_API_NAME_RULES })[0]).toMatch(new RegExp(`^repo_search-${HASH}$`));
   });
 });
 
@@ -201,7 +188,12 @@ describe('assignNames properties', () => {
   it('is deterministic', () => {
     fc.assert(
       fc.property(fc.array(request, { maxLength: 12 }), options, (items, opts) => {
-        expect(assignNames(items.map((i) => ({ ...i })), opts)).toEqual(assignNames(items, opts));
+        expect(
+          assignNames(
+            items.map((i) => ({ ...i })),
+            opts,
+          ),
+        ).toEqual(assignNames(items, opts));
       }),
       { numRuns: 200 },
     );
@@ -209,10 +201,7 @@ describe('assignNames properties', () => {
 
   // Existing servers use prefixes from one alphabet and the new server a prefix outside it, so
   // no prefix/name split of a new item can spell an existing candidate (that would be a true clash).
-  const existing = fc.array(
-    fc.record({ server: fc.constantFrom('s1', 's2'), prefix: fc.constantFrom('', 'a', 'b', 'ab'), name: anyText }),
-    { maxLength: 12 },
-  );
+  const existing = fc.array(fc.record({ server: fc.constantFrom('s1', 's2'), prefix: fc.constantFrom('', 'a', 'b', 'ab'), name: anyText }), { maxLength: 12 });
   const added = fc.array(fc.record({ server: fc.constant('new'), prefix: fc.constant('zz'), name: anyText }), {
     minLength: 1,
     maxLength: 6,
@@ -309,9 +298,7 @@ describe('assignNames with namespaces, as properties', () => {
   const sep = fc.constantFrom('__', '-', '.');
   const name = fc.oneof(
     fc.constantFrom('create_issue', 'search', 'x', 'a/b', ''),
-    fc
-      .tuple(fc.constantFrom('gh', 'GL.x', 'fs', 'bare', 'zz'), fc.constantFrom('__', '-', '.', '_'), fc.constantFrom('create_issue', 'search', 'x', ''))
-      .map(([p, s, n]) => p + s + n),
+    fc.tuple(fc.constantFrom('gh', 'GL.x', 'fs', 'bare', 'zz'), fc.constantFrom('__', '-', '.', '_'), fc.constantFrom('create_issue', 'search', 'x', '')).map(([p, s, n]) => p + s + n),
   );
   const items = fc.array(
     fc.record({ server: fc.constantFrom(...SERVERS), name }).map(({ server, name }) => req(server, name, PREFIX[server])),

@@ -21,21 +21,28 @@ const echo = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'objec
 function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+    .join(',')}}`;
 }
 
 /** Rebuilds an object with its keys in reverse order, at every level. */
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  );
 }
 
 describe('toolDigest', () => {
   it('is "sha256:" and the hex digest of the canonical JSON of the pinned fields', () => {
     const tool = { name: 'x', description: 'd', inputSchema: { type: 'object', b: 1, a: [2, { d: 1, c: 0 }] } };
     const canonical = '{"description":"d","inputSchema":{"a":[2,{"c":0,"d":1}],"b":1,"type":"object"},"name":"x"}';
-    expect(toolDigest(tool)).toBe('sha256:' + createHash('sha256').update(canonical).digest('hex'));
+    expect(toolDigest(tool)).toBe(`sha256:${createHash('sha256').update(canonical).digest('hex')}`);
   });
 
   it('does not depend on key order, at any level', () => {
@@ -85,7 +92,7 @@ describe('toolDigest', () => {
   it('gives a tool with neither execution nor a pinned _meta key the digest locks gave it before they were pinned', () => {
     const before = (tool: Record<string, any>) => {
       const six = Object.fromEntries(['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title'].filter((k) => tool[k] !== undefined).map((k) => [k, tool[k]]));
-      return 'sha256:' + createHash('sha256').update(canonical(six)).digest('hex');
+      return `sha256:${createHash('sha256').update(canonical(six)).digest('hex')}`;
     };
     for (const tool of [add, echo, { ...echo, _meta: { progress: 1 } }]) expect(toolDigest(tool)).toBe(before(tool));
   });
@@ -137,11 +144,14 @@ describe('readLock / writeLock', () => {
 
   it('round-trips, as pretty sorted JSON with a trailing newline, leaving no temp file', async () => {
     const path = join(dir, 'switchboard.lock');
-    const lock = buildLock([{ name: 'b', tools: [echo] }, { name: 'a', tools: [add, echo] }]);
+    const lock = buildLock([
+      { name: 'b', tools: [echo] },
+      { name: 'a', tools: [add, echo] },
+    ]);
     await writeLock(path, lock);
     expect(await readLock(path)).toEqual(lock);
     const text = await readFile(path, 'utf8');
-    expect(text).toBe(JSON.stringify(lock, null, 2) + '\n');
+    expect(text).toBe(`${JSON.stringify(lock, null, 2)}\n`);
     expect(text.indexOf('"a"')).toBeLessThan(text.indexOf('"b"'));
     expect(await readdir(dir)).toEqual(['switchboard.lock']);
   });

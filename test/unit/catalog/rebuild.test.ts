@@ -15,7 +15,15 @@ const all = { allow: ['*'], deny: [] as string[] };
 const config = (name: string, prefix: string): ServerConfig =>
   ({ kind: 'stdio', name, prefix, enabled: true, tools: { allow: ['*'], deny: ['hidden*'] }, prompts: all, resources: all, listLimits: {} }) as unknown as ServerConfig;
 const exposure = {
-  settingsFor: () => ({ mode: 'auto' as const, tokenBudget: 500, alwaysVisible: ['a__keep*'], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: 40 }),
+  settingsFor: () => ({
+    mode: 'auto' as const,
+    tokenBudget: 500,
+    alwaysVisible: ['a__keep*'],
+    searchTool: 'search_tools',
+    callTool: 'call_tool',
+    listServersTool: 'list_servers',
+    directoryBudget: 40,
+  }),
 };
 const profile: ClientProfile = { name: 'short', tools: { allow: ['*'], deny: ['*drop*'] }, prompts: all, resources: all, readOnly: false, naming: { maxLength: 64 } } as ClientProfile;
 
@@ -49,7 +57,9 @@ function summary(c: Catalog) {
     viewHash: viewFor(c, profile).lists.tools.hash,
     tokens: [viewFor(c, undefined).exposure().tokens(), viewFor(c, profile).exposure().tokens()],
     directory: [viewFor(c, undefined).directory(), viewFor(c, profile).directory()],
-    served: viewFor(c, profile).exposure().served.entries.map((e) => e.item),
+    served: viewFor(c, profile)
+      .exposure()
+      .served.entries.map((e) => e.item),
     mode: viewFor(c, profile).exposure().mode,
   };
 }

@@ -34,7 +34,11 @@ function server(name: string, resources: FilterRules = all, prefix = name): Cata
     lists: {
       tools: [],
       prompts: [{ name: 'show' }],
-      resources: [{ uri: PUBLIC, name: 'readme' }, { uri: SECRET, name: 'keys' }, { uri: 'file:///shared', name: 's' }],
+      resources: [
+        { uri: PUBLIC, name: 'readme' },
+        { uri: SECRET, name: 'keys' },
+        { uri: 'file:///shared', name: 's' },
+      ],
       resourceTemplates: [{ uriTemplate: 'file:///{path}', name: 'files' }],
     },
   };
@@ -98,7 +102,13 @@ describe('answers', () => {
         { role: 'user', content: { type: 'text', text: 'hi' } },
         { role: 'user', content: { type: 'resource', resource: { uri: SECRET, text: 'KEY' } } },
         { role: 'user', content: { type: 'resource_link', uri: SECRET } },
-        { role: 'user', content: [{ type: 'resource_link', uri: SECRET }, { type: 'resource_link', uri: PUBLIC }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'resource_link', uri: SECRET },
+            { type: 'resource_link', uri: PUBLIC },
+          ],
+        },
       ],
     };
     const out = judgePromptResult(result, judge);
@@ -112,7 +122,19 @@ describe('answers', () => {
       messages: [
         { role: 'user', content: { type: 'text', text: 'hi' } },
         { role: 'user', content: { type: 'resource_link', uri: SECRET } },
-        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'a', content: [{ type: 'resource_link', uri: SECRET }, { type: 'resource_link', uri: PUBLIC }] }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              toolUseId: 'a',
+              content: [
+                { type: 'resource_link', uri: SECRET },
+                { type: 'resource_link', uri: PUBLIC },
+              ],
+            },
+          ],
+        },
         { role: 'user', content: [{ type: 'resource', resource: { uri: SECRET, text: 'KEY' } }] },
       ],
     };

@@ -3,8 +3,7 @@
 
 // A zero-width joiner between two pictographs is how emoji such as 👩‍💻 are written: visible, allowed.
 const EMOJI_JOIN = /(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
-const FORBIDDEN =
-  /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF\p{Cf}\p{Cs}\x1b]|(?![\n\t])\p{Cc}/u;
+const FORBIDDEN = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF\p{Cf}\p{Cs}\x1b]|(?![\n\t])\p{Cc}/u;
 
 export const hasForbidden = (s: string): boolean => FORBIDDEN.test(s.replace(EMOJI_JOIN, ''));
 

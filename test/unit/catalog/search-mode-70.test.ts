@@ -34,7 +34,15 @@ describe('search mode over the 70 benchmark servers', () => {
     const counter = await loadTokenCounter();
     const servers = benchmarkServers();
     expect(servers).toHaveLength(70);
-    const settings = { mode: 'search' as const, tokenBudget: 10_000, alwaysVisible: [], searchTool: 'search_tools', callTool: 'call_tool', listServersTool: 'list_servers', directoryBudget: DEFAULT_DIRECTORY_BUDGET };
+    const settings = {
+      mode: 'search' as const,
+      tokenBudget: 10_000,
+      alwaysVisible: [],
+      searchTool: 'search_tools',
+      callTool: 'call_tool',
+      listServersTool: 'list_servers',
+      directoryBudget: DEFAULT_DIRECTORY_BUDGET,
+    };
     const catalog = buildCatalog(servers, { separator: '__', mode: 'always' }, DEFAULT_GUARD, { settingsFor: () => settings, counter });
     const exposure = viewFor(catalog, undefined).exposure();
     const tokens = exposure.tokens();

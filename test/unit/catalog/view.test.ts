@@ -60,12 +60,7 @@ describe('viewFor', () => {
 
 describe('a profile that may not read an app’s UI resource', () => {
   const withApp = buildCatalog(
-    [
-      server('gh', [
-        { name: 'show_issue', _meta: { ui: { resourceUri: 'ui://issue/view.html', visibility: ['model', 'app'] }, 'ui/resourceUri': 'ui://issue/view.html' } },
-        { name: 'plain' },
-      ]),
-    ],
+    [server('gh', [{ name: 'show_issue', _meta: { ui: { resourceUri: 'ui://issue/view.html', visibility: ['model', 'app'] }, 'ui/resourceUri': 'ui://issue/view.html' } }, { name: 'plain' }])],
     { separator: '__', mode: 'always' },
   );
   const pointer = (p: ClientProfile | undefined) => viewFor(withApp, p).lists.tools.entries.find((e) => e.original === 'show_issue')!.item._meta;

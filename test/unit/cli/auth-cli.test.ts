@@ -28,7 +28,11 @@ describe('switchboard login / logout arguments', () => {
 
 describe('loginTarget', () => {
   it('is the HTTP server with its OAuth settings (any HTTP server: OAuth may start on a challenge)', () => {
-    expect(loginTarget(config, 'notes')).toEqual({ name: 'notes', url: 'https://mcp.example.com/mcp', auth: { type: 'oauth', scopes: ['read'], tokenFile: '/cfg/t.json', grant: 'authorization_code' } });
+    expect(loginTarget(config, 'notes')).toEqual({
+      name: 'notes',
+      url: 'https://mcp.example.com/mcp',
+      auth: { type: 'oauth', scopes: ['read'], tokenFile: '/cfg/t.json', grant: 'authorization_code' },
+    });
     expect(loginTarget(config, 'plain')).toEqual({ name: 'plain', url: 'https://other.example.com/mcp' });
   });
 
@@ -40,7 +44,17 @@ describe('loginTarget', () => {
 
 describe('what status and check say about OAuth', () => {
   const now = 1_000_000_000_000;
-  const server = (extra: Partial<ServerSummary>): ServerSummary => ({ name: 'notes', state: 'ready', transport: 'streamable-http', protocolVersion: '2025-11-25', tools: 2, prompts: 0, resources: 0, resourceTemplates: 0, ...extra });
+  const server = (extra: Partial<ServerSummary>): ServerSummary => ({
+    name: 'notes',
+    state: 'ready',
+    transport: 'streamable-http',
+    protocolVersion: '2025-11-25',
+    tools: 2,
+    prompts: 0,
+    resources: 0,
+    resourceTemplates: 0,
+    ...extra,
+  });
 
   it('ok: the expiry and the scopes', () => {
     expect(authNote(server({ auth: { status: 'ok', expiresAt: now + 42 * 60_000, scopes: ['a', 'b'] } }), now)).toBe('OAuth ok, token expires in 42m, scopes a b');

@@ -46,7 +46,15 @@ describe('pretty log lines', () => {
   });
 
   it('never throws, whatever it is given', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))), (text) => void prettyLine(text)));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        (text) => void prettyLine(text),
+      ),
+    );
     fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (entry) => void prettyLine(JSON.stringify(entry), true)));
   });
 });

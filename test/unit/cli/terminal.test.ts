@@ -68,10 +68,7 @@ describe('Terminal', () => {
   });
 
   it('shows every line in order and the last live block, for any sequence of writes', () => {
-    const op = fc.oneof(
-      fc.record({ line: fc.stringMatching(/^[a-z:│][a-z :│]{0,29}$/) }),
-      fc.record({ live: fc.array(fc.stringMatching(/^[a-z ]{1,20}$/), { maxLength: 4 }) }),
-    );
+    const op = fc.oneof(fc.record({ line: fc.stringMatching(/^[a-z:│][a-z :│]{0,29}$/) }), fc.record({ live: fc.array(fc.stringMatching(/^[a-z ]{1,20}$/), { maxLength: 4 }) }));
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
         const { t, shown } = terminal(true);

@@ -43,7 +43,11 @@ const GITHUB: Callable = {
       filter: { type: 'object', properties: { author: { type: 'string' }, and: { $ref: '#/$defs/filter' } } },
     },
   },
-  outputSchema: { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } } }, required: ['total'] },
+  outputSchema: {
+    type: 'object',
+    properties: { total: { type: 'integer' }, items: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } } },
+    required: ['total'],
+  },
 };
 
 describe('code mode declarations', () => {
@@ -105,7 +109,9 @@ describe('code mode declarations', () => {
   });
 
   it('sheds detail to stay within the per-tool budget, and still parses', () => {
-    const properties = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`field_${i}`, { type: 'object', description: 'x'.repeat(150), properties: { inner: { type: 'string', description: 'y'.repeat(100) } } }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [`field_${i}`, { type: 'object', description: 'x'.repeat(150), properties: { inner: { type: 'string', description: 'y'.repeat(100) } } }]),
+    );
     const d = declareTools([{ server: 'big', tool: 'huge', description: 'A huge tool.', inputSchema: { type: 'object', properties } }], { maxCharsPerTool: 3_000 });
     expect(d.tools[0]!.chars).toBeLessThanOrEqual(3_000);
     expect(d.text).toContain('tools.describe("tools.big.huge")');
@@ -129,7 +135,21 @@ const weirdText = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('*/', '
 const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
   s: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom(true, false, {}, { type: 'string' }, { type: 'integer', minimum: -3 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: ['string', 'null'] }, { $ref: '#' }, { $ref: '#/$defs/a' }, { $ref: '#/nope' }, { $ref: 'https://x/y' }),
+    fc.constantFrom(
+      true,
+      false,
+      {},
+      { type: 'string' },
+      { type: 'integer', minimum: -3 },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'null' },
+      { type: ['string', 'null'] },
+      { $ref: '#' },
+      { $ref: '#/$defs/a' },
+      { $ref: '#/nope' },
+      { $ref: 'https://x/y' },
+    ),
     fc.record({ enum: fc.array(fc.oneof(weirdText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant({ o: 1 })), { minLength: 1, maxLength: 4 }) }),
     fc.record({ const: fc.oneof(weirdText, fc.integer({ min: -5, max: 5 }), fc.constant(null)) }),
     fc.record({ type: fc.constant('array'), items: tie('s') }, { requiredKeys: ['type'] }),
@@ -153,8 +173,5 @@ const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
 })).s;
 
 function callable(): fc.Arbitrary<Callable> {
-  return fc.record(
-    { server: weirdText, tool: weirdText, description: weirdText, inputSchema: schema, outputSchema: schema },
-    { requiredKeys: ['server', 'tool'] },
-  ) as fc.Arbitrary<Callable>;
+  return fc.record({ server: weirdText, tool: weirdText, description: weirdText, inputSchema: schema, outputSchema: schema }, { requiredKeys: ['server', 'tool'] }) as fc.Arbitrary<Callable>;
 }

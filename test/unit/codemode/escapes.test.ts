@@ -68,11 +68,11 @@ return { ['__proto__']: { polluted4: 'yes' }, nested: [{ constructor: { prototyp
     expect(calls).toHaveLength(2);
     for (const c of calls) {
       expect(Object.getPrototypeOf(c.args)).toBe(Object.prototype);
-      expect(Object.prototype.hasOwnProperty.call(c.args, '__proto__')).toBe(false);
+      expect(Object.hasOwn(c.args, '__proto__')).toBe(false);
     }
     expect(r.ok).toBe(true);
     if (r.ok) {
-      expect(Object.prototype.hasOwnProperty.call(r.value, '__proto__')).toBe(false);
+      expect(Object.hasOwn(r.value, '__proto__')).toBe(false);
       expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
     }
   });

@@ -132,7 +132,7 @@ describe('code mode limits', () => {
     expect(!r.ok && r.error.kind).toBe('code-size');
   });
 
-  it('what crosses is bounded: arguments, their nesting, the result\'s nesting, thrown messages, log lines', async () => {
+  it("what crosses is bounded: arguments, their nesting, the result's nesting, thrown messages, log lines", async () => {
     const { bindings, calls } = testBindings();
     const big = await runScript('try { await tools.files.echo({ s: "x".repeat(2000000) }) } catch (e) { return [e.code, e.message] }', { bindings });
     expect(big.ok && big.value).toEqual([-32602, 'arguments of tools.files.echo are not JSON-serialisable: arguments are 2000008 characters; at most 1000000']);

@@ -95,12 +95,38 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
 const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
   s: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom(true, false, {}, { type: 'string' }, { type: 'integer' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'object' }, { type: 'array' }, { type: ['string', 'null'] }, { type: ['integer', 'boolean'] }),
+    fc.constantFrom(
+      true,
+      false,
+      {},
+      { type: 'string' },
+      { type: 'integer' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'null' },
+      { type: 'object' },
+      { type: 'array' },
+      { type: ['string', 'null'] },
+      { type: ['integer', 'boolean'] },
+    ),
     fc.record({ type: fc.constant('string'), minLength: fc.nat(3), maxLength: fc.nat(3), pattern: fc.constantFrom('^a', 'b$', '^[a-c]+$', 'x') }, { requiredKeys: ['type'] }),
-    fc.record({ type: fc.constantFrom('integer', 'number'), minimum: fc.integer({ min: -2, max: 8 }), maximum: fc.integer({ min: 0, max: 10 }), exclusiveMinimum: fc.integer({ min: -2, max: 5 }), exclusiveMaximum: fc.integer({ min: 2, max: 12 }), multipleOf: fc.constantFrom(1, 2, 3) }, { requiredKeys: ['type'] }),
+    fc.record(
+      {
+        type: fc.constantFrom('integer', 'number'),
+        minimum: fc.integer({ min: -2, max: 8 }),
+        maximum: fc.integer({ min: 0, max: 10 }),
+        exclusiveMinimum: fc.integer({ min: -2, max: 5 }),
+        exclusiveMaximum: fc.integer({ min: 2, max: 12 }),
+        multipleOf: fc.constantFrom(1, 2, 3),
+      },
+      { requiredKeys: ['type'] },
+    ),
     fc.record({ enum: fc.array(leafValue, { minLength: 1, maxLength: 4 }) }),
     fc.record({ const: leafValue }),
-    fc.record({ type: fc.constant('array'), items: tie('s'), prefixItems: fc.array(tie('s'), { maxLength: 2 }), minItems: fc.nat(2), maxItems: fc.nat(3), uniqueItems: fc.boolean() }, { requiredKeys: ['type'] }),
+    fc.record(
+      { type: fc.constant('array'), items: tie('s'), prefixItems: fc.array(tie('s'), { maxLength: 2 }), minItems: fc.nat(2), maxItems: fc.nat(3), uniqueItems: fc.boolean() },
+      { requiredKeys: ['type'] },
+    ),
     fc.record(
       {
         type: fc.constant('object'),
@@ -117,6 +143,7 @@ const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
     fc.record({ oneOf: fc.array(tie('s'), { minLength: 1, maxLength: 3 }) }),
     fc.record({ allOf: fc.array(tie('s'), { minLength: 1, maxLength: 2 }) }),
     fc.record({ not: tie('s') }),
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keywords, not a thenable
     fc.record({ if: tie('s'), then: tie('s'), else: tie('s') }, { requiredKeys: ['if'] }),
   ),
 })).s;

@@ -40,7 +40,10 @@ servers:
   it.each([
     ['servers: [{ name: s, command: node, auth: oauth }]', 'servers[0].auth: only applies to HTTP servers (url)'],
     ['servers: [{ name: r, url: "https://x.example/mcp", auth: basic }]', 'servers[0].auth'],
-    ['servers: [{ name: r, url: "https://x.example/mcp", auth: { type: oauth, clientMetadataUrl: "http://x.example/c.json" } }]', 'servers[0].auth.clientMetadataUrl: must be an https:// URL with a path'],
+    [
+      'servers: [{ name: r, url: "https://x.example/mcp", auth: { type: oauth, clientMetadataUrl: "http://x.example/c.json" } }]',
+      'servers[0].auth.clientMetadataUrl: must be an https:// URL with a path',
+    ],
     ['servers: [{ name: r, url: "https://x.example/mcp", auth: { type: oauth, scopes: ["a b"] } }]', 'servers[0].auth.scopes[0]: must be a scope token'],
     ['servers: [{ name: r, url: "https://x.example/mcp", auth: { type: oauth, redirectPort: 70000 } }]', 'servers[0].auth.redirectPort'],
     ['servers: [{ name: r, url: "https://x.example/mcp", auth: { type: oauth, clientSecrt: x } }]', 'servers[0].auth'],
@@ -59,7 +62,8 @@ describe('listen.auth', () => {
   });
 
   it('keeps every setting', () => {
-    const auth = parse(`
+    const auth = parse(
+      `
 listen:
   auth:
     issuer: https://login.example.com/tenant
@@ -70,7 +74,9 @@ listen:
     scopesSupported: [mcp, mcp:admin]
     introspection: { url: "https://login.example.com/introspect", clientId: gw, clientSecret: "\${S}" }
     clockTolerance: 5
-`, { S: 'secret' }).listen.auth;
+`,
+      { S: 'secret' },
+    ).listen.auth;
     expect(auth).toEqual({
       issuer: 'https://login.example.com/tenant',
       resource: 'https://gw.example.com/mcp',

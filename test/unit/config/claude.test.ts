@@ -80,12 +80,8 @@ describe('Claude Desktop shape (mcpServers)', () => {
   });
 
   it('reports a key that cannot become a name', () => {
-    expect(linesOf(`mcpServers: { "${'X'.repeat(65)}": { command: a } }`)).toEqual([
-      `mcpServers.${'X'.repeat(65)}: cannot be turned into a server name: use 1 to 64 lowercase letters, digits and -`,
-    ]);
-    expect(linesOf('mcpServers: { "": { command: a } }')).toEqual([
-      'mcpServers[""]: cannot be turned into a server name: use 1 to 64 lowercase letters, digits and -',
-    ]);
+    expect(linesOf(`mcpServers: { "${'X'.repeat(65)}": { command: a } }`)).toEqual([`mcpServers.${'X'.repeat(65)}: cannot be turned into a server name: use 1 to 64 lowercase letters, digits and -`]);
+    expect(linesOf('mcpServers: { "": { command: a } }')).toEqual(['mcpServers[""]: cannot be turned into a server name: use 1 to 64 lowercase letters, digits and -']);
   });
 
   it('mixes with servers and the other top-level keys', () => {
@@ -101,9 +97,7 @@ mcpServers: { b: { command: y } }
   });
 
   it('requires names to be unique across servers and mcpServers', () => {
-    expect(linesOf('servers: [{ name: a, command: x }]\nmcpServers: { a: { command: y } }')).toEqual([
-      'mcpServers.a: duplicate name (also used by servers[0])',
-    ]);
+    expect(linesOf('servers: [{ name: a, command: x }]\nmcpServers: { a: { command: y } }')).toEqual(['mcpServers.a: duplicate name (also used by servers[0])']);
   });
 
   it('requires prefixes to be unique across both shapes', () => {

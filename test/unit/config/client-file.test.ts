@@ -35,7 +35,7 @@ describe("a client application's config file", () => {
     expect(notes).toEqual(["claude_desktop_config.json is an MCP client's config file: reading its mcpServers, ignoring globalShortcut, preferences, isUsingBuiltInNodeForMcp"]);
   });
 
-  it("checks the servers as strictly as ever", () => {
+  it('checks the servers as strictly as ever', () => {
     const text = JSON.stringify({ preferences: {}, mcpServers: { bad: { comand: 'node' } } });
     expect(problemsOf(text).map((p) => p.path)).toContain('mcpServers.bad.comand');
   });

@@ -29,7 +29,9 @@ describe('codeMode', () => {
   });
 
   it('takes durations and sizes in the config syntax', () => {
-    const config = parse('codeMode: { wallTime: 2m, slice: 250ms, memory: 128MiB, stack: 512KiB, maxCalls: 7, maxInFlight: 2, maxOutputTokens: 900, maxLogLines: 3, maxLogChars: 500, maxCodeChars: 2000, maxRuns: 3, maxRunsPerPrincipal: 1 }\n');
+    const config = parse(
+      'codeMode: { wallTime: 2m, slice: 250ms, memory: 128MiB, stack: 512KiB, maxCalls: 7, maxInFlight: 2, maxOutputTokens: 900, maxLogLines: 3, maxLogChars: 500, maxCodeChars: 2000, maxRuns: 3, maxRunsPerPrincipal: 1 }\n',
+    );
     expect(config.codeMode).toEqual({
       maxRuns: 3,
       maxRunsPerPrincipal: 1,

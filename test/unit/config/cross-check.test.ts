@@ -2,29 +2,17 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  claudeProblems,
-  crossCheck,
-  keyNameProblems,
-  nameProblems,
-  namespaceProblems,
-  prefixProblems,
-  separatorOf,
-  transportShapeProblems,
-} from '../../../src/config/cross-check.js';
+import { claudeProblems, crossCheck, keyNameProblems, nameProblems, namespaceProblems, prefixProblems, separatorOf, transportShapeProblems } from '../../../src/config/cross-check.js';
 import { formatPath, type Found } from '../../../src/config/problems.js';
 import { serverEntries, type ServerEntry } from '../../../src/config/server-entries.js';
 
 /** `servers[0].url: message` lines. */
 const lines = (found: Found[]) => found.map((f) => `${formatPath(f.path)}: ${f.message}`);
-const one = (raw: Record<string, unknown>, claude = false): ServerEntry =>
-  serverEntries(claude ? { mcpServers: { s: raw } } : { servers: [{ name: 's', ...raw }] })[0]!;
+const one = (raw: Record<string, unknown>, claude = false): ServerEntry => serverEntries(claude ? { mcpServers: { s: raw } } : { servers: [{ name: 's', ...raw }] })[0]!;
 
 describe('transportShapeProblems', () => {
   it('wants exactly one of command and url', () => {
-    expect(lines(transportShapeProblems(one({ command: 'x', url: 'http://h/' })))).toEqual([
-      'servers[0]: has both command and url: a server is either stdio (command) or HTTP (url)',
-    ]);
+    expect(lines(transportShapeProblems(one({ command: 'x', url: 'http://h/' })))).toEqual(['servers[0]: has both command and url: a server is either stdio (command) or HTTP (url)']);
     expect(lines(transportShapeProblems(one({})))).toEqual(['servers[0]: needs either command (a stdio server) or url (an HTTP server)']);
     expect(transportShapeProblems(one({ command: 'x' }))).toEqual([]);
     expect(transportShapeProblems(one({ url: 'http://h/' }, true))).toEqual([]);
@@ -72,9 +60,7 @@ describe('claudeProblems', () => {
 describe('keyNameProblems', () => {
   it('reports an mcpServers key that cannot be made into a name, and only that', () => {
     const entries = serverEntries({ servers: [{ name: 'BAD' }], mcpServers: { '': {}, My_Server: {}, ok: {} } });
-    expect(lines(entries.flatMap(keyNameProblems))).toEqual([
-      'mcpServers[""]: cannot be turned into a server name: use 1 to 64 lowercase letters, digits and -',
-    ]);
+    expect(lines(entries.flatMap(keyNameProblems))).toEqual(['mcpServers[""]: cannot be turned into a server name: use 1 to 64 lowercase letters, digits and -']);
   });
 });
 
@@ -82,15 +68,12 @@ describe('nameProblems', () => {
   it('reports a duplicate name, and marks it taken', () => {
     const entries = serverEntries({ servers: [{ name: 'a' }, { name: 'a' }], mcpServers: { a: {} } });
     const taken = new Set<ServerEntry>();
-    expect(lines(nameProblems(entries, taken))).toEqual([
-      'servers[1].name: duplicate name (also used by servers[0])',
-      'mcpServers.a: duplicate name (also used by servers[0])',
-    ]);
+    expect(lines(nameProblems(entries, taken))).toEqual(['servers[1].name: duplicate name (also used by servers[0])', 'mcpServers.a: duplicate name (also used by servers[0])']);
     expect([...taken]).toEqual([entries[1], entries[2]]);
   });
 
   it('lets exact names claim first, then reports derived names that collide', () => {
-    const entries = serverEntries({ servers: [{ name: 'my-server' }], mcpServers: { My_Server: {}, 'x.y': {}, 'X_Y': {} } });
+    const entries = serverEntries({ servers: [{ name: 'my-server' }], mcpServers: { My_Server: {}, 'x.y': {}, X_Y: {} } });
     expect(lines(nameProblems(entries))).toEqual([
       'mcpServers.My_Server: would become the name "my-server", which servers[0] already uses; rename it',
       'mcpServers["x.y"]: would become the name "x-y", as would mcpServers.X_Y; rename one',
@@ -115,9 +98,7 @@ describe('prefixProblems', () => {
       ],
       mcpServers: { f: { prefix: 'p', disabled: true } },
     });
-    expect(lines(prefixProblems(entries))).toEqual([
-      'servers[1].prefix: same prefix as servers[0]; prefixes of enabled servers must be unique',
-    ]);
+    expect(lines(prefixProblems(entries))).toEqual(['servers[1].prefix: same prefix as servers[0]; prefixes of enabled servers must be unique']);
   });
 
   it('says when the prefix is the name, and skips names already reported', () => {
@@ -128,7 +109,16 @@ describe('prefixProblems', () => {
   });
 
   it('ignores a prefix the schema rejects', () => {
-    expect(prefixProblems(serverEntries({ servers: [{ name: 'a', prefix: 'x y' }, { name: 'b', prefix: 'x y' }] }))).toEqual([]);
+    expect(
+      prefixProblems(
+        serverEntries({
+          servers: [
+            { name: 'a', prefix: 'x y' },
+            { name: 'b', prefix: 'x y' },
+          ],
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -138,15 +128,30 @@ describe('namespaceProblems (issue 28.6)', () => {
       servers: [{ name: 'gh' }, { name: 'gh-enterprise' }, { name: 'gl', prefix: 'gl' }, { name: 'x', prefix: 'gh-old', enabled: false }, { name: 'bare', prefix: '' }],
     });
     expect(lines(namespaceProblems(entries, '-'))).toEqual([
-      'servers[1].prefix: begins with the prefix of servers[0] and the separator (the prefix defaults to the name): a name in this server\'s namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other',
+      "servers[1].prefix: begins with the prefix of servers[0] and the separator (the prefix defaults to the name): a name in this server's namespace could be a tool of that one; pick prefixes (or a separator) where neither begins the other",
     ]);
     expect(namespaceProblems(entries, '__')).toEqual([]); // names hold no `_`: default prefixes never overlap
   });
 
   it('sees overlaps the separator makes: gh_ and gh with __', () => {
-    const entries = serverEntries({ servers: [{ name: 'a', prefix: 'gh_' }, { name: 'b', prefix: 'gh' }] });
+    const entries = serverEntries({
+      servers: [
+        { name: 'a', prefix: 'gh_' },
+        { name: 'b', prefix: 'gh' },
+      ],
+    });
     expect(lines(namespaceProblems(entries, '__')).map((l) => l.split(':')[0])).toEqual(['servers[0].prefix']);
-    expect(namespaceProblems(serverEntries({ servers: [{ name: 'a', prefix: 'gh' }, { name: 'b', prefix: 'ghx' }] }), '__')).toEqual([]);
+    expect(
+      namespaceProblems(
+        serverEntries({
+          servers: [
+            { name: 'a', prefix: 'gh' },
+            { name: 'b', prefix: 'ghx' },
+          ],
+        }),
+        '__',
+      ),
+    ).toEqual([]);
   });
 
   it('reads the separator from the file, the default when it is absent or invalid', () => {
@@ -158,7 +163,7 @@ describe('namespaceProblems (issue 28.6)', () => {
 });
 
 describe('crossCheck', () => {
-  it('puts the problems at one place in a stable order: the entry\'s own, then names, then prefixes', () => {
+  it("puts the problems at one place in a stable order: the entry's own, then names, then prefixes", () => {
     const entries = serverEntries({
       servers: [{ name: 'a', command: 'x' }],
       mcpServers: { '': {}, a: { type: 'sse', command: 'x', transport: 'auto' } },

@@ -19,7 +19,9 @@ const literal = (text: string): unknown => {
 
 describe('the JSON Schema', () => {
   it('shows a default for every key but those whose absence means something of its own', () => {
-    const without = properties(jsonSchema).filter(([, node]) => node.default === undefined).map(([path]) => path);
+    const without = properties(jsonSchema)
+      .filter(([, node]) => node.default === undefined)
+      .map(([path]) => path);
     expect(new Set(without)).toEqual(
       new Set([
         '.$schema',
@@ -127,7 +129,10 @@ describe('defaults in the tables of docs/configuration.md', () => {
     const heading = /^#{2,3} (.+)$/.exec(line);
     if (heading) [section, column] = [heading[1]!, -1];
     if (!line.startsWith('|')) continue;
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (cells[0] === 'Key') column = cells.indexOf('Default');
     const key = /^`([^`]+)`$/.exec(cells[0]!)?.[1];
     if (key && column >= 0) rows.push({ section, key, cell: cells[column]!, meaning: cells.at(-1)! });
@@ -186,17 +191,22 @@ const kindOf = (node: JsonSchema): Kind => {
   return text.includes(JSON.stringify(DURATION_PATTERN)) ? 'duration' : text.includes(JSON.stringify(SIZE_PATTERN)) ? 'size' : 'other';
 };
 /** A value as written → as loaded. */
-const loaded = (node: JsonSchema, value: unknown): unknown =>
-  kindOf(node) === 'duration' ? parseDuration(value as string) : kindOf(node) === 'size' ? parseSize(value as string) : value;
+const loaded = (node: JsonSchema, value: unknown): unknown => (kindOf(node) === 'duration' ? parseDuration(value as string) : kindOf(node) === 'size' ? parseSize(value as string) : value);
 
 /** Valid values for a scalar key, in every way the file may write them. */
 function valuesFor(node: JsonSchema): fc.Arbitrary<unknown> {
   const kind = kindOf(node);
   if (kind === 'duration') {
-    return fc.oneof(fc.integer({ min: 1, max: MAX_DURATION_MS }), fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom('ms', 's', 'm')).map(([n, u]) => `${n}${u}`));
+    return fc.oneof(
+      fc.integer({ min: 1, max: MAX_DURATION_MS }),
+      fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.constantFrom('ms', 's', 'm')).map(([n, u]) => `${n}${u}`),
+    );
   }
   if (kind === 'size') {
-    return fc.oneof(fc.integer({ min: 1, max: MAX_SIZE_BYTES }), fc.integer({ min: 1, max: 1024 * 1024 }).map((n) => `${n}KiB`));
+    return fc.oneof(
+      fc.integer({ min: 1, max: MAX_SIZE_BYTES }),
+      fc.integer({ min: 1, max: 1024 * 1024 }).map((n) => `${n}KiB`),
+    );
   }
   if (node.enum) return fc.constantFrom(...node.enum);
   const scalar = node.anyOf?.[0] ?? node;
@@ -206,8 +216,7 @@ function valuesFor(node: JsonSchema): fc.Arbitrary<unknown> {
 }
 
 /** A random subset of `keys` (under the schema object at `path`), each with a valid value. */
-const someOf = (path: string, keys: string[]) =>
-  fc.record(Object.fromEntries(keys.map((k) => [k, valuesFor(propertyAt.get(`${path}.${k}`)!)])), { requiredKeys: [] });
+const someOf = (path: string, keys: string[]) => fc.record(Object.fromEntries(keys.map((k) => [k, valuesFor(propertyAt.get(`${path}.${k}`)!)])), { requiredKeys: [] });
 
 /** Checks every key of `keys` in `actual`: the value given, or the schema's default. */
 function expectGivenOrDefault(path: string, keys: string[], given: Record<string, unknown>, actual: Record<string, unknown>) {
@@ -264,7 +273,7 @@ describe('the loaded config', () => {
     );
   });
 
-  it('resolves the default paths against the file\'s folder', () => {
+  it("resolves the default paths against the file's folder", () => {
     const config = parse('servers: [{ name: s, command: x }]');
     expect(config.pinning.lockFile).toBe(`${BASE}/${propertyAt.get('.pinning.lockFile')!.default}`);
     expect(config.servers[0]).toMatchObject({ cwd: BASE });

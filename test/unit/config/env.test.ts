@@ -192,15 +192,11 @@ mcpServers:
   });
 
   it('still reports other problems of a disabled server', () => {
-    expect(linesOf('servers: [{ name: a, url: "${URL}", enabled: false, transprt: sse }]')).toEqual([
-      'servers[0].transprt: unknown key (did you mean transport?)',
-    ]);
+    expect(linesOf('servers: [{ name: a, url: "${URL}", enabled: false, transprt: sse }]')).toEqual(['servers[0].transprt: unknown key (did you mean transport?)']);
   });
 
   it('reports malformed references, also in disabled servers', () => {
-    expect(linesOf('servers: [{ name: a, command: x, args: ["${A"], enabled: false }]')).toEqual([
-      'servers[0].args[0]: ${A is missing its closing }',
-    ]);
+    expect(linesOf('servers: [{ name: a, command: x, args: ["${A"], enabled: false }]')).toEqual(['servers[0].args[0]: ${A is missing its closing }']);
   });
 });
 

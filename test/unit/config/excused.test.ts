@@ -24,9 +24,7 @@ servers:
 
   it('of the Claude Desktop shape, too', () => {
     const config = parse('mcpServers: { c: { command: "${CMD}", timeout: "${T}", disabled: true } }');
-    expect(config.servers).toEqual([
-      { kind: 'stdio', name: 'c', prefix: 'c', ...SERVER_DEFAULTS, enabled: false, command: '', args: [], env: {}, inheritEnv: false, cwd: BASE },
-    ]);
+    expect(config.servers).toEqual([{ kind: 'stdio', name: 'c', prefix: 'c', ...SERVER_DEFAULTS, enabled: false, command: '', args: [], env: {}, inheritEnv: false, cwd: BASE }]);
   });
 });
 
@@ -34,7 +32,11 @@ describe('parseWithout', () => {
   const tree = () => ({ servers: [{ name: 'a', command: '', timeout: '', inheritEnv: ['', 'B'], enabled: false }] });
 
   it('parses without the values, then puts back those without a default', () => {
-    const paths = [['servers', 0, 'command'], ['servers', 0, 'timeout'], ['servers', 0, 'inheritEnv', 0]];
+    const paths = [
+      ['servers', 0, 'command'],
+      ['servers', 0, 'timeout'],
+      ['servers', 0, 'inheritEnv', 0],
+    ];
     const result = parseWithout(tree(), paths);
     expect(result.success).toBe(true);
     expect(result.data!.servers[0]).toMatchObject({ command: '', timeout: 60_000, inheritEnv: false });
@@ -49,8 +51,6 @@ describe('parseWithout', () => {
   it('fails as a parse does when a failing value is not among the paths', () => {
     const result = parseWithout(tree(), [['servers', 0, 'command']]);
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.path)).toEqual(
-      expect.arrayContaining([['servers', 0, 'timeout']]),
-    );
+    expect(result.error!.issues.map((i) => i.path)).toEqual(expect.arrayContaining([['servers', 0, 'timeout']]));
   });
 });

@@ -79,16 +79,16 @@ stdio: { client: local }
   });
 
   it('rejects duplicate names and shared tokens, naming the first owner but never the token', () => {
-    const lines = linesOf(`
+    const lines = linesOf(
+      `
 clients:
   - { name: a, token: "\${T1}" }
   - { name: a, token: other }
   - { name: c, token: "\${T2}" }
-`, { T1: 'super-secret-value', T2: 'super-secret-value' });
-    expect(lines).toEqual([
-      'clients[1].name: duplicate name (also used by clients[0])',
-      'clients[2].token: same token as clients[0]: each client needs its own token',
-    ]);
+`,
+      { T1: 'super-secret-value', T2: 'super-secret-value' },
+    );
+    expect(lines).toEqual(['clients[1].name: duplicate name (also used by clients[0])', 'clients[2].token: same token as clients[0]: each client needs its own token']);
     expect(lines.join('\n')).not.toContain('super-secret');
   });
 
@@ -98,9 +98,7 @@ clients:
   });
 
   it('reports an unset token variable as such', () => {
-    expect(linesOf('clients: [{ name: a, token: "${CI_TOKEN}" }]')).toEqual([
-      'clients[0].token: environment variable CI_TOKEN is not set',
-    ]);
+    expect(linesOf('clients: [{ name: a, token: "${CI_TOKEN}" }]')).toEqual(['clients[0].token: environment variable CI_TOKEN is not set']);
   });
 
   it('lets a tokenless profile be the stdio profile, and a token profile too', () => {
@@ -189,9 +187,7 @@ clients:
   });
 
   it('accepts valid globs of every kind', () => {
-    expect(() =>
-      parse('servers: [{ name: a, command: x, tools: ["*", "a?c", "[!x]*", "{a,b}_*", "\\\\[literal"] }]'),
-    ).not.toThrow();
+    expect(() => parse('servers: [{ name: a, command: x, tools: ["*", "a?c", "[!x]*", "{a,b}_*", "\\\\[literal"] }]')).not.toThrow();
   });
 });
 

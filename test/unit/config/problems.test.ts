@@ -9,10 +9,7 @@ describe('problems', () => {
     ['servers: [{ name: My_Server, command: x }]', 'servers[0].name: must be lowercase letters, digits and -'],
     [`servers: [{ name: ${'a'.repeat(65)}, command: x }]`, 'servers[0].name: must be at most 64 characters'],
     ['servers: [{ name: a }]', 'servers[0]: needs either command (a stdio server) or url (an HTTP server)'],
-    [
-      'servers: [{ name: a, command: x, url: "http://h/" }]',
-      'servers[0]: has both command and url: a server is either stdio (command) or HTTP (url)',
-    ],
+    ['servers: [{ name: a, command: x, url: "http://h/" }]', 'servers[0]: has both command and url: a server is either stdio (command) or HTTP (url)'],
     ['servers: [{ name: a, url: "ftp://h/" }]', 'servers[0].url: must be an http:// or https:// URL'],
     ['servers: [{ name: a, url: "not a url" }]', 'servers[0].url: must be an http:// or https:// URL'],
     ['servers: [{ name: a, command: x, transport: sse }]', 'servers[0].transport: only applies to HTTP servers (url)'],
@@ -46,10 +43,7 @@ describe('problems', () => {
     ['servers: [{ name: a, command: x, enabled: "false" }]', 'servers[0].enabled: expected true or false, got a string (remove the quotes)'],
     ['listen: { path: mcp }', 'listen.path: must start with /'],
     ['listen: { host: "" }', 'listen.host: must not be empty'],
-    [
-      'listen: { allowedOrigins: ["https://app.example.com/"] }',
-      'listen.allowedOrigins[0]: must be an origin like https://app.example.com: scheme, host and optional port, nothing after',
-    ],
+    ['listen: { allowedOrigins: ["https://app.example.com/"] }', 'listen.allowedOrigins[0]: must be an origin like https://app.example.com: scheme, host and optional port, nothing after'],
     ['listen: { hots: x }', 'listen.hots: unknown key (did you mean host?)'],
     ['listen: 8808', 'listen: expected a mapping, got a number'],
     ['naming: { separator: "" }', 'naming.separator: must be 1 to 8 of A-Z a-z 0-9 _ . -'],
@@ -69,18 +63,14 @@ describe('problems', () => {
   });
 
   it('reports duplicate names at the later entry', () => {
-    expect(linesOf('servers: [{ name: a, command: x, prefix: p }, { name: b, command: y }, { name: a, command: z }]')).toEqual([
-      'servers[2].name: duplicate name (also used by servers[0])',
-    ]);
+    expect(linesOf('servers: [{ name: a, command: x, prefix: p }, { name: b, command: y }, { name: a, command: z }]')).toEqual(['servers[2].name: duplicate name (also used by servers[0])']);
   });
 
   it('reports duplicate prefixes among enabled servers, explicit or defaulted from the name', () => {
     expect(linesOf('servers: [{ name: a, command: x, prefix: p }, { name: b, command: y, prefix: p }]')).toEqual([
       'servers[1].prefix: same prefix as servers[0]; prefixes of enabled servers must be unique',
     ]);
-    expect(linesOf('servers: [{ name: a, command: x }, { name: b, command: y, prefix: a }]')).toEqual([
-      'servers[1].prefix: same prefix as servers[0]; prefixes of enabled servers must be unique',
-    ]);
+    expect(linesOf('servers: [{ name: a, command: x }, { name: b, command: y, prefix: a }]')).toEqual(['servers[1].prefix: same prefix as servers[0]; prefixes of enabled servers must be unique']);
     expect(linesOf('servers: [{ name: a, command: x, prefix: b }, { name: b, command: y }]')).toEqual([
       'servers[1].prefix: same prefix as servers[0] (the prefix defaults to the name); prefixes of enabled servers must be unique',
     ]);
@@ -121,12 +111,8 @@ servers:
   });
 
   it('rejects several documents and recursive aliases', () => {
-    expect(linesOf('listen: { port: 1 }\n---\nlisten: { port: 2 }\n')).toEqual([
-      'line 2:1: the file holds several YAML documents (separated by ---); use one',
-    ]);
-    expect(linesOf('servers: &s [{ name: a, command: x, args: *s }]')).toEqual([
-      'servers[0].args: an alias refers to its own anchor: the data would be endless',
-    ]);
+    expect(linesOf('listen: { port: 1 }\n---\nlisten: { port: 2 }\n')).toEqual(['line 2:1: the file holds several YAML documents (separated by ---); use one']);
+    expect(linesOf('servers: &s [{ name: a, command: x, args: *s }]')).toEqual(['servers[0].args: an alias refers to its own anchor: the data would be endless']);
   });
 
   it('rejects an empty file and a top level that is not a mapping', () => {
@@ -147,9 +133,7 @@ servers:
     expect(err).toBeInstanceOf(ConfigError);
     expect(err!.file).toBe('x.yaml');
     expect(err!.message).toBe(
-      'invalid config x.yaml:\n' +
-        '  servers[0]: needs either command (a stdio server) or url (an HTTP server)\n' +
-        '  servers[1]: needs either command (a stdio server) or url (an HTTP server)',
+      'invalid config x.yaml:\n' + '  servers[0]: needs either command (a stdio server) or url (an HTTP server)\n' + '  servers[1]: needs either command (a stdio server) or url (an HTTP server)',
     );
   });
 

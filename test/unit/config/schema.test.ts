@@ -21,9 +21,7 @@ describe('JSON Schema', () => {
   });
 
   it('describes the user-facing shape, mcpServers included', () => {
-    expect(keys).toEqual(
-      expect.arrayContaining(['listen', 'naming', 'catalog', 'limits', 'servers', 'mcpServers', 'type', 'disabled', 'allow', 'deny']),
-    );
+    expect(keys).toEqual(expect.arrayContaining(['listen', 'naming', 'catalog', 'limits', 'servers', 'mcpServers', 'type', 'disabled', 'allow', 'deny']));
   });
 });
 

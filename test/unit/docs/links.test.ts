@@ -7,7 +7,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../helpers/paths.js';
 
-const pages = ['README.md', ...readdirSync(path.join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(path.join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The page's text without fenced blocks and inline code, where `](…)` is not a link. */
 function prose(text: string): string {
@@ -43,9 +48,7 @@ describe('relative links in README.md and docs/*.md', () => {
   });
 
   it('anchors are made as GitHub makes them', () => {
-    expect(anchors('# A\n## Metrics (`GET /metrics`)\n### `codeMode`\n## Tool search: any size\n## A\n')).toEqual(
-      new Set(['a', 'metrics-get-metrics', 'codemode', 'tool-search-any-size', 'a-1']),
-    );
+    expect(anchors('# A\n## Metrics (`GET /metrics`)\n### `codeMode`\n## Tool search: any size\n## A\n')).toEqual(new Set(['a', 'metrics-get-metrics', 'codemode', 'tool-search-any-size', 'a-1']));
   });
 
   it.each(pages)('%s: every link to a file leads to one, and every anchor to a heading', (page) => {

@@ -24,7 +24,10 @@ describe('outcomes', () => {
   it('labels replies: ok, a JSON-RPC error, or the gateway code in lower case', () => {
     expect(replyOutcome({ jsonrpc: '2.0', id: 1, result: {} }).label).toBe('ok');
     expect(replyOutcome({ chunks: [Buffer.from('{}')], byteLength: 2, id: 1 }).label).toBe('ok');
-    expect(replyOutcome({ chunks: [Buffer.from('{"jsonrpc":"2.0","id":'), Buffer.from('1'), Buffer.from(',"error":{"code":-32000,"message":"no"}}')], byteLength: 61, id: 1, isError: true })).toEqual({ label: 'error', code: -32000 });
+    expect(replyOutcome({ chunks: [Buffer.from('{"jsonrpc":"2.0","id":'), Buffer.from('1'), Buffer.from(',"error":{"code":-32000,"message":"no"}}')], byteLength: 61, id: 1, isError: true })).toEqual({
+      label: 'error',
+      code: -32000,
+    });
     expect(replyOutcome(undefined).label).toBe('ok');
     expect(replyOutcome(errorReply(-32602))).toEqual({ label: 'error', code: -32602 });
     expect(replyOutcome(errorReply(-32603, { code: 'LIMIT_EXCEEDED' })).label).toBe('limit_exceeded');
@@ -33,11 +36,14 @@ describe('outcomes', () => {
   });
 
   it('labels a raw answer by what the scan found', () => {
-    expect(answerOutcome({ chunks: [Buffer.from('{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"no"}}')], id: 1, idStart: 0, idEnd: 1, isError: true })).toEqual({ label: 'error', code: -32000 });
+    expect(answerOutcome({ chunks: [Buffer.from('{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"no"}}')], id: 1, idStart: 0, idEnd: 1, isError: true })).toEqual({
+      label: 'error',
+      code: -32000,
+    });
     expect(answerOutcome({ chunks: [Buffer.from('{}')], id: 1, idStart: 0, idEnd: 1, isError: false }).label).toBe('ok');
   });
 
-  it('tells a profile refusal from an unknown name, and a server\'s own refusal from both', () => {
+  it("tells a profile refusal from an unknown name, and a server's own refusal from both", () => {
     const view = viewFor(catalog, profile);
     expect(refusalOf('tools/call', { name: 'gh__delete' }, -32602, view, catalog)).toBe('profile');
     expect(refusalOf('tools/call', { name: 'gh__nope' }, -32602, view, catalog)).toBe('unknown');

@@ -37,7 +37,13 @@ describe('Series', () => {
     let now = 1_000_000;
     const stats = new ObservedStats(new Set());
     let servers = ['a', 'b'];
-    const series = new Series(stats, () => servers, 2000, 3, () => now);
+    const series = new Series(
+      stats,
+      () => servers,
+      2000,
+      3,
+      () => now,
+    );
     series.sample();
     const a = stats.serverCall('a', 'tools/call');
     for (let i = 0; i < 10; i++) {

@@ -10,7 +10,10 @@ describe('Latency', () => {
         for (const v of values) l.observe(v);
         expect(l.count).toBe(values.length);
         expect([...l.buckets].reduce((a, b) => a + b, 0)).toBe(values.length);
-        expect(l.sum).toBeCloseTo(values.reduce((a, b) => a + b, 0), 6);
+        expect(l.sum).toBeCloseTo(
+          values.reduce((a, b) => a + b, 0),
+          6,
+        );
         const expected = new Array(LATENCY_BOUNDS.length + 1).fill(0);
         for (const v of values) {
           const i = LATENCY_BOUNDS.findIndex((b) => v <= b);
@@ -56,7 +59,7 @@ describe('ObservedStats', () => {
     expect(stats.serverCall('a', 'tools/call')).not.toBe(stats.serverCall('b', 'tools/call'));
   });
 
-  it('adds a server\'s methods up for the dashboard', () => {
+  it("adds a server's methods up for the dashboard", () => {
     const stats = new ObservedStats(new Set());
     const call = stats.serverCall('a', 'tools/call');
     const read = stats.serverCall('a', 'resources/read');

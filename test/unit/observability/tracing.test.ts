@@ -11,7 +11,10 @@ describe('tracingChoice (the standard OTEL_* variables)', () => {
   it('turns on with an OTLP endpoint, over http/protobuf unless a protocol is named', () => {
     expect(tracingChoice({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual({ on: true, protocol: 'http/protobuf' });
     expect(tracingChoice({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toEqual({ on: true, protocol: 'http/json' });
-    expect(tracingChoice({ OTEL_EXPORTER_OTLP_ENDPOINT: 'x', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })).toEqual({ on: true, protocol: 'http/protobuf' });
+    expect(tracingChoice({ OTEL_EXPORTER_OTLP_ENDPOINT: 'x', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })).toEqual({
+      on: true,
+      protocol: 'http/protobuf',
+    });
   });
 
   it('turns on with OTEL_TRACES_EXPORTER=otlp alone (the exporter then uses its default endpoint)', () => {
@@ -47,7 +50,11 @@ describe('traceHeaders', () => {
   });
 
   it('gives only values a header can carry as they are, whatever a client puts in _meta', () => {
-    const near = fc.oneof(fc.string({ unit: 'binary' }), fc.constant(parent), fc.string().map((tail) => `${parent}${tail}`));
+    const near = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constant(parent),
+      fc.string().map((tail) => `${parent}${tail}`),
+    );
     fc.assert(
       fc.property(near, fc.option(fc.string({ unit: 'binary' }), { nil: undefined }), (traceparent, tracestate) => {
         const headers = traceHeaders(msg({ traceparent, tracestate }));

@@ -161,10 +161,7 @@ describe('compileFilter examples', () => {
 });
 
 describe('compileFilter properties', () => {
-  const anyString = fc.oneof(
-    fc.string({ unit: 'binary' }),
-    fc.string({ unit: fc.constantFrom('.', '/', 'a', '\n', '*', '\\', '(', ')', '{', '}', '[', ']', '!', '?', ','), maxLength: 12 }),
-  );
+  const anyString = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('.', '/', 'a', '\n', '*', '\\', '(', ')', '{', '}', '[', ']', '!', '?', ','), maxLength: 12 }));
 
   it('allow ["*"] accepts every string; deny ["*"] rejects every string', () => {
     const allowAll = compileFilter({ allow: ['*'], deny: [] });
@@ -252,7 +249,11 @@ describe('compileFilter against a reference regex', () => {
   const reEsc = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
   const escapeAll = (s: string): string => s.replace(/[*?[\]{}()\\!,^.-]/g, '\\$&');
   const escapeSyntax = (s: string): string => s.replace(/[*?[\]{}\\,]/g, '\\$&');
-  interface Piece { glob: string; re: string; sample: fc.Arbitrary<string> }
+  interface Piece {
+    glob: string;
+    re: string;
+    sample: fc.Arbitrary<string>;
+  }
   const text = fc.string({ unit: char, maxLength: 4 });
   const join = (ps: Piece[]): Piece => ({
     glob: ps.map((p) => p.glob).join(''),

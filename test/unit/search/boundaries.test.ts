@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 // embeddings.ts may do I/O: the ranking is pure.
 const dir = fileURLToPath(new URL('../../../src/search/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-const importsOf = (f: string): string[] =>
-  [...readFileSync(dir + f, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
+const importsOf = (f: string): string[] => [...readFileSync(dir + f, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
 
 describe('src/search boundaries', () => {
   it('imports nothing from the rest of src/, and only the libraries it declares', () => {

@@ -27,7 +27,7 @@ describe('correct', () => {
     expect(correct('dirk', 'dirk', nearestOf(['dark', 'disk']))).toEqual({ terms: [], sure: false }); // 4-letter words are not corrected
   });
 
-  it('keeps the stem\'s reading when it has one: the surface is not asked', () => {
+  it("keeps the stem's reading when it has one: the surface is not asked", () => {
     let asked = 0;
     const nearest = (w: string): string[] => (asked++, w === 'shedul' ? ['schedul'] : ['shell']);
     expect(correct('shedul', 'shedule', nearest)).toEqual({ terms: ['schedul'], sure: true });

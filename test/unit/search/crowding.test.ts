@@ -17,7 +17,7 @@ describe('spreading the results over servers', () => {
     expect(spreadServers(hits, serverOf, 0.5, 1, new Map([['a', 1]])).map((c) => c.score)).toEqual([3, 2, 1]);
   });
 
-  it('keeps each server\'s own order and never raises a score', () => {
+  it("keeps each server's own order and never raises a score", () => {
     const hit = fc.record({ server: fc.constantFrom('a', 'b', 'c'), n: fc.nat(50), score: fc.double({ min: 0.01, max: 100, noNaN: true }) });
     fc.assert(
       fc.property(fc.uniqueArray(hit, { selector: (h) => `${h.server}__${h.n}` }), fc.double({ min: 0, max: 1, noNaN: true }), fc.nat(4), (raw, decay, free) => {
@@ -29,14 +29,17 @@ describe('spreading the results over servers', () => {
         const after = new Map(out.map((c) => [c.key, c.score]));
         for (const server of ['a', 'b', 'c']) {
           // In the order of the scores given, a server's tools keep their order.
-          const mine = [...hits].filter((c) => serverOf(c.key) === server).sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1)).map((c) => ({ key: c.key, score: after.get(c.key)! }));
+          const mine = [...hits]
+            .filter((c) => serverOf(c.key) === server)
+            .sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1))
+            .map((c) => ({ key: c.key, score: after.get(c.key)! }));
           for (let i = 1; i < mine.length; i++) expect(mine[i]!.score).toBeLessThanOrEqual(mine[i - 1]!.score);
         }
       }),
     );
   });
 
-  it('lifts another server\'s tool above the tail of one server\'s near-copies, unless that server is named', () => {
+  it("lifts another server's tool above the tail of one server's near-copies, unless that server is named", () => {
     const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
     const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
     const docs: ToolDoc[] = [];
@@ -47,7 +50,10 @@ describe('spreading the results over servers', () => {
     // Server spreading alone: the near-copies are also one name family (families.ts), tested there.
     const spread = new ToolSearchIndex({ ...DEFAULT_RANKING, familyDecay: 1 });
     const unspread = new ToolSearchIndex({ ...DEFAULT_RANKING, crowdingDecay: 1, familyDecay: 1 });
-    for (const d of docs) { spread.upsert(d); unspread.upsert(d); }
+    for (const d of docs) {
+      spread.upsert(d);
+      unspread.upsert(d);
+    }
     const rank = (index: ToolSearchIndex, q: string): number => index.search(q, { limit: 10 }).findIndex((h) => h.key === 'post__list_parcels_by_date') + 1;
     expect(rank(unspread, 'list shipments by date')).toBe(9);
     expect(rank(spread, 'list shipments by date')).toBeLessThan(9);

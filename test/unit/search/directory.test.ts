@@ -53,10 +53,12 @@ describe('directoryLines', () => {
   });
 
   it('writes one line per server, in the order given, with singular and plural counts', () => {
-    const text = directoryText(directoryLines([
-      { name: 'one', description: 'First', tools: tools('a') },
-      { name: 'two', description: 'Second', tools: tools('a', 'b') },
-    ]));
+    const text = directoryText(
+      directoryLines([
+        { name: 'one', description: 'First', tools: tools('a') },
+        { name: 'two', description: 'Second', tools: tools('a', 'b') },
+      ]),
+    );
     expect(text).toBe('- one (1 tool): First\n- two (2 tools): Second');
   });
 });

@@ -9,7 +9,12 @@ import { HybridSearcher, cosine, fuseRankings } from '../../../src/search/embedd
 
 // A fake OpenAI-compatible embeddings endpoint: each vector counts words per meaning, and
 // words of one meaning share a dimension, so "automobile" lands where "car" does.
-const MEANINGS = [['car', 'cars', 'automobile', 'vehicle', 'vehicles'], ['invoice', 'bill', 'bills', 'invoices'], ['weather', 'forecast', 'rain'], ['list', 'show', 'inventory']];
+const MEANINGS = [
+  ['car', 'cars', 'automobile', 'vehicle', 'vehicles'],
+  ['invoice', 'bill', 'bills', 'invoices'],
+  ['weather', 'forecast', 'rain'],
+  ['list', 'show', 'inventory'],
+];
 function embed(text: string): number[] {
   const v = new Array(MEANINGS.length + 1).fill(0);
   for (const w of text.toLowerCase().split(/[^a-z]+/)) {
@@ -168,7 +173,14 @@ describe('HybridSearcher', () => {
 
 describe('fusion and similarity', () => {
   it('fuses by reciprocal rank: agreement wins, ties break by key', () => {
-    const fused = fuseRankings([['a', 'b', 'c'], ['b', 'c', 'd']], 4, 60);
+    const fused = fuseRankings(
+      [
+        ['a', 'b', 'c'],
+        ['b', 'c', 'd'],
+      ],
+      4,
+      60,
+    );
     expect(fused.map((x) => x.key)).toEqual(['b', 'c', 'a', 'd']);
     expect(fused[0]!.score).toBeCloseTo(1 / 62 + 1 / 61, 12);
     expect(fuseRankings([['x'], ['y']], 2).map((h) => h.key)).toEqual(['x', 'y']);

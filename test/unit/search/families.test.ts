@@ -14,20 +14,36 @@ function families(tools: readonly [string, string][]): Families {
 
 describe('tool families', () => {
   it('puts a name and its extensions by trailing words in one family', () => {
-    const f = families([['lib', 'get_shelf'], ['lib', 'get_shelf_by_date'], ['lib', 'get_shelf_v2'], ['lib', 'get_loan']]);
+    const f = families([
+      ['lib', 'get_shelf'],
+      ['lib', 'get_shelf_by_date'],
+      ['lib', 'get_shelf_v2'],
+      ['lib', 'get_loan'],
+    ]);
     expect(f.of('lib__get_shelf_by_date')).toBe(f.of('lib__get_shelf'));
     expect(f.of('lib__get_shelf_v2')).toBe(f.of('lib__get_shelf'));
     expect(f.of('lib__get_loan')).not.toBe(f.of('lib__get_shelf'));
   });
 
   it('does not join names that only share leading words (a namespace or a verb), however many', () => {
-    const f = families([['n', 'n8n_list_workflows'], ['n', 'n8n_list_catalog'], ['n', 'n8n_get_workflow'], ['t', 'api_v2010_create_call'], ['t', 'api_v2010_create_message']]);
+    const f = families([
+      ['n', 'n8n_list_workflows'],
+      ['n', 'n8n_list_catalog'],
+      ['n', 'n8n_get_workflow'],
+      ['t', 'api_v2010_create_call'],
+      ['t', 'api_v2010_create_message'],
+    ]);
     expect(new Set(['n__n8n_list_workflows', 'n__n8n_list_catalog', 'n__n8n_get_workflow'].map((k) => f.of(k))).size).toBe(3);
     expect(f.of('t__api_v2010_create_call')).not.toBe(f.of('t__api_v2010_create_message'));
   });
 
   it('never joins tools of different servers, nor on a shared verb alone', () => {
-    const f = families([['a', 'get_shelf'], ['b', 'get_shelf_by_date'], ['a', 'get'], ['a', 'get_loan']]);
+    const f = families([
+      ['a', 'get_shelf'],
+      ['b', 'get_shelf_by_date'],
+      ['a', 'get'],
+      ['a', 'get_loan'],
+    ]);
     expect(f.of('b__get_shelf_by_date')).not.toBe(f.of('a__get_shelf'));
     expect(f.of('a__get_loan')).not.toBe(f.of('a__get_shelf'));
   });
@@ -71,13 +87,31 @@ describe('tool families', () => {
     );
   });
 
-  it('damps each further member of a family, whatever its server\'s place', () => {
-    const hits = [{ key: 'a__x1', score: 4 }, { key: 'b__y', score: 3 }, { key: 'a__x2', score: 2 }, { key: 'a__x3', score: 1 }];
-    const out = spreadServers(hits, (k) => k.split('__')[0]!, 1, 3, new Map(), (k) => k.slice(0, 4), 0.5);
-    expect(out.map((c) => [c.key, c.score])).toEqual([['a__x1', 4], ['b__y', 3], ['a__x2', 1], ['a__x3', 0.25]]);
+  it("damps each further member of a family, whatever its server's place", () => {
+    const hits = [
+      { key: 'a__x1', score: 4 },
+      { key: 'b__y', score: 3 },
+      { key: 'a__x2', score: 2 },
+      { key: 'a__x3', score: 1 },
+    ];
+    const out = spreadServers(
+      hits,
+      (k) => k.split('__')[0]!,
+      1,
+      3,
+      new Map(),
+      (k) => k.slice(0, 4),
+      0.5,
+    );
+    expect(out.map((c) => [c.key, c.score])).toEqual([
+      ['a__x1', 4],
+      ['b__y', 3],
+      ['a__x2', 1],
+      ['a__x3', 0.25],
+    ]);
   });
 
-  it('lets another server\'s tool past the near-copies of one operation', () => {
+  it("lets another server's tool past the near-copies of one operation", () => {
     const tool = (server: string, name: string, description: string): ToolDoc => ({ key: `${server}__${name}`, server, name, description });
     const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
     const docs: ToolDoc[] = [];
@@ -87,7 +121,10 @@ describe('tool families', () => {
     docs.push(tool('post', 'list_parcels_by_date', 'List parcels by date.'));
     const kin = new ToolSearchIndex();
     const flat = new ToolSearchIndex({ ...DEFAULT_RANKING, familyDecay: 1 });
-    for (const d of docs) { kin.upsert(d); flat.upsert(d); }
+    for (const d of docs) {
+      kin.upsert(d);
+      flat.upsert(d);
+    }
     const rank = (index: ToolSearchIndex): number => index.search('list shipments by date', { limit: 10 }).findIndex((h) => h.key === 'post__list_parcels_by_date') + 1;
     expect(rank(flat)).toBe(10);
     expect(rank(kin)).toBeLessThan(5);

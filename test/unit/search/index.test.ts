@@ -58,7 +58,7 @@ describe('ToolSearchIndex ranking', () => {
     expect(top(index, 'takeScreenshot')).toBe('browser__browser_take_screenshot');
   });
 
-  it('prefers the name that says the request\'s word as written over another form of it', () => {
+  it("prefers the name that says the request's word as written over another form of it", () => {
     const twins = build([tool('cal', 'create_event', 'Create calendar entries.'), tool('cal', 'create_events', 'Create calendar entries.')]);
     expect(top(twins, 'create event')).toBe('cal__create_event');
     expect(top(twins, 'create events')).toBe('cal__create_events');
@@ -166,7 +166,12 @@ describe('accept (per-profile visibility)', () => {
         expect(hits).toHaveLength(Math.min(limit, matching.length));
         // Same as ranking everything and keeping the accepted ones (the catalog is below the re-rank depth).
         const seen = unspread.search(q, { limit, accept: (k) => ok.has(k) });
-        expect(seen).toEqual(unspread.search(q, { limit: 1000 }).filter((h) => ok.has(h.key)).slice(0, limit));
+        expect(seen).toEqual(
+          unspread
+            .search(q, { limit: 1000 })
+            .filter((h) => ok.has(h.key))
+            .slice(0, limit),
+        );
       }),
     );
   });

@@ -11,7 +11,7 @@ const concept = (t: string): Concept => [[t, 1]];
 const P = { above: 4, kept: 2, weight: 0.5 };
 
 describe('selectKeyTerms', () => {
-  it('keeps the rarest terms at full weight and scales the rest, in the request\'s order', () => {
+  it("keeps the rarest terms at full weight and scales the rest, in the request's order", () => {
     const df = (t: string): number => ({ list: 50, tool: 40, invoice: 2, kubernetes: 1, data: 30 })[t] ?? 0;
     const out = selectKeyTerms(['list', 'tool', 'invoice', 'kubernetes', 'data'].map(concept), df, P);
     expect(out).toEqual([[['list', 0.5]], [['tool', 0.5]], [['invoice', 1]], [['kubernetes', 1]], [['data', 0.5]]]);
@@ -24,10 +24,23 @@ describe('selectKeyTerms', () => {
     expect(out.filter((c) => c[0]![1] === 1).map((c) => c[0]![0])).toEqual(['data', 'file']);
   });
 
-  it('scales a concept\'s other forms with its word', () => {
+  it("scales a concept's other forms with its word", () => {
     const df = (t: string): number => ({ a: 9, b: 9, c: 9, d: 1, e: 2 })[t] ?? 0;
-    const out = selectKeyTerms([[['a', 1], ['ab', 0.5]], ...['b', 'c', 'd', 'e'].map(concept)], df, P);
-    expect(out[0]).toEqual([['a', 0.5], ['ab', 0.25]]);
+    const out = selectKeyTerms(
+      [
+        [
+          ['a', 1],
+          ['ab', 0.5],
+        ],
+        ...['b', 'c', 'd', 'e'].map(concept),
+      ],
+      df,
+      P,
+    );
+    expect(out[0]).toEqual([
+      ['a', 0.5],
+      ['ab', 0.25],
+    ]);
   });
 
   it('leaves a request of at most `above` terms as it is', () => {
@@ -56,7 +69,7 @@ describe('key terms in the ranking', () => {
   };
   const verbose = `${common.join(' ')} invoice`;
 
-  it('weighs a verbose request\'s rarest terms fully and the rest at the low weight', () => {
+  it("weighs a verbose request's rarest terms fully and the rest at the low weight", () => {
     const concepts = build().concepts(verbose);
     expect(concepts).toHaveLength(common.length + 1);
     const full = concepts.filter((c) => c[0]![1] === 1).map((c) => c[0]![0]);
@@ -73,7 +86,6 @@ describe('key terms in the ranking', () => {
   it('ranks a request of up to keyTermsAbove terms exactly as without selection', () => {
     const index = build();
     const off = build({ ...DEFAULT_RANKING, keyTermsAbove: 1000 });
-    for (const q of ['get the project status', 'create an invoice for the team report', common.slice(0, DEFAULT_RANKING.keyTermsAbove).join(' ')])
-      expect(index.search(q)).toEqual(off.search(q));
+    for (const q of ['get the project status', 'create an invoice for the team report', common.slice(0, DEFAULT_RANKING.keyTermsAbove).join(' ')]) expect(index.search(q)).toEqual(off.search(q));
   });
 });

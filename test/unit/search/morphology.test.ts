@@ -34,9 +34,7 @@ describe('PrefixVocabulary', () => {
             live.delete(o.term);
           }
         }
-        const expected = [...live]
-          .filter((t) => t !== q && t.length >= MIN_FORM && q.length >= MIN_FORM && (t.startsWith(q) || q.startsWith(t)))
-          .sort();
+        const expected = [...live].filter((t) => t !== q && t.length >= MIN_FORM && q.length >= MIN_FORM && (t.startsWith(q) || q.startsWith(t))).sort();
         expect(v.forms(q)).toEqual(expected);
       }),
     );

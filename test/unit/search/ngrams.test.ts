@@ -7,7 +7,8 @@ import { GramIndex, MAX_GRAM_WORD, MIN_GRAM_WORD, trigrams } from '../../../src/
 import { DEFAULT_RANKING, ToolSearchIndex, type ToolDoc } from '../../../src/search/index.js';
 
 const dice = (a: string, b: string): number => {
-  const x = trigrams(a), y = trigrams(b);
+  const x = trigrams(a),
+    y = trigrams(b);
   let n = 0;
   for (const g of x) if (y.has(g)) n++;
   return (2 * n) / (x.size + y.size);
@@ -42,12 +43,14 @@ describe('GramIndex', () => {
           }
         }
         const fits = (t: string): boolean => t.length >= MIN_GRAM_WORD && t.length <= MAX_GRAM_WORD;
-        const expected = !fits(q) ? [] : [...live.keys()]
-          .filter((t) => t !== q && fits(t))
-          .map((t) => [t, dice(q, t)] as [string, number])
-          .filter(([, d]) => d >= min)
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-          .slice(0, 3);
+        const expected = !fits(q)
+          ? []
+          : [...live.keys()]
+              .filter((t) => t !== q && fits(t))
+              .map((t) => [t, dice(q, t)] as [string, number])
+              .filter(([, d]) => d >= min)
+              .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+              .slice(0, 3);
         expect(g.similar(q, min, 3)).toEqual(expected);
       }),
       { numRuns: 500 },
@@ -71,7 +74,13 @@ describe('ToolSearchIndex fallback', () => {
   it('answers a request whose words no tool knows with the tools of the most similar words', () => {
     // "brocesses": a first letter mistyped, which the typo rule does not correct.
     expect(build(false).search('the brocesses')).toEqual([]);
-    expect(build(true).search('the brocesses').map((h) => h.key).slice(0, 2).sort()).toEqual(['os__kill_process', 'os__list_processes']);
+    expect(
+      build(true)
+        .search('the brocesses')
+        .map((h) => h.key)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['os__kill_process', 'os__list_processes']);
   });
 
   it('leaves a request that matches something as it was', () => {

@@ -10,7 +10,20 @@ describe('servers a query names', () => {
     servers.add('gmail', 'gmail__send', ['send']);
     servers.add('web-search', 'web-search__search', ['search']);
     expect(servers.named(new Map([['gmail', 1]]))).toEqual(new Map([['gmail', 1]]));
-    expect(servers.named(new Map([['gmail', 0.45], ['web', 0.2], ['search', 0.6]]))).toEqual(new Map([['gmail', 0.45], ['web-search', 0.6]]));
+    expect(
+      servers.named(
+        new Map([
+          ['gmail', 0.45],
+          ['web', 0.2],
+          ['search', 0.6],
+        ]),
+      ),
+    ).toEqual(
+      new Map([
+        ['gmail', 0.45],
+        ['web-search', 0.6],
+      ]),
+    );
     expect(servers.named(new Map([['mail', 1]])).size).toBe(0);
   });
 

@@ -30,7 +30,10 @@ function scan(live: Iterable<string>, q: string, long: number): string[] {
     .map((t) => [t, osa(q, t)] as const)
     .filter(([t, d]) => d <= Math.min(reach(t), reach(q)));
   const best = Math.min(...hits.map(([, d]) => d));
-  return hits.filter(([, d]) => d === best).map(([t]) => t).sort();
+  return hits
+    .filter(([, d]) => d === best)
+    .map(([t]) => t)
+    .sort();
 }
 
 const letters = fc.constantFrom('a', 'b', 'c');
@@ -50,7 +53,7 @@ describe('distanceWithin', () => {
 });
 
 describe('SpellingIndex', () => {
-  it("finds the nearest terms with the same first letter: one edit, or two for long words", () => {
+  it('finds the nearest terms with the same first letter: one edit, or two for long words', () => {
     const v = new SpellingIndex();
     for (const t of ['search', 'starch', 'batch', 'match', 'repositori', 'list', 'lost']) v.add(t);
     expect(v.nearest('serach')).toEqual(['search']);
@@ -112,10 +115,15 @@ describe('SpellingIndex', () => {
       fc.property(word, edit, fc.array(word, { maxLength: 20 }), (w, e, others) => {
         const i = 2 + (e.at % (w.length - 2)); // past the first two letters, which a swap may exchange
         const typo =
-          e.kind === 'insert' ? w.slice(0, i) + e.c + w.slice(i)
-          : e.kind === 'delete' ? w.slice(0, i) + w.slice(i + 1)
-          : e.kind === 'substitute' ? w.slice(0, i) + e.c + w.slice(i + 1)
-          : i + 1 < w.length ? w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2) : w;
+          e.kind === 'insert'
+            ? w.slice(0, i) + e.c + w.slice(i)
+            : e.kind === 'delete'
+              ? w.slice(0, i) + w.slice(i + 1)
+              : e.kind === 'substitute'
+                ? w.slice(0, i) + e.c + w.slice(i + 1)
+                : i + 1 < w.length
+                  ? w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2)
+                  : w;
         const v = new SpellingIndex();
         v.add(w);
         for (const o of others) v.add(o);
@@ -138,7 +146,11 @@ describe('ToolSearchIndex and misspellings', () => {
   for (const d of catalog) index.upsert(d);
 
   it('a shorthand the catalog says itself is its own word ("btn" finds btn_click, "cfg" a cfg tool)', () => {
-    for (const [w, name] of [['btn', 'btn_click'], ['cfg', 'cfg_read'], ['msg', 'msg_post']] as const) {
+    for (const [w, name] of [
+      ['btn', 'btn_click'],
+      ['cfg', 'cfg_read'],
+      ['msg', 'msg_post'],
+    ] as const) {
       const one = new ToolSearchIndex();
       one.upsert(tool('s', 'other_tool', 'Something else entirely.'));
       one.upsert(tool('s', name, `Works on the ${w}.`));

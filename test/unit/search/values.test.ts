@@ -24,9 +24,11 @@ describe('values a request carries', () => {
 
   it('never throws and stays within the known kinds', () => {
     const all = Object.values(KIND).reduce((a, b) => a | b, 0);
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (q) => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (q) => {
         expect(valueKinds(q) & ~all).toBe(0);
-      }));
+      }),
+    );
   });
 });
 
@@ -40,19 +42,18 @@ describe('parameters that take them', () => {
   });
 
   it('takes anything as a schema without throwing', () => {
-    fc.assert(fc.property(fc.anything(), (s) => {
+    fc.assert(
+      fc.property(fc.anything(), (s) => {
         expect(typeof parameterKinds(s)).toBe('number');
-      }));
+      }),
+    );
     expect(parameterKinds({ properties: [] })).toBe(0);
   });
 });
 
 describe('ranking by the values a request carries', () => {
   const tool = (name: string, description: string, inputSchema: object): ToolDoc => ({ key: `web__${name}`, server: 'web', name, description, inputSchema });
-  const docs = [
-    tool('open_page', 'Open a page in the browser.', schema({ url: { type: 'string' } })),
-    tool('open_tab', 'Open a page in the browser tab list.', schema({ index: { type: 'number' } })),
-  ];
+  const docs = [tool('open_page', 'Open a page in the browser.', schema({ url: { type: 'string' } })), tool('open_tab', 'Open a page in the browser tab list.', schema({ index: { type: 'number' } }))];
 
   it('puts the tool whose parameter takes the value first, and only with the value', () => {
     const index = new ToolSearchIndex();
