@@ -16,6 +16,7 @@ import type { Gateway } from '../router/router.js';
 import type { SessionState } from '../router/session-state.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
+import type { JsonObject } from '../protocol/json.js';
 
 /** A tool a search found: its entry in the view that searched, and how well it matched. */
 export interface FoundTool {
@@ -37,7 +38,7 @@ export interface ToolFinding {
  * the stateful session whose handshake declared it (read live, as the session's own).
  */
 export interface ClientSide {
-  readonly clientCapabilities: Record<string, any>;
+  readonly clientCapabilities: JsonObject;
 }
 
 export interface RequestContext extends RequestOwner {

@@ -9,6 +9,7 @@ import { CACHEABLE, META, REFUSAL, STATEFUL_ONLY, claimsStateless, readEnvelope,
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
 import type { RawResponse, SplicedResponse } from '../jsonrpc/raw.js';
 import { spliceIdAndMembers } from '../jsonrpc/raw-splice.js';
+import type { JsonObject } from '../protocol/json.js';
 
 const GATEWAY_INFO = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
 
@@ -20,7 +21,7 @@ const STATELESS_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscri
  * or the answer that refuses it (a broken envelope, a method the stateless revision does not
  * have, a request without the envelope on a stateless session). See isAnswer.
  */
-export function admit(id: JsonRpcId, method: string, params: Record<string, any>, statelessSession: boolean): Envelope | JsonRpcResponse | undefined {
+export function admit(id: JsonRpcId, method: string, params: JsonObject, statelessSession: boolean): Envelope | JsonRpcResponse | undefined {
   if (!claimsStateless(method, params)) {
     return statelessSession ? errorResponse(id, ErrorCode.InvalidRequest, 'Invalid Request: send initialize first, or the protocol revision 2026-07-28 _meta envelope with every request') : undefined;
   }
@@ -46,7 +47,7 @@ export function methodNotFound(id: JsonRpcId, method: string, envelope: Envelope
 }
 
 /** A handler's result as the request's era answers it (dressed for a stateless request). */
-export function answerIn(id: JsonRpcId, method: string, result: Record<string, any>, envelope: Envelope | undefined, profiled: boolean): JsonRpcResponse {
+export function answerIn(id: JsonRpcId, method: string, result: JsonObject, envelope: Envelope | undefined, profiled: boolean): JsonRpcResponse {
   return { jsonrpc: '2.0', id, result: envelope ? dressResult(method, result, profiled) : result };
 }
 

@@ -10,11 +10,12 @@ import { statefulParams } from './envelope.js';
 import type { Era } from './era.js';
 import { fetchAll, type FetchedList, type ListBounds } from './list-fetch.js';
 import type { ForwardOptions } from './server-connection-types.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export interface EraSide<O> {
   readonly era: Era;
   /** A request to the server, as its era wants it (the envelope, or the trace keys only). */
-  forward(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer>;
+  forward(peer: Peer<O>, method: string, params: JsonObject | undefined, options: ForwardOptions<O>): Promise<PeerAnswer>;
   /** Whether a client notification of this method is sent to the server at all. */
   notifies(method: string): boolean;
   /** Every page of one list. */
@@ -39,7 +40,7 @@ export class StatefulSide<O> implements EraSide<O> {
 
   constructor(private readonly host: StatefulHost) {}
 
-  forward(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
+  forward(peer: Peer<O>, method: string, params: JsonObject | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     return peer.requestRaw(method, statefulParams(params, options.envelope), options);
   }
 

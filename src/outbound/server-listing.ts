@@ -11,6 +11,7 @@ import { ListLimitError, type ListBounds, type ListLimits } from './list-fetch.j
 import { ListKeeper, type FetchOne } from './list-keeper.js';
 import { ListRefetcher } from './list-refetch.js';
 import type { ServerLists, ServerState } from './server-connection-types.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export interface ListingHost {
   readonly config: ServerConfig;
@@ -21,7 +22,7 @@ export interface ListingHost {
   state(): ServerState;
   /** Whether the connection has a peer to fetch with. */
   connected(): boolean;
-  capabilities(): Record<string, any>;
+  capabilities(): JsonObject;
   /** Every page of one list, as the server's era has it fetched. */
   fetchOne: FetchOne;
   /** Lists were (re)fetched, or left or rejoined the catalog. */

@@ -12,12 +12,13 @@ import { MRTR_METHODS } from '../../protocol/stateless.js';
 import type { Connection } from '../../router/session.js';
 import type { RequestContext } from '../context.js';
 import { answerInputRounds, passInputRounds } from './input-rounds.js';
+import { isJsonObject, type JsonObject } from '../../protocol/json.js';
 
 type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
 type RequestEnvelope = NonNullable<ForwardOptions['envelope']>;
 
 /** Forwards `method` with `options` to `connection`, translating between the request's era and the server's. */
-export function forwardAcrossEras(connection: Connection, context: RequestContext, method: string, params: Record<string, any>, options: ForwardOptions): Promise<PeerAnswer> {
+export function forwardAcrossEras(connection: Connection, context: RequestContext, method: string, params: JsonObject, options: ForwardOptions): Promise<PeerAnswer> {
   if (connection.era !== 'stateless') {
     const answer = connection.forward(method, params, options);
     return context.envelope === undefined ? answer : answer.then(completeForStateless);
@@ -25,7 +26,7 @@ export function forwardAcrossEras(connection: Connection, context: RequestContex
   // A 2026-07-28 server hears, on each request, what this client can be asked and its log level.
   options.envelope = requestEnvelope(context);
   if (!MRTR_METHODS.has(method)) return connection.forward(method, params, options);
-  const send = (p: Record<string, any>) => connection.forward(method, p, options);
+  const send = (p: JsonObject) => connection.forward(method, p, options);
   // A 2026 client takes the rounds itself; one of the stateful era cannot: they are answered here.
   // A nested call of a run answers its rounds here too: its result is the script's, not the client's.
   return context.envelope !== undefined && context.nested !== true ? passInputRounds(connection, context, method, params, send) : answerInputRounds(connection, context, method, params, send);
@@ -50,8 +51,8 @@ function completeForStateless(answer: PeerAnswer): PeerAnswer {
     response = answer as JsonRpcResponse;
   }
   if (isErrorResponse(response)) return response;
-  const result = response.result as Record<string, any> | undefined;
-  if (result === null || typeof result !== 'object' || result.resultType === undefined || result.resultType === 'complete') return response;
+  const result: unknown = response.result;
+  if (!isJsonObject(result) || result.resultType === undefined || result.resultType === 'complete') return response;
   return { ...response, result: { ...result, resultType: 'complete' } };
 }
 

@@ -12,6 +12,7 @@ import type { TaskEntry } from '../../router/task-ids.js';
 import type { Handler, RequestContext } from '../context.js';
 import { forwardOn, toolResultFor } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
+import type { JsonObject } from '../../protocol/json.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -44,7 +45,7 @@ export function statelessTask(task: Record<string, any>, exposed: string): Recor
  * call: a stateful client's, or a script's nested call (forwarded as it is: its result is the
  * script's, and the server judges).
  */
-export function taskOnlyCall(connection: Connection, context: RequestContext, taskSupport: unknown, params: Record<string, any>, original: string): Promise<Record<string, any>> | undefined {
+export function taskOnlyCall(connection: Connection, context: RequestContext, taskSupport: unknown, params: JsonObject, original: string): Promise<Record<string, any>> | undefined {
   if (context.envelope === undefined || context.nested === true || taskSupport !== 'required') return undefined;
   if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
   return callAsTask(connection, context, { ...params, name: original });
