@@ -118,12 +118,12 @@ describe('a server that dies at every start', () => {
     const gw = await startGateway(
       yamlServers([
         fixtureServer('good', 'echo'),
-        // protocol: legacy, so that the count is of attempts only: with the era probe a process
+        // protocol: stateful, so that the count is of attempts only: with the era probe a process
         // that dies at once is started twice on the first attempt (it may have died of the probe).
-        fixtureServer('loop', 'misbehaving', ['--exit-on-start'], { reconnect: { ...fast, maxFailures: 3 }, protocol: 'legacy' }),
+        fixtureServer('loop', 'misbehaving', ['--exit-on-start'], { reconnect: { ...fast, maxFailures: 3 }, protocol: 'stateful' }),
         // A clock made of events: the same crash loop, given up on 4 tries (≥ 320 ms of backoff)
         // later. Were `loop` to try again, it would within 120 ms of giving up.
-        fixtureServer('clock', 'misbehaving', ['--exit-on-start'], { reconnect: { ...fast, maxFailures: 7 }, protocol: 'legacy' }),
+        fixtureServer('clock', 'misbehaving', ['--exit-on-start'], { reconnect: { ...fast, maxFailures: 7 }, protocol: 'stateful' }),
       ]),
     );
     await gw.waitForStderr(/"server":"loop".*server failed \(gave up after 3 attempts in a row\)/);
