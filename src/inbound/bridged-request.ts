@@ -30,9 +30,7 @@ export interface Round {
   share?: CallShare;
 }
 
-export type RoundEnd =
-  | { kind: 'input'; result: Record<string, any> }
-  | { kind: 'done'; outcome: Outcome; context: RequestContext; refused: ReadonlySet<string> };
+export type RoundEnd = { kind: 'input'; result: Record<string, any> } | { kind: 'done'; outcome: Outcome; context: RequestContext; refused: ReadonlySet<string> };
 
 /** A bridged call between rounds keeps the context of its first round. */
 interface Bridged extends ParkedCall {

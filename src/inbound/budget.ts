@@ -42,5 +42,8 @@ export class ByteBudget {
 
 /** The error for a budget that had no room: HTTP faces answer 429 for a session's, 503 for the gateway's. */
 export function overBudget(full: ByteBudget, bytes: number): GatewayError {
-  return new GatewayError('LIMIT_EXCEEDED', `${full.label} already holds ${full.used} of ${full.limit} bytes in flight; ${bytes} more do not fit (${full.key})`, { retryAfterMs: 1000, limit: full.scope });
+  return new GatewayError('LIMIT_EXCEEDED', `${full.label} already holds ${full.used} of ${full.limit} bytes in flight; ${bytes} more do not fit (${full.key})`, {
+    retryAfterMs: 1000,
+    limit: full.scope,
+  });
 }

@@ -5,16 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { GatewayError, RefusalError, RpcError, describeError } from '../errors.js';
-import {
-  ErrorCode,
-  classify,
-  errorResponse,
-  type JsonRpcId,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from '../protocol/jsonrpc.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { KINDS, LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 import { viewFor, type CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
@@ -38,7 +29,6 @@ import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js'
 import { admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
-
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
@@ -173,7 +163,11 @@ export class ClientSession implements EndpointSession, Session {
     if (!handler || !inEra(method, envelope)) return methodNotFound(id, method, envelope);
     const maxCalls = this.router.config.limits.maxCallsPerSession;
     if (!this.stateless && this.inFlight.size + this.nestedCalls >= maxCalls) {
-      return this.errorFor(id, method, new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }));
+      return this.errorFor(
+        id,
+        method,
+        new GatewayError('LIMIT_EXCEEDED', `this session already has ${maxCalls} requests in flight (limits.maxCallsPerSession)`, { retryAfterMs: 1000, limit: 'session' }),
+      );
     }
     if (envelope?.logLevel !== undefined && !this.initialized) this.wantLogLevel(envelope.logLevel);
     if (envelope !== undefined && MRTR_METHODS.has(method)) return this.handleRound({ id, method, params, envelope, related, abort, headers, share }, handler);
@@ -198,9 +192,7 @@ export class ClientSession implements EndpointSession, Session {
       share,
       protocolVersion: envelope?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',
       progress:
-        related && (typeof token === 'string' || typeof token === 'number')
-          ? (p) => related({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } })
-          : undefined,
+        related && (typeof token === 'string' || typeof token === 'number') ? (p) => related({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } }) : undefined,
     };
     try {
       const result = await handler(params, context);

@@ -50,7 +50,7 @@ export function connOf(socket: Socket): Conn | undefined {
 }
 
 /** Shedding tiers, best victim first; a connection in none of them is never shed for another. */
-const enum Tier {
+enum Tier {
   /** No authenticated request and nothing being served, for longer than headersGrace: a trickler. */
   SlowUnauthenticated = 1,
   /** The same, younger, from an address that has several such (not the newcomer's). */

@@ -26,7 +26,14 @@ import { onPost, type PostHost } from './http-post.js';
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
   const url = await endpoint.listen();
-  return { url, sessionCount: () => endpoint.sessions.size, sessionActivity: () => endpoint.sessions.activity(), stopAccepting: () => endpoint.stopAccepting(), drain: () => endpoint.drain(), close: () => endpoint.close() };
+  return {
+    url,
+    sessionCount: () => endpoint.sessions.size,
+    sessionActivity: () => endpoint.sessions.activity(),
+    stopAccepting: () => endpoint.stopAccepting(),
+    drain: () => endpoint.drain(),
+    close: () => endpoint.close(),
+  };
 }
 
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
@@ -267,7 +274,6 @@ class Endpoint implements PostHost {
     const e = err.toJsonRpc();
     replyJson(res, limitStatus(err.limit), JSON.stringify(errorResponse(id, e.code, e.message, e.data)), limitHeaders(err.retryAfterMs));
   }
-
 }
 
 function pingStreams(streams: Slots<SseStream>): void {

@@ -27,17 +27,11 @@ export const Refusal = {
   badOrigin: errorBody(TRANSPORT_ERROR, 'Forbidden: Origin not allowed'),
   badHost: errorBody(TRANSPORT_ERROR, 'Forbidden: Host not allowed'),
   methodNotAllowed: errorBody(TRANSPORT_ERROR, 'Method Not Allowed: use POST, GET or DELETE'),
-  postNotAcceptable: errorBody(
-    TRANSPORT_ERROR,
-    'Not Acceptable: Accept must include both application/json and text/event-stream',
-  ),
+  postNotAcceptable: errorBody(TRANSPORT_ERROR, 'Not Acceptable: Accept must include both application/json and text/event-stream'),
   getNotAcceptable: errorBody(TRANSPORT_ERROR, 'Not Acceptable: Accept must include text/event-stream'),
   unsupportedMediaType: errorBody(TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json'),
   parseError: errorBody(ErrorCode.ParseError, 'Parse error: the body is not valid JSON'),
-  batch: errorBody(
-    ErrorCode.InvalidRequest,
-    'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per POST',
-  ),
+  batch: errorBody(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per POST'),
   invalidMessage: errorBody(ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response'),
   missingSession: errorBody(ErrorCode.InvalidRequest, 'Bad Request: missing Mcp-Session-Id header'),
   alreadyInitialized: errorBody(ErrorCode.InvalidRequest, 'Invalid Request: session already initialized'),
@@ -90,7 +84,10 @@ export function replyMessage(res: ServerResponse, body: MessageBody, sessionId: 
   } else {
     // The common reply: headers as a flat list, which node:http takes without walking an object.
     const length = String(bodyBytes(body));
-    res.writeHead(status, sessionId === undefined ? ['Content-Type', 'application/json', 'Content-Length', length] : ['Content-Type', 'application/json', 'Content-Length', length, 'Mcp-Session-Id', sessionId]);
+    res.writeHead(
+      status,
+      sessionId === undefined ? ['Content-Type', 'application/json', 'Content-Length', length] : ['Content-Type', 'application/json', 'Content-Length', length, 'Mcp-Session-Id', sessionId],
+    );
   }
   if (typeof body === 'string') {
     res.end(body);

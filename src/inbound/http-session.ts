@@ -4,7 +4,7 @@
 // plain JSON unless a related message arrives before the response, then SSE.
 
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint-options.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';

@@ -4,7 +4,7 @@
 // left or after end() are dropped and reported as `false`, never thrown: a vanished client is
 // normal on long-lived streams.
 
-import { Slots } from '../jsonrpc/churn.js';
+import type { Slots } from '../jsonrpc/churn.js';
 import { bufferBytes, pieceMode, writePiece } from '../jsonrpc/wire-bytes.js';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
@@ -29,7 +29,6 @@ function withoutCr<C extends Buffer | string>(chunk: C): C {
 }
 
 export class SseStream {
-  private seq = 0;
   private closed = false;
   /** Where the registry keeps this stream while it is open. */
   private slot: number | undefined;
@@ -66,7 +65,6 @@ export class SseStream {
   /** Sends one message; false when the stream is gone (the caller decides whether that matters). */
   send(message: JsonRpcMessage): boolean {
     // JSON.stringify escapes CR and LF, so the payload is always a single `data:` line.
-    this.seq++;
     return this.write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
   }
 
@@ -78,7 +76,6 @@ export class SseStream {
    */
   sendChunks(chunks: readonly (Buffer | string)[]): boolean {
     if (!this.writable()) return false;
-    this.seq++;
     if (chunks.length === 1 && typeof chunks[0] === 'string') {
       this.res.write(`event: message\ndata: ${withoutCr(chunks[0])}\n\n`);
       return true;

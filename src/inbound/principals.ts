@@ -49,7 +49,7 @@ function prefix64(address: string): string {
   const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
   return groups
     .slice(0, 4)
-    .map((g) => (g.replace(/^0+/, '') || '0'))
+    .map((g) => g.replace(/^0+/, '') || '0')
     .join(':');
 }
 

@@ -35,7 +35,13 @@ export interface EndpointSession {
    * is the principal's share of calls in flight (HTTP), which a code-mode run's nested calls take.
    * Notifications and responses resolve undefined.
    */
-  handle(message: JsonRpcMessage, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: Readonly<Record<string, string | string[] | undefined>>, share?: CallShare): Promise<Reply | undefined>;
+  handle(
+    message: JsonRpcMessage,
+    related?: (message: JsonRpcMessage) => void,
+    abort?: Cancellation,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+    share?: CallShare,
+  ): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
 }

@@ -27,7 +27,8 @@ export function admit(id: JsonRpcId, method: string, params: JsonObject, statele
   }
   const read = readEnvelope(params);
   if (!read.ok) return refusal(id, read.error, 'request');
-  if (STATEFUL_ONLY.has(method)) return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${read.envelope.protocolVersion}` }, 'method');
+  if (STATEFUL_ONLY.has(method))
+    return refusal(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol revision ${read.envelope.protocolVersion}` }, 'method');
   return read.envelope;
 }
 

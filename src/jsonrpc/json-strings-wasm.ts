@@ -98,12 +98,7 @@ const [i, n, m, ch, v] = [0, 1, 2, 3, 4];
 const isOneOf = (bytes: number[]) => [...bytes.flatMap((b, k) => [GET, ch, ...c(b), I32_EQ, ...(k > 0 ? [I32_OR] : [])])];
 const hexAt = (offset: number) => [GET, i, ...load8(offset), CALL, 0];
 
-const HEX = [
-  ...[GET, 0, ...c(48), I32_SUB, ...c(10), I32_LT_U],
-  ...[GET, 0, ...c(32), I32_OR, ...c(97), I32_SUB, ...c(6), I32_LT_U],
-  I32_OR,
-  END,
-];
+const HEX = [...[GET, 0, ...c(48), I32_SUB, ...c(10), I32_LT_U], ...[GET, 0, ...c(32), I32_OR, ...c(97), I32_SUB, ...c(6), I32_LT_U], I32_OR, END];
 
 const SCAN = [
   ...[LOOP, VOID], //                                           $next (label depths below count outwards)
@@ -144,14 +139,29 @@ const SCAN = [
 /** The module: memory 0 (one 64 KiB page, exported as "memory") and the function "scan". */
 export const JSON_STRINGS_WASM = Uint8Array.from([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, vec([[0x60, ...vec([[I32]]), ...vec([[I32]])], [0x60, ...vec([[I32], [I32]]), ...vec([[I32]])]])),
+  ...section(
+    1,
+    vec([
+      [0x60, ...vec([[I32]]), ...vec([[I32]])],
+      [0x60, ...vec([[I32], [I32]]), ...vec([[I32]])],
+    ]),
+  ),
   ...section(3, vec([[0], [1]])),
   ...section(5, vec([[0x00, 1]])),
-  ...section(7, vec([[...name('memory'), 0x02, 0], [...name('scan'), 0x00, 1]])),
+  ...section(
+    7,
+    vec([
+      [...name('memory'), 0x02, 0],
+      [...name('scan'), 0x00, 1],
+    ]),
+  ),
   ...section(10, vec([[...uleb(HEX.length + 1), 0, ...HEX], withLocals(SCAN)])),
 ]);
 
 function withLocals(body: number[]): number[] {
-  const locals = vec([[2, I32], [1, V128]]);
+  const locals = vec([
+    [2, I32],
+    [1, V128],
+  ]);
   return [...uleb(locals.length + body.length), ...locals, ...body];
 }

@@ -69,7 +69,9 @@ export class LineDecoder {
     if (this.size + n > this.maxLineBytes) {
       this.skipping = true;
       this.skipped = this.size + n;
-      this.head = Buffer.concat([...this.parts, chunk.subarray(from, to)]).subarray(0, HEAD_BYTES).toString('utf8');
+      this.head = Buffer.concat([...this.parts, chunk.subarray(from, to)])
+        .subarray(0, HEAD_BYTES)
+        .toString('utf8');
       this.parts = [];
       this.size = 0;
       return;
@@ -120,7 +122,7 @@ export function responseIdInHead(head: string): string | number | undefined {
 
 /** Serializes one message as a line. JSON.stringify never emits a raw newline. Never throws. */
 export function encodeLine(message: unknown): string {
-  return serializeMessage(message) + '\n';
+  return `${serializeMessage(message)}\n`;
 }
 
 /**
@@ -134,6 +136,10 @@ export function serializeMessage(message: unknown): string {
   } catch (err) {
     const id = (message as { id?: unknown } | null)?.id;
     const safeId = typeof id === 'string' || typeof id === 'number' ? id : null;
-    return JSON.stringify({ jsonrpc: '2.0', id: safeId, error: { code: -32603, message: `Internal error: the message could not be serialised (${err instanceof Error ? err.message : String(err)})` } });
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: safeId,
+      error: { code: -32603, message: `Internal error: the message could not be serialised (${err instanceof Error ? err.message : String(err)})` },
+    });
   }
 }

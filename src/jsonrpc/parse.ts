@@ -5,10 +5,7 @@
 import { exceedsDepth } from './depth.js';
 import type { JsonRpcId } from '../protocol/jsonrpc.js';
 
-export type ParsedText =
-  | { ok: true; value: unknown }
-  | { ok: false; why: 'invalid-json' }
-  | { ok: false; why: 'too-deep'; id?: JsonRpcId; method?: string };
+export type ParsedText = { ok: true; value: unknown } | { ok: false; why: 'invalid-json' } | { ok: false; why: 'too-deep'; id?: JsonRpcId; method?: string };
 
 export function parseJsonText(text: string, maxDepth: number): ParsedText {
   let value: unknown;

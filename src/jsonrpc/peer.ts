@@ -15,7 +15,6 @@ import {
   classify,
   errorResponse,
   isErrorResponse,
-  type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -60,7 +59,6 @@ export interface IncomingContext<O = never> {
   /** Aborted when the other side cancels its request. */
   signal: AbortSignal;
 }
-
 
 interface Pending<O> {
   id: JsonRpcId;

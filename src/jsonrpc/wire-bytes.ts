@@ -59,14 +59,14 @@ const blocks = new CopyBlocks();
  * and each time it set off a full mark-compact (60–80 in 5 s, against ~10 with the string; CPU per
  * call 124 → 84 µs; bench/NOTES.md). Text mode allocates this string anyway; it dies at once.
  */
-let youngPace = '';
+let _youngPace = '';
 
 /** Writes one piece of a message so that exactly its bytes leave, in the way pieceMode decided. */
 export function writePiece(sink: PieceSink, piece: Buffer | string, mode: PieceMode): void {
   if (typeof piece === 'string') sink.write(piece);
   else if (mode === 'text') sink.write(piece.toString('latin1'), 'latin1');
   else if (mode === 'copy' && piece.length <= BLOCK_BYTES) {
-    youngPace = piece.toString('latin1');
+    _youngPace = piece.toString('latin1');
     const copy = blocks.copy(piece);
     sink.write(copy.view, copy.written);
   } else sink.write(piece);

@@ -153,7 +153,12 @@ async function statefulHandshake<O>(host: HandshakeHost<O>, pipe: Pipe<O>): Prom
     const listed = (err.data as { supported?: unknown } | undefined)?.supported;
     const supported: unknown[] = Array.isArray(listed) ? listed : [];
     // stdio only: the process is the same whatever the era, and a stateless request needs no state.
-    if (err.code === ErrorCode.UnsupportedProtocolVersion && c.kind === 'stdio' && c.protocol !== 'stateful' && supported.some((v) => (STATELESS_VERSIONS as readonly string[]).includes(v as string))) {
+    if (
+      err.code === ErrorCode.UnsupportedProtocolVersion &&
+      c.kind === 'stdio' &&
+      c.protocol !== 'stateful' &&
+      supported.some((v) => (STATELESS_VERSIONS as readonly string[]).includes(v as string))
+    ) {
       host.logger.info('initialize refused with -32022 naming 2026-07-28: speaking that');
       const probed = await probe(host, pipe, true);
       if (probed.kind === 'stateless') {

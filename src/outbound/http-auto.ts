@@ -3,9 +3,9 @@
 // backwards-compatibility rule). Invariant: once a choice is made it never changes.
 
 import { GatewayError, describeError } from '../errors.js';
-import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { NO_SINK, type Transport, type TransportSink } from '../transport.js';
-import { httpStatusError, type HttpTransportKind, type HttpTransportOptions } from './http-common.js';
+import { httpStatusError, type HttpTransportKind } from './http-common.js';
 import { LegacySseTransport, type LegacySseTransportOptions } from './http-legacy-sse.js';
 import { StreamableHttpTransport } from './http-streamable.js';
 

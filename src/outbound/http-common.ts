@@ -121,11 +121,7 @@ export function statusErrorOf(method: string, url: string, status: number, excer
   return httpStatusError(status, `${method} ${url} → ${status}${excerpt ? ` ${excerpt}` : ''}`);
 }
 
-export async function statusError(
-  method: string,
-  url: string,
-  res: Dispatcher.ResponseData,
-): Promise<GatewayError> {
+export async function statusError(method: string, url: string, res: Dispatcher.ResponseData): Promise<GatewayError> {
   return statusErrorOf(method, url, res.statusCode, await bodyExcerpt(res.body));
 }
 

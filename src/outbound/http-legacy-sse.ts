@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { ErrorCode, errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { NO_SINK, type Transport, type TransportSink } from '../transport.js';
 import { responseIdInHead, serializeMessage } from '../jsonrpc/ndjson.js';
 import {
@@ -211,9 +211,7 @@ export class LegacySseTransport implements Transport {
     }
     // Security: a server must not redirect our messages (and configured credentials) elsewhere.
     if (endpoint.origin !== this.url.origin) {
-      reject(
-        new GatewayError('PROTOCOL_ERROR', `GET ${this.shownUrl}: endpoint ${redactUrl(endpoint)} is not same-origin; refused`),
-      );
+      reject(new GatewayError('PROTOCOL_ERROR', `GET ${this.shownUrl}: endpoint ${redactUrl(endpoint)} is not same-origin; refused`));
       return;
     }
     this.endpoint = endpoint;

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { GatewayError, describeError } from '../errors.js';
-import { classify, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
 import { requestWithAuth } from './http-authorized.js';
 import { consumeSse } from './http-sse-reader.js';
 import { SSE_HEADERS_TIMEOUT_MS, discardBody, mediaType, statusError, type HttpLogger, type HttpTransportOptions } from './http-common.js';

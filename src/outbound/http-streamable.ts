@@ -181,14 +181,19 @@ export class StreamableHttpTransport implements Transport {
     if (endSession && this.sessionId !== undefined) {
       // Tells the server it may free the session; 405 (not supported) and failures don't matter.
       try {
-        const res = await requestWithAuth(this.auth, this.url, {
-          method: 'DELETE',
-          dispatcher: this.agent,
-          headers: this.headers(),
-          signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
-          headersTimeout: DELETE_TIMEOUT_MS,
-          bodyTimeout: DELETE_TIMEOUT_MS,
-        }, 0);
+        const res = await requestWithAuth(
+          this.auth,
+          this.url,
+          {
+            method: 'DELETE',
+            dispatcher: this.agent,
+            headers: this.headers(),
+            signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+            headersTimeout: DELETE_TIMEOUT_MS,
+            bodyTimeout: DELETE_TIMEOUT_MS,
+          },
+          0,
+        );
         await res.body.dump();
       } catch (err) {
         this.log?.debug({ url: this.shownUrl, err: describeError(err) }, 'session DELETE failed');

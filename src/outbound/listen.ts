@@ -102,12 +102,10 @@ export class Listener<O> {
       }
     }
     this.current = stream;
-    peer
-      .requestRaw('subscriptions/listen', this.host.params(filter), { cancellation: stream.cancellation, onId: (id) => (stream.id = id) })
-      .then(
-        (answer) => this.ended(stream, answer as JsonRpcResponse),
-        (err: Error) => this.ended(stream, undefined, err),
-      );
+    peer.requestRaw('subscriptions/listen', this.host.params(filter), { cancellation: stream.cancellation, onId: (id) => (stream.id = id) }).then(
+      (answer) => this.ended(stream, answer as JsonRpcResponse),
+      (err: Error) => this.ended(stream, undefined, err),
+    );
     return stream.ready;
   }
 

@@ -53,7 +53,9 @@ export function toolParamHeaders(inputSchema: unknown): ToolHeaders {
   const problems: string[] = [];
   const visit = (node: unknown, path: string[], reachable: boolean, where: string): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, path, false, `${where}[${i}]`));
+      node.forEach((item, i) => {
+        visit(item, path, false, `${where}[${i}]`);
+      });
       return;
     }
     if (!isObject(node)) return;

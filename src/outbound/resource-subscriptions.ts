@@ -102,11 +102,9 @@ export class ResourceSubscriptions {
     if (this.held.has(uri)) return Promise.resolve();
     let asked = this.asking.get(uri);
     if (!asked) {
-      asked = this.host.request('resources/subscribe', { uri }).then(
-        () => {
-          if (this.asking.get(uri) === asked) this.held.add(uri);
-        },
-      );
+      asked = this.host.request('resources/subscribe', { uri }).then(() => {
+        if (this.asking.get(uri) === asked) this.held.add(uri);
+      });
       const settle = () => {
         if (this.asking.get(uri) === asked) this.asking.delete(uri);
       };

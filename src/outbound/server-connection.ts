@@ -184,7 +184,9 @@ export class ServerConnection<O = never> {
     if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
     if (max !== undefined && peer.pendingCount - this.stateless.listener.inFlight >= max) {
-      return Promise.reject(new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }));
+      return Promise.reject(
+        new GatewayError('LIMIT_EXCEEDED', `server "${this.name}" already has ${max} requests in flight (limits.maxCallsPerServer)`, { server: this.name, retryAfterMs: 1000, limit: 'server' }),
+      );
     }
     if (options.timeoutMs === undefined) options.timeoutMs = this.config.timeoutMs;
     return this.side.forward(peer, method, params, options);
@@ -331,7 +333,15 @@ export class ServerConnection<O = never> {
     const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
     if (this.state === 'closed') throw closed();
     const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    const transport = await createTransport(this.config, kind, { logger: this.logger, maxMessageBytes, maxDepth, writeBufferBytes, version, paramHeaders: this.stateless.paramHeaders, auth: await this.login.get() });
+    const transport = await createTransport(this.config, kind, {
+      logger: this.logger,
+      maxMessageBytes,
+      maxDepth,
+      writeBufferBytes,
+      version,
+      paramHeaders: this.stateless.paramHeaders,
+      auth: await this.login.get(),
+    });
     const peer = new Peer<O>(
       transport,
       {

@@ -11,7 +11,7 @@ export class StderrTail {
 
   push(line: string): void {
     if (this.lines.length >= TAIL_LINES) this.lines.shift();
-    this.lines.push(line.length > TAIL_LINE_CHARS ? line.slice(0, TAIL_LINE_CHARS) + '…' : line);
+    this.lines.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
   }
 
   get all(): readonly string[] {

@@ -9,7 +9,7 @@ import { GatewayError } from '../errors.js';
 import { LineWriter } from '../jsonrpc/line-writer.js';
 import { LineDecoder, encodeLine, responseIdInHead, textOf } from '../jsonrpc/ndjson.js';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../jsonrpc/parse.js';
-import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { ErrorCode, errorResponse, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
 import { NO_SINK, SENT, type Transport, type TransportSink } from '../transport.js';
 import { StderrTail } from './stderr-tail.js';
@@ -170,7 +170,10 @@ export function spawnEarly(o: SpawnOptions): number | undefined {
   // Until adopted nobody else listens: a failure to spawn is reported by the adopting transport.
   child.stdin.on('error', () => {});
   launched.held = holdOutput(child);
-  spawned.then(() => child.pid !== undefined && liveGroups.add(child.pid), () => {});
+  spawned.then(
+    () => child.pid !== undefined && liveGroups.add(child.pid),
+    () => {},
+  );
   const key = spawnKey(o);
   early.set(key, [...(early.get(key) ?? []), launched]);
   return child.pid;

@@ -50,9 +50,13 @@ export class InputBridge {
     return new Promise((resolve, reject) => {
       const leg: Leg = { method, params, resolve, reject };
       this.waiting.set(key, leg);
-      signal.addEventListener('abort', () => {
-        if (this.waiting.delete(key)) reject(new RpcError(ErrorCode.InternalError, 'the server cancelled its request'));
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          if (this.waiting.delete(key)) reject(new RpcError(ErrorCode.InternalError, 'the server cancelled its request'));
+        },
+        { once: true },
+      );
       this.gather();
     });
   }

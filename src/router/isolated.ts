@@ -6,7 +6,6 @@ import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import type { Connection, Session } from './session.js';
 
-
 interface Slot {
   opening: Promise<Connection>;
   connection?: Connection;
@@ -70,7 +69,10 @@ export class IsolatedConnections {
     this.bySession.delete(session);
     const closing = [...slots].map(([name, slot]) => {
       this.release(slots, name, slot);
-      return slot.opening.then((c) => c.close(), () => undefined);
+      return slot.opening.then(
+        (c) => c.close(),
+        () => undefined,
+      );
     });
     await Promise.all(closing);
   }
@@ -82,7 +84,12 @@ export class IsolatedConnections {
       const slot = slots.get(name);
       if (!slot) continue;
       this.release(slots, name, slot);
-      closing.push(slot.opening.then((c) => c.close(), () => undefined));
+      closing.push(
+        slot.opening.then(
+          (c) => c.close(),
+          () => undefined,
+        ),
+      );
     }
     await Promise.all(closing);
   }

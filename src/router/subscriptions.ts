@@ -60,7 +60,8 @@ export class Subscriptions {
    * the server on the first holder. Over a limit: LIMIT_EXCEEDED, and nothing is asked of anyone.
    */
   async subscribe(connection: Connection, uri: string, subscriber: Subscriber, exposedUri: string, session: Session = subscriber as Session, account: Account = session): Promise<void> {
-    if (uri.length > MAX_URI_LENGTH || exposedUri.length > MAX_URI_LENGTH) throw new RpcError(ErrorCode.InvalidParams, `a resource URI longer than ${MAX_URI_LENGTH} characters cannot be subscribed to`);
+    if (uri.length > MAX_URI_LENGTH || exposedUri.length > MAX_URI_LENGTH)
+      throw new RpcError(ErrorCode.InvalidParams, `a resource URI longer than ${MAX_URI_LENGTH} characters cannot be subscribed to`);
     let uris = this.byConnection.get(connection);
     let entry = uris?.get(uri);
     if (entry?.holders.has(subscriber)) return entry.asked; // held already: no slot, no second request
@@ -178,9 +179,17 @@ export class Subscriptions {
     const { maxSubscriptionsPerSession, maxSubscriptions } = this.deps.limits();
     const mine = this.perAccount.get(account) ?? 0;
     if (mine + wanted > maxSubscriptionsPerSession) {
-      throw new GatewayError('LIMIT_EXCEEDED', `this client holds ${mine} resource subscriptions; ${wanted} more would pass limits.maxSubscriptionsPerSession (${maxSubscriptionsPerSession}): unsubscribe from some first`, { limit: 'session', setting: 'limits.maxSubscriptionsPerSession', retryAfterMs: 1000 });
+      throw new GatewayError(
+        'LIMIT_EXCEEDED',
+        `this client holds ${mine} resource subscriptions; ${wanted} more would pass limits.maxSubscriptionsPerSession (${maxSubscriptionsPerSession}): unsubscribe from some first`,
+        { limit: 'session', setting: 'limits.maxSubscriptionsPerSession', retryAfterMs: 1000 },
+      );
     }
-    throw new GatewayError('LIMIT_EXCEEDED', `the gateway holds ${this.total} resource subscriptions; ${wanted} more would pass limits.maxSubscriptions (${maxSubscriptions})`, { limit: 'gateway', setting: 'limits.maxSubscriptions', retryAfterMs: 5000 });
+    throw new GatewayError('LIMIT_EXCEEDED', `the gateway holds ${this.total} resource subscriptions; ${wanted} more would pass limits.maxSubscriptions (${maxSubscriptions})`, {
+      limit: 'gateway',
+      setting: 'limits.maxSubscriptions',
+      retryAfterMs: 5000,
+    });
   }
 
   private release(holding: Holding): void {

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, Session } from './session.js';
 
-
 export interface TaskEntry {
   connection: Connection;
   taskId: string;

@@ -143,7 +143,12 @@ export const codemode = [
     async run({ cli }) {
       return withGateway(cli, YAML, async (gw) => {
         const alice = await as(gw, 'alice-token');
-        const loops = ['while (true) {}', 'for (;;) { try { while (true) {} } catch (e) {} finally { continue; } }', 'const f = () => { try { return f(); } finally { while (true) {} } }; f();', 'await new Promise(() => { while (true) {} });'];
+        const loops = [
+          'while (true) {}',
+          'for (;;) { try { while (true) {} } catch (e) {} finally { continue; } }',
+          'const f = () => { try { return f(); } finally { while (true) {} } }; f();',
+          'await new Promise(() => { while (true) {} });',
+        ];
         const results = await Promise.all(loops.map((code) => run(alice, code)));
         const after = await stillServes(gw);
         const ended = results.every((r) => r.isError && ['slice', 'stack', 'timeout'].includes(kindOf(r)));
@@ -182,13 +187,15 @@ export const codemode = [
     async run({ cli }) {
       return withGateway(cli, YAML, async (gw) => {
         const alice = await as(gw, 'alice-token');
-        const results = await Promise.all([
-          run(alice, 'function f(n) { return f(n + 1) + 1; }\nreturn f(0);'),
-          run(alice, 'const f = (n) => [f, n].map((g, i) => (i === 0 ? g(n + 1) : g));\nreturn f(0);'),
-          // Deep values built without recursion: as a result, and as a nested call's arguments.
-          'let o = {};\nfor (let i = 0; i < 100000; i++) o = { o };\nreturn o;',
-          'let o = {};\nfor (let i = 0; i < 100000; i++) o = { o };\ntry { await tools.echo.echo({ text: "x", o }); } catch (e) { return [e.code, e.message]; }',
-        ].map((x) => (typeof x === 'string' ? run(alice, x) : x)));
+        const results = await Promise.all(
+          [
+            run(alice, 'function f(n) { return f(n + 1) + 1; }\nreturn f(0);'),
+            run(alice, 'const f = (n) => [f, n].map((g, i) => (i === 0 ? g(n + 1) : g));\nreturn f(0);'),
+            // Deep values built without recursion: as a result, and as a nested call's arguments.
+            'let o = {};\nfor (let i = 0; i < 100000; i++) o = { o };\nreturn o;',
+            'let o = {};\nfor (let i = 0; i < 100000; i++) o = { o };\ntry { await tools.echo.echo({ text: "x", o }); } catch (e) { return [e.code, e.message]; }',
+          ].map((x) => (typeof x === 'string' ? run(alice, x) : x)),
+        );
         const after = await stillServes(gw);
         const [rec, mapped, deepResult, deepArgs] = results;
         // A deep value ends its own run (or is refused to the script), never the gateway's stack.
@@ -223,11 +230,20 @@ export const codemode = [
         const big = await run(alice, 'return Array.from({ length: 3000 }, (_, i) => ({ i, s: "payload-" + i }));');
         const text = await run(alice, 'return "y".repeat(8 << 20);');
         const huge = await run(alice, 'return "y".repeat(40 << 20);');
-        const logs = await run(alice, 'for (let i = 0; i < 20000; i++) { console.log("line " + i + " " + "z".repeat(5000)); if (i % 50 === 0) await new Promise((r) => setTimeout(r, 0)); }\nreturn "done";');
+        const logs = await run(
+          alice,
+          'for (let i = 0; i < 20000; i++) { console.log("line " + i + " " + "z".repeat(5000)); if (i % 50 === 0) await new Promise((r) => setTimeout(r, 0)); }\nreturn "done";',
+        );
         const sizes = [big, text, huge, logs].map((r) => JSON.stringify(r.s).length + r.text.length);
         const cut = (r) => (r.s?.truncated ? 'cut' : kindOf(r));
         // Cut to maxOutputTokens, or (too large for the run's memory even to copy) a failed run: never the whole of it.
-        const ok = big.s?.truncated === true && text.s?.truncated === true && (huge.s?.truncated === true || huge.isError) && logs.s?.result === 'done' && logs.s.logs.length <= 101 && sizes.every((n) => n < 100_000);
+        const ok =
+          big.s?.truncated === true &&
+          text.s?.truncated === true &&
+          (huge.s?.truncated === true || huge.isError) &&
+          logs.s?.result === 'done' &&
+          logs.s.logs.length <= 101 &&
+          sizes.every((n) => n < 100_000);
         const detail = `3,000 objects: ${cut(big)}; an 8 MiB string: ${cut(text)}; a 40 MiB string: ${cut(huge)}; 20,000 console lines of 5 KB: ${logs.s?.logs?.length ?? kindOf(logs)} kept; answers ${sizes.join(', ')} characters`;
         return ok ? held(detail) : breached(detail);
       });
@@ -252,7 +268,15 @@ export const codemode = [
         );
         const o = r.s?.result ?? {};
         const saw = gw.lines.filter((l) => /echo saw add/.test(l)).length;
-        const ok = o.type === 'undefined' && o.bracket === 'undefined' && o.call === 'TypeError' && o.describe === -32602 && o.bare === -32602 && Array.isArray(o.search) && !o.search.includes('tools.echo.add') && saw === 0;
+        const ok =
+          o.type === 'undefined' &&
+          o.bracket === 'undefined' &&
+          o.call === 'TypeError' &&
+          o.describe === -32602 &&
+          o.bare === -32602 &&
+          Array.isArray(o.search) &&
+          !o.search.includes('tools.echo.add') &&
+          saw === 0;
         const detail = `run: ${kindOf(r)}; ${JSON.stringify(o).slice(0, 200)}; the server saw ${saw} call(s) of add`;
         return ok ? held(detail) : breached(detail);
       });
@@ -278,7 +302,14 @@ export const codemode = [
         );
         // Bob sees only inter; alice sees echo and not inter, however she asks.
         const o = r.s?.result ?? {};
-        const ok = JSON.stringify(mine.s?.result) === '["inter"]' && JSON.stringify(o.keys) === '["echo"]' && o.inter === 'undefined' && o.call === 'TypeError' && o.describe === -32602 && Array.isArray(o.search) && !o.search.some((c) => c.startsWith('tools.inter'));
+        const ok =
+          JSON.stringify(mine.s?.result) === '["inter"]' &&
+          JSON.stringify(o.keys) === '["echo"]' &&
+          o.inter === 'undefined' &&
+          o.call === 'TypeError' &&
+          o.describe === -32602 &&
+          Array.isArray(o.search) &&
+          !o.search.some((c) => c.startsWith('tools.inter'));
         const detail = `bob's tools: ${JSON.stringify(mine.s?.result)}; alice: ${JSON.stringify(o).slice(0, 200)}`;
         return ok ? held(detail) : breached(detail);
       });
@@ -351,7 +382,7 @@ export const codemode = [
         const loopers = Promise.all(
           [1, 2, 3, 4].map(async () => {
             let n = 0;
-            while (attacking) (await run(alice, 'while (true) {}'), n++);
+            while (attacking) await run(alice, 'while (true) {}'), n++;
             return n;
           }),
         );

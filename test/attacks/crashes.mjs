@@ -32,7 +32,7 @@ function sseEvents(text) {
 
 export const crashes = [
   {
-    name: 'a tool result shaped like the gateway\'s raw-answer record is sent as the answer, unsanitized',
+    name: "a tool result shaped like the gateway's raw-answer record is sent as the answer, unsanitized",
     item: 'sanitizer',
     async run({ cli }) {
       const yaml = `sanitize:\n  results: true\n${hostile()}`;
@@ -84,7 +84,9 @@ export const crashes = [
         const r = await c.call('bad__deep_result', { depth: 5000 }).catch((e) => ({ error: e }));
         const code = r.response?.error?.data?.code;
         if (!(await stillServes(gw, c))) return breached('the gateway died or stopped answering after a 5,000-level result');
-        return code === 'MESSAGE_TOO_DEEP' && r.response.error.data.server === 'bad' ? held('the call failed with MESSAGE_TOO_DEEP naming the server') : breached(`the call got ${JSON.stringify(r.response ?? r.error).slice(0, 200)}`);
+        return code === 'MESSAGE_TOO_DEEP' && r.response.error.data.server === 'bad'
+          ? held('the call failed with MESSAGE_TOO_DEEP naming the server')
+          : breached(`the call got ${JSON.stringify(r.response ?? r.error).slice(0, 200)}`);
       });
     },
   },
@@ -153,7 +155,10 @@ export const crashes = [
         async (gw) => {
           await gw.stdio.initialize();
           gw.stdio.sendRaw(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"bad__echo","arguments":${deepJson(5000)}}}`);
-          const answer = await within(10_000, gw.stdio.next((m) => m.id === 'deep'));
+          const answer = await within(
+            10_000,
+            gw.stdio.next((m) => m.id === 'deep'),
+          );
           const echo = await within(10_000, gw.stdio.request('tools/call', { name: 'bad__echo', arguments: { text: 'x' } }));
           return { refused: answer?.error?.code === -32600, alive: gw.alive && echo?.result?.content?.[0]?.text === 'x' };
         },
@@ -275,7 +280,9 @@ export const crashes = [
           const big = await within(10_000, c.call('web__oversized', { bytes: 5000 }));
           if (!(await stillServes(gw, c))) return breached('the gateway died');
           const codes = [page?.response?.error?.data?.code, big?.response?.error?.data?.code];
-          return codes[0] === 'PROTOCOL_ERROR' && codes[1] === 'MESSAGE_TOO_LARGE' ? held('both calls failed at once, naming the server; the gateway serves on') : breached(`answers: ${JSON.stringify(codes)}`);
+          return codes[0] === 'PROTOCOL_ERROR' && codes[1] === 'MESSAGE_TOO_LARGE'
+            ? held('both calls failed at once, naming the server; the gateway serves on')
+            : breached(`answers: ${JSON.stringify(codes)}`);
         });
       });
     },

@@ -4,7 +4,6 @@
 import net from 'node:net';
 import { HttpClient, breached, held, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
-
 const MiB = 1024 * 1024;
 const TOKENS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n`;
 
@@ -18,11 +17,13 @@ export const exhaustion = [
       const yaml = `${TOKENS}servers:\n${stdioServer('bad', 'hostile.mjs')}${stdioServer('calm', 'hostile.mjs')}`;
       return withGateway(cli, yaml, async (gw) => {
         const body = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"bad__echo","arguments":{"text":"${'x'.repeat(15 * MiB)}"}}}`;
-        const bombers = await Promise.all(Array.from({ length: 6 }, async () => {
-          const c = new HttpClient(gw.url, { token: 'alice-token' });
-          await c.initialize();
-          return c;
-        }));
+        const bombers = await Promise.all(
+          Array.from({ length: 6 }, async () => {
+            const c = new HttpClient(gw.url, { token: 'alice-token' });
+            await c.initialize();
+            return c;
+          }),
+        );
         const canary = new HttpClient(gw.url, { token: 'canary-token' });
         await canary.initialize();
         const payload = body(1);
@@ -69,7 +70,9 @@ export const exhaustion = [
             const s = net.connect(Number(port), hostname);
             let timer;
             s.on('connect', () => {
-              s.write(`POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer ${token}\r\nContent-Length: 100000\r\n\r\n{`);
+              s.write(
+                `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer ${token}\r\nContent-Length: 100000\r\n\r\n{`,
+              );
               timer = setInterval(() => s.write(' '), 100);
             });
             s.on('error', () => {});
@@ -84,7 +87,9 @@ export const exhaustion = [
         const c = new HttpClient(gw.url, { token: 'canary-token' });
         await c.initialize();
         const ok = (await c.call('bad__echo', { text: 'ok' })).response?.result?.content?.[0]?.text === 'ok';
-        return closed && ok ? held('every trickling socket was closed by the gateway (401 at once, or the 2 s request deadline)') : breached(`sockets still open after 15 s: ${!closed}; canary served: ${ok}`);
+        return closed && ok
+          ? held('every trickling socket was closed by the gateway (401 at once, or the 2 s request deadline)')
+          : breached(`sockets still open after 15 s: ${!closed}; canary served: ${ok}`);
       });
     },
   },
@@ -107,7 +112,9 @@ export const exhaustion = [
         }
         const first = await clients[0]?.call('bad__echo', { text: 'ok' });
         const ok = first?.response?.result?.content?.[0]?.text === 'ok';
-        return clients.length === 20 && /HTTP 503/.test(refused ?? '') && ok ? held('the 21st initialize got 503; open sessions are served') : breached(`${clients.length} sessions opened; refusal: ${refused ?? 'none'}`);
+        return clients.length === 20 && /HTTP 503/.test(refused ?? '') && ok
+          ? held('the 21st initialize got 503; open sessions are served')
+          : breached(`${clients.length} sessions opened; refusal: ${refused ?? 'none'}`);
       });
     },
   },

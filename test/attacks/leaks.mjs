@@ -7,7 +7,6 @@ import path from 'node:path';
 import { FINGERPRINTS } from '../fixtures/servers/poisoned-fields-payloads.mjs';
 import { HttpClient, breached, fixture, held, node, q, rawHttp, startGateway, stdioServer, withGateway } from './lib.mjs';
 
-
 const PROFILES = `clients:
   - name: alice
     token: alice-token
@@ -53,7 +52,7 @@ export const leaks = [
     },
   },
   {
-    name: "instructions include servers the profile cannot see",
+    name: 'instructions include servers the profile cannot see',
     item: 12,
     async run({ cli }) {
       const yaml = `${PROFILES}servers:\n${stdioServer('pub', 'hostile.mjs', ['--instructions', 'Public server notes.'])}${stdioServer('priv', 'hostile.mjs', ['--instructions', 'PRIVATE-ONLY-FOR-BOB'])}`;
@@ -81,7 +80,9 @@ export const leaks = [
         await gw.waitForStderr(/sk-live-TOKEN/, 10_000).catch(() => undefined);
         const inLog = gw.lines.some((l) => l.includes('sk-live-TOKEN'));
         if (told.includes('sk-live-TOKEN') || told.includes('/home/alice')) return breached(`the client was told: ${told.slice(0, 200)}`);
-        return r.response?.error?.data?.server === 'bad' && inLog ? held('the client got the code and the server name; the stderr line is in the gateway log only') : breached(`answer: ${told.slice(0, 200)}; in log: ${inLog}`);
+        return r.response?.error?.data?.server === 'bad' && inLog
+          ? held('the client got the code and the server name; the stderr line is in the gateway log only')
+          : breached(`answer: ${told.slice(0, 200)}; in log: ${inLog}`);
       });
     },
   },
@@ -126,7 +127,8 @@ export const leaks = [
     name: 'the guard runs before policy (denied tools audited)',
     item: 9,
     async run({ cli }) {
-      const gwYaml = (audit) => `sanitize:\n  auditLog: ${q(audit)}\nservers:\n  - name: p\n    command: ${q(node)}\n    args: [${q(fixture('poisoned.mjs'))}]\n    tools:\n      deny: ["important", "hidden_tags"]\n`;
+      const gwYaml = (audit) =>
+        `sanitize:\n  auditLog: ${q(audit)}\nservers:\n  - name: p\n    command: ${q(node)}\n    args: [${q(fixture('poisoned.mjs'))}]\n    tools:\n      deny: ["important", "hidden_tags"]\n`;
       const gw = await startGateway({ cli, yaml: gwYaml('audit.jsonl') });
       const audit = path.join(gw.dir, 'audit.jsonl');
       let text = '';
@@ -257,7 +259,9 @@ leaks.push({
         }
         const ok = await c.request('resources/read', { uri: `${base}/public/ok.txt` });
         const served = JSON.stringify(ok.response ?? '').includes('public text');
-        return leaked.length === 0 && served ? held(`none of ${spellings.length} spellings read the secret; the public file reads`) : breached(`read the secret via: ${leaked.join(', ') || '(none)'}; public file served: ${served}`);
+        return leaked.length === 0 && served
+          ? held(`none of ${spellings.length} spellings read the secret; the public file reads`)
+          : breached(`read the secret via: ${leaked.join(', ') || '(none)'}; public file served: ${served}`);
       });
     } finally {
       const { rmSync } = await import('node:fs');
@@ -267,20 +271,22 @@ leaks.push({
 });
 
 leaks.push({
-  name: "a tool points a profile at a UI resource its policy denies",
+  name: 'a tool points a profile at a UI resource its policy denies',
   item: 'apps',
   async run({ cli }) {
     // Alice may use every tool but read no app UI; Bob may read it. The server's UI tool points at its ui:// page.
-    const yaml =
-      `clients:\n  - name: alice\n    token: alice-token\n    resources: { deny: ["ui://**"] }\n  - name: bob\n    token: bob-token\n` +
-      `servers:\n${stdioServer('clash', 'app-clash.mjs')}`;
+    const yaml = `clients:\n  - name: alice\n    token: alice-token\n    resources: { deny: ["ui://**"] }\n  - name: bob\n    token: bob-token\nservers:\n${stdioServer('clash', 'app-clash.mjs')}`;
     return withGateway(cli, yaml, async (gw) => {
       const pointer = async (token) => {
         const c = new HttpClient(gw.url, { token });
         await c.initialize();
         const tools = (await c.request('tools/list', {})).response?.result?.tools ?? [];
         const tool = tools.find((t) => t.name === 'clash__get-time');
-        return { listed: tool !== undefined, ui: JSON.stringify(tool?._meta ?? {}).match(/ui:\/\/[^"]*/)?.[0], read: (await c.request('resources/read', { uri: 'ui://clash+get-time/mcp-app.html' })).response };
+        return {
+          listed: tool !== undefined,
+          ui: JSON.stringify(tool?._meta ?? {}).match(/ui:\/\/[^"]*/)?.[0],
+          read: (await c.request('resources/read', { uri: 'ui://clash+get-time/mcp-app.html' })).response,
+        };
       };
       const alice = await pointer('alice-token');
       const bob = await pointer('bob-token');

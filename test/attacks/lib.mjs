@@ -62,7 +62,7 @@ export async function startGateway({ cli, yaml, mode = 'http', env = {}, args = 
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
       lines.push(line);
-      for (const w of waiters.splice(0)) (w.re.test(line) ? w.resolve(line) : waiters.push(w));
+      for (const w of waiters.splice(0)) w.re.test(line) ? w.resolve(line) : waiters.push(w);
     }
   });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => (live.delete(child), resolve({ code, signal }))));
@@ -75,7 +75,18 @@ export async function startGateway({ cli, yaml, mode = 'http', env = {}, args = 
       exited.then(() => {
         // An older build that does not know a config key says so: that is the finding.
         const refused = lines.find((l) => /unknown key|invalid config/.test(l));
-        reject(new Error(refused ? `the gateway refused the config (${lines.filter((l) => /unknown key/.test(l)).join('; ').trim() || refused.trim()})` : `the gateway exited before logging ${re}:\n${lines.slice(-5).join('\n')}`));
+        reject(
+          new Error(
+            refused
+              ? `the gateway refused the config (${
+                  lines
+                    .filter((l) => /unknown key/.test(l))
+                    .join('; ')
+                    .trim() || refused.trim()
+                })`
+              : `the gateway exited before logging ${re}:\n${lines.slice(-5).join('\n')}`,
+          ),
+        );
       });
     });
   };
@@ -143,7 +154,7 @@ function stdioClient(child) {
       const m = JSON.parse(buffered.slice(0, nl));
       buffered = buffered.slice(nl + 1);
       messages.push(m);
-      for (const w of waiters.splice(0)) (w.pred(m) ? w.resolve(m) : waiters.push(w));
+      for (const w of waiters.splice(0)) w.pred(m) ? w.resolve(m) : waiters.push(w);
     }
   });
   child.stdin.on('error', () => {});
@@ -159,11 +170,11 @@ function stdioClient(child) {
   return {
     messages,
     next,
-    sendRaw: (line) => child.stdin.write(line + '\n'),
-    send: (m) => child.stdin.write(JSON.stringify(m) + '\n'),
+    sendRaw: (line) => child.stdin.write(`${line}\n`),
+    send: (m) => child.stdin.write(`${JSON.stringify(m)}\n`),
     async request(method, params) {
       const rid = `s${++id}`;
-      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: rid, method, params }) + '\n');
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: rid, method, params })}\n`);
       return next((m) => m.id === rid);
     },
     async initialize(capabilities = {}) {
@@ -195,7 +206,10 @@ export function rawHttp(url, { method = 'POST', headers = {}, body, path: p } = 
 export function messagesOf(res) {
   if (!res.text) return [];
   if (String(res.headers['content-type']).startsWith('text/event-stream')) {
-    return res.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    return res.text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
   }
   return [JSON.parse(res.text)];
 }
@@ -263,7 +277,7 @@ export class HttpClient {
             if (!line.startsWith('data: ')) continue;
             const m = JSON.parse(line.slice(6));
             messages.push(m);
-            for (const w of waiters.splice(0)) (w.pred(m) ? w.resolve(m) : waiters.push(w));
+            for (const w of waiters.splice(0)) w.pred(m) ? w.resolve(m) : waiters.push(w);
           }
         }
       });
@@ -287,7 +301,7 @@ export class HttpClient {
 }
 
 /** `{"a":{"a":…}}` as text, `n` levels deep. */
-export const deepJson = (n) => '{"a":'.repeat(n) + '0' + '}'.repeat(n);
+export const deepJson = (n) => `${'{"a":'.repeat(n)}0${'}'.repeat(n)}`;
 
 /** The outcome of one attack: held (the gateway did what it must) or not, and why. */
 export const held = (detail) => ({ held: true, detail });

@@ -10,7 +10,6 @@ const CLIENTS = `clients:\n  - name: alice\n    token: alice-token\n  - name: ca
 /** Peak RSS the gateway may reach while a list bomb goes off (it started near 60 MiB). */
 const MAX_RSS_MIB = 400;
 
-
 const page = (gw, path) => rawHttp(gw.url, { method: 'GET', path, headers: { authorization: 'Bearer ops-token' } });
 
 async function serverStatus(gw, name) {
@@ -99,8 +98,16 @@ function listBomb(kind, expose) {
           `metrics: state ${stateMetric ? 'failed' : 'not failed'}, failure reason ${reasonMetric ? 'counted' : 'absent'}; ` +
           `its ${kind} listed before ${listedBefore}, after ${listedAfter}; canary ${calls.ms.length} answered during the bomb (${calls.errors.length} failed), ${after.ms.length}/20 after`;
         const ok =
-          gw.alive && peak < MAX_RSS_MIB && status?.state === 'failed' && /over limits\.maxList(Items|Bytes)/.test(reason) && stateMetric && reasonMetric &&
-          listedBefore && !listedAfter && calls.errors.length === 0 && after.ms.length === 20;
+          gw.alive &&
+          peak < MAX_RSS_MIB &&
+          status?.state === 'failed' &&
+          /over limits\.maxList(Items|Bytes)/.test(reason) &&
+          stateMetric &&
+          reasonMetric &&
+          listedBefore &&
+          !listedAfter &&
+          calls.errors.length === 0 &&
+          after.ms.length === 20;
         return ok ? held(detail) : breached(`${gw.alive ? '' : 'the gateway died; '}${detail}`);
       });
     },
@@ -143,8 +150,7 @@ export const lists = [
         // seconds: calls queued behind rebuilds). Paced, the few fetches in the window are what is
         // left: each parses a 3 MB answer in one piece, which delays the calls due meanwhile (the
         // p99 allowance); the p50 must stay at its quiet value, on a loaded 2-core machine too.
-        const ok =
-          storm.errors.length === 0 && storm.p50 <= quiet.p50 * 2 + 2 && storm.p99 <= quiet.p99 * 3 + 400 && storm.cpu <= quiet.cpu + 0.25 && fetches <= 8;
+        const ok = storm.errors.length === 0 && storm.p50 <= quiet.p50 * 2 + 2 && storm.p99 <= quiet.p99 * 3 + 400 && storm.cpu <= quiet.cpu + 0.25 && fetches <= 8;
         return ok ? held(detail) : breached(detail);
       });
     },

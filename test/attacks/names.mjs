@@ -4,10 +4,8 @@
 
 import { HttpClient, breached, held, startGateway, stdioServer, withGateway } from './lib.mjs';
 
-
 /** A profile `c` with resource rules, and one uri-mapper server per entry. */
-const config = (resources, servers, extra = '') =>
-  `${extra}clients:\n  - name: c\n    token: c-token\n    resources: ${resources}\n    tools: ["*"]\nservers:\n${servers.join('')}`;
+const config = (resources, servers, extra = '') => `${extra}clients:\n  - name: c\n    token: c-token\n    resources: ${resources}\n    tools: ["*"]\nservers:\n${servers.join('')}`;
 const mapper = (name, args = []) => stdioServer(name, 'uri-mapper.mjs', ['--name', name, ...args]);
 
 /** Reads each URI as profile c; the ones whose answer carries a secret. */

@@ -10,7 +10,6 @@ import { HttpClient, breached, held, stdioServer, withGateway } from './lib.mjs'
 const TOKENS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n`;
 const CALM = `servers:\n${stdioServer('calm', 'sleepy.mjs')}`;
 
-
 /** A ping on the client's session, each on a new connection (rawHttp has no agent); true when answered. */
 async function pinged(client, ms = 5000) {
   const answer = client.request('ping', {}).catch(() => undefined);
@@ -258,12 +257,15 @@ export const principals = [
         const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'calm__sleep', arguments: { ms: 4000 } } });
         const sockets = sessions.map((c) => pipelined(gw.url, c.headers(), body, 32));
         // Once a call of the flood was refused, the flood holds all it can.
-        const full = await gw.waitForStderr(/LIMIT_EXCEEDED/, 5000).then(() => true, () => false);
+        const full = await gw.waitForStderr(/LIMIT_EXCEEDED/, 5000).then(
+          () => true,
+          () => false,
+        );
         const flood = await timedEchoes(canary, 100, 'f');
         for (const s of sockets) s.destroy();
         const floor = Math.max(quiet.p99, 5);
         const ratio = flood.p99 / floor;
-        const detail = `canary p99 quiet ${quiet.p99.toFixed(1)} ms, under the flood ${Number.isFinite(flood.p99) ? flood.p99.toFixed(1) + ' ms' : 'never (refused)'} (×${Number.isFinite(ratio) ? ratio.toFixed(2) : '∞'}); ${flood.failed}/100 failed${flood.firstError ? ` (${flood.firstError})` : ''}; flood ${full ? 'refused in part' : 'never refused'}`;
+        const detail = `canary p99 quiet ${quiet.p99.toFixed(1)} ms, under the flood ${Number.isFinite(flood.p99) ? `${flood.p99.toFixed(1)} ms` : 'never (refused)'} (×${Number.isFinite(ratio) ? ratio.toFixed(2) : '∞'}); ${flood.failed}/100 failed${flood.firstError ? ` (${flood.firstError})` : ''}; flood ${full ? 'refused in part' : 'never refused'}`;
         return flood.failed === 0 && ratio <= 4 ? held(detail) : breached(detail);
       });
     },

@@ -7,7 +7,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { HttpClient, breached, held, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
-
 const SECRET = 'file:///secret/keys.txt';
 const PUBLIC = 'file:///public/readme.txt';
 /** alice may read anything but the secret folder; the canary is another client. */
@@ -52,7 +51,13 @@ function openListen(url, token, id, uris) {
     method: 'subscriptions/listen',
     params: { notifications: { resourceSubscriptions: uris }, _meta: { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } },
   });
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': VERSION, 'mcp-method': 'subscriptions/listen' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${token}`,
+    'mcp-protocol-version': VERSION,
+    'mcp-method': 'subscriptions/listen',
+  };
   let req;
   const first = new Promise((resolve, reject) => {
     req = http.request(url, { method: 'POST', headers, agent: false }, (res) => {
@@ -63,7 +68,18 @@ function openListen(url, token, id, uris) {
         const line = text.split('\n').find((l) => l.startsWith('data: ') || l.startsWith('{'));
         if (line) resolve(JSON.parse(line.startsWith('data: ') ? line.slice(6) : line));
       });
-      res.on('end', () => resolve(text ? JSON.parse(text.split('\n').find((l) => l.startsWith('data: '))?.slice(6) ?? text) : undefined));
+      res.on('end', () =>
+        resolve(
+          text
+            ? JSON.parse(
+                text
+                  .split('\n')
+                  .find((l) => l.startsWith('data: '))
+                  ?.slice(6) ?? text,
+              )
+            : undefined,
+        ),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -107,7 +123,7 @@ export const relay = [
             const i = sent++;
             const r = await post(JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'resources/subscribe', params: { uri: `file:///sub/${i}` } }));
             if (r.status === 200 && r.text.includes('"result"')) outcomes.subscribed++;
-            else if (r.text.includes('LIMIT_EXCEEDED')) (outcomes.refused++, (refusal ??= r));
+            else if (r.text.includes('LIMIT_EXCEEDED')) outcomes.refused++, (refusal ??= r);
             else outcomes.other++;
           }
         });

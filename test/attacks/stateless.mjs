@@ -62,7 +62,7 @@ export const stateless = [
     },
   },
   {
-    name: "a stateless request reaches a tool outside its profile",
+    name: 'a stateless request reaches a tool outside its profile',
     item: 'stateless',
     async run({ cli }) {
       const yaml = `${PROFILES}servers:\n${stdioServer('shared', 'echo.mjs')}${stdioServer('alice', 'echo.mjs')}`;
@@ -93,7 +93,7 @@ export const stateless = [
         const result = answer?.result;
         if (result === undefined) return breached(`no answer: ${JSON.stringify(answer).slice(0, 160)}`);
         if (result.resultType !== 'complete') return breached(`the client was handed resultType ${JSON.stringify(result.resultType)} with ${JSON.stringify(result.inputRequests ?? {}).slice(0, 80)}`);
-        return held('a 2025-era server\'s result is complete to a 2026-07-28 client, whatever it spells');
+        return held("a 2025-era server's result is complete to a 2026-07-28 client, whatever it spells");
       } finally {
         await gw.stop();
       }

@@ -8,15 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { HttpClient, breached, held, node, q, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
-
 /** The vouch fixture as a server entry; a short timeout, so an answer that never comes shows fast. */
 const vouchServer = (args = []) => stdioServer('vouch', 'vouch.mjs', args, '    timeout: 5s\n');
 
 /** The JSON-RPC messages of an HTTP answer, each parsed on its own: `invalid` holds what is not JSON. */
 function messagesIn(res) {
   const texts = String(res.headers['content-type']).startsWith('text/event-stream')
-    ? res.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6))
-    : res.text ? [res.text] : [];
+    ? res.text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+    : res.text
+      ? [res.text]
+      : [];
   const messages = [];
   const invalid = [];
   for (const t of texts) {
@@ -54,7 +58,7 @@ async function callOverStdio(cli, yaml, name, args = {}) {
       wake();
     }
   });
-  const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
+  const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
   /** Waits for a line that names `id` (as JSON or not), up to 20 s. */
   const lineFor = (id) =>
     new Promise((resolve, reject) => {

@@ -7,5 +7,9 @@ import { httpSubject, wireOptions } from './http-subject.js';
 import { CONTRACT_MAX_BYTES, transportContract } from './transport.contract.js';
 
 for (const mode of ['json', 'sse', 'legacy'] as const) {
-  transportContract(`auto (on a ${mode === 'legacy' ? 'legacy SSE server' : `Streamable HTTP server, ${mode} answers`})`, () => httpSubject(mode, (url) => new AutoHttpTransport({ url, maxMessageBytes: CONTRACT_MAX_BYTES })), wireOptions[mode]);
+  transportContract(
+    `auto (on a ${mode === 'legacy' ? 'legacy SSE server' : `Streamable HTTP server, ${mode} answers`})`,
+    () => httpSubject(mode, (url) => new AutoHttpTransport({ url, maxMessageBytes: CONTRACT_MAX_BYTES })),
+    wireOptions[mode],
+  );
 }

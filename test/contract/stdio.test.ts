@@ -7,7 +7,6 @@ import { fixture, nodeBin, repoRoot } from '../helpers/paths.js';
 import { CONTRACT_MAX_BYTES, transportContract } from './transport.contract.js';
 import { pidAlive as alive } from '../helpers/processes.js';
 
-
 transportContract(
   'stdio',
   async () => {

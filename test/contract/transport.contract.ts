@@ -39,8 +39,7 @@ export interface ContractOptions {
   knownBugs?: Record<string, string>;
 }
 
-const call = (c: Client, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) =>
-  c.request('tools/call', { name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+const call = (c: Client, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) => c.request('tools/call', { name, arguments: args, ...(meta ? { _meta: meta } : {}) });
 
 /**
  * Waits until `answer` settles or the transport reported a problem matching `re`, then makes one
@@ -72,7 +71,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     });
 
   describe(`Transport contract: ${name}`, () => {
-    test('start, then a request and its answer', async (s, c) => {
+    test('start, then a request and its answer', async (_s, c) => {
       await c.start();
       const init = await c.initialize();
       expect(init.result.protocolVersion).toEqual(expect.any(String));
@@ -80,7 +79,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
       expect(c.closeCount).toBe(0);
     });
 
-    test('what the server writes arrives in order, and pipelined answers each find their request', async (s, c) => {
+    test('what the server writes arrives in order, and pipelined answers each find their request', async (_s, c) => {
       await c.start();
       await c.initialize();
       const answer = await call(c, 'slow', { ms: 0 }, { progressToken: 'p' });
@@ -91,7 +90,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
       expect(await Promise.all(texts.map((t) => c.callEcho(t)))).toEqual(texts);
     });
 
-    test('garbage is reported through sink.error and the pipe stays open', async (s, c) => {
+    test('garbage is reported through sink.error and the pipe stays open', async (_s, c) => {
       await c.start();
       await c.initialize();
       const answer = call(c, 'garbage');
@@ -102,7 +101,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     });
 
     if (options.garbage === 'instead') {
-      test('an answer that is garbage fails its request through sink.fail', async (s, c, idOf) => {
+      test('an answer that is garbage fails its request through sink.fail', async (_s, c, idOf) => {
         await c.start();
         await c.initialize();
         const answer = call(c, 'garbage');
@@ -113,7 +112,7 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     }
 
     for (const u of options.unanswerable) {
-      test(`a request whose answer cannot come fails at once through sink.fail: ${u.label}`, async (s, c, idOf) => {
+      test(`a request whose answer cannot come fails at once through sink.fail: ${u.label}`, async (_s, c, idOf) => {
         await c.start();
         await c.initialize();
         const answer = call(c, u.tool, u.args);
@@ -161,4 +160,3 @@ export function transportContract(name: string, make: () => Promise<TransportSub
     });
   });
 }
-

@@ -33,10 +33,7 @@ export interface HttpConnectOptions extends ConnectOptions {
 }
 
 function newClient(options: ConnectOptions): Client {
-  const client = new Client(
-    { name: options.name ?? 'test-client', version: '1.0.0' },
-    { ...options.clientOptions, capabilities: options.capabilities ?? options.clientOptions?.capabilities ?? {} },
-  );
+  const client = new Client({ name: options.name ?? 'test-client', version: '1.0.0' }, { ...options.clientOptions, capabilities: options.capabilities ?? options.clientOptions?.capabilities ?? {} });
   options.setup?.(client);
   return client;
 }

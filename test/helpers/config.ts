@@ -35,12 +35,7 @@ export function yamlServers(servers: ServerEntry[], extra: Record<string, unknow
  * A stdio server entry that runs a fixture with this Node binary:
  * fixtureServer('echo', 'echo', ['--tools', '3'], { some: 'extra key' }).
  */
-export function fixtureServer(
-  name: string,
-  fixtureName: FixtureName,
-  args: string[] = [],
-  extra: Record<string, unknown> = {},
-): StdioServerEntry {
+export function fixtureServer(name: string, fixtureName: FixtureName, args: string[] = [], extra: Record<string, unknown> = {}): StdioServerEntry {
   return { name, command: nodeBin, args: [fixture(fixtureName), ...args], ...extra };
 }
 

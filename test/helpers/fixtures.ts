@@ -74,7 +74,10 @@ export class JsonLinePeer {
   private nextId = 1;
   private readonly out: LineCollector;
 
-  constructor(private readonly proc: ChildProcess, stdout?: LineCollector) {
+  constructor(
+    private readonly proc: ChildProcess,
+    stdout?: LineCollector,
+  ) {
     this.out = stdout ?? new LineCollector(proc.stdout);
     for (const line of this.out.lines) this.take(line);
     this.out.on('line', (line: string) => this.take(line));
@@ -90,7 +93,7 @@ export class JsonLinePeer {
 
   /** Writes one message (or any raw string, written as-is: include the '\n' yourself). */
   write(message: JsonRpcMessage | JsonRpcMessage[] | string): void {
-    this.proc.stdin!.write(typeof message === 'string' ? message : JSON.stringify(message) + '\n');
+    this.proc.stdin!.write(typeof message === 'string' ? message : `${JSON.stringify(message)}\n`);
   }
 
   notify(method: string, params?: Json): void {

@@ -120,10 +120,7 @@ export async function startGateway(configYaml: string, options: GatewayOptions =
  *   const client = await connectStdioClient(stdioGatewayParams(yaml));
  * The config goes to a fresh temp dir (removed by cleanup()).
  */
-export function stdioGatewayParams(
-  configYaml: string,
-  options: { args?: string[]; env?: Record<string, string> } = {},
-): StdioServerParameters & { cwd: string; stderr: 'pipe' } {
+export function stdioGatewayParams(configYaml: string, options: { args?: string[]; env?: Record<string, string> } = {}): StdioServerParameters & { cwd: string; stderr: 'pipe' } {
   assertBuilt();
   const dir = trackDir(mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-')));
   const file = path.join(dir, 'switchboard.yaml');

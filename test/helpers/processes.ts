@@ -178,7 +178,14 @@ export async function terminate(child: ChildProcess, graceMs = 5000): Promise<Ex
 export async function cleanup(): Promise<void> {
   const closables = [...trackedClosables];
   trackedClosables.clear();
-  await Promise.all(closables.map((c) => withTimeout(c.close().catch(() => {}), 5000)));
+  await Promise.all(
+    closables.map((c) =>
+      withTimeout(
+        c.close().catch(() => {}),
+        5000,
+      ),
+    ),
+  );
 
   const procs = [...trackedProcs];
   await Promise.all(procs.map((child) => terminate(child, 2000)));
@@ -234,10 +241,7 @@ export function pidAlive(pid: number): boolean {
  * message, a process we spawned exiting - must be awaited through its event
  * (waitForStderr, exited(), a client promise), never polled, and never slept for.
  */
-export async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  options: { timeout?: number; interval?: number; message?: string } = {},
-): Promise<void> {
+export async function waitFor(predicate: () => boolean | Promise<boolean>, options: { timeout?: number; interval?: number; message?: string } = {}): Promise<void> {
   const { timeout = 5000, interval = 10, message = 'condition' } = options;
   const deadline = Date.now() + timeout;
   for (;;) {

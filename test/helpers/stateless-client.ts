@@ -62,19 +62,22 @@ function newClient(options: StatelessConnectOptions): StatelessClient {
   );
   const asked: AskedInput[] = [];
   // The SDK refuses a handler for a capability the client does not declare.
-  if (capabilities.elicitation) client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push({ method: 'elicitation/create', params: request.params });
-    const params = request.params as { message: string; requestedSchema?: unknown };
-    return options.elicit ? options.elicit(params) : { action: 'accept', content: options.elicitContent ?? DEFAULT_CONTENT };
-  });
-  if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', async (request) => {
-    asked.push({ method: 'sampling/createMessage', params: request.params });
-    return { role: 'assistant', content: { type: 'text', text: options.sampledText ?? 'Paris' }, model: 'canned-model' };
-  });
-  if (capabilities.roots) client.setRequestHandler('roots/list', async (request) => {
-    asked.push({ method: 'roots/list', params: request.params });
-    return { roots: options.roots ?? [{ uri: 'file:///tmp/modern-root', name: 'modern root' }] };
-  });
+  if (capabilities.elicitation)
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push({ method: 'elicitation/create', params: request.params });
+      const params = request.params as { message: string; requestedSchema?: unknown };
+      return options.elicit ? options.elicit(params) : { action: 'accept', content: options.elicitContent ?? DEFAULT_CONTENT };
+    });
+  if (capabilities.sampling)
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      asked.push({ method: 'sampling/createMessage', params: request.params });
+      return { role: 'assistant', content: { type: 'text', text: options.sampledText ?? 'Paris' }, model: 'canned-model' };
+    });
+  if (capabilities.roots)
+    client.setRequestHandler('roots/list', async (request) => {
+      asked.push({ method: 'roots/list', params: request.params });
+      return { roots: options.roots ?? [{ uri: 'file:///tmp/modern-root', name: 'modern root' }] };
+    });
   return { client, asked };
 }
 
@@ -136,6 +139,15 @@ export async function postMessage(url: string, body: unknown, headers: Record<st
     body: JSON.stringify(body),
   });
   const raw = await res.text();
-  const data = raw.startsWith('{') ? JSON.parse(raw) : raw ? JSON.parse(raw.split('\n').find((l) => l.startsWith('data: '))!.slice(6)) : undefined;
+  const data = raw.startsWith('{')
+    ? JSON.parse(raw)
+    : raw
+      ? JSON.parse(
+          raw
+            .split('\n')
+            .find((l) => l.startsWith('data: '))!
+            .slice(6),
+        )
+      : undefined;
   return { status: res.status, headers: res.headers, data };
 }

@@ -19,7 +19,11 @@ const pkg = appPackage;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
 
 const toolsOf = async (client: Client) => Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
-const rpcError = (p: Promise<unknown>) => p.then(() => undefined, (e) => e as { code: number; message: string });
+const rpcError = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e) => e as { code: number; message: string },
+  );
 
 describe('MCP Apps behind the gateway, for a host that renders apps', () => {
   let host: Client;

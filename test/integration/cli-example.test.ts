@@ -47,7 +47,12 @@ describe('config/example.yaml', () => {
     const everything = example.servers.find((s: any) => s.name === 'everything');
     const memory = example.mcpServers.memory;
     // Everything the two servers offer, unfiltered, under the example's prefixes.
-    const all = await check({ servers: [{ name: 'everything', prefix: everything.prefix, ...local(everything) }, { name: 'memory', ...local(memory) }] });
+    const all = await check({
+      servers: [
+        { name: 'everything', prefix: everything.prefix, ...local(everything) },
+        { name: 'memory', ...local(memory) },
+      ],
+    });
     const originals = (kind: string, server: string) => all[kind].filter((i: any) => i.server === server).map((i: any) => i.original);
     const exposed = (kind: string) => all[kind].map((i: any) => i.name ?? i.uri);
 
@@ -58,7 +63,8 @@ describe('config/example.yaml', () => {
     for (const kind of ['tools', 'prompts', 'resources'] as const) {
       const items = kind === 'resources' ? [...originals('resources', 'everything'), ...originals('resourceTemplates', 'everything')] : originals(kind, 'everything');
       expectSome(`servers.everything.${kind}`, globsOf(everything[kind]), items);
-      for (const client of example.clients) expectSome(`clients.${client.name}.${kind}`, globsOf(client[kind]), kind === 'resources' ? [...exposed('resources'), ...exposed('resourceTemplates')] : exposed(kind));
+      for (const client of example.clients)
+        expectSome(`clients.${client.name}.${kind}`, globsOf(client[kind]), kind === 'resources' ? [...exposed('resources'), ...exposed('resourceTemplates')] : exposed(kind));
     }
     expectSome('catalog.alwaysVisible', example.catalog.alwaysVisible, exposed('tools'));
     expect(unmatched).toEqual([]);

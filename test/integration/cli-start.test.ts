@@ -19,7 +19,10 @@ function readmeBlock(): string[] {
 
 /** A README line as a pattern: any figures, any path to the shipped config. */
 function pattern(line: string): RegExp {
-  const escaped = line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\d+/g, '\\d+').replace(/\/home\/you\/switchboard\//, '.*/');
+  const escaped = line
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\d+/g, '\\d+')
+    .replace(/\/home\/you\/switchboard\//, '.*/');
   return new RegExp(`^${escaped}$`);
 }
 

@@ -42,7 +42,7 @@ const CLIENTS: { label: string; connect(face: Face, yaml: string): Promise<CodeC
         setup: (c: any) => c.setRequestHandler(ElicitRequestSchema, async (req: any) => (asked.push(req.params.message), { action: 'accept', content: { name: 'Ada' } })),
       };
       let stderr: (re: RegExp) => Promise<string>;
-      let client;
+      let client: Awaited<ReturnType<typeof connectHttpClient>>;
       if (face === 'http') {
         const gw = await startGateway(yaml);
         client = await connectHttpClient(gw.url, options);
@@ -63,7 +63,7 @@ const CLIENTS: { label: string; connect(face: Face, yaml: string): Promise<CodeC
   {
     label: 'SDK v2 client pinned to 2026-07-28',
     async connect(face, yaml) {
-      let modern;
+      let modern: Awaited<ReturnType<typeof connectStatelessHttp>>;
       let stderr: (re: RegExp) => Promise<string>;
       if (face === 'http') {
         const gw = await startGateway(yaml);
@@ -251,7 +251,16 @@ describe('the rules of a direct call', () => {
         ].join('\n'),
       },
     });
-    expect(r.structuredContent.result).toEqual({ add: 'undefined', echo: 'function', news: 'undefined', forged: 'undefined', proto: 'undefined', call: 'TypeError', describe: ['McpError', -32602], other: -32602 });
+    expect(r.structuredContent.result).toEqual({
+      add: 'undefined',
+      echo: 'function',
+      news: 'undefined',
+      forged: 'undefined',
+      proto: 'undefined',
+      call: 'TypeError',
+      describe: ['McpError', -32602],
+      other: -32602,
+    });
     await client.close();
   });
 
@@ -279,7 +288,11 @@ describe('the rules of a direct call', () => {
     await client.close();
     // Stopped: the audit log is flushed (this test is the last to use this gateway).
     await gw.stop();
-    const entries = readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.kind === 'code');
+    const entries = readFileSync(auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.kind === 'code');
     expect(entries.map((e) => [e.server, e.item, e.change])).toEqual([
       ['echo', 'echo', 'failed'],
       ['echo', 'echo', 'called'],

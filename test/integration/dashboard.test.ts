@@ -95,7 +95,7 @@ describe.skipIf(!CHROMIUM)('dashboard in a browser', () => {
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
-  it('shows servers, a chart, findings and a searchable catalog, and runs none of the servers\' markup', { timeout: 150_000 }, async () => {
+  it("shows servers, a chart, findings and a searchable catalog, and runs none of the servers' markup", { timeout: 150_000 }, async () => {
     const client = await connectHttpClient(gw.url, bearer(AGENT));
     // Traffic for the chart: calls keep coming until the page has drawn some (paced at most one per
     // 5 ms: the SDK client's fetches each leave an abort listener behind until collected).

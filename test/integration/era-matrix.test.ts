@@ -97,7 +97,13 @@ const SERVERS = [
     echo: ['echo__echo', { text: 'hi' }, /hi/],
     ask: ['old__ask_elicitation', /^elicited: \{"action":"accept","content":\{"name":"Ada"\}\}$/],
     progress: 'old__progress',
-    logs: { calls: [['old__log', { level: 'error', message: 'wanted' }], ['old__log', { level: 'info', message: 'too quiet' }]], expected: ['wanted'] },
+    logs: {
+      calls: [
+        ['old__log', { level: 'error', message: 'wanted' }],
+        ['old__log', { level: 'info', message: 'too quiet' }],
+      ],
+      expected: ['wanted'],
+    },
     counter: { uri: 'mem://counter', bump: 'old__bump' },
     cancel: { tool: 'old__wait_cancel', args: {}, started: /waiting id=/, cancelled: /cancelled id=/ },
   },

@@ -128,7 +128,7 @@ describe('a stdio client that leaves at once (item 4)', () => {
 
   it('a server that asks after its input closed is ended at once, not after the 2 s grace', async () => {
     const { child, stderr, stdout, exit } = serveStdio(yamlServers([fixtureServer('lingering', 'lingering', ['--ask-after-input-ends'])]));
-    child.stdin!.write(INITIALIZE + '\n');
+    child.stdin!.write(`${INITIALIZE}\n`);
     await stdout.waitForLine(/"id":1/, 15_000, 'gateway stdout');
     child.stdin!.end();
     expect((await exit).code).toBe(0);
@@ -187,7 +187,9 @@ describe('one token figure everywhere (item 6)', () => {
     const figures = checkFigures() as { full: number; search: number };
     expect(readmeFigures()).toEqual(figures); // else: node scripts/readme-tokens.mjs
     const { SWITCHBOARD_CONFIG: _chosen, ...env } = process.env as Record<string, string>;
-    const demo = readFileSync(path.join(repoRoot, 'config', 'switchboard.yaml'), 'utf8').replaceAll('run-package.mjs', path.join(repoRoot, 'config', 'run-package.mjs')).replaceAll('"../docs"', JSON.stringify(path.join(repoRoot, 'docs')));
+    const demo = readFileSync(path.join(repoRoot, 'config', 'switchboard.yaml'), 'utf8')
+      .replaceAll('run-package.mjs', path.join(repoRoot, 'config', 'run-package.mjs'))
+      .replaceAll('"../docs"', JSON.stringify(path.join(repoRoot, 'docs')));
     const gw = await startGateway(demo, { env });
     const base = new URL(gw.url).origin;
     // server-everything adds tools once it knows its client (list_changed after start): the

@@ -2,20 +2,8 @@
 // (no gateway involved). If one of these fails, gateway integration tests cannot be trusted.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import {
-  JsonLinePeer,
-  cleanup,
-  connectHttpClient,
-  connectStdioClient,
-  fixtureParams,
-  pidAlive,
-  spawnFixture,
-  startHttpFixture,
-  stdioPid,
-  stdioStderr,
-  waitFor,
-} from '../helpers/index.js';
+import { ErrorCode, type McpError } from '@modelcontextprotocol/sdk/types.js';
+import { JsonLinePeer, cleanup, connectHttpClient, connectStdioClient, fixtureParams, pidAlive, spawnFixture, startHttpFixture, stdioPid, stdioStderr, waitFor } from '../helpers/index.js';
 
 afterAll(cleanup);
 
@@ -34,10 +22,7 @@ async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: s
 }
 
 /** Collects every page of a list method, checking that it really spans several pages. */
-async function allPages<T>(
-  list: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>,
-  key: string,
-): Promise<{ items: T[]; pages: number }> {
+async function allPages<T>(list: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>, key: string): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -75,15 +60,15 @@ describe('echo.mjs', () => {
       params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
     });
     peer.write(init.slice(0, 17));
-    peer.write(init.slice(17) + '\n' + JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    peer.write(`${init.slice(17)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     const initResponse = await peer.next((m) => m.id === 'init');
     expect((initResponse.result as { protocolVersion: string }).protocolVersion).toBe('2024-11-05');
 
-    const calls = Array.from({ length: 50 }, (_, i) =>
-      peer.request('tools/call', { name: 'echo', arguments: { text: `n${i}` } }),
-    );
+    const calls = Array.from({ length: 50 }, (_, i) => peer.request('tools/call', { name: 'echo', arguments: { text: `n${i}` } }));
     const responses = await Promise.all(calls);
-    responses.forEach((r, i) => expect(text(r.result)).toBe(`n${i}`));
+    responses.forEach((r, i) => {
+      expect(text(r.result)).toBe(`n${i}`);
+    });
     expect((await peer.request('no/such/method')).error?.code).toBe(-32601);
 
     const unknownVersion = await peer.request('initialize', {
@@ -103,18 +88,10 @@ describe('paginated.mjs', () => {
   let client: Client;
 
   it('connects with all capabilities and the instructions', async () => {
-    client = await connectStdioClient(
-      fixtureParams('paginated', ['--name', 'pg', '--instructions', 'Use pg wisely.', '--uri-scheme', 'pgs']),
-    );
+    client = await connectStdioClient(fixtureParams('paginated', ['--name', 'pg', '--instructions', 'Use pg wisely.', '--uri-scheme', 'pgs']));
     expect(client.getServerVersion()?.name).toBe('pg');
     expect(client.getInstructions()).toBe('Use pg wisely.');
-    expect(Object.keys(client.getServerCapabilities() ?? {}).sort()).toEqual([
-      'completions',
-      'logging',
-      'prompts',
-      'resources',
-      'tools',
-    ]);
+    expect(Object.keys(client.getServerCapabilities() ?? {}).sort()).toEqual(['completions', 'logging', 'prompts', 'resources', 'tools']);
   });
 
   it('pages tools, prompts, resources and templates with nextCursor', async () => {
@@ -130,10 +107,7 @@ describe('paginated.mjs', () => {
     expect(resources.pages).toBe(3);
     expect(resources.items.map((r) => r.uri)).toContain('pgs://item/11');
 
-    const templates = await allPages<{ uriTemplate: string }>(
-      (cursor) => client.listResourceTemplates({ cursor }),
-      'resourceTemplates',
-    );
+    const templates = await allPages<{ uriTemplate: string }>((cursor) => client.listResourceTemplates({ cursor }), 'resourceTemplates');
     expect(templates.pages).toBe(1);
     expect(templates.items.map((t) => t.uriTemplate)).toEqual(['pgs://tpl/{id}', 'pgs://tpl1/{id}', 'pgs://tpl2/{id}']);
   });
@@ -191,9 +165,7 @@ describe('misbehaving.mjs', () => {
   });
 
   it('--hang-initialize: connect times out', async () => {
-    const err = await rpcError(
-      connectStdioClient(fixtureParams('misbehaving', ['--hang-initialize']), { timeoutMs: 300 }),
-    );
+    const err = await rpcError(connectStdioClient(fixtureParams('misbehaving', ['--hang-initialize']), { timeoutMs: 300 }));
     expect(err.code).toBe(ErrorCode.RequestTimeout);
   });
 

@@ -19,14 +19,7 @@ import { ByteBudget } from '../../src/inbound/budget.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/mcp.js';
 import { startHttpEndpoint } from '../../src/inbound/http-endpoint.js';
 import type { HttpEndpoint } from '../../src/inbound/http-endpoint-options.js';
-import {
-  ErrorCode,
-  errorResponse,
-  resultResponse,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from '../../src/protocol/jsonrpc.js';
+import { ErrorCode, errorResponse, resultResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from '../../src/protocol/jsonrpc.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LIMIT = 64 * 1024;
@@ -105,8 +98,7 @@ class FakeSession implements EndpointSession {
   private async call(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void): Promise<JsonRpcResponse> {
     const { name, arguments: args = {} } = request.params as { name: string; arguments?: Record<string, unknown> };
     const progressToken = request.params?._meta?.progressToken ?? 'no-token';
-    const progress = (n: number) =>
-      related?.({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: n, total: 2 } });
+    const progress = (n: number) => related?.({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: n, total: 2 } });
     switch (name) {
       case 'slow_with_progress':
         progress(1);
@@ -198,11 +190,9 @@ function raw(url: string, options: RawOptions = {}): Promise<RawResponse> {
   });
 }
 
-const rpc = (method: string, params?: Record<string, unknown>, id: number | string = 1) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+const rpc = (method: string, params?: Record<string, unknown>, id: number | string = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
 
-const initBody = (name = 'raw') =>
-  rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } });
+const initBody = (name = 'raw') => rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } });
 
 async function initialize(url: string): Promise<string> {
   const res = await raw(url, { headers: JSON_HEADERS, body: initBody() });
@@ -396,12 +386,7 @@ describe('raw HTTP: sessions and replies', () => {
     // A response from the client (to a server-to-client request) is accepted the same way.
     const reply = await raw(url, { headers: sessionHeaders(id), body: JSON.stringify({ jsonrpc: '2.0', id: 'srv-1', result: {} }) });
     expect(reply.status).toBe(202);
-    expect(host.byId(id).received.map((m) => ('method' in m ? m.method : 'response'))).toEqual([
-      'initialize',
-      'notifications/initialized',
-      'tools/list',
-      'response',
-    ]);
+    expect(host.byId(id).received.map((m) => ('method' in m ? m.method : 'response'))).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'response']);
   });
 
   it('ignores the query string and accepts a missing MCP-Protocol-Version', async () => {
@@ -766,10 +751,12 @@ describe('close()', () => {
         writeFileSync(out, outputText);
       }
       const sdk = (p: string) => pathToFileURL(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
-      writeFileSync(join(dir, 'child.mjs'), CHILD_SCRIPT
-        .replace('ENDPOINT', pathToFileURL(join(dir, 'src/inbound/http-endpoint.js')).href)
-        .replace('SDK_CLIENT', sdk('client/index.js'))
-        .replace('SDK_TRANSPORT', sdk('client/streamableHttp.js')));
+      writeFileSync(
+        join(dir, 'child.mjs'),
+        CHILD_SCRIPT.replace('ENDPOINT', pathToFileURL(join(dir, 'src/inbound/http-endpoint.js')).href)
+          .replace('SDK_CLIENT', sdk('client/index.js'))
+          .replace('SDK_TRANSPORT', sdk('client/streamableHttp.js')),
+      );
       const child = spawn(process.execPath, [join(dir, 'child.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
@@ -784,7 +771,7 @@ describe('close()', () => {
           resolve(c);
         });
       });
-      expect(output, output).toContain("closed");
+      expect(output, output).toContain('closed');
       expect(code, output).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -126,12 +126,10 @@ function fromJson(client: string, text: string, token: string, section: ConnectS
   const inputs = new Set((file.inputs ?? []).map((i) => i.id));
   // What the clients substitute in a header: Cursor's ${env:VAR}, VS Code's ${input:id} (declared).
   const expand = (value: string) =>
-    value
-      .replace(/\$\{env:SWITCHBOARD_TOKEN\}/g, token)
-      .replace(/\$\{input:([\w-]+)\}/g, (_, id: string) => {
-        if (!inputs.has(id)) throw new Error(`\${input:${id}} with no input of that id`);
-        return token;
-      });
+    value.replace(/\$\{env:SWITCHBOARD_TOKEN\}/g, token).replace(/\$\{input:([\w-]+)\}/g, (_, id: string) => {
+      if (!inputs.has(id)) throw new Error(`\${input:${id}} with no input of that id`);
+      return token;
+    });
   for (const entry of Object.values(file.mcpServers ?? file.servers ?? {})) {
     if (entry.command !== undefined) section.snippets.push({ client, where, kind: 'stdio', command: entry.command, args: entry.args ?? [], env: entry.env ?? {} });
     else section.snippets.push({ client, where, kind: 'http', url: entry.url, headers: Object.fromEntries(Object.entries<string>(entry.headers ?? {}).map(([k, v]) => [k, expand(v)])) });

@@ -81,7 +81,9 @@ function writeConfig(name: string, vars: string[], extra: Record<string, unknown
 function npxEnv(extra: Record<string, string> = {}, nodeDir?: string): Record<string, string> {
   const keep = new Set(['npm_config_registry', 'npm_config_cache', 'npm_config_userconfig']);
   const env = Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && (!e[0].toLowerCase().startsWith('npm_') || keep.has(e[0].toLowerCase())) && !e[0].startsWith('SWITCHBOARD_')),
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[1] !== undefined && (!e[0].toLowerCase().startsWith('npm_') || keep.has(e[0].toLowerCase())) && !e[0].startsWith('SWITCHBOARD_'),
+    ),
   );
   return { ...env, PATH: nodeDir ? [nodeDir, PATH].join(path.delimiter) : PATH, npm_config_yes: 'true', npm_config_update_notifier: 'false', ...extra };
 }
@@ -150,7 +152,11 @@ describe('docs/clients.md has every client, the README the most common', () => {
   });
 
   it("every snippet of the README's is on docs/clients.md as well, and the HTTP set-up is the same", () => {
-    for (const s of readme.snippets) expect(page.snippets.some((t) => sameSnippet(s, t)), `${s.client} (${s.kind}) from the README`).toBe(true);
+    for (const s of readme.snippets)
+      expect(
+        page.snippets.some((t) => sameSnippet(s, t)),
+        `${s.client} (${s.kind}) from the README`,
+      ).toBe(true);
     for (const l of readme.inspector) expect(page.inspector.map((m) => m.line)).toContain(l.line);
     expect(readme.clientsYaml).toBe(page.clientsYaml);
     expect(readme.serve).toEqual(page.serve);
@@ -165,28 +171,32 @@ describe('README and docs/clients.md over stdio', () => {
     for (const s of stdio.filter((s) => s.client === 'Claude Desktop')) expect(Object.keys(s.env)).not.toEqual([]);
   });
 
-  it.each(stdio.map((s, i) => [`${s.client} (${i + 1}, ${s.where.join(' and ')})`, s, i] as const))('%s: the command starts and serves the catalog', async (label, snippet, i) => {
-    // Only the entry's env and a desktop PATH, as Claude Desktop gives: nothing of the shell's.
-    const config = writeConfig(`stdio-${snippet.client.replace(/\W+/g, '-')}-${i + 1}.yaml`, Object.keys(snippet.env));
-    const transport = new StdioClientTransport({
-      command: fillIn(snippet.command, config),
-      args: snippet.args.map((a) => fillIn(a, config)),
-      env: { ...snippet.env, PATH },
-      cwd: elsewhere,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d) => (stderr += d));
-    const client = new Client({ name: 'install-test', version: '1.0.0' });
-    try {
-      await client.connect(transport);
-      await usable(client, label);
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\nswitchboard's stderr:\n${stderr}`);
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+  it.each(stdio.map((s, i) => [`${s.client} (${i + 1}, ${s.where.join(' and ')})`, s, i] as const))(
+    '%s: the command starts and serves the catalog',
+    async (label, snippet, i) => {
+      // Only the entry's env and a desktop PATH, as Claude Desktop gives: nothing of the shell's.
+      const config = writeConfig(`stdio-${snippet.client.replace(/\W+/g, '-')}-${i + 1}.yaml`, Object.keys(snippet.env));
+      const transport = new StdioClientTransport({
+        command: fillIn(snippet.command, config),
+        args: snippet.args.map((a) => fillIn(a, config)),
+        env: { ...snippet.env, PATH },
+        cwd: elsewhere,
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (d) => (stderr += d));
+      const client = new Client({ name: 'install-test', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        await usable(client, label);
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\nswitchboard's stderr:\n${stderr}`);
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('README and docs/clients.md: the MCP Inspector lines, run with the Inspector itself', () => {
@@ -221,7 +231,11 @@ describe('README and docs/clients.md: the MCP Inspector lines, run with the Insp
       const token = /Session token: ([0-9a-f]+)/.exec(await out.waitForLine(/Session token: /, 150_000, 'inspector stdout'))![1]!;
       const auth = { 'X-MCP-Proxy-Auth': `Bearer ${token}` };
       // What the page reads first: the command the line gave, then it opens /stdio with it.
-      const defaults = (await (await fetch(`http://127.0.0.1:${server}/config`, { headers: auth })).json()) as { defaultCommand: string; defaultArgs: string; defaultEnvironment: Record<string, string> };
+      const defaults = (await (await fetch(`http://127.0.0.1:${server}/config`, { headers: auth })).json()) as {
+        defaultCommand: string;
+        defaultArgs: string;
+        defaultEnvironment: Record<string, string>;
+      };
       expect(defaults.defaultCommand).toBe('switchboard');
       const query = new URLSearchParams({ transportType: 'stdio', command: defaults.defaultCommand, args: defaults.defaultArgs, env: JSON.stringify(defaults.defaultEnvironment) });
       const sdk = new Client({ name: 'inspector-page', version: '1.0.0' });
@@ -295,7 +309,7 @@ describe('README and docs/clients.md over HTTP', () => {
     await expect(sdk.connect(new StreamableHTTPClientTransport(new URL(url)))).rejects.toThrow(/401|nauthori/);
   });
 
-  it("answers switchboard status at the URL serve printed, with the token from the environment", async () => {
+  it('answers switchboard status at the URL serve printed, with the token from the environment', async () => {
     expect(section.status).toHaveLength(1);
     const words = shellWords(section.status[0]!, {}).map((w) => (w === DOCUMENTED_URL ? url : w));
     const child = spawnTracked(words[0]!, words.slice(1), { cwd: elsewhere, env: { PATH, HOME: elsewhere, SWITCHBOARD_TOKEN: TOKEN } });

@@ -39,7 +39,9 @@ describe.each(Object.keys(faces) as (keyof typeof faces)[])('large answers over 
     const text = bigText();
     expect(Buffer.byteLength(text)).toBeGreaterThan(4 * 65536);
     const results = await Promise.all([0, 1, 2, 3].map((k) => client.callTool({ name: 'echo__echo', arguments: { text: text.slice(k) } })));
-    results.forEach((r, k) => expect((r.content as { text: string }[])[0]!.text).toBe(text.slice(k)));
+    results.forEach((r, k) => {
+      expect((r.content as { text: string }[])[0]!.text).toBe(text.slice(k));
+    });
   });
 
   it('arrive exactly after progress notifications (an SSE stream over HTTP)', async () => {
@@ -69,6 +71,8 @@ describe.each([
   it('arrive exactly as the server sent them', async () => {
     const text = bigText();
     const results = await Promise.all([0, 1, 2].map((k) => client.callTool({ name: 'far__echo', arguments: { text: text.slice(k) } })));
-    results.forEach((r, k) => expect((r.content as { text: string }[])[0]!.text).toBe(text.slice(k)));
+    results.forEach((r, k) => {
+      expect((r.content as { text: string }[])[0]!.text).toBe(text.slice(k));
+    });
   });
 });

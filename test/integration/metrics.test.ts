@@ -65,7 +65,10 @@ describe('/metrics', () => {
     expect(m.get('switchboard_server_request_duration_seconds_bucket{server="echo",method="tools/call",le="+Inf"}')).toBe(3);
     expect(m.get('switchboard_server_request_duration_seconds_sum{server="echo",method="tools/call"}')).toBeGreaterThan(0);
     const crashOutcomes = [...m].filter(([k]) => k.startsWith('switchboard_server_requests_total{server="crashy",method="tools/call"'));
-    expect(crashOutcomes).toEqual([['switchboard_server_requests_total{server="crashy",method="tools/call",outcome="ok"}', 0], [expect.stringMatching(/outcome="connection_closed"/), 1]]);
+    expect(crashOutcomes).toEqual([
+      ['switchboard_server_requests_total{server="crashy",method="tools/call",outcome="ok"}', 0],
+      [expect.stringMatching(/outcome="connection_closed"/), 1],
+    ]);
     expect(m.get('switchboard_server_reconnects_total{server="crashy"}')).toBe(1);
     // The crash is one failure, with its reason from the fixed set.
     const failures = [...m].filter(([k]) => k.startsWith('switchboard_server_failures_total{server="crashy"'));

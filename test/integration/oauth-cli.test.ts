@@ -5,12 +5,26 @@
 // (client credentials: no login at all). Real AS (oidc-provider), real protected MCP servers,
 // the official SDK client in front of the gateway.
 
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, connectHttpClient, exited, fixtureServer, gatewayMain, httpServer, LineCollector, nodeBin, repoRoot, spawnTracked, startGateway, trackDir, yamlServers, type HttpGateway } from '../helpers/index.js';
+import {
+  cleanup,
+  connectHttpClient,
+  exited,
+  fixtureServer,
+  gatewayMain,
+  httpServer,
+  LineCollector,
+  nodeBin,
+  repoRoot,
+  spawnTracked,
+  startGateway,
+  trackDir,
+  yamlServers,
+  type HttpGateway,
+} from '../helpers/index.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
 import { followRedirects } from '../fixtures/oauth/browser.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protected-server.js';
@@ -170,7 +184,9 @@ describe('switchboard login, serve, refresh, revoke (built CLI)', () => {
 
   it('a call that needs more scopes fails naming them; after `switchboard login` the running gateway has them', async () => {
     const client = await connectHttpClient(gw.url, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } });
-    await expect(client.callTool({ name: 'notes__write_note', arguments: {} })).rejects.toThrow(/needs an OAuth login \(scopes: mcp:read.* mcp:write\): the operation needs more scopes\. Run: switchboard login notes/);
+    await expect(client.callTool({ name: 'notes__write_note', arguments: {} })).rejects.toThrow(
+      /needs an OAuth login \(scopes: mcp:read.* mcp:write\): the operation needs more scopes\. Run: switchboard login notes/,
+    );
     expect(text(await client.callTool({ name: 'notes__whoami', arguments: {} }))).toMatch(/^user-1/); // still serving
     const out = await login();
     expect(out).toMatch(/scopes: .*mcp:write/);

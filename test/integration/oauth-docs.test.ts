@@ -17,7 +17,7 @@ function blocks(heading: string, lang: string): string[] {
   if (start < 0) throw new Error(`docs/oauth.md has no "## ${heading}" section`);
   const end = doc.indexOf('\n## ', start + 1);
   const section = doc.slice(start, end);
-  return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  return [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 }
 
 let dir: string;
@@ -50,7 +50,11 @@ beforeAll(async () => {
 afterAll(cleanup);
 
 const post = (body: unknown, token?: string) =>
-  fetch(protectedUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  fetch(protectedUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 
 describe('docs/oauth.md: Put Switchboard behind your identity provider', () => {
   it('401 with the metadata URL, the metadata itself, then a client-credentials token gets in', async () => {
@@ -79,7 +83,12 @@ describe('docs/oauth.md: Connect a remote server that needs login', () => {
     await writeFile(path.join(dir, 'remote.yaml'), remoteYaml!.replace('http://127.0.0.1:8809/mcp', protectedUrl));
     const sh = blocks('Connect a remote server that needs login', 'sh')[0]!;
     const commands = sh.split('\n').filter((l) => l.startsWith('node dist/main.js'));
-    const argv = (line: string) => line.replace(/\s*#.*$/, '').replace(/\s*&$/, '').split(/\s+/).slice(1);
+    const argv = (line: string) =>
+      line
+        .replace(/\s*#.*$/, '')
+        .replace(/\s*&$/, '')
+        .split(/\s+/)
+        .slice(1);
     const [check, login, , serve, status, logout] = commands.map(argv);
 
     const before = await run(check!).done;

@@ -167,7 +167,13 @@ describe('profiles by claims, static tokens beside OAuth', () => {
 /** The SDK's OAuth client side, in memory; the "browser" follows redirects up to our redirect URI. */
 class TestProvider implements OAuthClientProvider {
   redirectUrl = 'http://127.0.0.1:9/callback';
-  clientMetadata: OAuthClientMetadata = { client_name: 'sdk-test', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  clientMetadata: OAuthClientMetadata = {
+    client_name: 'sdk-test',
+    redirect_uris: [this.redirectUrl],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
   info?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
   verifier = '';
@@ -209,7 +215,9 @@ describe('opaque tokens through introspection (RFC 7662)', () => {
   it('a gateway configured with introspection accepts the opaque tokens the AS issued for it, and only those', async () => {
     const opaque = await startGateway(
       yamlServers([fixtureServer('echo', 'echo')], {
-        listen: { auth: { issuer: as.issuer, requiredScopes: ['mcp:read'], introspection: { url: `${as.issuer}/token/introspection`, clientId: 'gateway-introspector', clientSecret: 'introspector-secret' } } },
+        listen: {
+          auth: { issuer: as.issuer, requiredScopes: ['mcp:read'], introspection: { url: `${as.issuer}/token/introspection`, clientId: 'gateway-introspector', clientSecret: 'introspector-secret' } },
+        },
       }),
     );
     resources[opaque.url] = { scopes: ['mcp:read'], format: 'opaque' };

@@ -36,7 +36,12 @@ describe('inbound OAuth with a real authorization server', () => {
     expect(r).toMatchObject({ ok: true, principal: 'agent' });
     if (!r.ok) return;
     expect(r.scopes).toEqual(expect.arrayContaining(['mcp:read', 'mcp:admin']));
-    expect(matchProfile(r.claims, [{ name: 'readers', match: { scope: 'mcp:read' } }, { name: 'admins', match: { scope: ['mcp:admin'] } }])?.name).toBe('readers');
+    expect(
+      matchProfile(r.claims, [
+        { name: 'readers', match: { scope: 'mcp:read' } },
+        { name: 'admins', match: { scope: ['mcp:admin'] } },
+      ])?.name,
+    ).toBe('readers');
   });
 
   it('refuses a genuine token issued for another resource (audience binding): 401 invalid_token', async () => {

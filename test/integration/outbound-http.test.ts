@@ -8,19 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { NO_SINK, type Transport } from '../../src/transport.js';
-import {
-  AutoHttpTransport,
-  LegacySseTransport,
-  StreamableHttpTransport,
-  createHttpTransport,
-} from '../../src/outbound/http-auto.js';
+import { AutoHttpTransport, LegacySseTransport, StreamableHttpTransport, createHttpTransport } from '../../src/outbound/http-auto.js';
 import { consumeSse, sseText } from '../../src/outbound/http-sse-reader.js';
-import {
-  startLegacySseServer,
-  startRawServer,
-  startStreamableServer,
-  type TestServer,
-} from '../fixtures/http/servers.js';
+import { startLegacySseServer, startRawServer, startStreamableServer, type TestServer } from '../fixtures/http/servers.js';
 import { client } from '../fixtures/http/client.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -159,9 +149,7 @@ describe('StreamableHttpTransport against the SDK server', () => {
     const c = client(t);
     await c.initialize();
     // barrier(20) answers only once all 20 calls are inside the server at the same time.
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => c.request('tools/call', { name: 'barrier', arguments: { n: 20 } })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => c.request('tools/call', { name: 'barrier', arguments: { n: 20 } })));
     expect(results.map((r) => r.result.content[0].text)).toEqual(Array(20).fill('released'));
   });
 
@@ -180,9 +168,7 @@ describe('StreamableHttpTransport against the SDK server', () => {
 describe('HTTP errors', () => {
   it('rejects with the status on 500 and 401, without the query string in the message', async () => {
     let status = 500;
-    const srv = await serve(
-      startRawServer((_req, res) => void res.writeHead(status, { 'content-type': 'text/plain' }).end('nope  \n  broken')),
-    );
+    const srv = await serve(startRawServer((_req, res) => void res.writeHead(status, { 'content-type': 'text/plain' }).end('nope  \n  broken')));
     const t = track(new StreamableHttpTransport({ url: `${srv.url}/mcp?token=hunter2` }));
     const c = client(t);
     const e500 = await c.initialize().catch((e) => e);
@@ -203,7 +189,9 @@ describe('HTTP errors', () => {
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((r) => probe.close(() => r()));
     const t = track(new StreamableHttpTransport({ url: `http://u:pw@127.0.0.1:${port}/mcp?k=secret` }));
-    const err = await client(t).initialize().catch((e) => e);
+    const err = await client(t)
+      .initialize()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err.message).toContain(`POST http://127.0.0.1:${port}/mcp failed`);
     expect(err.message).toContain('ECONNREFUSED');
@@ -284,12 +272,12 @@ describe('LegacySseTransport and auto', () => {
   it('auto reports both failures when neither transport works', async () => {
     const srv = await serve(startRawServer((_req, res) => void res.writeHead(404).end('no such thing')));
     const t = track(createHttpTransport({ url: `${srv.url}/mcp`, transport: 'auto' }));
-    const err = await client(t).initialize().catch((e) => e);
+    const err = await client(t)
+      .initialize()
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'HTTP_ERROR', status: expect.any(Number) });
     expect(err.status).toBe(404);
-    expect(err.message).toBe(
-      `POST ${srv.url}/mcp → 404 no such thing; legacy SSE fallback failed: GET ${srv.url}/mcp → 404 no such thing`,
-    );
+    expect(err.message).toBe(`POST ${srv.url}/mcp → 404 no such thing; legacy SSE fallback failed: GET ${srv.url}/mcp → 404 no such thing`);
     expect(srv.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
   });
 
@@ -316,10 +304,7 @@ describe('consumeSse', () => {
   }
 
   it('skips an event that outgrows the limit across chunks and resumes at the next blank line', async () => {
-    const r = await run(
-      ['data: first\n\ndata: ' + 'a'.repeat(600), 'a'.repeat(600), '\ndata: tail\r', '\n\r', '\ndata: {"ok":1}\n\n'],
-      1024,
-    );
+    const r = await run([`data: first\n\ndata: ${'a'.repeat(600)}`, 'a'.repeat(600), '\ndata: tail\r', '\n\r', '\ndata: {"ok":1}\n\n'], 1024);
     expect(r.events).toEqual(['first', '{"ok":1}']);
     expect(r.errors).toHaveLength(1);
   });
@@ -348,7 +333,7 @@ describe('consumeSse', () => {
   });
 
   it('finds the boundary when the blank line is split between chunks', async () => {
-    const r = await run(['data: ' + 'b'.repeat(2000), '\n', '\n', 'data: next\n\n'], 1024);
+    const r = await run([`data: ${'b'.repeat(2000)}`, '\n', '\n', 'data: next\n\n'], 1024);
     expect(r.events).toEqual(['next']);
     expect(r.errors).toHaveLength(1);
   });

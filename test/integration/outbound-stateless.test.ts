@@ -6,10 +6,10 @@
 // to a client of the stateful era.
 
 import { Writable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/errors.js';
+import type { GatewayError } from '../../src/errors.js';
 import { Cancellation } from '../../src/jsonrpc/cancellation.js';
 import { isRawResponse, type RawResponse } from '../../src/jsonrpc/raw.js';
 import { ServerConnection } from '../../src/outbound/server-connection.js';

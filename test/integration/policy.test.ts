@@ -29,15 +29,18 @@ describe('sanitizing what reaches a model', () => {
       expect(JSON.stringify(t)).not.toMatch(FORBIDDEN);
       expect((t.description ?? '').length).toBeLessThanOrEqual(1024);
     }
-    expect(tools['pois__hidden_tags']!.description).toBe('Adds numbers.');
-    expect((tools['pois__hidden_tags']!.inputSchema as any).properties.path.description).toBe('A path.');
-    expect(tools['pois__important']!.description).not.toMatch(/IMPORTANT|mcp\.json|must not know/);
-    expect(tools['pois__important']!.description).toMatch(/^Adds two numbers\./);
-    expect(tools['pois__ansi_colors']!.description).toBe('Prints red text nicely.');
-    expect(tools['pois__safe_read']!.description).toBe('Reads something harmless.');
+    expect(tools.pois__hidden_tags!.description).toBe('Adds numbers.');
+    expect((tools.pois__hidden_tags!.inputSchema as any).properties.path.description).toBe('A path.');
+    expect(tools.pois__important!.description).not.toMatch(/IMPORTANT|mcp\.json|must not know/);
+    expect(tools.pois__important!.description).toMatch(/^Adds two numbers\./);
+    expect(tools.pois__ansi_colors!.description).toBe('Prints red text nicely.');
+    expect(tools.pois__safe_read!.description).toBe('Reads something harmless.');
     await client.close();
     await gw.stop();
-    const entries = readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const entries = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const about = (item: string) => entries.filter((e) => e.item === item);
     expect(about('hidden_tags').map((e) => e.field)).toEqual(expect.arrayContaining(['description', 'inputSchema.properties.path.description']));
     expect(about('important').some((e) => e.change === 'injection-stripped')).toBe(true);

@@ -63,9 +63,7 @@ describe.each(Object.keys(faces) as (keyof typeof faces)[])('protocol through th
           sampled.push((req.params.messages[0]!.content as any).text);
           return { role: 'assistant', model: 'test', content: { type: 'text', text: 'pong' } };
         });
-        c.setRequestHandler(ElicitRequestSchema, async (req) =>
-          (req.params as any).mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ada' } },
-        );
+        c.setRequestHandler(ElicitRequestSchema, async (req) => ((req.params as any).mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ada' } }));
       },
     });
   });
@@ -141,10 +139,11 @@ describe.each(Object.keys(faces) as (keyof typeof faces)[])('protocol through th
   it('relays form and URL elicitations, and the URL elicitation’s completion', async () => {
     const form = await client.callTool({ name: 'int__ask_elicitation', arguments: { mode: 'form' } });
     expect((form.content as any)[0].text).toBe('elicited: {"action":"accept","content":{"name":"Ada"}}');
-    const completed = new Promise<any>((resolve) =>
-      client.fallbackNotificationHandler = async (n) => {
-        if (n.method === 'notifications/elicitation/complete') resolve(n.params);
-      },
+    const completed = new Promise<any>(
+      (resolve) =>
+        (client.fallbackNotificationHandler = async (n) => {
+          if (n.method === 'notifications/elicitation/complete') resolve(n.params);
+        }),
     );
     const url = await client.callTool({ name: 'int__ask_elicitation', arguments: { mode: 'url' } });
     expect((url.content as any)[0].text).toBe('elicited: {"action":"accept"}');
@@ -170,12 +169,7 @@ describe('server requests across several HTTP sessions', () => {
   let url: string;
   let stderr: (re: RegExp) => Promise<string>;
   beforeAll(async () => {
-    const gw = await startGateway(
-      yamlServers([
-        fixtureServer('int', 'interactive'),
-        fixtureServer('own', 'interactive', ['--ask-roots-on-start'], { isolation: 'per-session' }),
-      ]),
-    );
+    const gw = await startGateway(yamlServers([fixtureServer('int', 'interactive'), fixtureServer('own', 'interactive', ['--ask-roots-on-start'], { isolation: 'per-session' })]));
     url = gw.url;
     stderr = (re) => gw.waitForStderr(re);
   });

@@ -14,7 +14,7 @@ const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
 const start = readme.indexOf('\n## Code mode\n');
 const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
 /** The section's fenced blocks of one language, in order. */
-const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const blocks = (lang: string) => [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 
 const [yaml] = blocks('yaml');
 const [script] = blocks('js');

@@ -116,7 +116,7 @@ describe('shutdown', () => {
     await writeFile(file, yamlServers([fixtureServer('slow', 'misbehaving')]));
     const child = trackProcess(spawn(nodeBin, [gatewayMain, 'serve', '--stdio', '-c', file], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] }));
     const out = new LineCollector(child.stdout);
-    const send = (m: object) => child.stdin!.write(JSON.stringify(m) + '\n');
+    const send = (m: object) => child.stdin!.write(`${JSON.stringify(m)}\n`);
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     await out.waitForLine(/"id":1/);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -142,7 +142,7 @@ describe('bad input from a stdio client', () => {
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       buffer += chunk;
-      let nl;
+      let nl: number;
       while ((nl = buffer.indexOf('\n')) !== -1) {
         const l = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
@@ -152,7 +152,7 @@ describe('bad input from a stdio client', () => {
       }
     });
     const reply = async () => JSON.parse(queue.length ? queue.shift()! : await new Promise<string>((r) => waiting.push(r)));
-    const line = (text: string) => child.stdin!.write(text + '\n');
+    const line = (text: string) => child.stdin!.write(`${text}\n`);
     line('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}');
     expect((await reply()).id).toBe(1);
     line('{not json');

@@ -110,7 +110,9 @@ describe.each<Face>(['http', 'stdio'])('search mode over %s', (face) => {
     expect(text(done)).toBe('slow done');
     expect(progress.length).toBeGreaterThan(1);
     const ac = new AbortController();
-    const cancelled = client.callTool({ name: 'call_tool', arguments: { name: 'cat__slow', arguments: { ms: 60_000 } } }, undefined, { signal: ac.signal, onprogress: () => ac.abort() }).catch((e) => e);
+    const cancelled = client
+      .callTool({ name: 'call_tool', arguments: { name: 'cat__slow', arguments: { ms: 60_000 } } }, undefined, { signal: ac.signal, onprogress: () => ac.abort() })
+      .catch((e) => e);
     await cancelled;
     await stderr(/cancelled id=/);
     // A bad argument to the gateway tool itself is a tool error, as the spec asks of input validation.
@@ -149,7 +151,9 @@ describe.each<Face>(['http', 'stdio'])('the server directory over %s', (face) =>
     expect(listed.map((t) => t.name).sort()).toEqual(['call_tool', 'cat__app_refresh', 'farm__app_refresh', 'search_tools', 'sky__app_refresh']);
     const description = listed.find((t) => t.name === 'search_tools')!.description!;
     expect(description).toContain('Query with a few words naming the capability you need');
-    expect(description).toContain('Servers (give a name as `server` to search only its tools):\n- cat (7 tools): Sheep counting and the weather\n- sky (5 tools): Weather forecasts of every city in the world\n- farm (6 tools): Tools for ');
+    expect(description).toContain(
+      'Servers (give a name as `server` to search only its tools):\n- cat (7 tools): Sheep counting and the weather\n- sky (5 tools): Weather forecasts of every city in the world\n- farm (6 tools): Tools for ',
+    );
 
     const one = await search(client, { query: 'weather forecast', server: 'sky' });
     expect(found(one)).toEqual(['sky:sky__weather_forecast']);
@@ -160,7 +164,11 @@ describe.each<Face>(['http', 'stdio'])('the server directory over %s', (face) =>
     expect(found(several)).toContain('farm:farm__weather_forecast');
     expect(found(several).every((f: string) => !f.startsWith('sky:'))).toBe(true);
     const every = await search(client, { query: 'weather forecast', limit: 10 });
-    expect(found(every).filter((f: string) => f.endsWith('__weather_forecast')).sort()).toEqual(['cat:cat__weather_forecast', 'farm:farm__weather_forecast', 'sky:sky__weather_forecast']);
+    expect(
+      found(every)
+        .filter((f: string) => f.endsWith('__weather_forecast'))
+        .sort(),
+    ).toEqual(['cat:cat__weather_forecast', 'farm:farm__weather_forecast', 'sky:sky__weather_forecast']);
 
     const unknown = await search(client, { query: 'weather', server: ['sky', 'sea'] });
     expect(unknown.isError).toBe(true);
@@ -230,7 +238,7 @@ describe.each<Face>(['http', 'stdio'])('the server directory for a 2026-07-28 cl
       [{ name: 'modern', ...statelessServerCommand({ modernOnly: true, description: 'Echo and arithmetic for tests.' }) }, fixtureServer('sky', 'catalog', ['--tools', '1'])],
       { catalog: { mode: 'search', directoryBudget: 20 } },
     );
-    let client;
+    let client: Awaited<ReturnType<typeof connectStatelessHttp>>['client'];
     if (face === 'http') client = (await connectStatelessHttp((await startGateway(yaml)).url)).client;
     else client = (await connectStatelessStdio(stdioGatewayParams(yaml))).client;
     const names = (await client.listTools()).tools.map((t: any) => t.name);

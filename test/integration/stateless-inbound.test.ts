@@ -174,7 +174,11 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
   it('serves the tasks extension over a 2025 server’s tasks', async () => {
     const withTasks = { ...META, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
     const call = (id: number, method: string, params: Record<string, unknown>, meta = withTasks) =>
-      postMessage(gw.url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }, { ...STD, 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}) });
+      postMessage(
+        gw.url,
+        { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } },
+        { ...STD, 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}) },
+      );
     const discover = await call(1, 'server/discover', {});
     expect(discover.data.result.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
 
@@ -200,10 +204,7 @@ describe('HTTP face, SDK v2 client pinned to 2026-07-28, 2025-era servers behind
     const auto = await connectStatelessHttp(gw.url, { mode: 'auto' });
     expect(auto.client.getProtocolEra()).toBe('modern');
     const v1 = await connectHttpClient(gw.url);
-    const [a, b] = await Promise.all([
-      auto.client.callTool({ name: 'echo__echo', arguments: { text: 'modern' } }),
-      v1.callTool({ name: 'echo__echo', arguments: { text: 'legacy' } }),
-    ]);
+    const [a, b] = await Promise.all([auto.client.callTool({ name: 'echo__echo', arguments: { text: 'modern' } }), v1.callTool({ name: 'echo__echo', arguments: { text: 'legacy' } })]);
     expect([text(a), text(b)]).toEqual(['modern', 'legacy']);
   });
 });

@@ -71,10 +71,17 @@ function recordingServer() {
       if (msg.id === undefined) return void res.writeHead(202).end();
       let result: unknown;
       if (msg.method === 'initialize') result = { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'recorder', version: '1' } };
-      else if (msg.method === 'tools/list') result = { tools: [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'fail', inputSchema: { type: 'object' } }] };
+      else if (msg.method === 'tools/list')
+        result = {
+          tools: [
+            { name: 'echo', inputSchema: { type: 'object' } },
+            { name: 'fail', inputSchema: { type: 'object' } },
+          ],
+        };
       else if (msg.method === 'tools/call') {
         calls.push({ headers: req.headers, meta: msg.params?._meta });
-        if (msg.params.name === 'fail') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: 'refused by the server' } }));
+        if (msg.params.name === 'fail')
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: 'refused by the server' } }));
         result = { content: [{ type: 'text', text: 'ok' }] };
       } else result = {};
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
@@ -107,7 +114,7 @@ describe('traces (OTLP/HTTP, JSON)', () => {
     receiver.server.close();
   });
 
-  it('makes the client\'s span the parent of the request, and the request the parent of the forwarded call', async () => {
+  it("makes the client's span the parent of the request, and the request the parent of the forwarded call", async () => {
     const client = await connectHttpClient(gw.url);
     await client.callTool({ name: 'web__echo', arguments: {}, _meta: { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN}-01`, tracestate: 'vendor=1' } });
 
@@ -130,7 +137,7 @@ describe('traces (OTLP/HTTP, JSON)', () => {
     expect(receiver.resources[0]).toMatchObject({ attributes: expect.arrayContaining([{ key: 'service.name', value: { stringValue: 'sb-under-test' } }]) });
   });
 
-  it('starts a new trace for a request without one, and marks a server\'s error on both spans', async () => {
+  it("starts a new trace for a request without one, and marks a server's error on both spans", async () => {
     const client = await connectHttpClient(gw.url);
     await client.callTool({ name: 'web__fail', arguments: {} }).catch(() => undefined);
     const outbound = await receiver.waitFor((s) => s.kind === CLIENT && s.name === 'tools/call fail');
@@ -182,7 +189,11 @@ describe('traces (OTLP/HTTP, JSON)', () => {
   it("puts a span for each nested call of run_code under the run's span, and the forwarded call under it", async () => {
     const traceId = '5cf92f3577b34da6a3ce929d0e0e4737';
     const client = await connectHttpClient(gw.url);
-    const r: any = await client.callTool({ name: 'run_code', arguments: { code: 'await tools.web.echo({});\nreturn await tools.web.echo({});' }, _meta: { traceparent: `00-${traceId}-${CLIENT_SPAN}-01` } });
+    const r: any = await client.callTool({
+      name: 'run_code',
+      arguments: { code: 'await tools.web.echo({});\nreturn await tools.web.echo({});' },
+      _meta: { traceparent: `00-${traceId}-${CLIENT_SPAN}-01` },
+    });
     expect(r.structuredContent.result).toBe('ok');
     const run = await receiver.waitFor((s) => s.kind === SERVER && s.traceId === traceId && s.name === 'tools/call run_code');
     expect(run.parentSpanId).toBe(CLIENT_SPAN);

@@ -31,7 +31,9 @@ describe('the tuning flags, as documented', () => {
   });
 
   it('would not start from NODE_OPTIONS (why the docs say so)', async () => {
-    const flags = documented().split(/\s+/).filter((w) => w.startsWith('--incremental-marking'));
+    const flags = documented()
+      .split(/\s+/)
+      .filter((w) => w.startsWith('--incremental-marking'));
     await expect(run(nodeBin, [gatewayMain, '--version'], { env: { ...process.env, NODE_OPTIONS: flags.join(' ') } })).rejects.toThrow(/not allowed in NODE_OPTIONS/);
   });
 });

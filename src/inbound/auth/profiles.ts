@@ -26,7 +26,13 @@ export function scopesOf(claims: Claims): string[] {
 
 export function globMatch(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
   return re.test(value);
 }
 

@@ -71,10 +71,7 @@ export function appReadTargets(context: RequestContext, uri: unknown): ResourceT
     throw new RpcError(ErrorCode.InvalidParams, `Ambiguous resource: "${uri}" belongs to the apps of several servers; read it by its exposed URI`, { uri });
   }
   const server = r?.found;
-  const allowed =
-    server !== undefined &&
-    context.view.allowsUri(exposeUiUri(apps.uiPrefixes.get(server)!, uri)) &&
-    (context.gateway.catalog.resourcePolicy.get(server)?.(uri) ?? false);
+  const allowed = server !== undefined && context.view.allowsUri(exposeUiUri(apps.uiPrefixes.get(server)!, uri)) && (context.gateway.catalog.resourcePolicy.get(server)?.(uri) ?? false);
   if (!allowed) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
   return [{ server, uri }];
 }

@@ -6,7 +6,7 @@
 import { GatewayError, RefusalError, RpcError } from '../../errors.js';
 import { paramHeaderProblem } from '../param-headers.js';
 import { taskOnlyCall } from './stateless-tasks.js';
-import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { PeerAnswer } from '../../jsonrpc/peer.js';
 import { isRawResponse, mayNameUri, parseRawResponse } from '../../jsonrpc/raw.js';
 import { callNamedTool, listServers, searchTools } from './search-tools.js';

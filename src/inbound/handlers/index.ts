@@ -11,24 +11,26 @@ import { subscribe, unsubscribe } from './subscribe.js';
 import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks.js';
 
 /** A Map, not an object literal: a method called `constructor` or `toString` must find nothing. */
-export const handlers: ReadonlyMap<string, Handler> = new Map(Object.entries({
-  ping,
-  'server/discover': discover,
-  'subscriptions/listen': listen,
-  'tools/list': listHandler('tools'),
-  'tools/call': callTool,
-  'prompts/list': listHandler('prompts'),
-  'prompts/get': getPrompt,
-  'resources/list': listHandler('resources'),
-  'resources/templates/list': listHandler('resourceTemplates'),
-  'resources/read': readResource,
-  'resources/subscribe': subscribe,
-  'resources/unsubscribe': unsubscribe,
-  'completion/complete': complete,
-  'logging/setLevel': setLogLevel,
-  'tasks/get': getTask,
-  'tasks/result': taskResult,
-  'tasks/cancel': cancelTask,
-  'tasks/update': updateTask,
-  'tasks/list': listTasks,
-}));
+export const handlers: ReadonlyMap<string, Handler> = new Map(
+  Object.entries({
+    ping,
+    'server/discover': discover,
+    'subscriptions/listen': listen,
+    'tools/list': listHandler('tools'),
+    'tools/call': callTool,
+    'prompts/list': listHandler('prompts'),
+    'prompts/get': getPrompt,
+    'resources/list': listHandler('resources'),
+    'resources/templates/list': listHandler('resourceTemplates'),
+    'resources/read': readResource,
+    'resources/subscribe': subscribe,
+    'resources/unsubscribe': unsubscribe,
+    'completion/complete': complete,
+    'logging/setLevel': setLogLevel,
+    'tasks/get': getTask,
+    'tasks/result': taskResult,
+    'tasks/cancel': cancelTask,
+    'tasks/update': updateTask,
+    'tasks/list': listTasks,
+  }),
+);

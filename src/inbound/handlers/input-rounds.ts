@@ -91,7 +91,7 @@ function judgedQuestions(requests: unknown, judgeOf: () => UriJudge | undefined)
     out[key] = request?.method === 'sampling/createMessage' ? { ...request, params: judgeSamplingRequest(request.params, judge) } : request;
   }
   return out;
-};
+}
 
 /** The answer's result when it is input_required; a raw answer is parsed only when it can be one. */
 function inputRequired(answer: PeerAnswer): InputRequired | undefined {
@@ -124,7 +124,9 @@ async function askClient(connection: Connection, context: RequestContext, asked:
   try {
     const answers = await Promise.all(entries.map(([, request]) => context.sessionState.askClient(connection, request.method, questionParams(request), context, stop.signal)));
     const responses: Record<string, any> = {};
-    entries.forEach(([key], i) => (responses[key] = answers[i]));
+    entries.forEach(([key], i) => {
+      responses[key] = answers[i];
+    });
     return responses;
   } catch (err) {
     stop.abort();

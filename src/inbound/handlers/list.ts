@@ -14,7 +14,7 @@ export function listHandler(kind: ListKind): Handler {
   return async (params, { gateway, view, client }) => {
     // MCP Apps: a tool for an app alone is listed only to clients that render apps.
     const list = kind === 'tools' ? toolsForClient(servedList(view, kind), client.clientCapabilities) : servedList(view, kind);
-    let after;
+    let after: ReturnType<typeof gateway.cursors.decode>;
     if (params?.cursor !== undefined) {
       after = typeof params.cursor === 'string' ? gateway.cursors.decode(params.cursor) : undefined;
       if (!after || after.kind !== kind) throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');

@@ -56,7 +56,7 @@ async function subscribeAll(uris: unknown[], stream: Listen, context: RequestCon
   const seen = new Set<string>();
   for (const uri of new Set(uris.slice(0, MAX_LISTEN_URIS))) {
     if (typeof uri !== 'string') continue;
-    let target;
+    let target: ReturnType<typeof resourceTargets>[number];
     try {
       target = resourceTargets(context, uri)[0]!;
     } catch {

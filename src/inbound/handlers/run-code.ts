@@ -48,7 +48,11 @@ function takeRun(context: RequestContext): () => void {
   }
   const share = context.share;
   if (share !== undefined && !share.takeRun()) {
-    throw new GatewayError('LIMIT_EXCEEDED', `this client already runs ${share.runLimit} scripts (codeMode.maxRunsPerPrincipal)`, { retryAfterMs: 1000, limit: 'principal', setting: 'codeMode.maxRunsPerPrincipal' });
+    throw new GatewayError('LIMIT_EXCEEDED', `this client already runs ${share.runLimit} scripts (codeMode.maxRunsPerPrincipal)`, {
+      retryAfterMs: 1000,
+      limit: 'principal',
+      setting: 'codeMode.maxRunsPerPrincipal',
+    });
   }
   runs.count++;
   return () => {

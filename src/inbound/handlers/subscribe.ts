@@ -13,7 +13,7 @@ export const subscribe: Handler = async (params, context) => {
 
 export const unsubscribe: Handler = async (params, context) => {
   const subscriptions = context.sessionState.subscriptions;
-  let routed;
+  let routed: ReturnType<typeof resourceTargets>[number];
   try {
     routed = resourceTargets(context, params?.uri)[0]!;
   } catch (err) {

@@ -73,11 +73,7 @@ export function asMetadataUrls(issuer: string): string[] {
   if (!path) {
     return [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
   }
-  return [
-    `${u.origin}/.well-known/oauth-authorization-server${path}`,
-    `${u.origin}/.well-known/openid-configuration${path}`,
-    `${u.origin}${path}/.well-known/openid-configuration`,
-  ];
+  return [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}/.well-known/openid-configuration${path}`, `${u.origin}${path}/.well-known/openid-configuration`];
 }
 
 /** The PRM's resource must name this server: same origin, and a path prefix of the server URL. */

@@ -9,12 +9,7 @@ export { AuthError, AuthErrorCode } from '../../errors.js';
 /** The message a user sees when a login is needed: what to run, and which scopes. */
 export function authRequired(server: string, why: string, scopes?: string[]): AuthError {
   const scopeText = scopes && scopes.length > 0 ? ` (scopes: ${scopes.join(' ')})` : '';
-  return new AuthError(
-    AuthErrorCode.AUTH_REQUIRED,
-    server,
-    `Server "${server}" needs an OAuth login${scopeText}: ${why}. Run: switchboard login ${server}`,
-    scopes ? { scopes } : undefined,
-  );
+  return new AuthError(AuthErrorCode.AUTH_REQUIRED, server, `Server "${server}" needs an OAuth login${scopeText}: ${why}. Run: switchboard login ${server}`, scopes ? { scopes } : undefined);
 }
 
 /** The failure is (or was caused by) "a login is needed", not a network or protocol problem. */

@@ -14,7 +14,7 @@ export interface ScopeInputs {
 export function union(...lists: (readonly string[] | undefined)[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const list of lists) for (const s of list ?? []) if (s && !seen.has(s)) (seen.add(s), out.push(s));
+  for (const list of lists) for (const s of list ?? []) if (s && !seen.has(s)) seen.add(s), out.push(s);
   return out;
 }
 

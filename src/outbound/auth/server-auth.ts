@@ -105,7 +105,12 @@ class OAuthServerAuth implements ServerAuth {
       if (this.newerThan(sent)) return 'retry'; // another caller already got a new token
       const used = this.tokens;
       if (used?.refreshToken && (!sent || sent.authorization === `Bearer ${used.accessToken}`)) {
-        const ok = await this.flight.run(`refresh:${this.generation}`, () => this.renew()).then(() => true, () => false);
+        const ok = await this.flight
+          .run(`refresh:${this.generation}`, () => this.renew())
+          .then(
+            () => true,
+            () => false,
+          );
         if (ok && this.tokens && this.tokens !== used) return 'retry';
       }
       if (this.grant() === 'client_credentials') {

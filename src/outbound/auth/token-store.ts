@@ -56,7 +56,7 @@ const tokenKey = (server: string, serverUrl: string) => `${server} ${serverUrl}`
 
 /** `$XDG_STATE_HOME/switchboard/tokens.json`, else `~/.local/state/switchboard/tokens.json`. */
 export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  const base = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   return join(base, 'switchboard', 'tokens.json');
 }
 

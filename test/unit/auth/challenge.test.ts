@@ -42,7 +42,10 @@ describe('WWW-Authenticate parsing', () => {
 
   it('what the inbound side writes, the outbound side reads back exactly', () => {
     // RFC 6749 scope-token characters: %x21 / %x23-5B / %x5D-7E.
-    const scopeChar = fc.integer({ min: 0x21, max: 0x7e }).filter((c) => c !== 0x22 && c !== 0x5c).map((c) => String.fromCharCode(c));
+    const scopeChar = fc
+      .integer({ min: 0x21, max: 0x7e })
+      .filter((c) => c !== 0x22 && c !== 0x5c)
+      .map((c) => String.fromCharCode(c));
     const scope = fc.array(fc.string({ unit: scopeChar, minLength: 1, maxLength: 12 }), { maxLength: 5 });
     // fc.webUrl costs seconds per hundred: build URLs from cheap parts instead.
     const url = fc.tuple(fc.constantFrom('https://mcp.example.com', 'http://127.0.0.1:8080'), fc.string({ maxLength: 20 })).map(([o, p]) => `${o}/${encodeURIComponent(p)}?q=${encodeURIComponent(p)}`);

@@ -13,7 +13,13 @@ function web(routes: Record<string, unknown>) {
   return { fetchFn, asked };
 }
 
-const asDoc = (issuer: string) => ({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, code_challenge_methods_supported: ['S256'], response_types_supported: ['code'] });
+const asDoc = (issuer: string) => ({
+  issuer,
+  authorization_endpoint: `${issuer}/authorize`,
+  token_endpoint: `${issuer}/token`,
+  code_challenge_methods_supported: ['S256'],
+  response_types_supported: ['code'],
+});
 
 describe('discovery URLs (MCP authorization server discovery)', () => {
   it('PRM: path-aware first, then the root', () => {

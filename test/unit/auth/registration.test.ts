@@ -25,7 +25,14 @@ describe('client registration priority (MCP client registration)', () => {
   it('uses the Client ID Metadata Document URL when the AS supports CIMD, without registering', async () => {
     const { fetchFn, bodies } = registrar({ client_id: 'dcr' });
     const as = { ...base, registration_endpoint: 'http://127.0.0.1:4000/register', client_id_metadata_document_supported: true };
-    const id = await obtainClient({ config: { type: 'oauth', clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' }, as, store: new MemoryTokenStore(), redirectUri: 'http://127.0.0.1:5/callback', insecure: true, fetch: fetchFn });
+    const id = await obtainClient({
+      config: { type: 'oauth', clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' },
+      as,
+      store: new MemoryTokenStore(),
+      redirectUri: 'http://127.0.0.1:5/callback',
+      insecure: true,
+      fetch: fetchFn,
+    });
     expect(id).toMatchObject({ source: 'cimd', clientId: 'https://conformance-test.local/client-metadata.json' });
     expect(bodies).toHaveLength(0);
   });
@@ -36,7 +43,12 @@ describe('client registration priority (MCP client registration)', () => {
     const store = new MemoryTokenStore();
     const first = await obtainClient({ config: { type: 'oauth' }, as, store, redirectUri: 'http://127.0.0.1:5/callback', insecure: true, fetch: fetchFn });
     expect(first).toMatchObject({ source: 'dynamic', clientId: 'dcr-1' });
-    expect(bodies[0]).toMatchObject({ application_type: 'native', redirect_uris: ['http://127.0.0.1:5/callback'], token_endpoint_auth_method: 'client_secret_basic', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(bodies[0]).toMatchObject({
+      application_type: 'native',
+      redirect_uris: ['http://127.0.0.1:5/callback'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
     expect((await store.getClient(as.issuer))?.clientSecret).toBe('sec');
     const again = await obtainClient({ config: { type: 'oauth' }, as, store, redirectUri: 'http://127.0.0.1:6/callback', insecure: true, fetch: fetchFn });
     expect(again).toMatchObject({ source: 'registered', clientId: 'dcr-1' });

@@ -74,7 +74,14 @@ describe('ServerAuth without a network', () => {
 
   it('sendWithAuth stops after a bounded number of challenges and hands back the last response', async () => {
     let sends = 0;
-    const fake = { headers: async () => ({}), challenged: async () => 'retry' as const, state: () => ({ status: 'ok' as const }), login: async () => ({ status: 'ok' as const }), logout: async () => {}, ready: Promise.resolve() };
+    const fake = {
+      headers: async () => ({}),
+      challenged: async () => 'retry' as const,
+      state: () => ({ status: 'ok' as const }),
+      login: async () => ({ status: 'ok' as const }),
+      logout: async () => {},
+      ready: Promise.resolve(),
+    };
     const res = await sendWithAuth(fake, async () => (sends++, { status: 401 }));
     expect(res.status).toBe(401);
     expect(sends).toBe(3);

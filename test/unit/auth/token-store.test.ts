@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ describe('FileTokenStore', () => {
     expect(await store.getTokens('other', 'https://rs/mcp')).toBeUndefined();
   });
 
-  it('sees what another process wrote, and keeps both processes\' entries', async () => {
+  it("sees what another process wrote, and keeps both processes' entries", async () => {
     const path = join(dir, 'tokens.json');
     const a = new FileTokenStore(path);
     const b = new FileTokenStore(path);

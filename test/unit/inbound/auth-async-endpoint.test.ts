@@ -57,7 +57,10 @@ const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', param
 /** A POST whose body is declared but only half sent: the reply must not wait for the rest. */
 function halfSentPost(url: string, authorization: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization, 'content-length': String(INIT.length * 2) } });
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization, 'content-length': String(INIT.length * 2) },
+    });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -110,7 +113,11 @@ describe('an asynchronous authenticator', () => {
     const auth = pendingAuthenticator();
     const url = await start(auth.authenticate);
     const post = (authorization: string, body: string, session?: string) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization, ...(session ? { 'mcp-session-id': session } : {}) }, body });
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization, ...(session ? { 'mcp-session-id': session } : {}) },
+        body,
+      });
     const init = post('Bearer alice', INIT);
     (await auth.next()).settle('oauth:readers:alice');
     const res = await init;

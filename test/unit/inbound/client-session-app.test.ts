@@ -37,7 +37,13 @@ interface Client {
 let ids = 0;
 
 async function startApp(extra: Record<string, unknown> = {}): Promise<App> {
-  const config = gatewayConfig({ servers: [{ name: 'alpha', command: 'alpha' }, { name: 'beta', command: 'beta' }], ...extra });
+  const config = gatewayConfig({
+    servers: [
+      { name: 'alpha', command: 'alpha' },
+      { name: 'beta', command: 'beta' },
+    ],
+    ...extra,
+  });
   app = new App(config, silentLogger());
   await app.start();
   return app;
@@ -142,7 +148,9 @@ describe('a client through the core', () => {
     await first;
     const fourth = c.call('tools/call', { name: 'alpha__slow' });
     await server.waitFor(() => server.requests('tools/call').length === 3);
-    held.splice(1).forEach((answer) => answer());
+    held.splice(1).forEach((answer) => {
+      answer();
+    });
     expect((await Promise.all([second, fourth])).map((a) => a.result)).toEqual([{ content: [] }, { content: [] }]);
   });
 

@@ -93,7 +93,7 @@ describe('a full face makes room for a newcomer', () => {
     expect([mine, b, lone].map((s) => s.destroyed)).toEqual([false, false, false]);
   });
 
-  it('never closes a young connection of the newcomer\'s own address for it: the stream goes instead', () => {
+  it("never closes a young connection of the newcomer's own address for it: the stream goes instead", () => {
     const f = face(3);
     const s1 = f.open('127.0.0.1', 0);
     const s2 = f.open('127.0.0.1', 0);
@@ -220,8 +220,7 @@ describe('under any sequence of connections, requests, streams and closes', () =
             s.endStream = undefined;
             s._httpMessage = null;
             s.streaming = false;
-          }
-          else if (o.op === 'stream') {
+          } else if (o.op === 'stream') {
             const close = f.stream(s, `p${o.principal}`);
             if (close) closers.push((s.endStream = once(close)));
           } else s.hangUp();

@@ -64,7 +64,16 @@ afterEach(async () => {
 
 async function start(shares: Partial<Shares>, extra: Partial<HttpEndpointOptions> = {}) {
   const authenticate = (h: string | undefined) => (h === 'Bearer alice' ? 'alice' : h === 'Bearer bob' ? 'bob' : null);
-  endpoint = await startHttpEndpoint(opener, { host: '127.0.0.1', port: 0, path: '/mcp', allowedOrigins: [], maxMessageBytes: 1 << 20, authenticate, shares: { ...DEFAULT_SHARES, ...shares }, ...extra });
+  endpoint = await startHttpEndpoint(opener, {
+    host: '127.0.0.1',
+    port: 0,
+    path: '/mcp',
+    allowedOrigins: [],
+    maxMessageBytes: 1 << 20,
+    authenticate,
+    shares: { ...DEFAULT_SHARES, ...shares },
+    ...extra,
+  });
   return new URL(endpoint.url);
 }
 
@@ -107,7 +116,7 @@ function connection(url: URL) {
       ...(text ? ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`] : []),
       ...(session ? [`Mcp-Session-Id: ${session}`] : []),
     ];
-    socket.write(head.join('\r\n') + '\r\n\r\n' + text);
+    socket.write(`${head.join('\r\n')}\r\n\r\n${text}`);
     return new Promise((resolve) => waiting.push(resolve));
   };
   return { send, closed, socket };
@@ -132,7 +141,7 @@ function expectShareRefusal(a: Answer, id: number | null, key: string) {
 }
 
 describe('per-principal shares on the HTTP face', () => {
-  it('calls in flight are counted across all of a principal\'s sessions', async () => {
+  it("calls in flight are counted across all of a principal's sessions", async () => {
     const url = await start({ callsInFlight: 2 });
     const [s1, s2, s3, b] = await Promise.all([session(url, 'alice'), session(url, 'alice'), session(url, 'alice'), session(url, 'bob')]);
     const first = connection(url).send('POST', 'alice', s1, call(1, 'a1'));
@@ -166,7 +175,7 @@ describe('per-principal shares on the HTTP face', () => {
     expect((await connection(url).send('GET', 'alice', s2)).status).toBe(200);
   });
 
-  it('sessions: at the share, the principal\'s own idle session ends for the new one; 429 when all are busy', async () => {
+  it("sessions: at the share, the principal's own idle session ends for the new one; 429 when all are busy", async () => {
     const url = await start({ sessions: 2 });
     const [s1, s2] = await Promise.all([session(url, 'alice'), session(url, 'alice')]);
     const c1 = connection(url).send('POST', 'alice', s1, call(1, 'x1'));
@@ -193,7 +202,7 @@ describe('per-principal shares on the HTTP face', () => {
     expect((await connection(url).send('POST', 'alice', worked, { jsonrpc: '2.0', id: 8, method: 'ping' })).status).toBe(200);
   });
 
-  it('bytes in flight are counted across all of a principal\'s sessions, and given back', async () => {
+  it("bytes in flight are counted across all of a principal's sessions, and given back", async () => {
     const url = await start({ bytesInFlight: 1000 });
     const [s1, s2, b] = await Promise.all([session(url, 'alice'), session(url, 'alice'), session(url, 'bob')]);
     const pad = 'x'.repeat(500);
@@ -212,7 +221,7 @@ describe('per-principal shares on the HTTP face', () => {
     expect((await again).status).toBe(200);
   });
 
-  it('connections: at the share an idle one of the principal\'s closes; when all are busy, 429 and the connection closes', async () => {
+  it("connections: at the share an idle one of the principal's closes; when all are busy, 429 and the connection closes", async () => {
     const url = await start({ connections: 1 });
     const s = await session(url, 'alice');
     const busy = connection(url);

@@ -32,7 +32,14 @@ afterEach(() => table?.terminateAll());
 
 function setup(idleMs: number, streamlessMs: number) {
   const principals = new Principals({ sessions: 10, streams: 10, connections: 10, callsInFlight: 10, unauthenticatedConnections: 10 });
-  table = new SessionTable(10, idleMs, (e) => e.terminate(), principals, () => {}, streamlessMs);
+  table = new SessionTable(
+    10,
+    idleMs,
+    (e) => e.terminate(),
+    principals,
+    () => {},
+    streamlessMs,
+  );
   const t = table;
   const add = (id: string, lastWork: number, had = false) => {
     const e = Object.assign(new FakeEntry(id, lastWork), { hadGetStream: had });

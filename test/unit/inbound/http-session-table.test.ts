@@ -40,7 +40,13 @@ afterEach(() => table?.terminateAll());
 function setup(max: number, shares: Partial<Shares> = {}, idleTimeoutMs = 3_600_000) {
   const principals = new Principals({ ...WIDE, ...shares });
   const shed: string[] = [];
-  table = new SessionTable(max, idleTimeoutMs, (e) => e.terminate(), principals, (e) => shed.push(e.id));
+  table = new SessionTable(
+    max,
+    idleTimeoutMs,
+    (e) => e.terminate(),
+    principals,
+    (e) => shed.push(e.id),
+  );
   const t = table;
   let n = 0;
   const add = (holder: Holding, lastWork: number) => {
@@ -57,7 +63,7 @@ describe('SessionTable.admit', () => {
     expect(table.admit(principals.of('alice', undefined), 0)).toBe('ok');
   });
 
-  it('at its share, ends the principal\'s own idlest session (no stream first, then least recent work)', () => {
+  it("at its share, ends the principal's own idlest session (no stream first, then least recent work)", () => {
     const { table, principals, add, shed } = setup(100, { sessions: 3 });
     const alice = principals.of('alice', undefined);
     const streaming = add(alice, 0);
@@ -70,7 +76,7 @@ describe('SessionTable.admit', () => {
     expect(older.closed).toBe(true);
   });
 
-  it('at its share with every session busy, refuses: 429 is the principal\'s own limit', () => {
+  it("at its share with every session busy, refuses: 429 is the principal's own limit", () => {
     const { table, principals, add } = setup(100, { sessions: 2 });
     const alice = principals.of('alice', undefined);
     add(alice, 0).busy = true;
@@ -101,7 +107,7 @@ describe('SessionTable.admit', () => {
     expect(shed).toEqual([anon.id]);
   });
 
-  it('refuses when the newcomer\'s principal holds the most itself, or all are busy', () => {
+  it("refuses when the newcomer's principal holds the most itself, or all are busy", () => {
     const { table, principals, add } = setup(3);
     const alice = principals.of('alice', undefined);
     add(alice, 0);

@@ -91,7 +91,10 @@ describe('answerInputRounds', () => {
       if (method === 'sampling/createMessage') throw new RpcError(-32601, 'the client did not declare the sampling capability');
       return { action: 'accept' };
     });
-    const ask = { resultType: 'input_required', inputRequests: { u: { method: 'elicitation/create', params: { mode: 'url', url: 'https://x.test/', message: 'm' } }, s: { method: 'sampling/createMessage', params: {} } } };
+    const ask = {
+      resultType: 'input_required',
+      inputRequests: { u: { method: 'elicitation/create', params: { mode: 'url', url: 'https://x.test/', message: 'm' } }, s: { method: 'sampling/createMessage', params: {} } },
+    };
     const failed: any = await answerInputRounds(connection, context, 'tools/call', {}, async () => result(ask));
     expect(failed.result).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringContaining('did not declare the sampling capability') }] });
     expect(asked.find((a) => a.method === 'elicitation/create')!.params.elicitationId).toMatch(/^[0-9a-f-]{36}$/);
@@ -124,7 +127,9 @@ describe('passInputRounds', () => {
     const context = { ...as('alice'), sessionState: { states }, gateway: { catalog }, view: { allowsUri: (uri: string) => !uri.startsWith('file:///secret/') } };
     const link = (uri: string) => ({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'x', content: [{ type: 'resource_link', uri }] }] });
     const sampling = { method: 'sampling/createMessage', params: { maxTokens: 3, messages: [link('file:///secret/keys.txt'), link('file:///public/a')] } };
-    const round: any = await passInputRounds(connection, context, 'tools/call', { name: 't' }, async () => result({ resultType: 'input_required', inputRequests: { s: sampling, e: elicit('?') }, requestState: 'st' }));
+    const round: any = await passInputRounds(connection, context, 'tools/call', { name: 't' }, async () =>
+      result({ resultType: 'input_required', inputRequests: { s: sampling, e: elicit('?') }, requestState: 'st' }),
+    );
     const questions = round.result.inputRequests;
     expect(JSON.stringify(questions)).not.toContain('secret');
     expect(questions.s.params.messages).toEqual([{ role: 'user', content: [{ type: 'tool_result', toolUseId: 'x', content: [] }] }, link('file:///public/a')]);

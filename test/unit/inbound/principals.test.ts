@@ -80,7 +80,7 @@ describe('Principals', () => {
     expect(p.of('alice', undefined)).not.toBe(h);
   });
 
-  it('gives each principal a budget between its sessions\' and the gateway\'s, kept while it holds bytes', () => {
+  it("gives each principal a budget between its sessions' and the gateway's, kept while it holds bytes", () => {
     const gateway = new ByteBudget(150, 'the gateway', 'limits.totalBytesInFlight', 'gateway');
     const p = new Principals(SHARES, gateway);
     const alice = p.of('alice', undefined);

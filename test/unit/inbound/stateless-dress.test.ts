@@ -74,7 +74,7 @@ describe('dressing a raw answer for a stateless client', () => {
     expect(scanResponse(Buffer.from('{"jsonrpc":"2.0","id":1,"result":[1,2]}'), 512)).toBeUndefined();
   });
 
-  it('reads only the result object\'s own members: a nested _meta does not count', () => {
+  it("reads only the result object's own members: a nested _meta does not count", () => {
     const text = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","_meta":{"resultType":1}}],"structuredContent":{"_meta":2}}}';
     expect(JSON.parse(textOf(dressRaw('tools/call', scan(Buffer.from(text)), 9)!.chunks))).toEqual(dressedByParse(text, 9));
   });

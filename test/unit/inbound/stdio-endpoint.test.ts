@@ -35,7 +35,7 @@ async function run(lines: string[], max = 1024): Promise<unknown[]> {
   output.on('data', (d) => (text += d));
   // The input's end comes after every line was framed and handed to the session.
   const ended = new Promise<void>((resolve) => startStdioEndpoint(host, { input, output, maxMessageBytes: max, onEnd: resolve }));
-  for (const l of lines) input.write(l + '\n');
+  for (const l of lines) input.write(`${l}\n`);
   input.end();
   await ended;
   // The fake session answers within the same macrotask; one turn later every answer is written.
@@ -58,22 +58,28 @@ const jsonLine = fc.oneof(
 describe('stdio endpoint under random input', () => {
   it('answers every line that is not a notification or response with exactly one JSON-RPC message (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(jsonLine.filter((l) => !l.includes('\n') && !l.includes('\r')), { maxLength: 15 }), async (lines) => {
-        const out = await run(lines);
-        for (const m of out) expect(['response']).toContain(classify(m));
-        const expected = lines.filter((l) => {
-          // Only an empty line is skipped; a line of blanks is not JSON and gets -32700.
-          if (l === '') return false;
-          try {
-            const v = JSON.parse(l);
-            const k = classify(v);
-            return k === 'request' || k === 'invalid';
-          } catch {
-            return true; // parse error answered with -32700
-          }
-        }).length;
-        expect(out.length).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          jsonLine.filter((l) => !l.includes('\n') && !l.includes('\r')),
+          { maxLength: 15 },
+        ),
+        async (lines) => {
+          const out = await run(lines);
+          for (const m of out) expect(['response']).toContain(classify(m));
+          const expected = lines.filter((l) => {
+            // Only an empty line is skipped; a line of blanks is not JSON and gets -32700.
+            if (l === '') return false;
+            try {
+              const v = JSON.parse(l);
+              const k = classify(v);
+              return k === 'request' || k === 'invalid';
+            } catch {
+              return true; // parse error answered with -32700
+            }
+          }).length;
+          expect(out.length).toBe(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -110,7 +116,7 @@ describe('stdio endpoint answers', () => {
     for (let i = 0; i < 20; i++) await Promise.resolve();
   };
 
-  it('writes the answer to the only request in flight at once, and answers of requests in flight together at the turn\'s end, together', async () => {
+  it("writes the answer to the only request in flight at once, and answers of requests in flight together at the turn's end, together", async () => {
     const { opener, calls, handled } = heldSession();
     const input = new PassThrough();
     const writes: string[] = [];

@@ -50,7 +50,9 @@ describe('Slots', () => {
     const values = Array.from({ length: 9 }, (_, n) => ({ n }));
     const at = values.map((v) => slots.add(v));
     expect(new Set(at).size).toBe(9);
-    values.forEach((v, i) => expect(slots.get(at[i]!)).toBe(v));
+    values.forEach((v, i) => {
+      expect(slots.get(at[i]!)).toBe(v);
+    });
     expect(slots.remove(at[3]!)).toBe(values[3]);
     const again = { n: 100 };
     expect(slots.add(again)).toBe(at[3]);

@@ -16,8 +16,12 @@ describe('DeadlineWheel', () => {
         const start = Date.now();
         const fired: { i: number; at: number }[] = [];
         const deadlines = specs.map((s, i) => ({ at: start + s.delay, fire: () => fired.push({ i, at: Date.now() }) }));
-        deadlines.forEach((d) => wheel.add(d));
-        specs.forEach((s, i) => s.cancel && wheel.remove(deadlines[i]!));
+        deadlines.forEach((d) => {
+          wheel.add(d);
+        });
+        specs.forEach((s, i) => {
+          if (s.cancel) wheel.remove(deadlines[i]!);
+        });
         await vi.advanceTimersByTimeAsync(500 + 2 * TICK_MS);
         const expected = specs.map((s, i) => (s.cancel ? -1 : i)).filter((i) => i >= 0);
         expect(fired.map((f) => f.i).sort((a, b) => a - b)).toEqual(expected);

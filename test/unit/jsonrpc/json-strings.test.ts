@@ -49,9 +49,9 @@ describe('JSON string contents', () => {
 
   it('agree across the ends of the copied window: escapes cut by it, long plain runs, a control byte past it', () => {
     const window = 65_536;
-    for (const escape of ['\\n', '\\u00e9', '\\\\', '\\"']) {
+    for (const escaped of ['\\n', '\\u00e9', '\\\\', '\\"']) {
       for (let at = window - 8; at <= window + 8; at++) {
-        const body = 'x'.repeat(at) + escape + 'y'.repeat(100);
+        const body = 'x'.repeat(at) + escaped + 'y'.repeat(100);
         const bytes = Buffer.from(`"${body}"`, 'utf8');
         forgetWindow();
         const r = scanString(bytes, 1, bytes.length);

@@ -30,7 +30,7 @@ describe('LineWriter', () => {
     expect(writes.join('')).toBe('{"id":1}\n{"id":2,"result":{}}\n');
   });
 
-  it('gathers the lines of a turn into one write, at the turn\'s end', async () => {
+  it("gathers the lines of a turn into one write, at the turn's end", async () => {
     const { stream, writes } = recording();
     const writer = new LineWriter(stream);
     for (let i = 0; i < 5; i++) writer.write(`{"id":${i}}\n`);

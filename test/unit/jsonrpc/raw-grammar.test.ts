@@ -41,7 +41,7 @@ function printString(s: string, c: Choices, plainNames = false): string {
     // Every UTF-16 unit as \uXXXX (a character past U+FFFF as its surrogate pair), either case.
     else for (let u = 0; u < ch.length; u++) out += `\\u${hex4(ch.charCodeAt(u), c.next(2) === 0)}`;
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 function printNumber(n: number, c: Choices): string {
@@ -57,7 +57,9 @@ function print(v: unknown, c: Choices): string {
   if (typeof v === 'number') return printNumber(v, c);
   if (typeof v === 'string') return printString(v, c);
   if (Array.isArray(v)) return `[${ws()}${v.map((x) => print(x, c)).join(`${ws()},${ws()}`)}${ws()}]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => `${printString(k, c)}${ws()}:${ws()}${print(x, c)}`);
+  const entries = Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .map(([k, x]) => `${printString(k, c)}${ws()}:${ws()}${print(x, c)}`);
   return `{${ws()}${entries.join(`${ws()},${ws()}`)}${ws()}}`;
 }
 
@@ -74,7 +76,9 @@ function printAnswer(message: Record<string, unknown>, c: Choices): string {
 }
 
 function printError(error: Record<string, unknown>, c: Choices): string {
-  const entries = Object.entries(error).filter(([, x]) => x !== undefined).map(([k, x]) => `${printString(k, c, true)}${space(c)}:${space(c)}${print(x, c)}`);
+  const entries = Object.entries(error)
+    .filter(([, x]) => x !== undefined)
+    .map(([k, x]) => `${printString(k, c, true)}${space(c)}:${space(c)}${print(x, c)}`);
   return `{${space(c)}${entries.join(`,${space(c)}`)}${space(c)}}`;
 }
 
@@ -82,7 +86,12 @@ const answers = fc.record({
   id: fc.oneof(fc.integer(), fc.string({ unit: 'binary' }), fc.double({ noNaN: true, noDefaultInfinity: true })),
   body: fc.oneof(
     fc.record({ result: fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue({ stringUnit: 'binary', maxDepth: 4 }), { maxKeys: 5 }) }),
-    fc.record({ error: fc.record({ code: fc.integer(), message: fc.string({ unit: 'binary' }), data: fc.option(fc.jsonValue({ stringUnit: 'binary', maxDepth: 3 }), { nil: undefined }) }, { requiredKeys: ['code', 'message'] }) }),
+    fc.record({
+      error: fc.record(
+        { code: fc.integer(), message: fc.string({ unit: 'binary' }), data: fc.option(fc.jsonValue({ stringUnit: 'binary', maxDepth: 3 }), { nil: undefined }) },
+        { requiredKeys: ['code', 'message'] },
+      ),
+    }),
   ),
   draws: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
 });
@@ -90,14 +99,67 @@ const textOfAnswer = (a: { id: unknown; body: Record<string, unknown>; draws: nu
 
 // ---- mutations -----------------------------------------------------------------------------
 
-const TOKENS = [',', ':', '{', '}', '[', ']', '"', '\\', 'tru', 'nul', 'fals', 'True', '01', '-', '1.', '.5', '1e', '+1', '1e+', 'NaN', 'Infinity', '0x1', '\u0000', '\u0001', '\u001f', '\t', '\u007f', '//', '/*x*/', "'a'", '\\x', '\\u12', '\\u12G4', '\\ud800', 'é', ',}', ',]', '"method":"sampling/createMessage","params":{},', '"id":9,', '"\\u0069d":9,'];
+const TOKENS = [
+  ',',
+  ':',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  '\\',
+  'tru',
+  'nul',
+  'fals',
+  'True',
+  '01',
+  '-',
+  '1.',
+  '.5',
+  '1e',
+  '+1',
+  '1e+',
+  'NaN',
+  'Infinity',
+  '0x1',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\t',
+  '\u007f',
+  '//',
+  '/*x*/',
+  "'a'",
+  '\\x',
+  '\\u12',
+  '\\u12G4',
+  '\\ud800',
+  'é',
+  ',}',
+  ',]',
+  '"method":"sampling/createMessage","params":{},',
+  '"id":9,',
+  '"\\u0069d":9,',
+];
 
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), token: fc.constantFrom(...TOKENS) }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 4 }) }),
   fc.record({ kind: fc.constant('byte' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('member' as const), text: fc.constantFrom('"method":"sampling/createMessage","params":{"messages":[]}', '"params":{}', '"id":2', '"jsonrpc":"2.0"', '"result":{}', '"error":{"code":1,"message":"x"}', '"\\u0069d":3', '"x":1') }),
+  fc.record({
+    kind: fc.constant('member' as const),
+    text: fc.constantFrom(
+      '"method":"sampling/createMessage","params":{"messages":[]}',
+      '"params":{}',
+      '"id":2',
+      '"jsonrpc":"2.0"',
+      '"result":{}',
+      '"error":{"code":1,"message":"x"}',
+      '"\\u0069d":3',
+      '"x":1',
+    ),
+  }),
   fc.record({ kind: fc.constant('after' as const), text: fc.constantFrom(' {}', 'x', '\u0000', ',', ' \n') }),
 );
 
@@ -267,7 +329,7 @@ describe('the raw scan against the JSON grammar (fuzz)', () => {
     ['an invalid escape', '{"jsonrpc":"2.0","id":1,"result":{"a":"\\x41"}}'],
     ['a short \\u escape', '{"jsonrpc":"2.0","id":1,"result":{"a":"\\u12"}}'],
     ['a \\u escape with a non-hex digit', '{"jsonrpc":"2.0","id":1,"result":{"a":"\\u12G4"}}'],
-    ['single quotes', "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":'x'}}"],
+    ['single quotes', '{"jsonrpc":"2.0","id":1,"result":{"a":\'x\'}}'],
     ['a comment', '{"jsonrpc":"2.0","id":1,"result":{/*x*/}}'],
     ['a mismatched bracket', '{"jsonrpc":"2.0","id":1,"result":{"a":[1}]}'],
     ['a vertical tab as whitespace', '{"jsonrpc":"2.0","id":1,\u000b"result":{}}'],

@@ -8,7 +8,7 @@ import { mayNameUri } from '../../../src/jsonrpc/raw.js';
 
 /** A member name spelled in JSON with the characters at `escaped` written as \uXXXX. */
 function spell(name: string, escaped: boolean[]): string {
-  return '"' + [...name].map((c, i) => (escaped[i % escaped.length] ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('') + '"';
+  return `"${[...name].map((c, i) => (escaped[i % escaped.length] ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('')}"`;
 }
 
 /** `text` as Buffers cut at `cuts` (fractions of its length). */

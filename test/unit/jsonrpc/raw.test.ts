@@ -138,7 +138,7 @@ describe('raw responses', () => {
   });
 
   it('reports a text nested deeper than the bound', () => {
-    const deep = '{"a":'.repeat(600) + '0' + '}'.repeat(600);
+    const deep = `${'{"a":'.repeat(600)}0${'}'.repeat(600)}`;
     expect(scanResponse(`{"jsonrpc":"2.0","id":1,"result":${deep}}`, 512)).toBe('too-deep');
   });
 

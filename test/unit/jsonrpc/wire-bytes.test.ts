@@ -22,7 +22,7 @@ async function collect(stream: PassThrough): Promise<Buffer> {
 }
 
 describe('wire bytes', () => {
-  it('writePiece puts exactly the pieces\' bytes on a stream, as text, copies or bytes (property)', async () => {
+  it("writePiece puts exactly the pieces' bytes on a stream, as text, copies or bytes (property)", async () => {
     const mode = fc.constantFrom<PieceMode>('text', 'copy', 'bytes');
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), mode, async (pieces, m) => {

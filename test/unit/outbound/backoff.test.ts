@@ -13,7 +13,11 @@ describe('Backoff', () => {
 
   it('keeps counting a server that dies soon after it comes up (a crash loop)', () => {
     let t = 0;
-    const b = new Backoff(policy, () => 0.5, () => t);
+    const b = new Backoff(
+      policy,
+      () => 0.5,
+      () => t,
+    );
     for (let i = 0; i < 5; i++) {
       expect(b.failed()).toBeDefined();
       b.up();
@@ -24,7 +28,11 @@ describe('Backoff', () => {
 
   it('forgets past failures once a connection stayed up long enough', () => {
     let t = 0;
-    const b = new Backoff(policy, () => 0.5, () => t);
+    const b = new Backoff(
+      policy,
+      () => 0.5,
+      () => t,
+    );
     for (let i = 0; i < 4; i++) b.failed();
     b.up();
     t += 10_000;

@@ -58,23 +58,28 @@ export function watched<O = never>(config: ServerConfig, options: ServerConnecti
     notifications: [],
     until: (pred) => conditions.until(() => pred(w.connection)),
   };
-  w.connection = new ServerConnection<O>(config, silentLogger(), {
-    ...events,
-    onChange: (c, kinds) => {
-      w.changes.push({ kinds, state: c.state, listed: c.listed, at: Date.now() });
-      events.onChange?.(c, kinds);
-      conditions.check();
+  w.connection = new ServerConnection<O>(
+    config,
+    silentLogger(),
+    {
+      ...events,
+      onChange: (c, kinds) => {
+        w.changes.push({ kinds, state: c.state, listed: c.listed, at: Date.now() });
+        events.onChange?.(c, kinds);
+        conditions.check();
+      },
+      onReconnect: (c) => {
+        w.reconnects++;
+        events.onReconnect?.(c);
+        conditions.check();
+      },
+      onNotification: (c, notification, owner) => {
+        w.notifications.push({ notification, owner });
+        events.onNotification?.(c, notification, owner);
+        conditions.check();
+      },
     },
-    onReconnect: (c) => {
-      w.reconnects++;
-      events.onReconnect?.(c);
-      conditions.check();
-    },
-    onNotification: (c, notification, owner) => {
-      w.notifications.push({ notification, owner });
-      events.onNotification?.(c, notification, owner);
-      conditions.check();
-    },
-  }, options);
+    options,
+  );
   return w;
 }

@@ -57,15 +57,23 @@ describe('statelessParams', () => {
   it('always carries our envelope, keeps every other key of the request and of its _meta', () => {
     const key = fc.string().filter((k) => !ENVELOPE_KEYS.includes(k) && k !== '__proto__');
     fc.assert(
-      fc.property(fc.dictionary(key, fc.jsonValue()), fc.dictionary(key.filter((k) => k !== '_meta'), fc.jsonValue()), fc.option(fc.constantFrom('debug', 'error')), (meta, params, level) => {
-        const out = statelessParams({ ...params, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': 'forged' } }, base, level === null ? undefined : { logLevel: level });
-        expect(out._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
-        expect(out._meta['io.modelcontextprotocol/clientCapabilities']).toEqual({ roots: {} });
-        expect(out._meta['io.modelcontextprotocol/clientInfo']).toMatchObject({ name: 'switchboard' });
-        expect(out._meta['io.modelcontextprotocol/logLevel']).toBe(level ?? undefined);
-        for (const [k, v] of Object.entries(meta)) expect(out._meta[k]).toEqual(v);
-        for (const [k, v] of Object.entries(params)) expect(out[k]).toEqual(v);
-      }),
+      fc.property(
+        fc.dictionary(key, fc.jsonValue()),
+        fc.dictionary(
+          key.filter((k) => k !== '_meta'),
+          fc.jsonValue(),
+        ),
+        fc.option(fc.constantFrom('debug', 'error')),
+        (meta, params, level) => {
+          const out = statelessParams({ ...params, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': 'forged' } }, base, level === null ? undefined : { logLevel: level });
+          expect(out._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+          expect(out._meta['io.modelcontextprotocol/clientCapabilities']).toEqual({ roots: {} });
+          expect(out._meta['io.modelcontextprotocol/clientInfo']).toMatchObject({ name: 'switchboard' });
+          expect(out._meta['io.modelcontextprotocol/logLevel']).toBe(level ?? undefined);
+          for (const [k, v] of Object.entries(meta)) expect(out._meta[k]).toEqual(v);
+          for (const [k, v] of Object.entries(params)) expect(out[k]).toEqual(v);
+        },
+      ),
       { numRuns: 200 },
     );
   });

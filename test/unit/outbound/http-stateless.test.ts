@@ -83,7 +83,8 @@ describe('StatelessHttpTransport', () => {
 
   it('takes a JSON-RPC error in a 4xx body as the answer, with our id even when the server put null', async () => {
     const s = await serve((_req, res, body) => {
-      if (body.method === 'server/discover') return json(res, 400, { jsonrpc: '2.0', id: body.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: 'x' } } });
+      if (body.method === 'server/discover')
+        return json(res, 400, { jsonrpc: '2.0', id: body.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: 'x' } } });
       if (body.method === 'initialize') return json(res, 404, { jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } });
       return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: missing Mcp-Session-Id' } });
     });
@@ -96,7 +97,9 @@ describe('StatelessHttpTransport', () => {
 
   it('rejects send() with the status when the body is no JSON-RPC error, and for 401 and 403 whatever it is', async () => {
     let status = 401;
-    const s = await serve((_req, res, body) => (status === 405 ? res.writeHead(405, { allow: 'GET' }).end('nope') : json(res, status, { jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'no' } })));
+    const s = await serve((_req, res, body) =>
+      status === 405 ? res.writeHead(405, { allow: 'GET' }).end('nope') : json(res, status, { jsonrpc: '2.0', id: body.id, error: { code: -32001, message: 'no' } }),
+    );
     const t = new StatelessHttpTransport({ url: s.url, protocolVersion: '2026-07-28' });
     for (const st of [401, 403, 405]) {
       status = st;
@@ -111,7 +114,9 @@ describe('StatelessHttpTransport', () => {
     const s = await serve((_req, res, body) => {
       if (body.params?.name === 'slow') {
         // Headers and a first event, then nothing: the answer is left to come.
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } })}\n\n`);
+        res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } })}\n\n`);
         return;
       }
       json(res, 200, ok(body.id));

@@ -113,7 +113,10 @@ describe('fetchAll', () => {
   });
 
   it('keeps the items of a page whose bytes did not change, and each unchanged item of a changed one', async () => {
-    let pages = [[tool('a'), tool('b')], [tool('c'), tool('d')]];
+    let pages = [
+      [tool('a'), tool('b')],
+      [tool('c'), tool('d')],
+    ];
     const { requester } = server(() => pages);
     const first = await fetchAll(requester, 'tools', bounds(), 'srv');
     pages = [pages[0]!, [tool('c'), tool('d', 'changed')]];
@@ -164,7 +167,8 @@ describe('boundsFor', () => {
 
 describe('jsonEqual', () => {
   it('is equality of JSON values, key order aside', () => {
-    const canonical = (v: unknown): string => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+    const canonical = (v: unknown): string =>
+      JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
         expect(jsonEqual(a, JSON.parse(JSON.stringify(a)))).toBe(true);

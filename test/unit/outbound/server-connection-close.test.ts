@@ -41,10 +41,17 @@ describe('closing during a refetch', () => {
   });
 
   it('still warns when a refetch fails while the connection is open', async () => {
-    fakeServers.define('flaky', { tools: [tool('v1')], handlers: { 'tools/list': (_p, call) => (call.server.requests('tools/list').length > 1 ? Promise.reject(new Error('list broke')) : { tools: [tool('v1')] }) } } as any);
+    fakeServers.define('flaky', {
+      tools: [tool('v1')],
+      handlers: { 'tools/list': (_p, call) => (call.server.requests('tools/list').length > 1 ? Promise.reject(new Error('list broke')) : { tools: [tool('v1')] }) },
+    } as any);
     const warnings: string[] = [];
     const conditions = new Conditions();
-    const connection = new ServerConnection(serverConfig('flaky'), recordingLogger(warnings, () => conditions.check()), {});
+    const connection = new ServerConnection(
+      serverConfig('flaky'),
+      recordingLogger(warnings, () => conditions.check()),
+      {},
+    );
     await connection.connect();
     const server = fakeServers.latest('flaky');
     server.setList('tools', [tool('v2')]);

@@ -9,7 +9,12 @@ import { serverConfig, watched, type Watched } from './connection-harness.js';
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
 
-const up: FakeServerScript = { tools: [{ name: 'a', inputSchema: { type: 'object' } }, { name: 'b', inputSchema: { type: 'object' } }] };
+const up: FakeServerScript = {
+  tools: [
+    { name: 'a', inputSchema: { type: 'object' } },
+    { name: 'b', inputSchema: { type: 'object' } },
+  ],
+};
 const reconnect = (initialDelay: number, maxDelay: number, maxFailures: number) => ({ reconnect: { initialDelay, maxDelay, maxFailures } });
 
 beforeEach(() => {
@@ -28,7 +33,7 @@ const delayOf = (w: Watched) => w.connection.retryAt! - Date.now();
 
 /** Waits for a backing-off state reported after the first `since` changes, and returns its delay. */
 async function backoffAfter(w: Watched, since: number): Promise<number> {
-  await w.until((c) => w.changes.slice(since).some((change) => change.state === 'backing-off'));
+  await w.until((_c) => w.changes.slice(since).some((change) => change.state === 'backing-off'));
   return delayOf(w);
 }
 

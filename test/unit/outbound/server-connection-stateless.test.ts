@@ -38,9 +38,13 @@ const nthListen = (server: FakeMcpServer, n: number) => server.waitFor((m) => m.
 describe('the envelope', () => {
   it("carries the request's client capabilities (only those the connection can relay, and our extensions), log level and trace, and keeps the request's other _meta", async () => {
     const { w, server } = await modern('env', { tools: [tool('t')] }, { clientCapabilities: { roots: {}, elicitation: { form: {}, url: {} } } });
-    await w.connection.request('tools/call', { name: 't', arguments: {}, _meta: { 'custom/key': 1, [env.version]: '1999-01-01', [env.level]: 'error' } }, {
-      envelope: { clientCapabilities: { elicitation: { form: {} }, sampling: {} }, logLevel: 'debug', trace: { traceparent: '00-abc-def-01', baggage: 'k=v' } },
-    });
+    await w.connection.request(
+      'tools/call',
+      { name: 't', arguments: {}, _meta: { 'custom/key': 1, [env.version]: '1999-01-01', [env.level]: 'error' } },
+      {
+        envelope: { clientCapabilities: { elicitation: { form: {} }, sampling: {} }, logLevel: 'debug', trace: { traceparent: '00-abc-def-01', baggage: 'k=v' } },
+      },
+    );
     const call = server.requests('tools/call')[0]!;
     expect(call.params._meta).toEqual({
       'custom/key': 1,

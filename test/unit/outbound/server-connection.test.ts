@@ -33,7 +33,14 @@ describe('handshake', () => {
     // after the answer to initialize, and before any list request.
     const methods = server.received.map((m: any) => m.method);
     expect(methods.slice(0, 3)).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
-    expect(w.connection).toMatchObject({ state: 'ready', era: 'stateful', listed: true, protocolVersion: LATEST_PROTOCOL_VERSION, instructions: 'Use alpha for a.', serverInfo: { name: 'alpha-server' } });
+    expect(w.connection).toMatchObject({
+      state: 'ready',
+      era: 'stateful',
+      listed: true,
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      instructions: 'Use alpha for a.',
+      serverInfo: { name: 'alpha-server' },
+    });
     expect(w.changes.at(-1)).toMatchObject({ state: 'ready', kinds: ['tools', 'prompts', 'resources', 'resourceTemplates'] });
   });
 
@@ -192,9 +199,10 @@ describe('calls', () => {
     await w.connection.connect();
     const progress: number[] = [];
     const started = Date.now();
-    const call = w.connection
-      .forward('tools/call', { name: 'x' }, { timeoutMs: 1000, resetOnProgress: true, maxTotalMs: 5000, onProgress: (p) => progress.push(p.progress) })
-      .then(() => 'answered', (e) => e);
+    const call = w.connection.forward('tools/call', { name: 'x' }, { timeoutMs: 1000, resetOnProgress: true, maxTotalMs: 5000, onProgress: (p) => progress.push(p.progress) }).then(
+      () => 'answered',
+      (e) => e,
+    );
     let settledAt: number | undefined;
     void call.then(() => (settledAt = Date.now()));
     await vi.advanceTimersByTimeAsync(4_999);
@@ -256,12 +264,16 @@ describe('calls', () => {
         },
       },
     });
-    const w = watched<string>(serverConfig('asking'), {}, {
-      onRequest: async (_c, request, context) => {
-        seen = { method: request.method, owner: context.owner };
-        return { model: 'm' };
+    const w = watched<string>(
+      serverConfig('asking'),
+      {},
+      {
+        onRequest: async (_c, request, context) => {
+          seen = { method: request.method, owner: context.owner };
+          return { model: 'm' };
+        },
       },
-    });
+    );
     await w.connection.connect();
     const result = await w.connection.request('tools/call', { name: 'x' }, { owner: 'session-1' });
     expect(seen).toEqual({ method: 'sampling/createMessage', owner: 'session-1' });

@@ -88,7 +88,9 @@ describe('StderrTail', () => {
         expect(tail.all.length).toBe(Math.min(written.length, TAIL_LINES));
         for (const line of tail.all) expect(line.length).toBeLessThanOrEqual(TAIL_LINE_CHARS + 1);
         const kept = written.slice(-TAIL_LINES);
-        tail.all.forEach((line, i) => expect(kept[i]!.startsWith(line.replace(/…$/, ''))).toBe(true));
+        tail.all.forEach((line, i) => {
+          expect(kept[i]!.startsWith(line.replace(/…$/, ''))).toBe(true);
+        });
       }),
     );
   });

@@ -12,7 +12,6 @@ import { pidAlive as alive, waitFor } from '../../helpers/processes.js';
 
 const spawnOptions = (env: Record<string, string> = {}) => ({ command: nodeBin, args: [fixture('echo')], env, cwd: repoRoot });
 
-
 /** What each transport's sink heard, by transport. */
 const sinks = new Map<StdioTransport, { answered: Array<(m: JsonRpcMessage) => void>; closed: Array<(r?: Error) => void> }>();
 function sinkOf(transport: StdioTransport): TransportSink {

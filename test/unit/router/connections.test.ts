@@ -19,7 +19,11 @@ describe('ConnectionRegistry', () => {
   it('merges the ready servers’ capabilities into one server’s, list_changed always declared', async () => {
     fakeServers.define('a', { capabilities: { tools: {}, logging: {}, tasks: { list: {}, requests: { tools: { call: {} } } } } });
     fakeServers.define('b', { capabilities: { resources: { subscribe: true }, prompts: { listChanged: false }, completions: {}, tasks: { cancel: {} } } });
-    wired = wire([{ name: 'a', command: 'a' }, { name: 'b', command: 'b' }, { name: 'down', command: 'missing' }]);
+    wired = wire([
+      { name: 'a', command: 'a' },
+      { name: 'b', command: 'b' },
+      { name: 'down', command: 'missing' },
+    ]);
     await wired.connect();
     expect(wired.router.registry.capabilities()).toEqual({
       tools: { listChanged: true },
@@ -34,12 +38,20 @@ describe('ConnectionRegistry', () => {
   it('tells each server that logs the level once, and again only after it forgot it', async () => {
     fakeServers.define('a', { capabilities: { logging: {} } });
     fakeServers.define('quiet', { capabilities: {} });
-    wired = wire([{ name: 'a', command: 'a' }, { name: 'quiet', command: 'quiet' }]);
+    wired = wire([
+      { name: 'a', command: 'a' },
+      { name: 'quiet', command: 'quiet' },
+    ]);
     await wired.connect();
     const { registry } = wired.router;
     await registry.tellLevel('debug');
     await registry.tellLevel('debug');
-    expect(fakeServers.latest('a').requests('logging/setLevel').map((r) => r.params)).toEqual([{ level: 'debug' }]);
+    expect(
+      fakeServers
+        .latest('a')
+        .requests('logging/setLevel')
+        .map((r) => r.params),
+    ).toEqual([{ level: 'debug' }]);
     registry.forgetLevel(registry.get('a')!);
     await registry.tellLevel('debug');
     expect(fakeServers.latest('a').requests('logging/setLevel')).toHaveLength(2);

@@ -24,7 +24,12 @@ function session(capabilities: Record<string, any>, roots?: typeof MINE): Sessio
 }
 
 function relay(configured: typeof GLOBAL | undefined, sessions = 0) {
-  return new ServerRequestRelay(silent, () => sessions, () => undefined, (s) => (s?.profile as { roots?: typeof MINE } | undefined)?.roots ?? configured);
+  return new ServerRequestRelay(
+    silent,
+    () => sessions,
+    () => undefined,
+    (s) => (s?.profile as { roots?: typeof MINE } | undefined)?.roots ?? configured,
+  );
 }
 
 describe('roots/list', () => {

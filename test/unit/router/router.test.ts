@@ -27,9 +27,10 @@ async function start(servers: Record<string, unknown>[], extra: Record<string, u
 }
 
 /** Runs `during` on the server while a tools/call owned by `owner` is in flight, then answers it. */
+// biome-ignore lint/suspicious/noConfusingVoidType: `during` may be a plain statement block or an async function
 function callWhile(connection: Connection, owner: RequestOwner, during: (call: FakeCall) => Promise<unknown> | void): Promise<unknown> {
   const server = fakeServers.latest(connection.config.kind === 'stdio' ? connection.config.command : '');
-  server.script.handlers = { ...server.script.handlers, 'tools/call': async (_p, call) => ((await during(call)), { content: [] }) };
+  server.script.handlers = { ...server.script.handlers, 'tools/call': async (_p, call) => (await during(call), { content: [] }) };
   return connection.request('tools/call', { name: 'work' }, { owner });
 }
 
@@ -37,7 +38,10 @@ describe('connectionFor', () => {
   it('gives every session the one shared connection, and each session its own for a per-session server', async () => {
     fakeServers.define('shared', { tools });
     fakeServers.define('mine', { tools });
-    const { router, isolated } = await start([{ name: 'shared', command: 'shared' }, { name: 'mine', command: 'mine', isolation: 'per-session' }]);
+    const { router, isolated } = await start([
+      { name: 'shared', command: 'shared' },
+      { name: 'mine', command: 'mine', isolation: 'per-session' },
+    ]);
     const [a, b] = [new RecordingSession(), new RecordingSession()];
     expect(router.registry.for('shared', a)).toBe(router.connection('shared'));
     expect(router.registry.for('shared', b)).toBe(router.connection('shared'));
@@ -79,7 +83,10 @@ describe('release', () => {
   it('one call frees the subscriptions, tasks, elicitations and per-session connections of a session, and nobody else’s', async () => {
     fakeServers.define('files', { resources: [{ uri: 'file:///a', name: 'a' }] });
     fakeServers.define('mine', { tools });
-    const { router, isolated } = await start([{ name: 'files', command: 'files' }, { name: 'mine', command: 'mine', isolation: 'per-session' }]);
+    const { router, isolated } = await start([
+      { name: 'files', command: 'files' },
+      { name: 'mine', command: 'mine', isolation: 'per-session' },
+    ]);
     const files = router.connection('files')!;
     const server = fakeServers.latest('files');
     const [a, b] = [new RecordingSession(), new RecordingSession()];
@@ -87,7 +94,10 @@ describe('release', () => {
     await router.state.subscriptions.subscribe(files, 'file:///a', a, 'files://a');
     await router.state.subscriptions.subscribe(files, 'file:///a', b, 'files://a');
     const task = router.state.tasks.expose(files, 'server-task-1', a);
-    for (const [session, id] of [[a, 'e1'], [b, 'e2']] as const) {
+    for (const [session, id] of [
+      [a, 'e1'],
+      [b, 'e2'],
+    ] as const) {
       await callWhile(files, { session }, (call) => void call.server.request('elicitation/create', { mode: 'url', elicitationId: id, url: 'https://x', message: 'm' }));
     }
     await router.registry.for('mine', a);
@@ -123,7 +133,10 @@ describe('log levels', () => {
   it('tells each server with logging the most verbose level any session wants, once per change', async () => {
     fakeServers.define('loud', { tools });
     fakeServers.define('mute', { tools, capabilities: { tools: {} } });
-    const { router } = await start([{ name: 'loud', command: 'loud' }, { name: 'mute', command: 'mute' }]);
+    const { router } = await start([
+      { name: 'loud', command: 'loud' },
+      { name: 'mute', command: 'mute' },
+    ]);
     const [a, b] = [new RecordingSession(), new RecordingSession()];
     router.attach(a);
     router.attach(b);
@@ -134,7 +147,10 @@ describe('log levels', () => {
     await router.logLevelChanged();
     router.release(b);
     await router.logLevelChanged();
-    const levels = fakeServers.latest('loud').requests('logging/setLevel').map((r) => r.params?.level);
+    const levels = fakeServers
+      .latest('loud')
+      .requests('logging/setLevel')
+      .map((r) => r.params?.level);
     expect(levels).toEqual(['error', 'debug', 'error']);
     expect(fakeServers.latest('mute').requests('logging/setLevel')).toEqual([]);
   });
@@ -219,7 +235,14 @@ describe('notifications from servers', () => {
     const a = new RecordingSession();
     (a as { view: RecordingSession['view'] }).view = { ...a.view, allowsUri: (uri) => !uri.startsWith('file:///secret/') };
     router.attach(a);
-    const toolResult = (uri: string) => ({ type: 'tool_result', toolUseId: 't', content: [{ type: 'text', text: 'see' }, { type: 'resource', resource: { uri, text: 'body' } }] });
+    const toolResult = (uri: string) => ({
+      type: 'tool_result',
+      toolUseId: 't',
+      content: [
+        { type: 'text', text: 'see' },
+        { type: 'resource', resource: { uri, text: 'body' } },
+      ],
+    });
     const messages = [
       { role: 'user', content: { type: 'text', text: 'hi' } },
       { role: 'user', content: [toolResult('file:///secret/keys.txt')] },

@@ -29,7 +29,7 @@ class FakeConnection {
     return Promise.resolve();
   }
   answer(ok = true): void {
-    for (const p of this.pending.splice(0)) (ok ? p.resolve() : p.reject(new Error('refused')));
+    for (const p of this.pending.splice(0)) ok ? p.resolve() : p.reject(new Error('refused'));
   }
 }
 
@@ -90,7 +90,12 @@ describe('limits', () => {
     const subs = subscriptions();
     const c = new FakeConnection('files', true);
     const a = new FakeSession();
-    const tries = Array.from({ length: 10 }, (_, i) => subs.subscribe(asConnection(c), `file:///${i}`, a, `file:///${i}`, asSession(a)).then(() => 'ok', (e) => e.code));
+    const tries = Array.from({ length: 10 }, (_, i) =>
+      subs.subscribe(asConnection(c), `file:///${i}`, a, `file:///${i}`, asSession(a)).then(
+        () => 'ok',
+        (e) => e.code,
+      ),
+    );
     c.answer();
     expect(await Promise.all(tries)).toEqual(['ok', 'ok', 'ok', ...Array(7).fill('LIMIT_EXCEEDED')]);
     expect(c.subscribed).toHaveLength(3);
@@ -111,7 +116,7 @@ describe('limits', () => {
   it('URIs longer than 8192 characters are refused (-32602)', async () => {
     const subs = subscriptions();
     const a = new FakeSession();
-    const long = 'file:///' + 'x'.repeat(8200);
+    const long = `file:///${'x'.repeat(8200)}`;
     await expect(subs.subscribe(asConnection(new FakeConnection()), long, a, long, asSession(a))).rejects.toMatchObject({ code: -32602 });
     expect(subs.held()).toBe(0);
   });
@@ -227,7 +232,10 @@ describe('whatever the order of subscribes, unsubscribes and session ends', () =
           if (o.kind === 'sub') {
             const uri = `file:///${o.uri}`;
             const room = !model[o.session]!.has(o.uri) && (model[o.session]!.size >= limits.maxSubscriptionsPerSession || model.reduce((n, m) => n + m.size, 0) >= limits.maxSubscriptions);
-            const outcome = await subs.subscribe(asConnection(c), uri, s, uri, asSession(s)).then(() => 'ok', (e) => e.code);
+            const outcome = await subs.subscribe(asConnection(c), uri, s, uri, asSession(s)).then(
+              () => 'ok',
+              (e) => e.code,
+            );
             expect(outcome).toBe(room ? 'LIMIT_EXCEEDED' : 'ok');
             if (!room) model[o.session]!.add(o.uri);
           } else if (o.kind === 'unsub') {
@@ -238,7 +246,9 @@ describe('whatever the order of subscribes, unsubscribes and session ends', () =
             model[o.session]!.clear();
             sessions = sessions.map((x, i) => (i === o.session ? new FakeSession() : x));
           }
-          sessions.forEach((x, i) => expect(subs.held(x)).toBe(model[i]!.size));
+          sessions.forEach((x, i) => {
+            expect(subs.held(x)).toBe(model[i]!.size);
+          });
           expect(subs.held()).toBe(model.reduce((n, m) => n + m.size, 0));
           // The server holds exactly the URIs some session holds, each asked for once per holding spell.
           const wanted = new Set(model.flatMap((m) => [...m].map((u) => `file:///${u}`)));
