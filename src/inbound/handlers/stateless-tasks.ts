@@ -12,12 +12,12 @@ import type { TaskEntry } from '../../router/task-ids.js';
 import type { Handler, RequestContext } from '../context.js';
 import { forwardOn, toolResultFor } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
-import type { JsonObject } from '../../protocol/json.js';
+import { type JsonObject, valueAt } from '../../protocol/json.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export function declaresTasks(context: RequestContext): boolean {
-  return context.envelope?.clientCapabilities.extensions?.[TASKS_EXTENSION] !== undefined;
+  return valueAt(context.envelope?.clientCapabilities, 'extensions', TASKS_EXTENSION) !== undefined;
 }
 
 export function tasksRequired(why: string): RefusalError {
