@@ -5,6 +5,7 @@
 // subscription id they carry), so nothing arrives twice. A stream that ends on its own is opened
 // again after a pause that grows while it keeps failing.
 
+import type { JsonObject } from '../protocol/json.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { Peer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
@@ -26,7 +27,7 @@ export interface ListenHost<O> {
   /** What to listen for now; undefined when there is nothing to ask for. */
   filter(): ListenFilter | undefined;
   /** The request's params with the connection's envelope. */
-  params(filter: ListenFilter): Record<string, any>;
+  params(filter: ListenFilter): JsonObject;
 }
 
 export const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';

@@ -12,6 +12,7 @@
 //                          └─no token──▶ needs-login ◀─┘ (token refused, refresh refused): a new
 //                             token in the store (switchboard login) is looked for every maxDelay
 
+import type { JsonObject } from '../protocol/json.js';
 import { GatewayError, RpcError, describeError } from '../errors.js';
 import { Peer, type PeerAnswer } from '../jsonrpc/peer.js';
 import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/jsonrpc.js';
@@ -46,7 +47,7 @@ export class ServerConnection<O = never> {
   problemDetail?: string;
   /** The revision agreed: initialize's answer, or the stateless revision discover confirmed. */
   protocolVersion?: string;
-  capabilities: Record<string, any> = {};
+  capabilities: JsonObject = {};
   /** The server's Implementation as sent (title and description are what the server directory reads; unchecked). */
   serverInfo?: { name?: string; version?: string; title?: unknown; description?: unknown };
   instructions?: string;
@@ -174,12 +175,12 @@ export class ServerConnection<O = never> {
    * server, the stateful era's ping and logging/setLevel are answered here, and
    * resources/subscribe and unsubscribe become subscribe() and unsubscribe().
    */
-  forward(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O> = {}): Promise<PeerAnswer> {
+  forward(method: string, params: JsonObject | undefined, options: ForwardOptions<O> = {}): Promise<PeerAnswer> {
     const observer = this.options.observer;
     return observer ? observer.call(this.name, method, params, (p) => this.dispatch(method, p, options)) : this.dispatch(method, params, options);
   }
 
-  private dispatch(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
+  private dispatch(method: string, params: JsonObject | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
@@ -208,7 +209,7 @@ export class ServerConnection<O = never> {
   }
 
   /** A notification to the server, where its era has it (2026-07-28: cancellation only, which the Peer sends). */
-  notify(method: string, params?: Record<string, any>): void {
+  notify(method: string, params?: JsonObject): void {
     if (this.state !== 'ready' || !this.side.notifies(method)) return;
     this.peer?.notify(method, params).catch(() => {});
   }

@@ -4,6 +4,7 @@
 // the subscribe capability serves and policy allows). Acknowledged first, answered last.
 
 import { GatewayError, RpcError } from '../../errors.js';
+import { valueAt } from '../../protocol/json.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/stateless.js';
 import type { Handler, RequestContext } from '../context.js';
@@ -63,7 +64,7 @@ async function subscribeAll(uris: unknown[], stream: Listen, context: RequestCon
       continue; // unknown or not allowed: not honoured, and not worth failing the others for
     }
     const connection = await connectionFor(context, target.server);
-    if (!connection.capabilities.resources?.subscribe) continue;
+    if (!valueAt(connection.capabilities, 'resources', 'subscribe')) continue;
     // Two spellings of one server URI are one holding.
     const key = `${connection.name}\n${target.uri}`;
     if (seen.has(key)) continue;
