@@ -140,10 +140,21 @@ function discovered(version: string, result: JsonObject): ServerIdentity {
   };
 }
 
+/**
+ * initialize's answer, as far as it is read here. Only protocolVersion is checked; capabilities and
+ * serverInfo are kept as the server sent them, unchecked, as before.
+ */
+interface InitializeAnswer {
+  protocolVersion?: unknown;
+  capabilities?: JsonObject;
+  serverInfo?: ServerIdentity['serverInfo'];
+  instructions?: unknown;
+}
+
 /** initialize + notifications/initialized. A stateless-only server's -32022 to it still tells the era. */
 async function statefulHandshake<O>(host: HandshakeHost<O>, pipe: Pipe<O>): Promise<Pipe<O> & { identity: ServerIdentity }> {
   const c = host.config;
-  let init: Record<string, any>;
+  let init: InitializeAnswer;
   try {
     init = await pipe.peer.request(
       'initialize',

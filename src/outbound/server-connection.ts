@@ -194,7 +194,7 @@ export class ServerConnection<O = never> {
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
-  async request(method: string, params?: Record<string, any>, options: ForwardOptions<O> = {}): Promise<Record<string, any>> {
+  async request(method: string, params?: JsonObject, options: ForwardOptions<O> = {}): Promise<JsonObject> {
     const response = (await this.forward(method, params, { ...options, raw: false })) as JsonRpcResponse;
     if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
