@@ -5,17 +5,17 @@
 import type { JsonObject } from '../protocol/json.js';
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '../errors.js';
-import type { RawResponse } from '../jsonrpc/raw.js';
-import { ErrorCode } from '../protocol/jsonrpc.js';
+import { ErrorCode, type JsonRpcResult } from '../protocol/jsonrpc.js';
 import type { InputBridge } from './input-bridge.js';
 import { RequestStateSeal, paramsDigest } from './request-state.js';
 import type { Session } from './session.js';
 
 /**
  * The outcome of a handler, settled (so a parked call never rejects unobserved). A forwarded
- * result may still be the server's raw answer (its bytes as read), parsed only when it is used.
+ * result may still be the server's raw answer (its bytes as read; bridged-request.ts tells it
+ * apart with isRawResponse), which the relayed-result type admits and JsonObject would not.
  */
-export type Outcome = { ok: true; result: JsonObject | RawResponse } | { ok: false; error: unknown };
+export type Outcome = { ok: true; result: JsonRpcResult } | { ok: false; error: unknown };
 
 export interface ParkedCall {
   session: Session;
