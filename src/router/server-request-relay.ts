@@ -67,7 +67,8 @@ export class ServerRequestRelay {
 
   elicitationComplete(n: JsonRpcNotification): void {
     const id = n.params?.elicitationId;
-    const session = typeof id === 'string' ? this.elicitations.get(id) : undefined;
+    if (typeof id !== 'string') return;
+    const session = this.elicitations.get(id);
     if (!session) return;
     this.elicitations.delete(id);
     session.send(n);
