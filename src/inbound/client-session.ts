@@ -29,11 +29,12 @@ import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js'
 import { admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
+import { type JsonObject, isJsonObject } from '../protocol/json.js';
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
-  clientCapabilities: Record<string, any> = {};
+  clientCapabilities: JsonObject = {};
   clientInfo?: { name?: string; version?: string };
   logLevel: string | undefined;
   private initialized = false;
@@ -127,7 +128,7 @@ export class ClientSession implements EndpointSession, Session {
     if (this.initialized && !this.closed) this.push(notification);
   }
 
-  requestClient(method: string, params: Record<string, any> | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<Record<string, any>> {
+  requestClient(method: string, params: JsonObject | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<JsonObject> {
     if (this.closed) return Promise.reject(new RpcError(ErrorCode.InternalError, 'the client session has ended'));
     const missing = missingCapability(this.clientCapabilities, method, params);
     if (missing) {
@@ -257,7 +258,8 @@ export class ClientSession implements EndpointSession, Session {
   private initialize(request: JsonRpcRequest): JsonRpcResponse {
     const p = request.params ?? {};
     this.protocolVersion = negotiateVersion(p.protocolVersion);
-    this.clientCapabilities = p.capabilities ?? {};
+    // Not an object: no capability declared, as missingCapability and rendersApps read it anyway.
+    this.clientCapabilities = isJsonObject(p.capabilities) ? p.capabilities : {};
     this.clientInfo = p.clientInfo;
     for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
     return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.router.registry, this.protocolVersion, this.view) };
