@@ -35,7 +35,7 @@ export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
   clientCapabilities: JsonObject = {};
-  clientInfo?: { name?: string; version?: string };
+  clientInfo?: JsonObject;
   logLevel: string | undefined;
   private initialized = false;
   private closed = false;
@@ -154,7 +154,7 @@ export class ClientSession implements EndpointSession, Session {
 
   private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders, share?: CallShare): Promise<Reply> {
     const { id, method } = request;
-    const params = request.params ?? {};
+    const params: JsonObject = request.params ?? {};
     // The request's era, once: from here on the request is one model, its era only in `envelope`.
     const admitted = admit(id, method, params, this.stateless);
     if (admitted !== undefined && isAnswer(admitted)) return admitted;
@@ -176,7 +176,8 @@ export class ClientSession implements EndpointSession, Session {
     const key = this.stateless ? this.nextKey++ : id;
     this.inFlight.set(key, cancellation);
     const offAbort = abort?.onCancel(() => cancellation.cancel());
-    const token = params._meta?.progressToken;
+    // Any JSON value's field reads safely (undefined off a primitive): no check to add per request.
+    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const context: RequestContext = {
       gateway: this.router,
       connections: this.router.registry,
@@ -260,7 +261,7 @@ export class ClientSession implements EndpointSession, Session {
     this.protocolVersion = negotiateVersion(p.protocolVersion);
     // Not an object: no capability declared, as missingCapability and rendersApps read it anyway.
     this.clientCapabilities = isJsonObject(p.capabilities) ? p.capabilities : {};
-    this.clientInfo = p.clientInfo;
+    this.clientInfo = isJsonObject(p.clientInfo) ? p.clientInfo : undefined;
     for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
     return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.router.registry, this.protocolVersion, this.view) };
   }
@@ -272,7 +273,7 @@ export class ClientSession implements EndpointSession, Session {
         return;
       case 'notifications/cancelled': {
         const id = n.params?.requestId;
-        if (id !== undefined) this.inFlight.get(id)?.cancel();
+        if (typeof id === 'string' || typeof id === 'number') this.inFlight.get(id)?.cancel();
         return;
       }
       case 'notifications/roots/list_changed':

@@ -10,6 +10,7 @@ import type { Handler, RequestContext } from '../context.js';
 import { Listen, type ListenFilter } from '../listen.js';
 import { connectionFor, resourceTargets } from './forward.js';
 import type { Connection } from '../../router/session.js';
+import { isJsonObject } from '../../protocol/json.js';
 
 /** Resource URIs one listen stream may hold: a bound, like every other per-client resource. */
 export const MAX_LISTEN_URIS = 1000;
@@ -18,9 +19,7 @@ export const listen: Handler = async (params, context) => {
   const { related, session, cancellation } = context;
   if (related === undefined) throw new RpcError(ErrorCode.InternalError, 'subscriptions/listen needs a channel for its notifications');
   const asked = params.notifications;
-  if (asked !== undefined && (asked === null || typeof asked !== 'object' || Array.isArray(asked))) {
-    throw new RpcError(ErrorCode.InvalidParams, 'params.notifications must be an object');
-  }
+  if (asked !== undefined && !isJsonObject(asked)) throw new RpcError(ErrorCode.InvalidParams, 'params.notifications must be an object');
   const caps = context.connections.capabilities();
   const filter: ListenFilter = {};
   if (asked?.toolsListChanged === true && caps.tools) filter.toolsListChanged = true;
