@@ -80,7 +80,8 @@ export const callTool: Handler = async (params, context) => {
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
   // Stateless clients get a task where the server runs this tool only as one (tasks extension).
-  const asTask = taskOnlyCall(connection, context, entry.item.execution?.taskSupport, params, entry.original);
+  // A field of any JSON value reads safely (undefined off a primitive): no check added per call.
+  const asTask = taskOnlyCall(connection, context, (entry.item.execution as { taskSupport?: unknown } | undefined)?.taskSupport, params, entry.original);
   if (asTask !== undefined) return asTask;
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).

@@ -10,7 +10,7 @@ import type { Handler, RequestContext } from '../context.js';
 import { Listen, type ListenFilter } from '../listen.js';
 import { connectionFor, resourceTargets } from './forward.js';
 import type { Connection } from '../../router/session.js';
-import { isJsonObject } from '../../protocol/json.js';
+import { isJsonObject, valueAt } from '../../protocol/json.js';
 
 /** Resource URIs one listen stream may hold: a bound, like every other per-client resource. */
 export const MAX_LISTEN_URIS = 1000;
@@ -62,7 +62,7 @@ async function subscribeAll(uris: unknown[], stream: Listen, context: RequestCon
       continue; // unknown or not allowed: not honoured, and not worth failing the others for
     }
     const connection = await connectionFor(context, target.server);
-    if (!connection.capabilities.resources?.subscribe) continue;
+    if (!valueAt(connection.capabilities, 'resources', 'subscribe')) continue;
     // Two spellings of one server URI are one holding.
     const key = `${connection.name}\n${target.uri}`;
     if (seen.has(key)) continue;
