@@ -29,7 +29,7 @@ import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js'
 import { admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
-import { type JsonObject, isJsonObject } from '../protocol/json.js';
+import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
@@ -99,7 +99,7 @@ export class ClientSession implements EndpointSession, Session {
         if (!this.toClient.settle(message as JsonRpcResponse)) this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
         return Promise.resolve(undefined);
       default: {
-        const id = (message as any)?.id;
+        const id = valueAt(message, 'id');
         const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
         return Promise.resolve(errorResponse(validId, ErrorCode.InvalidRequest, 'Invalid JSON-RPC message'));
       }
