@@ -92,12 +92,14 @@ export async function answerRound(session: ClientSession, handler: Handler, roun
   }
   if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, profiled) };
   const { refused } = end;
-  let outcome = end.outcome;
-  if (outcome.ok && isRawResponse(outcome.result)) {
+  const first = end.outcome;
+  // Not raw: a parsed result already (TypeScript does not narrow the union through .result).
+  let outcome = first as ParsedOutcome;
+  if (first.ok && isRawResponse(first.result)) {
     // The common call: the server's answer passed on as it came, dressed by splicing.
-    const dressed = refused.size === 0 ? dressRaw(method, outcome.result, id) : undefined;
+    const dressed = refused.size === 0 ? dressRaw(method, first.result, id) : undefined;
     if (dressed !== undefined) return dressed;
-    outcome = parsedOutcome(outcome.result);
+    outcome = parsedOutcome(first.result);
   }
   // The server needed something this client cannot give, and failed for want of it.
   if (refused.size > 0 && (!outcome.ok || outcome.result.isError === true)) {
@@ -109,7 +111,9 @@ export async function answerRound(session: ClientSession, handler: Handler, roun
 }
 
 /** A raw answer read the ordinary way, for what splicing cannot do (see dressRaw). */
-function parsedOutcome(raw: RawResponse): Outcome {
+type ParsedOutcome = { ok: true; result: JsonObject } | { ok: false; error: unknown };
+
+function parsedOutcome(raw: RawResponse): ParsedOutcome {
   try {
     return { ok: true, result: unwrap(parseRawResponse(raw)) };
   } catch (error) {

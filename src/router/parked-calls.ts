@@ -5,7 +5,8 @@
 import type { JsonObject } from '../protocol/json.js';
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '../errors.js';
-import { ErrorCode, type JsonRpcResult } from '../protocol/jsonrpc.js';
+import type { RawResponse } from '../jsonrpc/raw.js';
+import { ErrorCode } from '../protocol/jsonrpc.js';
 import type { InputBridge } from './input-bridge.js';
 import { RequestStateSeal, paramsDigest } from './request-state.js';
 import type { Session } from './session.js';
@@ -13,9 +14,9 @@ import type { Session } from './session.js';
 /**
  * The outcome of a handler, settled (so a parked call never rejects unobserved). A forwarded
  * result may still be the server's raw answer (its bytes as read; bridged-request.ts tells it
- * apart with isRawResponse), which the relayed-result type admits and JsonObject would not.
+ * apart with isRawResponse and parses it when splicing cannot serve).
  */
-export type Outcome = { ok: true; result: JsonRpcResult } | { ok: false; error: unknown };
+export type Outcome = { ok: true; result: JsonObject | RawResponse } | { ok: false; error: unknown };
 
 export interface ParkedCall {
   session: Session;
