@@ -34,7 +34,7 @@ import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
 import { exposureOf, nearABudget, usesCodeMode } from './exposure.js';
-import type { JsonObject } from '../protocol/json.js';
+import { type JsonObject, valueAt } from '../protocol/json.js';
 
 export type { ServerSummary };
 
@@ -357,7 +357,7 @@ export class App implements SessionOpener {
     for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
     // The client's own MCP Apps settings (its MIME types) where they differ from ours: this
     // connection speaks for that one client. Without them it declares the gateway's.
-    const ui = caps.extensions?.[UI_EXTENSION];
+    const ui = valueAt(caps, 'extensions', UI_EXTENSION);
     if (ui !== null && typeof ui === 'object') declared.extensions = { [UI_EXTENSION]: ui };
     const connection = new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name, session: session.id }), this.router.connectionEvents(), {
       ...this.connectionLimits(),

@@ -15,13 +15,14 @@ import { isGatewayState, paramsDigest } from '../router/request-state.js';
 import type { ClientSession } from './client-session.js';
 import type { CallShare, Handler, HttpHeaders, RequestContext } from './context.js';
 import { unwrap } from '../jsonrpc/answer.js';
+import { type JsonObject, valueAt } from '../protocol/json.js';
 import type { Reply } from './session-opener.js';
 import { dressRaw, dressResult, refusal } from './stateless-request.js';
 
 export interface Round {
   id: JsonRpcId;
   method: string;
-  params: Record<string, any>;
+  params: JsonObject;
   envelope: Envelope;
   related?: (message: JsonRpcMessage) => void;
   /** The client's side going away (a stateless exchange's stream closed) cancels the call. */
@@ -30,7 +31,7 @@ export interface Round {
   share?: CallShare;
 }
 
-export type RoundEnd = { kind: 'input'; result: Record<string, any> } | { kind: 'done'; outcome: Outcome; context: RequestContext; refused: ReadonlySet<string> };
+export type RoundEnd = { kind: 'input'; result: JsonObject } | { kind: 'done'; outcome: Outcome; context: RequestContext; refused: ReadonlySet<string> };
 
 /** A bridged call between rounds keeps the context of its first round. */
 interface Bridged extends ParkedCall {
@@ -51,7 +52,7 @@ export async function serveRound(session: ClientSession, handler: Handler, round
         c.bridge.answer(params.inputResponses);
       }) as Bridged)
     : start(session, handler, round);
-  const token = params._meta?.progressToken;
+  const token = valueAt(params._meta, 'progressToken');
   call.bridge.related = round.related;
   call.bridge.progress =
     round.related && (typeof token === 'string' || typeof token === 'number')
@@ -91,12 +92,14 @@ export async function answerRound(session: ClientSession, handler: Handler, roun
   }
   if (end.kind === 'input') return { jsonrpc: '2.0', id, result: dressResult(method, end.result, profiled) };
   const { refused } = end;
-  let outcome = end.outcome;
-  if (outcome.ok && isRawResponse(outcome.result)) {
+  const first = end.outcome;
+  // Not raw: a parsed result already (TypeScript does not narrow the union through .result).
+  let outcome = first as ParsedOutcome;
+  if (first.ok && isRawResponse(first.result)) {
     // The common call: the server's answer passed on as it came, dressed by splicing.
-    const dressed = refused.size === 0 ? dressRaw(method, outcome.result, id) : undefined;
+    const dressed = refused.size === 0 ? dressRaw(method, first.result, id) : undefined;
     if (dressed !== undefined) return dressed;
-    outcome = parsedOutcome(outcome.result);
+    outcome = parsedOutcome(first.result);
   }
   // The server needed something this client cannot give, and failed for want of it.
   if (refused.size > 0 && (!outcome.ok || outcome.result.isError === true)) {
@@ -108,7 +111,9 @@ export async function answerRound(session: ClientSession, handler: Handler, roun
 }
 
 /** A raw answer read the ordinary way, for what splicing cannot do (see dressRaw). */
-function parsedOutcome(raw: RawResponse): Outcome {
+type ParsedOutcome = { ok: true; result: JsonObject } | { ok: false; error: unknown };
+
+function parsedOutcome(raw: RawResponse): ParsedOutcome {
   try {
     return { ok: true, result: unwrap(parseRawResponse(raw)) };
   } catch (error) {
@@ -122,7 +127,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
   }
   const bridge = new InputBridge(round.envelope.clientCapabilities);
   const cancellation = new Cancellation();
-  const wantsProgress = round.params._meta?.progressToken !== undefined;
+  const wantsProgress = valueAt(round.params._meta, 'progressToken') !== undefined;
   const context: RequestContext = {
     gateway: session.router,
     connections: session.router.registry,
@@ -143,7 +148,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
     protocolVersion: round.envelope.protocolVersion,
   };
   const work: Promise<Outcome> = handler(round.params, context).then(
-    (result) => ({ ok: true, result: result as Record<string, any> }),
+    (result) => ({ ok: true, result }),
     (error: unknown) => ({ ok: false, error }),
   );
   return { session, bridge, work, cancel: () => cancellation.cancel(), method: round.method, params: round.params, context };

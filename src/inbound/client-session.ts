@@ -29,12 +29,13 @@ import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js'
 import { admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
 import { LOG_LEVELS } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
+import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
 
 export class ClientSession implements EndpointSession, Session {
   readonly id = randomUUID();
   protocolVersion: string | undefined;
-  clientCapabilities: Record<string, any> = {};
-  clientInfo?: { name?: string; version?: string };
+  clientCapabilities: JsonObject = {};
+  clientInfo?: JsonObject;
   logLevel: string | undefined;
   private initialized = false;
   private closed = false;
@@ -98,7 +99,7 @@ export class ClientSession implements EndpointSession, Session {
         if (!this.toClient.settle(message as JsonRpcResponse)) this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
         return Promise.resolve(undefined);
       default: {
-        const id = (message as any)?.id;
+        const id = valueAt(message, 'id');
         const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
         return Promise.resolve(errorResponse(validId, ErrorCode.InvalidRequest, 'Invalid JSON-RPC message'));
       }
@@ -127,7 +128,7 @@ export class ClientSession implements EndpointSession, Session {
     if (this.initialized && !this.closed) this.push(notification);
   }
 
-  requestClient(method: string, params: Record<string, any> | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<Record<string, any>> {
+  requestClient(method: string, params: JsonObject | undefined, via?: (m: JsonRpcMessage) => void, signal?: AbortSignal): Promise<JsonObject> {
     if (this.closed) return Promise.reject(new RpcError(ErrorCode.InternalError, 'the client session has ended'));
     const missing = missingCapability(this.clientCapabilities, method, params);
     if (missing) {
@@ -153,7 +154,7 @@ export class ClientSession implements EndpointSession, Session {
 
   private async handleRequest(request: JsonRpcRequest, related?: (message: JsonRpcMessage) => void, abort?: Cancellation, headers?: HttpHeaders, share?: CallShare): Promise<Reply> {
     const { id, method } = request;
-    const params = request.params ?? {};
+    const params: JsonObject = request.params ?? {};
     // The request's era, once: from here on the request is one model, its era only in `envelope`.
     const admitted = admit(id, method, params, this.stateless);
     if (admitted !== undefined && isAnswer(admitted)) return admitted;
@@ -175,7 +176,8 @@ export class ClientSession implements EndpointSession, Session {
     const key = this.stateless ? this.nextKey++ : id;
     this.inFlight.set(key, cancellation);
     const offAbort = abort?.onCancel(() => cancellation.cancel());
-    const token = params._meta?.progressToken;
+    // Any JSON value's field reads safely (undefined off a primitive): no check to add per request.
+    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const context: RequestContext = {
       gateway: this.router,
       connections: this.router.registry,
@@ -257,8 +259,9 @@ export class ClientSession implements EndpointSession, Session {
   private initialize(request: JsonRpcRequest): JsonRpcResponse {
     const p = request.params ?? {};
     this.protocolVersion = negotiateVersion(p.protocolVersion);
-    this.clientCapabilities = p.capabilities ?? {};
-    this.clientInfo = p.clientInfo;
+    // Not an object: no capability declared, as missingCapability and rendersApps read it anyway.
+    this.clientCapabilities = isJsonObject(p.capabilities) ? p.capabilities : {};
+    this.clientInfo = isJsonObject(p.clientInfo) ? p.clientInfo : undefined;
     for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
     return { jsonrpc: '2.0', id: request.id, result: initializeResult(this.router, this.router.registry, this.protocolVersion, this.view) };
   }
@@ -270,7 +273,7 @@ export class ClientSession implements EndpointSession, Session {
         return;
       case 'notifications/cancelled': {
         const id = n.params?.requestId;
-        if (id !== undefined) this.inFlight.get(id)?.cancel();
+        if (typeof id === 'string' || typeof id === 'number') this.inFlight.get(id)?.cancel();
         return;
       }
       case 'notifications/roots/list_changed':

@@ -4,12 +4,13 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode, type JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/json.js';
 import { claimsStateless, isStatelessVersion, readEnvelope, unsupportedVersion } from '../protocol/stateless.js';
 
 /** Whether a POST belongs to the stateless revision: its body's envelope, or its version header, say so. */
 export function postClaimsStateless(headers: IncomingHttpHeaders, message: { method?: unknown; params?: unknown }): boolean {
   if (isStatelessVersion(headers['mcp-protocol-version'])) return true;
-  return typeof message.method === 'string' && claimsStateless(message.method, message.params as Record<string, any> | undefined);
+  return typeof message.method === 'string' && claimsStateless(message.method, message.params as JsonObject | undefined);
 }
 
 /** Strict base64: whole quanta, the right padding, the standard alphabet only. */
@@ -41,7 +42,7 @@ function mismatch(header: string, expected: unknown, got: string | undefined): J
 }
 
 /** The param a request's Mcp-Name header mirrors, if its method has one. */
-function namedParam(method: string, params: Record<string, any>): unknown {
+function namedParam(method: string, params: JsonObject): unknown {
   switch (method) {
     case 'tools/call':
     case 'prompts/get':
@@ -62,7 +63,7 @@ function namedParam(method: string, params: Record<string, any>): unknown {
  * a missing envelope (-32602), headers that disagree with the body (-32020), a revision we do
  * not speak (-32022) — in that order, so each answer names the first thing to fix.
  */
-export function statelessRequestProblem(headers: IncomingHttpHeaders, method: string, params: Record<string, any> | undefined): JsonRpcErrorObject | undefined {
+export function statelessRequestProblem(headers: IncomingHttpHeaders, method: string, params: JsonObject | undefined): JsonRpcErrorObject | undefined {
   const read = readEnvelope(params, false);
   if (!read.ok) return read.error;
   const version = read.envelope.protocolVersion;

@@ -47,7 +47,9 @@ export class Listen implements Subscriber {
   send(notification: JsonRpcNotification): void {
     if (this.ended) return;
     const params = notification.params ?? {};
-    this.channel({ jsonrpc: '2.0', method: notification.method, params: { ...params, _meta: { ...params._meta, [META.subscriptionId]: this.id } } });
+    // Whatever `_meta` the notification has is spread as before: the type says only what the code knew.
+    const meta = params._meta as object | undefined;
+    this.channel({ jsonrpc: '2.0', method: notification.method, params: { ...params, _meta: { ...meta, [META.subscriptionId]: this.id } } });
   }
 
   acknowledge(): void {

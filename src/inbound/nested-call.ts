@@ -9,6 +9,7 @@ import { Cancellation } from '../jsonrpc/cancellation.js';
 import { isRawResponse, parseRawResponse } from '../jsonrpc/raw.js';
 import { errorResponse, isErrorResponse, type JsonRpcErrorObject, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Handler, RequestContext } from './context.js';
+import { type JsonObject, isJsonObject } from '../protocol/json.js';
 
 /** Which tool a nested call is for, as the script named it. */
 export interface CallSite {
@@ -19,7 +20,7 @@ export interface CallSite {
 /** The W3C trace context keys of `_meta`: a nested call's span is a child of the run's. */
 const TRACE_KEYS = ['traceparent', 'tracestate'] as const;
 
-type Outcome = { ok: true; result: Record<string, any> } | { ok: false; error: JsonRpcErrorObject };
+type Outcome = { ok: true; result: JsonObject } | { ok: false; error: JsonRpcErrorObject };
 
 export class NestedCalls {
   private count = 0;
@@ -31,11 +32,12 @@ export class NestedCalls {
     private readonly run: RequestContext,
     /** tools/call's handler (forward.ts callTool). */
     private readonly call: Handler,
-    runMeta: Record<string, any> | undefined,
+    runMeta: unknown,
   ) {
     // The run's _meta carries its own span's context once tracing saw it (tracing-sdk.ts inbound).
-    const trace = TRACE_KEYS.filter((k) => typeof runMeta?.[k] === 'string');
-    this.trace = trace.length === 0 ? undefined : Object.fromEntries(trace.map((k) => [k, runMeta![k]]));
+    const meta = isJsonObject(runMeta) ? runMeta : undefined;
+    const trace = TRACE_KEYS.filter((k) => typeof meta?.[k] === 'string');
+    this.trace = trace.length === 0 ? undefined : Object.fromEntries(trace.map((k) => [k, meta![k]]));
   }
 
   /**
@@ -43,10 +45,10 @@ export class NestedCalls {
    * client would have got as its error ({code, message, data}). Ends early when `signal` aborts
    * (the run ended): the server is told notifications/cancelled.
    */
-  async tool(name: string, args: Record<string, unknown>, signal: AbortSignal, site: CallSite): Promise<Record<string, any>> {
+  async tool(name: string, args: Record<string, unknown>, signal: AbortSignal, site: CallSite): Promise<JsonObject> {
     const session = this.run.session;
     const id = `${String(this.run.requestId)}#${++this.count}`;
-    const params: Record<string, any> = { name, arguments: args };
+    const params: JsonObject = { name, arguments: args };
     if (this.trace) params._meta = { ...this.trace };
     const request: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'tools/call', params };
     let outcome: Outcome | undefined;
@@ -120,7 +122,7 @@ export class NestedCalls {
   }
 
   /** A nested call's progress, as the run's: a count that only grows, and which call it came from. */
-  private progress(site: CallSite, p: Record<string, any>): void {
+  private progress(site: CallSite, p: JsonObject): void {
     const of = typeof p.total === 'number' ? `${p.progress}/${p.total}` : String(p.progress);
     const message = typeof p.message === 'string' ? `${site.server}.${site.tool}: ${p.message}` : `${site.server}.${site.tool}: ${of}`;
     this.run.progress?.({ progress: ++this.progressed, message });

@@ -4,6 +4,7 @@
 // headers and body disagree (400 + -32020). Pure functions; the annotated paths of a schema are
 // computed once per schema object.
 
+import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
 import { decodeHeaderValue } from './http-stateless.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -20,35 +21,28 @@ export function mirroredParams(schema: unknown): Mirrored[] {
   let found = cache.get(schema);
   if (found === undefined) {
     found = [];
-    walk(schema as Record<string, any>, [], found, 0);
+    walk(schema as JsonObject, [], found, 0);
     cache.set(schema, found);
   }
   return found;
 }
 
-function walk(schema: Record<string, any>, path: string[], out: Mirrored[], depth: number): void {
+function walk(schema: JsonObject, path: string[], out: Mirrored[], depth: number): void {
   const props = schema.properties;
   if (depth > 32 || props === null || typeof props !== 'object') return;
-  for (const [name, def] of Object.entries(props as Record<string, any>)) {
-    if (def === null || typeof def !== 'object') continue;
-    if (typeof def['x-mcp-header'] === 'string') out.push({ path: [...path, name], header: `mcp-param-${def['x-mcp-header'].toLowerCase()}` });
+  for (const [name, def] of Object.entries(props)) {
+    // An array has neither `x-mcp-header` nor `properties`: skipping it finds what walking it did.
+    if (!isJsonObject(def)) continue;
+    const header = def['x-mcp-header'];
+    if (typeof header === 'string') out.push({ path: [...path, name], header: `mcp-param-${header.toLowerCase()}` });
     walk(def, [...path, name], out, depth + 1);
   }
-}
-
-function valueAt(args: unknown, path: string[]): unknown {
-  let v = args;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
 }
 
 /** Why the headers disagree with the arguments, or undefined when they agree. */
 export function paramHeaderProblem(schema: unknown, args: unknown, headers: Headers): string | undefined {
   for (const { path, header } of mirroredParams(schema)) {
-    const body = valueAt(args, path);
+    const body = valueAt(args, ...path);
     const raw = headers[header];
     const name = `Mcp-Param-${header.slice('mcp-param-'.length)}`;
     const present = body !== undefined && body !== null;

@@ -3,10 +3,11 @@
 // requires before sending is protocol/capabilities.ts.
 
 import { GatewayError, RpcError } from '../errors.js';
+import type { JsonObject } from '../protocol/json.js';
 import { ErrorCode, isErrorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 
 interface Waiting {
-  resolve(result: Record<string, any>): void;
+  resolve(result: JsonObject): void;
   reject(error: Error): void;
 }
 
@@ -16,7 +17,7 @@ export class RequestsToClient {
   private readonly waiting = new Map<JsonRpcId, Waiting>();
 
   /** Sends `method` to the client through `send`; resolves with its result. */
-  request(send: (m: JsonRpcMessage) => void, method: string, params: Record<string, any> | undefined, signal?: AbortSignal): Promise<Record<string, any>> {
+  request(send: (m: JsonRpcMessage) => void, method: string, params: JsonObject | undefined, signal?: AbortSignal): Promise<JsonObject> {
     // A prefix of our own keeps these ids apart from anything a client might guess.
     const id = `sb-${this.next++}`;
     return new Promise((resolve, reject) => {

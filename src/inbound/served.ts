@@ -13,12 +13,13 @@ export function negotiateVersion(requested: unknown): string {
   return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
-export interface InitializeResult {
+// A type, not an interface: an object type of known fields is a JsonObject (a result) as it is.
+export type InitializeResult = {
   protocolVersion: string;
   capabilities: MergedCapabilities;
   serverInfo: { name: string; version: string };
   instructions?: string;
-}
+};
 
 export function initializeResult(gateway: Gateway, connections: ConnectionRegistry, protocolVersion: string, view: CatalogView): InitializeResult {
   const result: InitializeResult = {

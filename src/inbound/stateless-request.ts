@@ -75,8 +75,8 @@ export function refusalKind(response: object): RefusalKind | undefined {
  * for all of them (a listen stream tells of changes); private when a client profile shapes
  * what this client sees, so no shared cache hands one profile's list to another.
  */
-export function dressResult(method: string, result: Record<string, any>, profiled: boolean): Record<string, any> {
-  const out: Record<string, any> = { ...result };
+export function dressResult(method: string, result: JsonObject, profiled: boolean): JsonObject {
+  const out: JsonObject = { ...result };
   out.resultType ??= 'complete';
   out._meta = { ...(result._meta as object | undefined), [META.serverInfo]: GATEWAY_INFO };
   if (out.resultType === 'complete' && CACHEABLE.has(method)) {

@@ -10,6 +10,7 @@ import { deadlines, type Deadline } from './deadlines.js';
 import { DEFAULT_MAX_DEPTH } from './parse.js';
 import { scanResponse, type RawResponse } from './raw.js';
 import { SENT, type Transport, type TransportSink } from '../transport.js';
+import type { JsonObject } from '../protocol/json.js';
 import {
   ErrorCode,
   classify,
@@ -158,7 +159,8 @@ export class Peer<O = never> {
         const token = `${this.label}-p${id}`;
         entry.progressToken = token;
         this.progress.set(token, entry);
-        params = { ...params, _meta: { ...params?._meta, progressToken: token } };
+        // The client's _meta is spread as it came (a JSON object; anything else as before).
+        params = { ...params, _meta: { ...(params?._meta as JsonObject | undefined), progressToken: token } };
       }
       this.pending.set(id, entry);
       if (options?.timeoutMs) this.arm(id, entry, options.timeoutMs);
@@ -317,7 +319,8 @@ export class Peer<O = never> {
   private receiveNotification(notification: JsonRpcNotification, relatedTo?: JsonRpcId): void {
     if (notification.method === 'notifications/cancelled') {
       const id = notification.params?.requestId;
-      const controller = id === undefined ? undefined : this.incoming.get(id);
+      // Requests are held by their id, a string or a number: anything else names none.
+      const controller = typeof id === 'string' || typeof id === 'number' ? this.incoming.get(id) : undefined;
       if (controller) {
         controller.abort();
         return;

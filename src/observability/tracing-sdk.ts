@@ -93,7 +93,8 @@ export async function createTraceSink(protocol: OtlpProtocol, logger: Logger): P
       const span = tracer.startSpan(target ? `${request.method} ${target}` : request.method, { kind: SpanKind.SERVER, attributes }, parent);
       // This request's own context replaces the client's: calls it causes are children of this span.
       if (params && (meta === undefined || isMeta(meta))) {
-        const carrier: Meta = (params._meta ??= {});
+        // Absent or a Meta: the condition above.
+        const carrier = (params._meta ??= {}) as Meta;
         delete carrier.tracestate;
         propagator.inject(trace.setSpan(parent, span), carrier, setter);
       }

@@ -4,6 +4,7 @@
 // envelope keys are always ours (a client's own envelope never reaches a server as it is); every
 // other `_meta` key of the request passes through.
 
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
 import { META, TRACE_KEYS } from '../protocol/stateless.js';
 
@@ -14,7 +15,7 @@ export interface RequestEnvelope {
    * what that client cannot give: the connection's own are narrowed to them (the extensions the
    * gateway declares stay). Default: the ones the connection declares.
    */
-  clientCapabilities?: Record<string, any>;
+  clientCapabilities?: JsonObject;
   /** The log level wanted for this request's notifications/message (2026-07-28 servers only). */
   logLevel?: string;
   /** W3C trace context, passed to servers of both eras. */
@@ -29,21 +30,20 @@ export interface RequestEnvelope {
  * sends with its client's own capabilities carries those.)
  */
 const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
-export const withDeclaredExtensions = (caps: Record<string, any> = {}) => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...caps.extensions } });
+// The caps are the gateway's own (app.ts builds them): extensions, if any, is an object.
+export const withDeclaredExtensions = (caps: JsonObject = {}): JsonObject => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...(caps.extensions as JsonObject | undefined) } });
 
 export const GATEWAY_CLIENT_INFO: Readonly<Record<string, string>> = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
 
 /** What a stateless connection stamps on every request by default. */
 export interface EnvelopeBase {
   protocolVersion: string;
-  clientCapabilities: Record<string, any>;
+  clientCapabilities: JsonObject;
   /** From a `logging/setLevel` the router sent this connection, used when the request names none. */
   logLevel?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function withTrace(meta: Record<string, any>, trace: RequestEnvelope['trace']): void {
+function withTrace(meta: JsonObject, trace: RequestEnvelope['trace']): void {
   if (!trace) return;
   for (const key of TRACE_KEYS) if (typeof trace[key] === 'string') meta[key] = trace[key];
 }
@@ -51,18 +51,18 @@ function withTrace(meta: Record<string, any>, trace: RequestEnvelope['trace']): 
 /** The capabilities a server may ask of, on one client's behalf: what both we and that client can do. */
 const ASKABLE = ['roots', 'sampling', 'elicitation'] as const;
 
-function narrowed(declared: Record<string, any>, client: Record<string, any>): Record<string, any> {
-  const caps: Record<string, any> = {};
-  for (const key of ASKABLE) if (declared[key] !== undefined && isObject(client[key])) caps[key] = client[key];
+function narrowed(declared: JsonObject, client: JsonObject): JsonObject {
+  const caps: JsonObject = {};
+  for (const key of ASKABLE) if (declared[key] !== undefined && isJsonObject(client[key])) caps[key] = client[key];
   if (declared.extensions !== undefined) caps.extensions = declared.extensions;
   return caps;
 }
 
 /** `params` with the full 2026-07-28 envelope in `_meta`. */
-export function statelessParams(params: Record<string, any> | undefined, base: EnvelopeBase, envelope?: RequestEnvelope): Record<string, any> {
-  const meta: Record<string, any> = {};
+export function statelessParams(params: JsonObject | undefined, base: EnvelopeBase, envelope?: RequestEnvelope): JsonObject {
+  const meta: JsonObject = {};
   const given = params?._meta;
-  if (isObject(given)) {
+  if (isJsonObject(given)) {
     for (const key of Object.keys(given)) {
       if (key !== META.protocolVersion && key !== META.clientCapabilities && key !== META.clientInfo && key !== META.logLevel) meta[key] = given[key];
     }
@@ -78,10 +78,10 @@ export function statelessParams(params: Record<string, any> | undefined, base: E
 }
 
 /** `params` with the trace keys of `envelope` in `_meta` (servers of the stateful era). */
-export function statefulParams(params: Record<string, any> | undefined, envelope?: RequestEnvelope): Record<string, any> | undefined {
+export function statefulParams(params: JsonObject | undefined, envelope?: RequestEnvelope): JsonObject | undefined {
   const trace = envelope?.trace;
   if (!trace || !TRACE_KEYS.some((k) => typeof trace[k] === 'string')) return params;
-  const meta: Record<string, any> = isObject(params?._meta) ? { ...params._meta } : {};
+  const meta: JsonObject = isJsonObject(params?._meta) ? { ...params._meta } : {};
   withTrace(meta, trace);
   return { ...params, _meta: meta };
 }

@@ -4,6 +4,7 @@
 // "stateless" (a DiscoverResult, or a stateless-revision error code); auth failures, 5xx and network errors on
 // HTTP decide nothing (the attempt fails and the next one probes again).
 
+import type { JsonObject } from '../protocol/json.js';
 import { GatewayError } from '../errors.js';
 import { ErrorCode, isErrorResponse, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { isSupportedVersion } from '../protocol/mcp.js';
@@ -14,7 +15,7 @@ export type Era = 'stateless' | 'stateful';
 
 /** What one probe answer says. */
 export type DiscoverVerdict =
-  | { kind: 'stateless'; version: string; result: Record<string, any> }
+  | { kind: 'stateless'; version: string; result: JsonObject }
   /** -32022 naming a revision we speak: ask again with it. */
   | { kind: 'retry'; version: string }
   | { kind: 'stateful'; why: string }
@@ -41,7 +42,7 @@ export function judgeDiscover(response: JsonRpcResponse): DiscoverVerdict {
     }
     return { kind: 'stateful', why: `server/discover answered ${code} ${message}` };
   }
-  const result = response.result;
+  const result: JsonObject = response.result;
   if (result === null || typeof result !== 'object') return { kind: 'stateful', why: 'server/discover answered something that is not a DiscoverResult' };
   const versions: unknown[] | undefined = Array.isArray(result.supportedVersions) ? result.supportedVersions : undefined;
   if (versions === undefined) {

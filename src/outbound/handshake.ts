@@ -4,6 +4,7 @@
 // that ignores it costs the short probe timeout); HTTP probes with a stateless POST and falls back to
 // the stateful transports (Streamable HTTP, then HTTP+SSE). The verdict is remembered (era.ts).
 
+import { type JsonObject, valueAt } from '../protocol/json.js';
 import { GatewayError, RpcError, describeError } from '../errors.js';
 import type { Peer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
@@ -24,7 +25,7 @@ export type PipeKind = 'stdio' | 'stateless-http' | 'stateful-http';
 export interface ServerIdentity {
   era: Era;
   protocolVersion: string;
-  capabilities: Record<string, any>;
+  capabilities: JsonObject;
   /** The server's Implementation as sent (title and description are what the server directory reads; unchecked). */
   serverInfo?: { name?: string; version?: string; title?: unknown; description?: unknown };
   instructions?: string;
@@ -39,7 +40,7 @@ export interface HandshakeHost<O> {
   readonly config: ServerConfig;
   readonly logger: Logger;
   /** Capabilities we declare (the envelope default; initialize's capabilities). */
-  readonly clientCapabilities: Record<string, any>;
+  readonly clientCapabilities: JsonObject;
   /** Starts a pipe of this kind, its Peer wired to the connection (stateless HTTP speaks `version`). */
   open(kind: PipeKind, version?: string): Promise<Pipe<O>>;
 }
@@ -126,22 +127,34 @@ async function probe<O>(host: HandshakeHost<O>, pipe: Pipe<O>, pinned: boolean):
   throw mismatch(c, `server/discover refused revision ${version}, which it says it supports`);
 }
 
-function discovered(version: string, result: Record<string, any>): ServerIdentity {
+function discovered(version: string, result: JsonObject): ServerIdentity {
   // serverInfo moved into the result's _meta (spec PR #3002); early servers put it in the body.
-  const info = result._meta?.[META.serverInfo] ?? result.serverInfo;
+  const info = valueAt(result, '_meta', META.serverInfo) ?? result.serverInfo;
+  // An array passes these object checks, as before: the fields read from it are then absent.
   return {
     era: 'stateless',
     protocolVersion: version,
-    capabilities: result.capabilities && typeof result.capabilities === 'object' ? result.capabilities : {},
-    serverInfo: info && typeof info === 'object' ? info : undefined,
+    capabilities: result.capabilities && typeof result.capabilities === 'object' ? (result.capabilities as JsonObject) : {},
+    serverInfo: info && typeof info === 'object' ? (info as ServerIdentity['serverInfo']) : undefined,
     instructions: nonEmpty(result.instructions),
   };
+}
+
+/**
+ * initialize's answer, as far as it is read here. Only protocolVersion is checked; capabilities and
+ * serverInfo are kept as the server sent them, unchecked, as before.
+ */
+interface InitializeAnswer {
+  protocolVersion?: unknown;
+  capabilities?: JsonObject;
+  serverInfo?: ServerIdentity['serverInfo'];
+  instructions?: unknown;
 }
 
 /** initialize + notifications/initialized. A stateless-only server's -32022 to it still tells the era. */
 async function statefulHandshake<O>(host: HandshakeHost<O>, pipe: Pipe<O>): Promise<Pipe<O> & { identity: ServerIdentity }> {
   const c = host.config;
-  let init: Record<string, any>;
+  let init: InitializeAnswer;
   try {
     init = await pipe.peer.request(
       'initialize',

@@ -5,6 +5,7 @@
 // stay the same objects, and so does an item equal to the one of its name before (list-intern.ts):
 // what the catalog derived from them is reused (catalog/build.ts).
 
+import type { JsonObject } from '../protocol/json.js';
 import { createHash } from 'node:crypto';
 import type { ServerConfig } from '../config/types.js';
 import { GatewayError, RpcError, describeError } from '../errors.js';
@@ -16,7 +17,7 @@ import { Interner } from './list-intern.js';
 
 /** What fetching needs of a connection: a Peer, or one that stamps each request first. */
 export interface Requester {
-  requestRaw(method: string, params: Record<string, any> | undefined, options: { timeoutMs?: number; raw: true }): Promise<PeerAnswer>;
+  requestRaw(method: string, params: JsonObject | undefined, options: { timeoutMs?: number; raw: true }): Promise<PeerAnswer>;
 }
 
 /** The bounds of one fetch, and the config keys that set them (for the reason a server fails with). */
@@ -76,13 +77,13 @@ export class ListLimitError extends GatewayError {
 /** One page as it was read, kept until the next fetch to tell an unchanged page at once. */
 interface Page {
   digest: string;
-  items: Record<string, any>[];
+  items: JsonObject[];
   next?: string;
 }
 
 /** What a fetch brings: the items, and its pages for the next fetch of the same list. */
 export interface FetchedList {
-  items: Record<string, any>[];
+  items: JsonObject[];
   pages: readonly Page[];
   bytes: number;
 }
@@ -106,10 +107,12 @@ function digestOf(r: RawResponse): string {
 
 /** A page's items (the previous fetch's where unchanged) and next cursor from its result. */
 function pageOf(result: unknown, key: string, digest: string, interner: Interner): Page {
-  const r = result !== null && typeof result === 'object' ? (result as Record<string, any>) : {};
+  // An array result has neither the key nor a cursor, as before.
+  const r = result !== null && typeof result === 'object' ? (result as JsonObject) : {};
   const batch = r[key];
-  const items: Record<string, any>[] = [];
-  if (Array.isArray(batch)) for (const item of batch) if (item !== null && typeof item === 'object') items.push(interner.intern(item));
+  const items: JsonObject[] = [];
+  // An array item is kept as it was (the catalog drops what has no name).
+  if (Array.isArray(batch)) for (const item of batch) if (item !== null && typeof item === 'object') items.push(interner.intern(item as JsonObject));
   const next = r.nextCursor;
   return typeof next === 'string' && next !== '' ? { digest, items, next } : { digest, items };
 }
@@ -117,7 +120,7 @@ function pageOf(result: unknown, key: string, digest: string, interner: Interner
 export async function fetchAll(peer: Requester, kind: ListKind, bounds: ListBounds, server: string, previous?: FetchedList): Promise<FetchedList> {
   const { method, key } = KINDS[kind];
   const over = (bound: ListBound, what: string) => new ListLimitError(kind, bound, `${method} ${what}`, server);
-  const items: Record<string, any>[] = [];
+  const items: JsonObject[] = [];
   const pages: Page[] = [];
   const seen = new Set<string>();
   const deadline = Date.now() + bounds.timeoutMs;

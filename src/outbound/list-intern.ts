@@ -3,6 +3,8 @@
 // from an item (sanitized copy, pins, exposed entry, digest, tokens, search terms) is cached by the
 // item's identity, so a refetch costs in proportion to what changed. Pure.
 
+import type { JsonObject } from '../protocol/json.js';
+
 /** Whether two parsed JSON values are equal (key order ignored; stops at the first difference). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -23,15 +25,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** Looks up the previous fetch's items by name; built on first use. */
 export class Interner {
-  private byName?: Map<unknown, Record<string, any>>;
+  private byName?: Map<unknown, JsonObject>;
 
   constructor(
-    private readonly previous: readonly Record<string, any>[] | undefined,
+    private readonly previous: readonly JsonObject[] | undefined,
     private readonly nameField: string,
   ) {}
 
   /** `item`, or the previous item of its name when they are equal. */
-  intern(item: Record<string, any>): Record<string, any> {
+  intern(item: JsonObject): JsonObject {
     if (!this.previous || this.previous.length === 0) return item;
     if (!this.byName) {
       this.byName = new Map();

@@ -5,6 +5,7 @@
 // subscription id they carry), so nothing arrives twice. A stream that ends on its own is opened
 // again after a pause that grows while it keeps failing.
 
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import type { Peer } from '../jsonrpc/peer.js';
 import type { Logger } from '../log.js';
@@ -26,7 +27,13 @@ export interface ListenHost<O> {
   /** What to listen for now; undefined when there is nothing to ask for. */
   filter(): ListenFilter | undefined;
   /** The request's params with the connection's envelope. */
-  params(filter: ListenFilter): Record<string, any>;
+  params(filter: ListenFilter): JsonObject;
+}
+
+/** The listen stream a notification is tagged with (its `_meta` subscription id), if any. */
+function tagOf(params: JsonObject | undefined): unknown {
+  const meta = params?._meta;
+  return isJsonObject(meta) ? meta[META.subscriptionId] : undefined;
 }
 
 export const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -116,7 +123,7 @@ export class Listener<O> {
   accept(n: JsonRpcNotification): boolean {
     const params = n.params;
     if (n.method === ACKNOWLEDGED) {
-      const stream = this.byId(params?._meta?.[META.subscriptionId]);
+      const stream = this.byId(tagOf(params));
       if (stream && !stream.acked) this.acknowledged(stream);
       return false;
     }
@@ -127,7 +134,7 @@ export class Listener<O> {
       stream.cancellation.cancel();
       return false;
     }
-    const tag = params?._meta?.[META.subscriptionId];
+    const tag = tagOf(params);
     if (tag === undefined) return true;
     const cur = this.current;
     if (cur?.id === tag) return true;

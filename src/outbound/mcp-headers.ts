@@ -3,6 +3,8 @@
 // every value this module returns is a safe header value (visible ASCII and inner spaces only);
 // anything else travels in the spec's `=?base64?…?=` form, so no body text can inject a header.
 
+import type { JsonObject } from '../protocol/json.js';
+
 /** One annotated tool parameter: the header it goes in and where its value is in `arguments`. */
 export interface ParamHeader {
   /** The name after `Mcp-Param-`, as the server wrote it. */
@@ -115,7 +117,7 @@ export function paramHeaderValues(params: readonly ParamHeader[], args: unknown)
 const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** `mcp-method`, and `mcp-name` for the methods that name their target. */
-export function standardHeaders(method: string, params: Record<string, any> | undefined): Record<string, string> {
+export function standardHeaders(method: string, params: JsonObject | undefined): Record<string, string> {
   const out: Record<string, string> = { 'mcp-method': encodeHeaderValue(method) };
   const source = NAME_SOURCE[method];
   const name = source === undefined ? undefined : params?.[source];
@@ -128,12 +130,12 @@ export function standardHeaders(method: string, params: Record<string, any> | un
  * valid (the spec: exclude the others), each annotated tool's parameters by name, and what was
  * dropped and why.
  */
-export function screenTools(tools: readonly Record<string, any>[]): {
-  kept: Record<string, any>[];
+export function screenTools(tools: readonly JsonObject[]): {
+  kept: JsonObject[];
   headers: Map<string, readonly ParamHeader[]>;
   dropped: Array<{ name: string; problem: string }>;
 } {
-  const kept: Record<string, any>[] = [];
+  const kept: JsonObject[] = [];
   const headers = new Map<string, readonly ParamHeader[]>();
   const dropped: Array<{ name: string; problem: string }> = [];
   for (const tool of tools) {

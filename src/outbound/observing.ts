@@ -2,6 +2,7 @@
 // of a call observer a ServerConnection hands every forwarded request to, and the W3C trace
 // headers an HTTP transport copies from a request's `_meta`. Pure; no allocation when unused.
 
+import type { JsonObject } from '../protocol/json.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 /**
@@ -10,7 +11,7 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
  * failure unchanged.
  */
 export interface CallObserver {
-  call<T>(server: string, method: string, params: Record<string, any> | undefined, send: (params: Record<string, any> | undefined) => Promise<T>): Promise<T>;
+  call<T>(server: string, method: string, params: JsonObject | undefined, send: (params: JsonObject | undefined) => Promise<T>): Promise<T>;
 }
 
 /** W3C traceparent: version-traceid-parentid-flags (a later version may append fields). */

@@ -5,6 +5,7 @@
 // A burst (a session that held a thousand URIs ends) is told one request at a time (stateful) or
 // in one new listen stream (2026-07-28), never past the server's limit of calls in flight.
 
+import { type JsonObject, valueAt } from '../protocol/json.js';
 import { RpcError, describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
@@ -16,8 +17,8 @@ export interface SubscriptionHost {
   era(): Era;
   /** Throws the connection's unavailability when it is not ready. */
   checkReady(): void;
-  capabilities(): Record<string, any>;
-  request(method: string, params: Record<string, any>): Promise<unknown>;
+  capabilities(): JsonObject;
+  request(method: string, params: JsonObject): Promise<unknown>;
   /** 2026-07-28: opens a listen stream with the current URIs; resolves once it is acknowledged. */
   relisten(): Promise<void>;
 }
@@ -47,7 +48,7 @@ export class ResourceSubscriptions {
     this.wanted.add(uri);
     try {
       if (host.era() === 'stateless') {
-        if (!host.capabilities().resources?.subscribe) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
+        if (!valueAt(host.capabilities(), 'resources', 'subscribe')) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
         await this.relisten();
       } else {
         await this.hold(uri);

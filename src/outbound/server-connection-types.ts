@@ -1,6 +1,7 @@
 // The shape of a server connection as the layers above see it: its states, the options it is
 // made with, the events it raises, and what forward() takes. Types (and the list of states) only.
 
+import type { JsonObject } from '../protocol/json.js';
 import type { IncomingContext, RequestOptions } from '../jsonrpc/peer.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { ListKind } from '../protocol/mcp.js';
@@ -26,7 +27,7 @@ export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'n
 
 export type ServerState = (typeof SERVER_STATES)[number];
 
-export type ServerLists = Record<ListKind, Record<string, any>[]>;
+export type ServerLists = Record<ListKind, JsonObject[]>;
 
 /** `O` is the owner type the layer above attributes requests to (the router's RequestOwner). */
 export interface ServerConnectionEvents<O = never> {
@@ -35,7 +36,7 @@ export interface ServerConnectionEvents<O = never> {
   /** A notification the catalog does not consume; `owner` is the request context it belongs to, when known. */
   onNotification?: (connection: ServerConnection<O>, notification: JsonRpcNotification, owner?: O) => void;
   /** A request from the server (sampling, elicitation, roots). */
-  onRequest?: (connection: ServerConnection<O>, request: JsonRpcRequest, context: IncomingContext<O>) => Promise<Record<string, any>>;
+  onRequest?: (connection: ServerConnection<O>, request: JsonRpcRequest, context: IncomingContext<O>) => Promise<JsonObject>;
   /** Went down (failed, backing off or waiting for a login), and why, as a metric label. */
   onDown?: (connection: ServerConnection<O>, reason: FailureReason) => void;
   /** Connected again after a drop: server-side state (subscriptions, log level) needs restoring. */
@@ -49,7 +50,7 @@ export interface ServerConnectionOptions<O = never> {
   writeBufferBytes?: number;
   maxCallsInFlight?: number;
   /** Client capabilities we declare to the server (default: none). */
-  clientCapabilities?: Record<string, any>;
+  clientCapabilities?: JsonObject;
   /** Fetch the lists at connect and on list_changed (default true; per-session connections don't). */
   fetchLists?: boolean;
   /** Owner of every server request on this connection (a per-session connection's session). */

@@ -2,7 +2,8 @@
 // era and handshake (handshake.ts), request forwarding with the server's timeout, the server's
 // notifications, resource subscriptions, and its life. What differs by era is its side
 // (era-side.ts: the stateful one, stateless-side.ts: 2026-07-28's envelope and listen stream);
-// its lists are server-listing.ts's, reconnecting server-recovery.ts's, OAuth server-login.ts's.
+// its lists are server-listing.ts's, reconnecting server-recovery.ts's, OAuth server-login.ts's,
+// starting each pipe (transport and Peer) server-pipe.ts's.
 // It publishes state and lists; it never decides names or policy (the catalog does).
 //
 //   disabled            connecting ──ok──▶ ready ──drop──▶ backing-off ──timer──▶ connecting
@@ -13,9 +14,10 @@
 //                             token in the store (switchboard login) is looked for every maxDelay
 
 import { GatewayError, RpcError, describeError } from '../errors.js';
-import { Peer, type PeerAnswer } from '../jsonrpc/peer.js';
-import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { IncomingContext, Peer, PeerAnswer } from '../jsonrpc/peer.js';
+import { ErrorCode, isErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { Logger } from '../log.js';
+import type { JsonObject } from '../protocol/json.js';
 import { LIST_KINDS } from '../protocol/mcp.js';
 import type { ServerConfig } from '../config/types.js';
 import type { AuthState, ServerAuth } from './auth/types.js';
@@ -25,13 +27,13 @@ import { Recovery } from './server-recovery.js';
 import type { Era } from './era.js';
 import { StatefulSide, type EraSide } from './era-side.js';
 import { withDeclaredExtensions } from './envelope.js';
-import { openServer, type Pipe, type PipeKind } from './handshake.js';
+import { openServer } from './handshake.js';
 import { failureReason, isFinal, type FailureReason } from './failure-reason.js';
 import type { ListLimitError } from './list-fetch.js';
 import { ServerListing } from './server-listing.js';
 import { StatelessSide } from './stateless-side.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { createTransport } from './transports.js';
+import { startPipe, type PipeHost } from './server-pipe.js';
 
 export type { Era } from './era.js';
 export type { RequestEnvelope } from './envelope.js';
@@ -46,7 +48,7 @@ export class ServerConnection<O = never> {
   problemDetail?: string;
   /** The revision agreed: initialize's answer, or the stateless revision discover confirmed. */
   protocolVersion?: string;
-  capabilities: Record<string, any> = {};
+  capabilities: JsonObject = {};
   /** The server's Implementation as sent (title and description are what the server directory reads; unchecked). */
   serverInfo?: { name?: string; version?: string; title?: unknown; description?: unknown };
   instructions?: string;
@@ -67,6 +69,7 @@ export class ServerConnection<O = never> {
   private readonly resources: ResourceSubscriptions;
   private readonly stateless: StatelessSide<O>;
   private readonly stateful: StatefulSide<O>;
+  private readonly pipes: PipeHost<O>;
   /**
    * What the server's era asks of the connection (era-side.ts), decided at the first handshake and
    * kept for the process's life (handshake.ts). Stateful until then: nothing sent depends on it.
@@ -124,6 +127,27 @@ export class ServerConnection<O = never> {
       request: (method, params) => this.request(method, params),
       relisten: () => this.stateless.listener.refresh(),
     });
+    const { maxMessageBytes, maxDepth, writeBufferBytes } = options;
+    this.pipes = {
+      config,
+      logger,
+      transport: { maxMessageBytes, maxDepth, writeBufferBytes, paramHeaders: this.stateless.paramHeaders },
+      auth: () => this.login.get(),
+      closed: () => this.state === 'closed',
+      current: () => this.peer,
+      adopt: (peer) => {
+        this.peer = peer;
+      },
+      handlers: {
+        onNotification: (n, owner) => this.receiveNotification(n, owner),
+        onRequest: (request, context) => this.serveRequest(request, context),
+        onProtocolError: (problem) => this.logger.warn({ problem }, 'protocol error from server'),
+      },
+      // Only the current peer's end matters; an old one closing late changes nothing.
+      ended: (peer, reason) => {
+        if (this.peer === peer && this.state === 'ready') this.down(reason ?? new Error('connection closed'));
+      },
+    };
     this.stateful = new StatefulSide<O>({ name: config.name, restoreSubscriptions: () => void this.resources.restore() });
     this.side = this.stateful;
   }
@@ -174,12 +198,12 @@ export class ServerConnection<O = never> {
    * server, the stateful era's ping and logging/setLevel are answered here, and
    * resources/subscribe and unsubscribe become subscribe() and unsubscribe().
    */
-  forward(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O> = {}): Promise<PeerAnswer> {
+  forward(method: string, params: JsonObject | undefined, options: ForwardOptions<O> = {}): Promise<PeerAnswer> {
     const observer = this.options.observer;
     return observer ? observer.call(this.name, method, params, (p) => this.dispatch(method, p, options)) : this.dispatch(method, params, options);
   }
 
-  private dispatch(method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
+  private dispatch(method: string, params: JsonObject | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     const peer = this.peer;
     if (this.state !== 'ready' || !peer) return Promise.reject(this.unavailable());
     const max = this.options.maxCallsInFlight;
@@ -193,7 +217,7 @@ export class ServerConnection<O = never> {
   }
 
   /** Forwards a request; resolves with the result, throws RpcError for the server's error. */
-  async request(method: string, params?: Record<string, any>, options: ForwardOptions<O> = {}): Promise<Record<string, any>> {
+  async request(method: string, params?: JsonObject, options: ForwardOptions<O> = {}): Promise<JsonObject> {
     const response = (await this.forward(method, params, { ...options, raw: false })) as JsonRpcResponse;
     if (isErrorResponse(response)) throw RpcError.of(response.error);
     return response.result;
@@ -208,7 +232,7 @@ export class ServerConnection<O = never> {
   }
 
   /** A notification to the server, where its era has it (2026-07-28: cancellation only, which the Peer sends). */
-  notify(method: string, params?: Record<string, any>): void {
+  notify(method: string, params?: JsonObject): void {
     if (this.state !== 'ready' || !this.side.notifies(method)) return;
     this.peer?.notify(method, params).catch(() => {});
   }
@@ -327,48 +351,12 @@ export class ServerConnection<O = never> {
     setImmediate(() => void peer?.close().catch(() => {}));
   }
 
-  /** A started pipe with its Peer, which becomes the connection's (a probe's pipe is replaced by the next). */
-  private async openPipe(kind: PipeKind, version?: string): Promise<Pipe<O>> {
-    if (this.peer && !this.peer.isClosed) await this.peer.close().catch(() => {});
-    const closed = () => new GatewayError('CONNECTION_CLOSED', `connection to ${this.name} closed while opening`, { server: this.name });
-    if (this.state === 'closed') throw closed();
-    const { maxMessageBytes, maxDepth, writeBufferBytes } = this.options;
-    const transport = await createTransport(this.config, kind, {
-      logger: this.logger,
-      maxMessageBytes,
-      maxDepth,
-      writeBufferBytes,
-      version,
-      paramHeaders: this.stateless.paramHeaders,
-      auth: await this.login.get(),
-    });
-    const peer = new Peer<O>(
-      transport,
-      {
-        onNotification: (n, owner) => this.receiveNotification(n, owner),
-        onRequest: (request, context) => {
-          if (request.method === 'ping') return Promise.resolve({});
-          const handle = this.events.onRequest;
-          if (!handle) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
-          return handle(this, request, this.options.owner !== undefined ? { ...context, owner: this.options.owner } : context);
-        },
-        onProtocolError: (problem) => this.logger.warn({ problem }, 'protocol error from server'),
-        // Only the current peer's end matters; an old one closing late changes nothing.
-        onClose: (reason) => {
-          if (this.peer === peer && this.state === 'ready') this.down(reason ?? new Error('connection closed'));
-        },
-      },
-      this.name,
-      this.options.maxDepth,
-    );
-    this.peer = peer;
-    await peer.start();
-    // close() may have run meanwhile, before this peer was there to close.
-    if ((this.state as ServerState) === 'closed') {
-      await peer.close().catch(() => {});
-      throw closed();
-    }
-    return { peer, transport };
+  /** A server's request to the client (sampling, elicitation, roots); ping is answered here. */
+  private serveRequest(request: JsonRpcRequest, context: IncomingContext<O>): Promise<JsonObject> {
+    if (request.method === 'ping') return Promise.resolve({});
+    const handle = this.events.onRequest;
+    if (!handle) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+    return handle(this, request, this.options.owner !== undefined ? { ...context, owner: this.options.owner } : context);
   }
 
   private async open(): Promise<Peer<O>> {
@@ -376,7 +364,7 @@ export class ServerConnection<O = never> {
       config: this.config,
       logger: this.logger,
       clientCapabilities: withDeclaredExtensions(this.options.clientCapabilities),
-      open: (kind, version) => this.openPipe(kind, version),
+      open: (kind, version) => startPipe(this.pipes, kind, version),
     });
     const id = opened.identity;
     this.side = id.era === 'stateless' ? this.stateless : this.stateful;

@@ -2,6 +2,7 @@
 // server's notifications: the stateful era's methods it answers or translates itself, the listen
 // filter it asks for, HeaderMismatch detection, and stripping the listen stream's tag. Pure.
 
+import { type JsonObject, valueAt } from '../protocol/json.js';
 import { RpcError } from '../errors.js';
 import type { PeerAnswer } from '../jsonrpc/peer.js';
 import { isRawResponse, parseRawResponse } from '../jsonrpc/raw.js';
@@ -26,7 +27,7 @@ const failed = (err: unknown): PeerAnswer => {
  * stands alone), logging/setLevel (the level goes on each request), resources/subscribe and
  * unsubscribe (the listen filter). The answer has id 0: callers put their own.
  */
-export function answeredHere(method: string, params: Record<string, any> | undefined, calls: LocalCalls): Promise<PeerAnswer> | undefined {
+export function answeredHere(method: string, params: JsonObject | undefined, calls: LocalCalls): Promise<PeerAnswer> | undefined {
   switch (method) {
     case 'ping':
       return Promise.resolve(done());
@@ -43,14 +44,14 @@ export function answeredHere(method: string, params: Record<string, any> | undef
 }
 
 /** The listen filter: the list changes the server announces (when we keep lists), and the subscribed URIs it offers updates for. */
-export function listenFilter(capabilities: Record<string, any>, keepsLists: boolean, uris: ReadonlySet<string>): ListenFilter | undefined {
+export function listenFilter(capabilities: JsonObject, keepsLists: boolean, uris: ReadonlySet<string>): ListenFilter | undefined {
   const f: ListenFilter = {};
   if (keepsLists) {
-    if (capabilities.tools?.listChanged) f.toolsListChanged = true;
-    if (capabilities.prompts?.listChanged) f.promptsListChanged = true;
-    if (capabilities.resources?.listChanged) f.resourcesListChanged = true;
+    if (valueAt(capabilities, 'tools', 'listChanged')) f.toolsListChanged = true;
+    if (valueAt(capabilities, 'prompts', 'listChanged')) f.promptsListChanged = true;
+    if (valueAt(capabilities, 'resources', 'listChanged')) f.resourcesListChanged = true;
   }
-  if (capabilities.resources?.subscribe && uris.size > 0) f.resourceSubscriptions = [...uris].sort();
+  if (valueAt(capabilities, 'resources', 'subscribe') && uris.size > 0) f.resourceSubscriptions = [...uris].sort();
   return Object.keys(f).length > 0 ? f : undefined;
 }
 
@@ -59,7 +60,7 @@ export function untagged(n: JsonRpcNotification): JsonRpcNotification {
   const meta = n.params?._meta;
   if (meta === null || typeof meta !== 'object' || !(META.subscriptionId in meta)) return n;
   const { [META.subscriptionId]: _tag, ...rest } = meta;
-  const params: Record<string, any> = { ...n.params };
+  const params: JsonObject = { ...n.params };
   if (Object.keys(rest).length > 0) params._meta = rest;
   else delete params._meta;
   return { ...n, params };

@@ -5,6 +5,7 @@
 // to a stateful-era server; the connection calls in only while its era is stateless (the
 // stateful era's side is era-side.ts, with the shape both share).
 
+import type { JsonObject } from '../protocol/json.js';
 import type { ServerConfig } from '../config/types.js';
 import { describeError } from '../errors.js';
 import type { Peer, PeerAnswer } from '../jsonrpc/peer.js';
@@ -23,11 +24,11 @@ export interface StatelessHost<O> {
   readonly config: ServerConfig;
   readonly logger: Logger;
   /** The capabilities the connection declares: the envelope's default. */
-  readonly clientCapabilities: Record<string, any>;
+  readonly clientCapabilities: JsonObject;
   /** Whether the connection keeps the server's lists (then it listens for their changes). */
   readonly keepsLists: boolean;
   protocolVersion(): string;
-  capabilities(): Record<string, any>;
+  capabilities(): JsonObject;
   /** The connection's open peer while it speaks 2026-07-28, else undefined. */
   peer(): Peer<O> | undefined;
   subscribedUris(): ReadonlySet<string>;
@@ -63,7 +64,7 @@ export class StatelessSide<O> implements EraSide<O> {
   /** For the HTTP transport: a tool's annotated parameters. */
   readonly paramHeaders = (tool: string): readonly ParamHeader[] | undefined => this.toolHeaders.get(tool);
 
-  forward(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
+  forward(peer: Peer<O>, method: string, params: JsonObject | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     return answeredHere(method, params, this.localCalls) ?? this.send(peer, method, params, options);
   }
 
@@ -109,7 +110,7 @@ export class StatelessSide<O> implements EraSide<O> {
     return this.listener.accept(n) ? untagged(n) : undefined;
   }
 
-  private async send(peer: Peer<O>, method: string, params: Record<string, any> | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
+  private async send(peer: Peer<O>, method: string, params: JsonObject | undefined, options: ForwardOptions<O>): Promise<PeerAnswer> {
     const stamped = statelessParams(params, this.base(), options.envelope);
     const answer = await peer.requestRaw(method, stamped, options);
     if (method !== 'tools/call' || this.host.config.kind !== 'http' || !isHeaderMismatch(answer)) return answer;

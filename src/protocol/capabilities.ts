@@ -1,21 +1,25 @@
 // Which client capability each request to a client needs (sampling, elicitation and its modes,
 // roots): a client that did not declare one never receives such a request. Pure.
 
+import { type JsonObject, valueAt } from './json.js';
+
 /** Why this client cannot take this request (the capability it lacks), or undefined if it can. */
-export function missingCapability(capabilities: Record<string, any>, method: string, params: Record<string, any> | undefined): string | undefined {
+export function missingCapability(capabilities: JsonObject, method: string, params: JsonObject | undefined): string | undefined {
   switch (method) {
     case 'sampling/createMessage':
       if (!capabilities.sampling) return 'sampling';
-      if (params?.tools && !capabilities.sampling.tools) return 'sampling.tools';
+      if (params?.tools && !valueAt(capabilities.sampling, 'tools')) return 'sampling.tools';
       return undefined;
     case 'elicitation/create': {
       const e = capabilities.elicitation;
       if (!e) return 'elicitation';
       const mode = params?.mode ?? 'form';
       // An empty elicitation capability means form mode only (2025-11-25).
-      const declaresModes = e.form !== undefined || e.url !== undefined;
-      if (mode === 'url' && !e.url) return 'elicitation.url';
-      if (mode === 'form' && declaresModes && !e.form) return 'elicitation.form';
+      const form = valueAt(e, 'form');
+      const url = valueAt(e, 'url');
+      const declaresModes = form !== undefined || url !== undefined;
+      if (mode === 'url' && !url) return 'elicitation.url';
+      if (mode === 'form' && declaresModes && !form) return 'elicitation.form';
       return undefined;
     }
     case 'roots/list':
@@ -26,7 +30,7 @@ export function missingCapability(capabilities: Record<string, any>, method: str
 }
 
 /** The capability named by missingCapability, as a ClientCapabilities object (for -32021's data). */
-export function capabilityObject(missing: string): Record<string, any> {
+export function capabilityObject(missing: string): JsonObject {
   const [top, sub] = missing.split('.') as [string, string | undefined];
   return { [top]: sub === undefined ? {} : { [sub]: {} } };
 }

@@ -1,6 +1,6 @@
 // JSON as it arrives from a server or a client: an object whose fields are unknown until checked.
 // The gateway's own code narrows what it reads (isJsonObject, typeof) and passes the rest on as it
-// is; `Record<string, any>` would let a field be used as anything without a check.
+// is; an any-valued record would let a field be used as anything without a check.
 
 export type JsonObject = { [key: string]: unknown };
 

@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 envelope types and the one classifier every inbound and outbound byte goes through.
-// Payloads (params, result) stay `any`-shaped on purpose: the gateway forwards them and never
-// validates what it only relays.
+// Payloads (params, result) are JsonObject: the gateway forwards them and never validates what
+// it only relays; what it reads of them it checks (protocol/json.ts).
+
+import type { JsonObject } from './json.js';
 
 export type JsonRpcId = string | number;
 
@@ -8,13 +10,13 @@ export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: JsonRpcId;
   method: string;
-  params?: Record<string, any>;
+  params?: JsonObject;
 }
 
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
-  params?: Record<string, any>;
+  params?: JsonObject;
 }
 
 export interface JsonRpcErrorObject {
@@ -26,7 +28,7 @@ export interface JsonRpcErrorObject {
 export interface JsonRpcResultResponse {
   jsonrpc: '2.0';
   id: JsonRpcId;
-  result: Record<string, any>;
+  result: JsonObject;
 }
 
 export interface JsonRpcErrorResponse {
@@ -106,7 +108,7 @@ export function errorResponse(id: JsonRpcId | null, code: number, message: strin
   return { jsonrpc: '2.0', id, error };
 }
 
-export function resultResponse(id: JsonRpcId, result: Record<string, any>): JsonRpcResultResponse {
+export function resultResponse(id: JsonRpcId, result: JsonObject): JsonRpcResultResponse {
   return { jsonrpc: '2.0', id, result };
 }
 

@@ -2,6 +2,7 @@
 // must carry to be served, and the methods and result fields that differ from the stateful era.
 // Pure; imports nothing but the JSON-RPC codes.
 
+import { isJsonObject, type JsonObject } from './json.js';
 import { ErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
 
 /** Revisions of the stateless era we speak, newest first. */
@@ -23,8 +24,8 @@ export const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 /** What a stateless request says about its client, read from its `_meta`. */
 export interface Envelope {
   protocolVersion: string;
-  clientCapabilities: Record<string, any>;
-  clientInfo?: Record<string, any>;
+  clientCapabilities: JsonObject;
+  clientInfo?: JsonObject;
   logLevel?: string;
   trace: Partial<Record<(typeof TRACE_KEYS)[number], string>>;
 }
@@ -33,7 +34,7 @@ export interface Envelope {
  * Whether a request claims the stateless era: it carries the envelope (even a broken one, which is
  * then refused as such), or is server/discover. Anything else is the stateful era's.
  */
-export function claimsStateless(method: string, params: Record<string, any> | undefined): boolean {
+export function claimsStateless(method: string, params: JsonObject | undefined): boolean {
   if (method === 'server/discover') return true;
   const meta = params?._meta;
   return meta !== null && typeof meta === 'object' && (META.protocolVersion in meta || META.clientCapabilities in meta);
@@ -64,26 +65,31 @@ export function isStatelessVersion(v: unknown): boolean {
  * before the version is judged, so a transport can check its headers against the body in between
  * (a missing envelope is -32602; a header naming another version -32020; an unknown one -32022).
  */
-export function readEnvelope(params: Record<string, any> | undefined, checkVersion = true): { ok: true; envelope: Envelope } | EnvelopeError {
+export function readEnvelope(params: JsonObject | undefined, checkVersion = true): { ok: true; envelope: Envelope } | EnvelopeError {
   const meta = params?._meta;
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return invalidEnvelope('_meta', 'missing');
+  if (!isJsonObject(meta)) return invalidEnvelope('_meta', 'missing');
   const version = meta[META.protocolVersion];
   if (typeof version !== 'string') return invalidEnvelope(META.protocolVersion, 'missing');
   const caps = meta[META.clientCapabilities];
-  if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) return invalidEnvelope(META.clientCapabilities, 'missing');
+  if (!isJsonObject(caps)) return invalidEnvelope(META.clientCapabilities, 'missing');
   const level = meta[META.logLevel];
-  if (level !== undefined && !LEVELS.has(level)) return invalidEnvelope(META.logLevel, 'not a log level');
+  // LEVELS holds strings only, so a level it has is a string.
+  if (level !== undefined && !LEVELS.has(level as string)) return invalidEnvelope(META.logLevel, 'not a log level');
   if (checkVersion && !isStatelessVersion(version)) return { ok: false, error: unsupportedVersion(version) };
   const info = meta[META.clientInfo];
   const trace: Envelope['trace'] = {};
-  for (const k of TRACE_KEYS) if (typeof meta[k] === 'string') trace[k] = meta[k];
+  for (const k of TRACE_KEYS) {
+    const v = meta[k];
+    if (typeof v === 'string') trace[k] = v;
+  }
   return {
     ok: true,
     envelope: {
       protocolVersion: version,
       clientCapabilities: caps,
-      ...(info !== null && typeof info === 'object' ? { clientInfo: info } : {}),
-      ...(level !== undefined ? { logLevel: level } : {}),
+      // An array clientInfo was kept before too (only null and primitives are dropped).
+      ...(info !== null && typeof info === 'object' ? { clientInfo: info as JsonObject } : {}),
+      ...(level !== undefined ? { logLevel: level as string } : {}),
       trace,
     },
   };
@@ -99,7 +105,7 @@ export const CACHEABLE: ReadonlySet<string> = new Set(['server/discover', 'tools
 export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 /** The -32021 answer when a request lacks a capability that serving it needs. */
-export function missingCapabilityError(required: Record<string, any>, why: string): JsonRpcErrorObject {
+export function missingCapabilityError(required: JsonObject, why: string): JsonRpcErrorObject {
   return { code: ErrorCode.MissingRequiredClientCapability, message: `Missing required client capability: ${why}`, data: { requiredCapabilities: required } };
 }
 

@@ -4,6 +4,7 @@
 // It routes a server name to the connection that serves a session; it knows nothing else of
 // sessions (their state is session-state.ts's) and builds no connection (the app does).
 
+import { valueAt } from '../protocol/json.js';
 import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import { IsolatedConnections } from './isolated.js';
@@ -80,7 +81,7 @@ export class ConnectionRegistry {
       if (s.resources) caps.resources = { listChanged: true };
       if (s.logging) caps.logging = {};
       if (s.completions) caps.completions = {};
-      if (s.resources?.subscribe) caps.resources = { ...caps.resources!, subscribe: true };
+      if (valueAt(s, 'resources', 'subscribe')) caps.resources = { ...caps.resources!, subscribe: true };
       if (s.tasks) caps.tasks = mergeTasks(caps.tasks, s.tasks);
     }
     return caps;

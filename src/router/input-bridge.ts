@@ -5,6 +5,7 @@
 // together are gathered into one round, so a server that asks three things at once gets all
 // three answers from one retry.
 
+import type { JsonObject } from '../protocol/json.js';
 import { RpcError } from '../errors.js';
 import { ErrorCode, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { missingCapability } from '../protocol/capabilities.js';
@@ -16,15 +17,15 @@ const GATHER_MAX_MS = 200;
 
 interface Leg {
   method: string;
-  params: Record<string, any> | undefined;
-  resolve(result: Record<string, any>): void;
+  params: JsonObject | undefined;
+  resolve(result: JsonObject): void;
   reject(error: Error): void;
 }
 
 export class InputBridge {
   /** Where messages about the request go: the current round's channel (none between rounds). */
   related: ((message: JsonRpcMessage) => void) | undefined;
-  progress: ((params: Record<string, any>) => void) | undefined;
+  progress: ((params: JsonObject) => void) | undefined;
   /** Capabilities a server request needed and this round's client lacked (for -32021). */
   readonly refused = new Set<string>();
   private readonly waiting = new Map<string, Leg>();
@@ -35,11 +36,11 @@ export class InputBridge {
 
   constructor(
     /** The capabilities of the round being served (each retry carries its own). */
-    public capabilities: Record<string, any>,
+    public capabilities: JsonObject,
   ) {}
 
   /** A server's request to the client: answered when a retry carries its key's response. */
-  park(method: string, params: Record<string, any> | undefined, signal: AbortSignal): Promise<Record<string, any>> {
+  park(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject> {
     const lacking = missingCapability(this.capabilities, method, params);
     if (lacking !== undefined) {
       // What a client that lacks the capability answers; the call's outcome may become -32021.
@@ -91,8 +92,8 @@ export class InputBridge {
   }
 
   /** The round's input requests: every server request still unanswered, by key. */
-  inputRequests(): Record<string, { method: string; params: Record<string, any> }> {
-    const out: Record<string, { method: string; params: Record<string, any> }> = {};
+  inputRequests(): Record<string, { method: string; params: JsonObject }> {
+    const out: Record<string, { method: string; params: JsonObject }> = {};
     for (const [key, leg] of this.waiting) out[key] = { method: leg.method, params: leg.params ?? {} };
     return out;
   }
@@ -116,7 +117,8 @@ export class InputBridge {
     for (const [key, leg] of [...this.waiting]) {
       if (!(key in given)) continue;
       this.waiting.delete(key);
-      leg.resolve(given[key] as Record<string, any>);
+      // Checked above: every answer taken is a result object.
+      leg.resolve(given[key] as JsonObject);
     }
   }
 

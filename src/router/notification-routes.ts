@@ -3,6 +3,7 @@
 // updates to the subscribers, task status to the task's owner, a URL elicitation's completion to
 // the client that got it. list_changed never gets here: the catalog consumes it.
 
+import type { JsonObject } from '../protocol/json.js';
 import type { Logger } from '../log.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { passesLevel } from '../protocol/mcp.js';
@@ -23,7 +24,7 @@ export function routeServerNotification(routes: NotificationRoutes, connection: 
   switch (n.method) {
     case 'notifications/message': {
       const logger = n.params?.logger;
-      const params: Record<string, any> = { ...n.params, logger: typeof logger === 'string' && logger ? `${connection.name}/${logger}` : connection.name };
+      const params: JsonObject = { ...n.params, logger: typeof logger === 'string' && logger ? `${connection.name}/${logger}` : connection.name };
       const message = { jsonrpc: '2.0' as const, method: n.method, params };
       // A log line of a request goes to the client that made it (on that request's channel when
       // there is one); one that belongs to no request only to the clients whose profile sees that

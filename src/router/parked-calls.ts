@@ -2,15 +2,21 @@
 // requestState. A token resumes its call once, from the same session, for the same method and
 // params, before it expires; an expired call is cancelled on its server. Bounded in number.
 
+import type { JsonObject } from '../protocol/json.js';
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '../errors.js';
+import type { RawResponse } from '../jsonrpc/raw.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
 import type { InputBridge } from './input-bridge.js';
 import { RequestStateSeal, paramsDigest } from './request-state.js';
 import type { Session } from './session.js';
 
-/** The outcome of a handler, settled (so a parked call never rejects unobserved). */
-export type Outcome = { ok: true; result: Record<string, any> } | { ok: false; error: unknown };
+/**
+ * The outcome of a handler, settled (so a parked call never rejects unobserved). A forwarded
+ * result may still be the server's raw answer (its bytes as read; bridged-request.ts tells it
+ * apart with isRawResponse and parses it when splicing cannot serve).
+ */
+export type Outcome = { ok: true; result: JsonObject | RawResponse } | { ok: false; error: unknown };
 
 export interface ParkedCall {
   session: Session;
@@ -23,7 +29,7 @@ export interface ParkedCall {
    * The first round's params. Their digest is taken when the call parks, not when it starts:
    * hashing every request's params cost ~2 µs, and most calls never need input.
    */
-  params: Record<string, any>;
+  params: JsonObject;
 }
 
 interface Entry {

@@ -5,6 +5,7 @@
 // process anyway). A 2026 server's own requestState is wrapped the same way on its way to a
 // 2026 client. Signed, not encrypted: nothing in it is secret.
 
+import type { JsonObject } from '../protocol/json.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a token binds. */
@@ -28,7 +29,7 @@ export function isGatewayState(state: unknown): state is string {
 }
 
 /** The request's params as they bear on its meaning: without the round's own fields and _meta. */
-export function paramsDigest(params: Record<string, any>): string {
+export function paramsDigest(params: JsonObject): string {
   const { inputResponses: _r, requestState: _s, _meta: _m, ...rest } = params;
   return createHash('sha256').update(stableJson(rest)).digest('base64url');
 }

@@ -5,6 +5,7 @@
 // roots/list that no client can answer (no owner: at start-up, say; or a client that declared no
 // roots) gets the configured roots, which are the operator's and no client's.
 
+import type { JsonObject } from '../protocol/json.js';
 import { RpcError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ErrorCode, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -26,7 +27,7 @@ export class ServerRequestRelay {
     private readonly configuredRoots: (session: Session | undefined) => readonly { uri: string; name: string }[] | undefined = () => undefined,
   ) {}
 
-  async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<Record<string, any>> {
+  async relay(connection: Connection, request: JsonRpcRequest, owner: RequestOwner | undefined, signal: AbortSignal): Promise<JsonObject> {
     const { method } = request;
     let params = request.params;
     if (!REQUESTS_TO_CLIENTS.has(method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -66,7 +67,8 @@ export class ServerRequestRelay {
 
   elicitationComplete(n: JsonRpcNotification): void {
     const id = n.params?.elicitationId;
-    const session = typeof id === 'string' ? this.elicitations.get(id) : undefined;
+    if (typeof id !== 'string') return;
+    const session = this.elicitations.get(id);
     if (!session) return;
     this.elicitations.delete(id);
     session.send(n);

@@ -2,6 +2,7 @@
 // Defined here, below the inbound layer, so the router and outbound never import inbound:
 // ClientSession implements Session; a handler's RequestContext is a RequestOwner.
 
+import type { JsonObject } from '../protocol/json.js';
 import type { CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
@@ -11,7 +12,7 @@ import type { InputBridge } from './input-bridge.js';
 
 export interface Session {
   readonly id: string;
-  readonly clientCapabilities: Record<string, any>;
+  readonly clientCapabilities: JsonObject;
   /** The session's logging/setLevel, if it sent one. */
   readonly logLevel: string | undefined;
   /** The client profile this session was authenticated as, if any. */

@@ -8,6 +8,7 @@
 // it is asked for; the same holding asked for again takes none, and is never asked of the server
 // twice. Unsubscribing frees the slot at once; a session's end frees all of its own.
 
+import type { JsonObject } from '../protocol/json.js';
 import { GatewayError, RpcError } from '../errors.js';
 import { MAX_URI_LENGTH } from '../policy/uri.js';
 import { ErrorCode, type JsonRpcNotification } from '../protocol/jsonrpc.js';
@@ -115,9 +116,10 @@ export class Subscriptions {
   }
 
   /** Delivers a server's resources/updated to the holders of that URI that may still read it. */
-  updated(connection: Connection, params: Record<string, any>): void {
+  updated(connection: Connection, params: JsonObject): void {
     const uri = params.uri;
-    const entry = typeof uri === 'string' ? this.byConnection.get(connection)?.get(uri) : undefined;
+    if (typeof uri !== 'string') return;
+    const entry = this.byConnection.get(connection)?.get(uri);
     if (!entry) return;
     for (const [subscriber, { exposedUri, session }] of entry.holders) {
       if (!this.deps.mayHear(session, connection, uri, exposedUri)) continue;

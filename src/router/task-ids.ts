@@ -2,6 +2,7 @@
 // under an unguessable id of ours, bound to the session that created it (the spec asks receivers
 // to bind tasks to their requester), and mapped back on tasks/* requests and status notifications.
 
+import { isJsonObject, type JsonObject, valueAt } from '../protocol/json.js';
 import { randomUUID } from 'node:crypto';
 import type { Connection, Session } from './session.js';
 
@@ -55,10 +56,11 @@ export class TaskIds {
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 /** A copy of `value` whose `_meta` related-task id is replaced by `map(taskId)`, if it has one. */
-export function withRelatedTask<T extends Record<string, any>>(value: T, map: (taskId: string) => string | undefined): T {
-  const related = value?._meta?.[RELATED_TASK];
-  if (!related || typeof related.taskId !== 'string') return value;
+export function withRelatedTask<T extends JsonObject>(value: T, map: (taskId: string) => string | undefined): T {
+  const related = valueAt(value, '_meta', RELATED_TASK);
+  if (!isJsonObject(related) || typeof related.taskId !== 'string') return value;
   const mapped = map(related.taskId);
   if (mapped === undefined) return value;
-  return { ...value, _meta: { ...value._meta, [RELATED_TASK]: { ...related, taskId: mapped } } };
+  // _meta is an object: related was found inside it.
+  return { ...value, _meta: { ...(value._meta as JsonObject), [RELATED_TASK]: { ...related, taskId: mapped } } };
 }

@@ -10,6 +10,7 @@ import { sanitizeReadResult } from '../../catalog/sanitize.js';
 import { hiddenFromModel } from '../../catalog/tool-exposure.js';
 import { exposeUiUri, isUiUri, parseUiUri } from '../../catalog/ui-uris.js';
 import { RpcError } from '../../errors.js';
+import type { JsonObject } from '../../protocol/json.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { Session } from '../../router/session.js';
 import type { RequestContext } from '../context.js';
@@ -81,7 +82,7 @@ export function appReadTargets(context: RequestContext, uri: unknown): ResourceT
  * apps, when the read is of a `ui://` URI (`uri`, the server's own) of a server that declared the
  * extension (its capabilities). Everything else is cleaned, whatever MIME type it is labelled with.
  */
-export function readSanitizer(context: RequestContext, uri: string, serverCapabilities: Record<string, any> | undefined): typeof sanitizeReadResult {
+export function readSanitizer(context: RequestContext, uri: string, serverCapabilities: JsonObject | undefined): typeof sanitizeReadResult {
   const apps = rendersApps(context.client.clientCapabilities) && isUiUri(uri) && declaresApps(serverCapabilities);
   return apps ? sanitizeReadResultForApps : sanitizeReadResult;
 }

@@ -8,9 +8,11 @@ import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { judgeCompletion, promptValueAllowed, templateValueAllowed, uriPairJudge } from '../../catalog/relayed-uris.js';
 import type { Handler } from '../context.js';
 import { forward, lookup, resourceTargets } from './forward.js';
+import { isJsonObject, valueAt } from '../../protocol/json.js';
 
 export const complete: Handler = async (params, context) => {
-  const ref = params?.ref;
+  // A ref that is not an object has no type: the request is refused below, as it was.
+  const ref = isJsonObject(params?.ref) ? params.ref : undefined;
   const { catalog } = context.gateway;
   if (ref?.type === 'ref/prompt') {
     const entry = lookup(context.view.lists.prompts, ref.name, 'prompt');
@@ -23,12 +25,15 @@ export const complete: Handler = async (params, context) => {
     const entry = i !== undefined ? templates.entries[i]! : undefined;
     const target = entry !== undefined ? { server: entry.server, uri: entry.original } : resourceTargets(context, ref.uri)[0]!;
     const judge = uriPairJudge(catalog, context.view, target.server);
-    const argument = params.argument?.name;
+    const argument = valueAt(params.argument, 'name');
+    const forwarded = { ...params, ref: { ...ref, uri: target.uri } };
+    if (judge === undefined) return forward(context, target.server, 'completion/complete', forwarded);
     // Values are judged by the variable they fill: without its name there is nothing to judge by.
-    if (judge !== undefined && typeof argument !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.argument.name must be a string');
-    const result = await forward(context, target.server, 'completion/complete', { ...params, ref: { ...ref, uri: target.uri } });
-    if (judge === undefined) return result;
-    const template = { exposed: ref.uri as string, original: target.uri, argument, context: params.context?.arguments };
+    if (typeof argument !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.argument.name must be a string');
+    const result = await forward(context, target.server, 'completion/complete', forwarded);
+    // The other arguments' values fill the template's other variables; anything but an object gives none.
+    const given = valueAt(params.context, 'arguments');
+    const template = { exposed: ref.uri as string, original: target.uri, argument, context: isJsonObject(given) ? given : undefined };
     return judgeCompletion(result, (value) => templateValueAllowed(value, template, judge));
   }
   throw new RpcError(ErrorCode.InvalidParams, 'params.ref must be a ref/prompt or ref/resource');

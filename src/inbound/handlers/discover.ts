@@ -4,6 +4,7 @@
 import { STATELESS_VERSIONS } from '../../protocol/stateless.js';
 import type { Handler } from '../context.js';
 import { TASKS_EXTENSION } from './stateless-tasks.js';
+import type { JsonObject } from '../../protocol/json.js';
 
 export const discover: Handler = async (_params, { gateway, connections, view }) => {
   const capabilities = connections.capabilities();
@@ -12,7 +13,7 @@ export const discover: Handler = async (_params, { gateway, connections, view })
   const tasks = capabilities.tasks;
   delete capabilities.tasks;
   if (tasks?.requests?.tools?.call) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
-  const result: Record<string, any> = { supportedVersions: [...STATELESS_VERSIONS], capabilities };
+  const result: JsonObject = { supportedVersions: [...STATELESS_VERSIONS], capabilities };
   const instructions = gateway.instructions(view);
   if (instructions) result.instructions = instructions;
   return result;

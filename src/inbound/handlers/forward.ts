@@ -20,6 +20,7 @@ import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction
 import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/result-uris.js';
 import { judgePromptResult, judgeReadResult, judgeToolResult, uriJudge } from '../../catalog/relayed-uris.js';
 import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
+import { type JsonObject, isJsonObject } from '../../protocol/json.js';
 
 type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
 
@@ -35,7 +36,7 @@ export async function connectionFor(context: RequestContext, server: string): Pr
  * Forwards with the server's timeout, the client's cancellation and progress, and the caller as
  * owner. With `raw`, the answer may come back as text (RawResponse) to be passed on unparsed.
  */
-export function forwardOn(connection: Connection, context: RequestContext, method: string, params: Record<string, any>, raw = false): Promise<PeerAnswer> {
+export function forwardOn(connection: Connection, context: RequestContext, method: string, params: JsonObject, raw = false): Promise<PeerAnswer> {
   const timeoutMs = connection.config.timeoutMs;
   const options: ForwardOptions = {
     timeoutMs,
@@ -49,7 +50,7 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
   return forwardAcrossEras(connection, context, method, params, options);
 }
 
-export async function forward(context: RequestContext, server: string, method: string, params: Record<string, any>): Promise<Record<string, any>> {
+export async function forward(context: RequestContext, server: string, method: string, params: JsonObject): Promise<JsonObject> {
   const connection = await connectionFor(context, server);
   return unwrap(await forwardOn(connection, context, method, params));
 }
@@ -79,7 +80,8 @@ export const callTool: Handler = async (params, context) => {
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
   // Stateless clients get a task where the server runs this tool only as one (tasks extension).
-  const asTask = taskOnlyCall(connection, context, entry.item.execution?.taskSupport, params, entry.original);
+  // A field of any JSON value reads safely (undefined off a primitive): no check added per call.
+  const asTask = taskOnlyCall(connection, context, (entry.item.execution as { taskSupport?: unknown } | undefined)?.taskSupport, params, entry.original);
   if (asTask !== undefined) return asTask;
   // The common call needs nothing of its answer rewritten but the id: it is passed on as the
   // server's text, the client's id spliced in (no parse, no stringify of a large result).
@@ -95,12 +97,12 @@ export const callTool: Handler = async (params, context) => {
     answer = parseRawResponse(answer);
   }
   // Policy first: what the client may not see is not sanitized or audited for it either.
-  let result = judgeToolResult(unwrap(answer), judge);
+  let result: JsonObject = judgeToolResult(unwrap(answer), judge);
   result = cleanAnswer(context, entry.server, entry.original, result, sanitizeResult);
   result = renameInToolResult(result, renamed);
   // A task-augmented call answers with a task: expose it under an id of ours, bound to this session.
   const task = result.task;
-  if (params.task !== undefined && task && typeof task.taskId === 'string') {
+  if (params.task !== undefined && isJsonObject(task) && typeof task.taskId === 'string') {
     return { ...result, task: { ...task, taskId: context.sessionState.tasks.expose(connection, task.taskId, context.session) } };
   }
   return result;
@@ -110,7 +112,7 @@ export const callTool: Handler = async (params, context) => {
  * A tool's result that reached us another way than a tools/call answer (a task's result): its
  * links judged and renamed the same way.
  */
-export function toolResultFor(context: RequestContext, server: string, result: Record<string, any>): Record<string, any> {
+export function toolResultFor(context: RequestContext, server: string, result: JsonObject): JsonObject {
   const { catalog } = context.gateway;
   return renameInToolResult(judgeToolResult(result, uriJudge(catalog, context.view, server)), catalog.renamedUris.get(server));
 }
@@ -123,9 +125,9 @@ function cleanAnswer(
   context: RequestContext,
   server: string,
   item: string,
-  result: Record<string, any>,
-  clean: (r: Record<string, any>, o: { action: SanitizeAction }) => { result: Record<string, any>; findings: Finding[] },
-): Record<string, any> {
+  result: JsonObject,
+  clean: (r: JsonObject, o: { action: SanitizeAction }) => { result: JsonObject; findings: Finding[] },
+): JsonObject {
   const sanitize = context.gateway.config.sanitize;
   if (!sanitize.results) return result;
   const cleaned = clean(result, sanitize);

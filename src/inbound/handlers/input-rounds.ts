@@ -14,6 +14,7 @@ import { StateWrapper, paramsDigest, type WrappedClaims } from '../../router/req
 import type { Connection } from '../../router/session.js';
 import type { RequestContext } from '../context.js';
 import { judgeSamplingRequest, uriJudge, type UriJudge } from '../../catalog/relayed-uris.js';
+import { type JsonObject, isJsonObject } from '../../protocol/json.js';
 
 /** A server that keeps asking after this many rounds is given up on (the SDK's own shim stops at 8 too). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -23,17 +24,17 @@ export const EMPTY_ROUND_PAUSE_MS = 250;
 export const WRAPPED_STATE_TTL_MS = 30 * 60_000;
 
 /** Forwards one request of `context` to `connection` with `send`, taking care of its input rounds. */
-export type RoundsForward = (
-  connection: Connection,
-  context: RequestContext,
-  method: string,
-  params: Record<string, any>,
-  send: (params: Record<string, any>) => Promise<PeerAnswer>,
-) => Promise<PeerAnswer>;
+export type RoundsForward = (connection: Connection, context: RequestContext, method: string, params: JsonObject, send: (params: JsonObject) => Promise<PeerAnswer>) => Promise<PeerAnswer>;
 
-interface InputRequired {
+interface InputRequired extends JsonObject {
   inputRequests?: unknown;
   requestState?: unknown;
+}
+
+/** One question of a round, once checked to be a request a client can be asked. */
+interface InputRequest {
+  method: string;
+  params?: unknown;
 }
 
 /**
@@ -82,48 +83,55 @@ export const passInputRounds: RoundsForward = async (connection, context, method
 
 /** A round's sampling questions, their messages judged like a relayed sampling request's. */
 function judgedQuestions(requests: unknown, judgeOf: () => UriJudge | undefined): unknown {
-  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) return requests;
-  const entries = Object.entries(requests as Record<string, any>);
-  if (!entries.some(([, r]) => r?.method === 'sampling/createMessage')) return requests;
+  if (!isJsonObject(requests)) return requests;
+  const entries = Object.entries(requests);
+  if (!entries.some(([, r]) => isSampling(r))) return requests;
   const judge = judgeOf();
-  const out: Record<string, any> = {};
+  const out: JsonObject = {};
   for (const [key, request] of entries) {
-    out[key] = request?.method === 'sampling/createMessage' ? { ...request, params: judgeSamplingRequest(request.params, judge) } : request;
+    // Params that are not an object have no messages to judge: they pass as they are.
+    out[key] = isSampling(request) && isJsonObject(request.params) ? { ...request, params: judgeSamplingRequest(request.params, judge) } : request;
   }
   return out;
 }
 
+function isSampling(request: unknown): request is JsonObject {
+  return isJsonObject(request) && request.method === 'sampling/createMessage';
+}
+
 /** The answer's result when it is input_required; a raw answer is parsed only when it can be one. */
 function inputRequired(answer: PeerAnswer): InputRequired | undefined {
-  let result: any;
+  let result: unknown;
   if (isRawResponse(answer)) {
     if (answer.isError || !chunksInclude(answer.chunks, '"input_required"')) return undefined;
-    result = (parseRawResponse(answer) as JsonRpcResponse & { result?: any }).result;
+    result = (parseRawResponse(answer) as { result?: unknown }).result;
   } else {
     if (isErrorResponse(answer as JsonRpcResponse)) return undefined;
-    result = (answer as { result?: any }).result;
+    result = (answer as { result?: unknown }).result;
   }
-  return result?.resultType === 'input_required' ? result : undefined;
+  return isJsonObject(result) && result.resultType === 'input_required' ? result : undefined;
 }
 
 /** Every question of a round, asked at once; their answers keyed as the server keyed them. */
-async function askClient(connection: Connection, context: RequestContext, asked: InputRequired): Promise<Record<string, any>> {
+async function askClient(connection: Connection, context: RequestContext, asked: InputRequired): Promise<JsonObject> {
   const requests = asked.inputRequests ?? {};
-  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) throw malformed(connection, 'inputRequests is not an object');
-  const entries = Object.entries(requests as Record<string, any>);
+  if (!isJsonObject(requests)) throw malformed(connection, 'inputRequests is not an object');
+  const entries: [string, InputRequest][] = [];
+  for (const [key, request] of Object.entries(requests)) {
+    const method = isJsonObject(request) ? request.method : undefined;
+    if (typeof method !== 'string' || !REQUESTS_TO_CLIENTS.has(method)) throw malformed(connection, `input request "${key.slice(0, 64)}" is not one a client can be asked`);
+    entries.push([key, { method, params: (request as JsonObject).params }]);
+  }
   if (entries.length === 0) {
     if (typeof asked.requestState !== 'string') throw malformed(connection, 'it asked nothing and gave no requestState');
     await pause(context);
     return {};
   }
-  for (const [key, request] of entries) {
-    if (!REQUESTS_TO_CLIENTS.has(request?.method)) throw malformed(connection, `input request "${key.slice(0, 64)}" is not one a client can be asked`);
-  }
   const stop = new AbortController();
   const unregister = context.cancellation.onCancel(() => stop.abort());
   try {
     const answers = await Promise.all(entries.map(([, request]) => context.sessionState.askClient(connection, request.method, questionParams(request), context, stop.signal)));
-    const responses: Record<string, any> = {};
+    const responses: JsonObject = {};
     entries.forEach(([key], i) => {
       responses[key] = answers[i];
     });
@@ -137,9 +145,10 @@ async function askClient(connection: Connection, context: RequestContext, asked:
 }
 
 /** A URL-mode elicitation of 2026-07-28 carries no elicitationId; a 2025-11-25 client needs one. */
-function questionParams(request: Record<string, any>): Record<string, any> | undefined {
+function questionParams(request: InputRequest): JsonObject | undefined {
   const params = request.params;
-  if (request.method !== 'elicitation/create' || params?.mode !== 'url' || typeof params.elicitationId === 'string') return params;
+  // Relayed as the server sent them: the client judges params that are not an object.
+  if (request.method !== 'elicitation/create' || !isJsonObject(params) || params.mode !== 'url' || typeof params.elicitationId === 'string') return params as JsonObject | undefined;
   return { ...params, elicitationId: randomUUID() };
 }
 

@@ -11,7 +11,7 @@ export const ping: Handler = async () => ({});
 /** Sets this session's level; the gateway filters per session and tells servers the most verbose level wanted. */
 export const setLogLevel: Handler = async (params, { sessionState, session }) => {
   const level = params?.level;
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+  if (typeof level !== 'string' || !(LOG_LEVELS as readonly string[]).includes(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
   session.setLogLevel(level);
   await sessionState.logLevelChanged();
   return {};

@@ -8,6 +8,7 @@ import { RpcError } from '../../errors.js';
 import { KINDS, type ListKind } from '../../protocol/mcp.js';
 import type { Handler } from '../context.js';
 import { servedList } from '../served.js';
+import type { JsonObject } from '../../protocol/json.js';
 
 export function listHandler(kind: ListKind): Handler {
   const key = KINDS[kind].key;
@@ -24,7 +25,7 @@ export function listHandler(kind: ListKind): Handler {
     const { start, end, next } = pageBounds(keys, gateway.config.catalog.pageSize, after, kind);
     const items = new Array(end - start);
     for (let i = start; i < end; i++) items[i - start] = entries[i]!.item;
-    const result: Record<string, any> = { [key]: items };
+    const result: JsonObject = { [key]: items };
     if (next) result.nextCursor = gateway.cursors.encode(next);
     return result;
   };

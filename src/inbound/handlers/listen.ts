@@ -10,6 +10,7 @@ import type { Handler, RequestContext } from '../context.js';
 import { Listen, type ListenFilter } from '../listen.js';
 import { connectionFor, resourceTargets } from './forward.js';
 import type { Connection } from '../../router/session.js';
+import { isJsonObject, valueAt } from '../../protocol/json.js';
 
 /** Resource URIs one listen stream may hold: a bound, like every other per-client resource. */
 export const MAX_LISTEN_URIS = 1000;
@@ -18,9 +19,7 @@ export const listen: Handler = async (params, context) => {
   const { related, session, cancellation } = context;
   if (related === undefined) throw new RpcError(ErrorCode.InternalError, 'subscriptions/listen needs a channel for its notifications');
   const asked = params.notifications;
-  if (asked !== undefined && (asked === null || typeof asked !== 'object' || Array.isArray(asked))) {
-    throw new RpcError(ErrorCode.InvalidParams, 'params.notifications must be an object');
-  }
+  if (asked !== undefined && !isJsonObject(asked)) throw new RpcError(ErrorCode.InvalidParams, 'params.notifications must be an object');
   const caps = context.connections.capabilities();
   const filter: ListenFilter = {};
   if (asked?.toolsListChanged === true && caps.tools) filter.toolsListChanged = true;
@@ -63,7 +62,7 @@ async function subscribeAll(uris: unknown[], stream: Listen, context: RequestCon
       continue; // unknown or not allowed: not honoured, and not worth failing the others for
     }
     const connection = await connectionFor(context, target.server);
-    if (!connection.capabilities.resources?.subscribe) continue;
+    if (!valueAt(connection.capabilities, 'resources', 'subscribe')) continue;
     // Two spellings of one server URI are one holding.
     const key = `${connection.name}\n${target.uri}`;
     if (seen.has(key)) continue;

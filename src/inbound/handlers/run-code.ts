@@ -11,6 +11,7 @@ import { toolResultValue } from '../../codemode/results.js';
 import { signatureOf, viewCallables, type EntryCallable } from '../code-callables.js';
 import type { Handler, RequestContext } from '../context.js';
 import { NestedCalls } from '../nested-call.js';
+import { type JsonObject, valueAt } from '../../protocol/json.js';
 
 /** Hits a script's tools.search(query) gets. */
 const SEARCH_LIMIT = 10;
@@ -22,8 +23,8 @@ function entryIn(view: CatalogView, server: string, tool: string): EntryCallable
   return viewCallables(view.lists.tools.entries).names.get(server, tool)?.entry;
 }
 
-export async function runCode(params: Record<string, any>, context: RequestContext, call: Handler): Promise<Record<string, any>> {
-  const code = params.arguments?.code;
+export async function runCode(params: JsonObject, context: RequestContext, call: Handler): Promise<JsonObject> {
+  const code = valueAt(params.arguments, 'code');
   if (typeof code !== 'string' || code.trim() === '') {
     return toolError('code must be a non-empty string: the body of an async function, e.g. `const r = await tools.<server>.<tool>({...}); return r;`');
   }
@@ -61,7 +62,7 @@ function takeRun(context: RequestContext): () => void {
   };
 }
 
-async function runIn(code: string, params: Record<string, any>, context: RequestContext, call: Handler): Promise<Record<string, any>> {
+async function runIn(code: string, params: JsonObject, context: RequestContext, call: Handler): Promise<JsonObject> {
   const { gateway, session } = context;
   const { callables } = viewCallables(context.view.lists.tools.entries);
   const nested = new NestedCalls(context, call, params._meta);
@@ -112,7 +113,7 @@ function lineText(l: LogLine): string {
 }
 
 /** The run as run_code's result: JSON of the value (cut with a note past maxOutputTokens) and the console lines. */
-export function answer(result: RunResult): Record<string, any> {
+export function answer(result: RunResult): JsonObject {
   const logs = result.logs.map(lineText);
   const consoleText = logs.length === 0 ? '' : `\n\nConsole:\n${logs.join('\n')}`;
   const calls = result.stats.calls;

@@ -11,7 +11,8 @@ import { hiddenFromModel, toolDefinition } from '../../catalog/tool-exposure.js'
 import { RpcError } from '../../errors.js';
 import type { RawResponse } from '../../jsonrpc/raw.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
-import type { RequestContext } from '../context.js';
+import type { Handler, RequestContext } from '../context.js';
+import { type JsonObject, isJsonObject } from '../../protocol/json.js';
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
@@ -21,14 +22,17 @@ const toolError = (text: string) => ({ content: [{ type: 'text', text }], isErro
 /** The directory as structured content: what list_servers returns, and a search that found nothing. */
 const serversOf = (directory: ServerDirectory) => directory.lines.map((l) => ({ name: l.server, tools: l.tools, purpose: l.purpose }));
 
-function readable(tools: Record<string, any>[], query: string): string {
+/** A tool as search_tools shows it: its definition, its server, and in code mode its signature. */
+type ShownTool = JsonObject & { server: string; signature?: string };
+
+function readable(tools: ShownTool[], query: string): string {
   const lines = tools.map((t, i) => `${i + 1}. [${t.server}] ${t.name}${t.title ? ` (${t.title})` : ''}: ${String(t.description ?? '').split('\n')[0]}${t.signature ? `\n${t.signature}` : ''}`);
   const how = tools.some((t) => t.signature) ? 'call one from a script with its signature' : 'call one with its name and arguments';
   return `Tools for "${query}", best first, each with its [server] (${how}):\n${lines.join('\n')}`;
 }
 
 /** What a search that matched nothing answers: the servers there are, so the next query can aim better. */
-function nothingFound(query: string, servers: readonly string[] | undefined, directory: ServerDirectory): Record<string, any> {
+function nothingFound(query: string, servers: readonly string[] | undefined, directory: ServerDirectory): JsonObject {
   const among = servers ? ` among the tools of ${servers.join(', ')}` : '';
   const text =
     directory.lines.length === 0
@@ -45,12 +49,17 @@ function serverNames(value: unknown): string[] | undefined | string {
   return names.length === 0 ? undefined : names;
 }
 
-export async function searchTools(args: Record<string, any> | undefined, context: RequestContext): Promise<Record<string, any>> {
-  const query = args?.query;
+/** A tool's arguments as the model sent them: anything but an object has none of the fields asked for. */
+function argsOf(args: unknown): JsonObject {
+  return isJsonObject(args) ? args : {};
+}
+
+export async function searchTools(args: unknown, context: RequestContext): Promise<JsonObject> {
+  const { query, limit, server } = argsOf(args);
   if (typeof query !== 'string' || query.trim() === '') return toolError('query must be a non-empty string: a few words naming the capability you need');
-  const wanted = args?.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIMIT) return toolError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-  const names = serverNames(args?.server);
+  const wanted = limit ?? DEFAULT_LIMIT;
+  if (typeof wanted !== 'number' || !Number.isInteger(wanted) || wanted < 1 || wanted > MAX_LIMIT) return toolError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  const names = serverNames(server);
   if (typeof names === 'string') return toolError(names);
   const directory = context.view.directory();
   const unknown = names?.filter((n) => !directory.servers.has(n)) ?? [];
@@ -60,7 +69,7 @@ export async function searchTools(args: Record<string, any> | undefined, context
   }
   const found = await context.finder.find(context.view, query, { limit: wanted, servers: names && new Set(names) });
   if (found.length === 0) return nothingFound(query, names, directory);
-  const tools: Record<string, any>[] = found.map(({ entry }) => ({ ...toolDefinition(entry.item), server: entry.server }));
+  const tools: ShownTool[] = found.map(({ entry }) => ({ ...toolDefinition(entry.item), server: entry.server }));
   // Code mode: each tool as a script calls it, so the next step is writing the script.
   if (context.view.exposure().mode === 'code') {
     const { signatureOf, viewCallables } = await import('../code-callables.js');
@@ -74,7 +83,7 @@ export async function searchTools(args: Record<string, any> | undefined, context
 }
 
 /** list_servers: the server directory of the caller's view, as text and as structured content. */
-export function listServers(context: RequestContext): Record<string, any> {
+export function listServers(context: RequestContext): JsonObject {
   const directory = context.view.directory();
   const search = context.gateway.catalog.exposure.settingsFor(context.session.profile).searchTool;
   const text = directory.lines.length === 0 ? 'No server has tools for this client.' : `Servers (give names as \`server\` to ${search} to search only their tools):\n${directory.text}`;
@@ -94,16 +103,12 @@ function callableByModel(context: RequestContext, name: string): boolean {
 }
 
 /** call_tool: `{ name, arguments }` goes through tools/call's own path (policy, sanitizer, audit, errors, progress). */
-export async function callNamedTool(
-  args: Record<string, any> | undefined,
-  meta: Record<string, any> | undefined,
-  context: RequestContext,
-  call: (params: Record<string, any>, context: RequestContext) => Promise<Record<string, any> | RawResponse>,
-): Promise<Record<string, any> | RawResponse> {
-  const name = args?.name;
+export async function callNamedTool(args: unknown, meta: unknown, context: RequestContext, call: Handler): Promise<JsonObject | RawResponse> {
+  const given = argsOf(args);
+  const name = given.name;
   if (typeof name !== 'string' || name === '') return toolError('name must be the exact name of a tool, as search_tools returned it');
   if (!callableByModel(context, name)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  const params: Record<string, any> = { name, arguments: args?.arguments ?? {} };
+  const params: JsonObject = { name, arguments: given.arguments ?? {} };
   if (meta !== undefined) params._meta = meta;
   return call(params, context);
 }

@@ -12,12 +12,12 @@ import type { TaskEntry } from '../../router/task-ids.js';
 import type { Handler, RequestContext } from '../context.js';
 import { forwardOn, toolResultFor } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
-import type { JsonObject } from '../../protocol/json.js';
+import { type JsonObject, isJsonObject, valueAt } from '../../protocol/json.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export function declaresTasks(context: RequestContext): boolean {
-  return context.envelope?.clientCapabilities.extensions?.[TASKS_EXTENSION] !== undefined;
+  return valueAt(context.envelope?.clientCapabilities, 'extensions', TASKS_EXTENSION) !== undefined;
 }
 
 export function tasksRequired(why: string): RefusalError {
@@ -26,8 +26,8 @@ export function tasksRequired(why: string): RefusalError {
 }
 
 /** A 2025 Task as the extension shapes it (ttl → ttlMs, pollInterval → pollIntervalMs). */
-export function statelessTask(task: Record<string, any>, exposed: string): Record<string, any> {
-  const out: Record<string, any> = {
+export function statelessTask(task: JsonObject, exposed: string): JsonObject {
+  const out: JsonObject = {
     taskId: exposed,
     status: task.status,
     createdAt: task.createdAt,
@@ -45,23 +45,23 @@ export function statelessTask(task: Record<string, any>, exposed: string): Recor
  * call: a stateful client's, or a script's nested call (forwarded as it is: its result is the
  * script's, and the server judges).
  */
-export function taskOnlyCall(connection: Connection, context: RequestContext, taskSupport: unknown, params: JsonObject, original: string): Promise<Record<string, any>> | undefined {
+export function taskOnlyCall(connection: Connection, context: RequestContext, taskSupport: unknown, params: JsonObject, original: string): Promise<JsonObject> | undefined {
   if (context.envelope === undefined || context.nested === true || taskSupport !== 'required') return undefined;
   if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tool ${String(params.name)} runs only as a task)`);
   return callAsTask(connection, context, { ...params, name: original });
 }
 
 /** Starts a tool as a 2025 task on its server and answers the extension's task result. */
-export async function callAsTask(connection: Connection, context: RequestContext, params: Record<string, any>): Promise<Record<string, any>> {
+export async function callAsTask(connection: Connection, context: RequestContext, params: JsonObject): Promise<JsonObject> {
   const { task: _statefulHint, ...rest } = params;
   const result = unwrap(await forwardOn(connection, context, 'tools/call', { ...rest, task: {} }));
   const task = result.task;
-  if (!task || typeof task.taskId !== 'string') return toolResultFor(context, connection.name, result); // answered at once after all
+  if (!isJsonObject(task) || typeof task.taskId !== 'string') return toolResultFor(context, connection.name, result); // answered at once after all
   const exposed = context.sessionState.tasks.expose(connection, task.taskId, context.session);
   return { ...statelessTask(task, exposed), resultType: 'task' };
 }
 
-function entryFor(params: Record<string, any>, context: RequestContext): TaskEntry {
+function entryFor(params: JsonObject, context: RequestContext): TaskEntry {
   if (!declaresTasks(context)) throw tasksRequired(`${TASKS_EXTENSION} (tasks/* need it declared on the request)`);
   const entry = context.sessionState.tasks.lookup(params?.taskId, context.session);
   if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown task: ${String(params?.taskId)}`);

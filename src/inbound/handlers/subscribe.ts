@@ -7,7 +7,8 @@ import { connectionFor, resourceTargets } from './forward.js';
 export const subscribe: Handler = async (params, context) => {
   const target = resourceTargets(context, params?.uri)[0]!;
   const connection = await connectionFor(context, target.server);
-  await context.sessionState.subscriptions.subscribe(connection, target.uri, context.session, params.uri);
+  // resourceTargets refused a URI that is not a string.
+  await context.sessionState.subscriptions.subscribe(connection, target.uri, context.session, params.uri as string);
   return {};
 };
 

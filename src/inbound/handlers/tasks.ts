@@ -9,16 +9,18 @@ import type { TaskEntry } from '../../router/task-ids.js';
 import { withRelatedTask } from '../../router/task-ids.js';
 import { forwardOn, toolResultFor } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
+import type { JsonObject } from '../../protocol/json.js';
 import { statelessCancelTask, statelessGetTask, statelessUpdateTask } from './stateless-tasks.js';
 
-function taskOf(params: Record<string, any>, context: RequestContext): TaskEntry {
+function taskOf(params: JsonObject, context: RequestContext): TaskEntry {
   const entry = context.sessionState.tasks.lookup(params?.taskId, context.session);
   // An unknown task and another session's task look the same.
   if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown task: ${String(params?.taskId)}`);
   return entry;
 }
 
-function onTask(method: string): Handler {
+/** A handler that answers a result always (never the server's raw text), as taskResult needs it. */
+function onTask(method: string): (params: JsonObject, context: RequestContext) => Promise<JsonObject> {
   return async (params, context) => {
     const entry = taskOf(params, context);
     const result = unwrap(await forwardOn(entry.connection, context, method, { ...params, taskId: entry.taskId }));
