@@ -363,7 +363,7 @@ export class App implements SessionOpener {
       ...this.connectionLimits(),
       clientCapabilities: declared,
       fetchLists: false,
-      owner: { session },
+      owner: { session, client: session },
       reconnect: this.options.reconnect,
       observer: this.observer,
     });

@@ -17,7 +17,7 @@ import type { CallShare, Handler, HttpHeaders, RequestContext } from './context.
 import { unwrap } from '../jsonrpc/answer.js';
 import { type JsonObject, valueAt } from '../protocol/json.js';
 import type { Reply } from './session-opener.js';
-import { dressRaw, dressResult, refusal } from './stateless-request.js';
+import { StatelessClient, dressRaw, dressResult, refusal } from './stateless-request.js';
 
 export interface Round {
   id: JsonRpcId;
@@ -141,7 +141,7 @@ function start(session: ClientSession, handler: Handler, round: Round): Bridged 
     progress: wantsProgress ? (p) => bridge.progress?.(p) : undefined,
     requestId: round.id,
     envelope: round.envelope,
-    client: round.envelope,
+    client: new StatelessClient(round.envelope),
     httpHeaders: round.headers,
     share: round.share,
     inputs: bridge,

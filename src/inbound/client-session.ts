@@ -21,13 +21,13 @@ import type { ByteBudget } from './budget.js';
 import { isRawResponse } from '../jsonrpc/raw.js';
 import { spliceId } from '../jsonrpc/raw-splice.js';
 import type { Reply } from './session-opener.js';
-import { handlers } from './handlers/index.js';
 import { initializeResult, negotiateVersion, servedList } from './served.js';
 import { MRTR_METHODS } from '../protocol/stateless.js';
 import { answerRound, type Round } from './bridged-request.js';
 import type { CallShare, Handler, HttpHeaders, ToolFinding } from './context.js';
-import { admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
-import { LOG_LEVELS } from '../protocol/mcp.js';
+import { StatelessClient, admit, answerIn, errorIn, inEra, isAnswer, methodNotFound, refusal } from './stateless-request.js';
+import { handlerFor } from './handlers/index.js';
+import { LOG_LEVELS, passesLevel } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
 
@@ -82,6 +82,15 @@ export class ClientSession implements EndpointSession, Session {
     this.profile = profile;
     this.notifyListChanged(LIST_KINDS);
   }
+
+  // As a stateful request's client (RequestClient): the session's own level and capabilities.
+  hears(level: unknown): boolean {
+    return passesLevel(level, this.logLevel);
+  }
+  get rootsFromConfig(): boolean {
+    return this.clientCapabilities.roots === undefined;
+  }
+  readonly unaskable = undefined;
 
   /** The catalog as this client's profile sees it. */
   get view(): CatalogView {
@@ -160,7 +169,7 @@ export class ClientSession implements EndpointSession, Session {
     if (admitted !== undefined && isAnswer(admitted)) return admitted;
     const envelope = admitted;
     if (method === 'initialize') return this.initialize(request);
-    const handler = handlers.get(method);
+    const handler = handlerFor(method, envelope !== undefined);
     if (!handler || !inEra(method, envelope)) return methodNotFound(id, method, envelope);
     const maxCalls = this.router.config.limits.maxCallsPerSession;
     if (!this.stateless && this.inFlight.size + this.nestedCalls >= maxCalls) {
@@ -189,7 +198,7 @@ export class ClientSession implements EndpointSession, Session {
       related,
       requestId: id,
       envelope,
-      client: envelope ?? this,
+      client: envelope === undefined ? this : new StatelessClient(envelope),
       httpHeaders: headers,
       share,
       protocolVersion: envelope?.protocolVersion ?? this.protocolVersion ?? '2025-03-26',

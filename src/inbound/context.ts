@@ -16,7 +16,6 @@ import type { Gateway } from '../router/router.js';
 import type { SessionState } from '../router/session-state.js';
 import type { RequestOwner } from '../router/session.js';
 import type { ClientSession } from './client-session.js';
-import type { JsonObject } from '../protocol/json.js';
 
 /** A tool a search found: its entry in the view that searched, and how well it matched. */
 export interface FoundTool {
@@ -31,14 +30,6 @@ export interface ToolFinding {
    * one meant for an app's UI alone; with `servers`, only tools of those servers.
    */
   find(view: CatalogView, query: string, options: { limit: number; servers?: ReadonlySet<string> }): Promise<FoundTool[]>;
-}
-
-/**
- * A request's client as handlers see it, whatever its era: a stateless request's envelope, or
- * the stateful session whose handshake declared it (read live, as the session's own).
- */
-export interface ClientSide {
-  readonly clientCapabilities: JsonObject;
 }
 
 export interface RequestContext extends RequestOwner {
@@ -65,8 +56,6 @@ export interface RequestContext extends RequestOwner {
   readonly requestId: JsonRpcId;
   /** The request's envelope, when it came in the stateless revision. */
   readonly envelope?: Envelope;
-  /** What the request's client can be asked: its envelope's capabilities, else its session's. */
-  readonly client: ClientSide;
   /** A stateless HTTP request's headers (Mcp-Param-* are checked against the arguments). */
   readonly httpHeaders?: HttpHeaders;
   /** On HTTP: the principal's share of calls in flight, which each nested call of a run takes one more of. */

@@ -1,15 +1,17 @@
 // The inbound era adapter: what differs when a request comes in the stateless revision
 // (2026-07-28), on any face. Which era a request is in (its envelope), how the gateway refuses it
 // before serving (HTTP maps the kind to 404/400), and how its result or error is dressed
-// (resultType, the gateway's serverInfo, cache hints, retired codes). ClientSession asks here
-// once per request; handlers stay era-blind.
+// (resultType, the gateway's serverInfo, cache hints, retired codes), and the request's client as
+// the router sees it (StatelessClient). ClientSession asks here once per request; handlers and
+// the router stay era-blind.
 
 import { ErrorCode, errorResponse, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { CACHEABLE, META, REFUSAL, STATEFUL_ONLY, claimsStateless, readEnvelope, type Envelope, type RefusalKind } from '../protocol/stateless.js';
-import { GATEWAY_NAME, GATEWAY_VERSION } from '../protocol/mcp.js';
+import { GATEWAY_NAME, GATEWAY_VERSION, passesLevel } from '../protocol/mcp.js';
 import type { RawResponse, SplicedResponse } from '../jsonrpc/raw.js';
 import { spliceIdAndMembers } from '../jsonrpc/raw-splice.js';
 import type { JsonObject } from '../protocol/json.js';
+import type { RequestClient } from '../router/session.js';
 
 const GATEWAY_INFO = Object.freeze({ name: GATEWAY_NAME, version: GATEWAY_VERSION });
 
@@ -40,6 +42,25 @@ export function isAnswer(admitted: Envelope | JsonRpcResponse): admitted is Json
 /** Whether a request of this era may call `method` (some exist in the stateless revision only). */
 export function inEra(method: string, envelope: Envelope | undefined): boolean {
   return envelope !== undefined || !STATELESS_ONLY.has(method);
+}
+
+/**
+ * A stateless request's client as the router sees it: its envelope's capabilities and log level
+ * (none named: it hears no log lines), and no requests but through input rounds.
+ */
+export class StatelessClient implements RequestClient {
+  readonly rootsFromConfig = false;
+  constructor(private readonly envelope: Envelope) {}
+  get clientCapabilities(): JsonObject {
+    return this.envelope.clientCapabilities;
+  }
+  hears(level: unknown): boolean {
+    const threshold = this.envelope.logLevel;
+    return threshold !== undefined && passesLevel(level, threshold);
+  }
+  get unaskable(): string {
+    return `protocol revision ${this.envelope.protocolVersion}`;
+  }
 }
 
 /** The method-not-found answer of the request's era. */

@@ -30,8 +30,7 @@ export function routeServerNotification(routes: NotificationRoutes, connection: 
       // there is one); one that belongs to no request only to the clients whose profile sees that
       // server (another profile's server is not theirs to hear about), at the level each asked for.
       if (owner) {
-        // A stateless request without a logLevel asked for no log lines at all.
-        if (owner.envelope !== undefined ? owner.envelope.logLevel === undefined || !passesLevel(params.level, owner.envelope.logLevel) : !passesLevel(params.level, owner.session.logLevel)) return;
+        if (!owner.client.hears(params.level)) return;
         if (owner.related) owner.related(message);
         else owner.session.send(message);
       } else {

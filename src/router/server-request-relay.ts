@@ -35,7 +35,7 @@ export class ServerRequestRelay {
       // Servers commonly ask for roots as they start, before any client exists: the gateway answers
       // with its own (none unless configured), so a filesystem server keeps the folders it was given.
       if (!owner) return { roots: [...(this.configuredRoots(undefined) ?? [])] };
-      const roots = owner.session.clientCapabilities.roots === undefined && !owner.inputs && !owner.envelope ? this.configuredRoots(owner.session) : undefined;
+      const roots = owner.client.rootsFromConfig ? this.configuredRoots(owner.session) : undefined;
       if (roots !== undefined) return { roots: [...roots] };
     }
     if (!owner) {
@@ -53,7 +53,8 @@ export class ServerRequestRelay {
     if (method === 'sampling/createMessage') params = judgeSamplingRequest(params, this.uriJudge(owner.session, connection.name));
     // A client of the stateless revision takes no requests: they become its input rounds.
     if (owner.inputs) return owner.inputs.park(method, params, signal);
-    if (owner.envelope) throw new RpcError(ErrorCode.MethodNotFound, `the client cannot be asked for ${method} during this request (protocol revision ${owner.envelope.protocolVersion})`);
+    const unaskable = owner.client.unaskable;
+    if (unaskable !== undefined) throw new RpcError(ErrorCode.MethodNotFound, `the client cannot be asked for ${method} during this request (${unaskable})`);
     const result = await owner.session.requestClient(method, params, owner.related, signal);
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
       this.elicitations.set(params.elicitationId, owner.session);

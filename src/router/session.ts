@@ -7,12 +7,26 @@ import type { CatalogView } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcParams, JsonRpcResult } from '../protocol/jsonrpc.js';
-import type { Envelope } from '../protocol/stateless.js';
 import type { InputBridge } from './input-bridge.js';
 
-export interface Session {
-  readonly id: string;
+/**
+ * The client a request answers to, as the router needs it: what it hears and what it can be
+ * asked. The inbound era adapter fills it in (the session itself for a stateful request, its
+ * envelope's view for a stateless one), so the router asks a capability, never an era.
+ */
+export interface RequestClient {
   readonly clientCapabilities: JsonObject;
+  /** Whether a log line at `level` that belongs to this request goes to its client. */
+  hears(level: unknown): boolean;
+  /** roots/list gets the configured roots instead of asking (a client that declared no roots). */
+  readonly rootsFromConfig: boolean;
+  /** Why the client cannot be asked a server's request during this request; undefined: it can. */
+  readonly unaskable: string | undefined;
+}
+
+/** A client session; as a RequestClient, the client of its own (stateful) requests. */
+export interface Session extends RequestClient {
+  readonly id: string;
   /** The session's logging/setLevel, if it sent one. */
   readonly logLevel: string | undefined;
   /** The client profile this session was authenticated as, if any. */
@@ -31,12 +45,9 @@ export interface Session {
  */
 export interface RequestOwner {
   readonly session: Session;
+  /** The request's client: the session's own, or the request's envelope's (stateless revision). */
+  readonly client: RequestClient;
   readonly related?: (message: JsonRpcMessage) => void;
-  /**
-   * Set when the request came in the stateless revision: its own capabilities and log level
-   * apply, not the session's (a log line without a logLevel is not sent at all).
-   */
-  readonly envelope?: Envelope;
   /** Set when a stateless-revision request may ask its client for input (MRTR): where server requests park. */
   readonly inputs?: InputBridge;
 }

@@ -9,6 +9,7 @@ import { listen } from './listen.js';
 import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
 import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks.js';
+import { statelessCancelTask, statelessGetTask } from './stateless-tasks.js';
 
 /** A Map, not an object literal: a method called `constructor` or `toString` must find nothing. */
 export const handlers: ReadonlyMap<string, Handler> = new Map(
@@ -34,3 +35,16 @@ export const handlers: ReadonlyMap<string, Handler> = new Map(
     'tasks/list': listTasks,
   }),
 );
+
+/** Where a stateless-revision request has its own handler: the tasks extension's get and cancel. */
+const statelessHandlers: ReadonlyMap<string, Handler> = new Map(
+  Object.entries({
+    'tasks/get': statelessGetTask,
+    'tasks/cancel': statelessCancelTask,
+  }),
+);
+
+/** The handler of `method` for a request of the era `stateless` says (ClientSession asks once). */
+export function handlerFor(method: string, stateless: boolean): Handler | undefined {
+  return (stateless ? statelessHandlers.get(method) : undefined) ?? handlers.get(method);
+}

@@ -10,7 +10,7 @@ import { withRelatedTask } from '../../router/task-ids.js';
 import { forwardOn, toolResultFor } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
 import type { JsonObject } from '../../protocol/json.js';
-import { statelessCancelTask, statelessGetTask, statelessUpdateTask } from './stateless-tasks.js';
+import { statelessUpdateTask } from './stateless-tasks.js';
 
 function taskOf(params: JsonObject, context: RequestContext): TaskEntry {
   const entry = context.sessionState.tasks.lookup(params?.taskId, context.session);
@@ -29,18 +29,15 @@ function onTask(method: string): (params: JsonObject, context: RequestContext) =
   };
 }
 
-/** The 2025 handler, or the tasks extension's for a stateless-revision request. */
-function byEra(stateful: Handler, stateless: Handler): Handler {
-  return (params, context) => (context.envelope !== undefined ? stateless(params, context) : stateful(params, context));
-}
-
-export const getTask = byEra(onTask('tasks/get'), statelessGetTask);
+// A stateless-revision request's tasks/get and tasks/cancel are the tasks extension's
+// (stateless-tasks.ts): the inbound adapter picks them (handlers/index.ts statelessHandlers).
+export const getTask: Handler = onTask('tasks/get');
 /** tasks/result: a tool's result, its links judged and renamed like a tools/call answer's. */
 export const taskResult: Handler = async (params, context) => {
   const server = taskOf(params, context).connection.name;
   return toolResultFor(context, server, await onTask('tasks/result')(params, context));
 };
-export const cancelTask = byEra(onTask('tasks/cancel'), statelessCancelTask);
+export const cancelTask: Handler = onTask('tasks/cancel');
 export const updateTask = statelessUpdateTask;
 
 /** This session's tasks, as each server currently reports them. */

@@ -19,6 +19,10 @@ function session(capabilities: Record<string, any>, roots?: typeof MINE): Sessio
     id: 's',
     clientCapabilities: capabilities,
     profile: roots ? ({ name: 'p', roots } as never) : undefined,
+    // As its own requests' client, the way ClientSession is for a stateful request.
+    hears: () => true,
+    rootsFromConfig: capabilities.roots === undefined,
+    unaskable: undefined,
     requestClient: async () => ({ roots: [{ uri: 'file:///client/own', name: 'own' }] }),
   } as unknown as Session;
 }
@@ -41,14 +45,16 @@ describe('roots/list', () => {
   });
 
   it('during a request of a client that declared roots: that client answers', async () => {
-    const owner: RequestOwner = { session: session({ roots: {} }, MINE) };
+    const mine = session({ roots: {} }, MINE);
+    const owner: RequestOwner = { session: mine, client: mine };
     expect(await relay(GLOBAL).relay(connection, request, owner, signal)).toEqual({ roots: [{ uri: 'file:///client/own', name: 'own' }] });
   });
 
   it('for a client that declared none: its profile’s roots, else the top-level ones, else the client’s error', async () => {
-    expect(await relay(GLOBAL).relay(connection, request, { session: session({}, MINE) }, signal)).toEqual({ roots: MINE });
-    expect(await relay(GLOBAL).relay(connection, request, { session: session({}) }, signal)).toEqual({ roots: GLOBAL });
-    const plain = { session: { ...session({}), requestClient: () => Promise.reject(new Error('the client did not declare the roots capability')) } as Session };
+    const own = (s: Session): RequestOwner => ({ session: s, client: s });
+    expect(await relay(GLOBAL).relay(connection, request, own(session({}, MINE)), signal)).toEqual({ roots: MINE });
+    expect(await relay(GLOBAL).relay(connection, request, own(session({})), signal)).toEqual({ roots: GLOBAL });
+    const plain = own({ ...session({}), requestClient: () => Promise.reject(new Error('the client did not declare the roots capability')) } as Session);
     await expect(relay(undefined).relay(connection, request, plain, signal)).rejects.toThrow(/did not declare the roots capability/);
   });
 });

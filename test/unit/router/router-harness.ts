@@ -9,6 +9,7 @@ import { silentLogger } from '../../../src/log.js';
 import { createAuditLog } from '../../../src/observability/audit.js';
 import { ServerConnection } from '../../../src/outbound/server-connection.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../../../src/protocol/jsonrpc.js';
+import { passesLevel } from '../../../src/protocol/mcp.js';
 import { Router } from '../../../src/router/router.js';
 import type { Connection, RequestOwner, Session } from '../../../src/router/session.js';
 import { gatewayConfig } from '../outbound/connection-harness.js';
@@ -35,6 +36,15 @@ export class RecordingSession implements Session {
   send(notification: JsonRpcNotification): void {
     this.sent.push(notification);
   }
+
+  // As its own requests' client (RequestClient), the way ClientSession is for a stateful request.
+  hears(level: unknown): boolean {
+    return passesLevel(level, this.logLevel);
+  }
+  get rootsFromConfig(): boolean {
+    return this.clientCapabilities.roots === undefined;
+  }
+  readonly unaskable = undefined;
 
   /** The notifications it got with this method. */
   got(method: string): Record<string, any>[] {
@@ -65,7 +75,7 @@ export function wire(servers: Record<string, unknown>[], extra: Record<string, u
     logger,
     config: () => config,
     openIsolated: async (server: ServerConfig, session: Session) => {
-      const connection = new ServerConnection<RequestOwner>(server, logger, router.connectionEvents(), { fetchLists: false, owner: { session }, reconnect: false });
+      const connection = new ServerConnection<RequestOwner>(server, logger, router.connectionEvents(), { fetchLists: false, owner: { session, client: session }, reconnect: false });
       await connection.connect();
       isolated.push({ server: server.name, session, connection });
       return connection;

@@ -98,7 +98,7 @@ describe('release', () => {
       [a, 'e1'],
       [b, 'e2'],
     ] as const) {
-      await callWhile(files, { session }, (call) => void call.server.request('elicitation/create', { mode: 'url', elicitationId: id, url: 'https://x', message: 'm' }));
+      await callWhile(files, { session, client: session }, (call) => void call.server.request('elicitation/create', { mode: 'url', elicitationId: id, url: 'https://x', message: 'm' }));
     }
     await router.registry.for('mine', a);
     await router.registry.for('mine', b);
@@ -182,7 +182,7 @@ describe('notifications from servers', () => {
     router.attach(b);
     a.logLevel = 'warning';
     const onChannel: any[] = [];
-    await callWhile(router.connection('busy')!, { session: a, related: (m) => onChannel.push(m) }, (call) => {
+    await callWhile(router.connection('busy')!, { session: a, client: a, related: (m) => onChannel.push(m) }, (call) => {
       call.server.notify('notifications/message', { level: 'info', logger: 'db', data: 'too quiet for a' });
       call.server.notify('notifications/message', { level: 'error', logger: 'db', data: 'for a' });
     });
@@ -248,7 +248,7 @@ describe('notifications from servers', () => {
       { role: 'user', content: [toolResult('file:///secret/keys.txt')] },
       { role: 'user', content: [toolResult('file:///public/readme.txt')] },
     ];
-    await callWhile(router.connection('asker')!, { session: a }, async (call) => void (await call.server.request('sampling/createMessage', { messages, maxTokens: 9 })));
+    await callWhile(router.connection('asker')!, { session: a, client: a }, async (call) => void (await call.server.request('sampling/createMessage', { messages, maxTokens: 9 })));
     const sent = a.asked[0]!.params!;
     expect(JSON.stringify(sent)).not.toContain('secret');
     expect(sent.messages[1].content[0].content).toEqual([{ type: 'text', text: 'see' }]);
@@ -264,7 +264,7 @@ describe('notifications from servers', () => {
     router.attach(a);
     router.attach(b);
     let answer: any;
-    await callWhile(files, { session: a }, async (call) => (answer = await call.server.request('sampling/createMessage', { messages: [] })));
+    await callWhile(files, { session: a, client: a }, async (call) => (answer = await call.server.request('sampling/createMessage', { messages: [] })));
     expect(answer.result).toEqual({ answeredBy: a.id });
     expect(b.asked).toEqual([]);
 
@@ -272,7 +272,7 @@ describe('notifications from servers', () => {
     const server = fakeServers.latest('asker');
     const release = server.hold('tools/call');
     server.script.handlers = { 'tools/call': () => ({ content: [] }) };
-    const calls = [files.request('tools/call', { name: 'work' }, { owner: { session: a } }), files.request('tools/call', { name: 'work' }, { owner: { session: b } })];
+    const calls = [files.request('tools/call', { name: 'work' }, { owner: { session: a, client: a } }), files.request('tools/call', { name: 'work' }, { owner: { session: b, client: b } })];
     await server.waitFor((m) => m.method === 'tools/call' && server.requests('tools/call').length === 3);
     const orphan = await server.request('sampling/createMessage', { messages: [] });
     expect(orphan).toMatchObject({ error: { message: expect.stringContaining('isolation: per-session') } });
