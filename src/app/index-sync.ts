@@ -42,6 +42,12 @@ function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): bo
 }
 
 function docOf(e: CatalogEntry): ToolDoc {
+  // Off the per-message path (once per tool when the catalog changes): a server's title or
+  // description that is not a string is none, as the index reads only strings.
   const { title, description, inputSchema, annotations } = e.item;
-  return { key: e.key, server: e.server, name: e.original, title, description, inputSchema, annotations };
+  return { key: e.key, server: e.server, name: e.original, title: stringOr(title), description: stringOr(description), inputSchema, annotations };
+}
+
+function stringOr(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }

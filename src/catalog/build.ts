@@ -21,12 +21,10 @@ import { appCatalog, exposeToolUis, uiRenames } from './app-catalog.js';
 import type { JsonObject } from '../protocol/json.js';
 
 /**
- * An item as a server listed it (tool, prompt, resource, template): JSON from outside. Still
- * any-valued because inbound reads its fields directly (code-callables.ts, handlers/forward.ts);
- * it becomes JsonObject once those narrow what they read.
+ * An item as a server listed it (tool, prompt, resource, template): JSON from outside, its fields
+ * narrowed where they are read.
  */
-// biome-ignore lint/suspicious/noExplicitAny: until inbound narrows what it reads (see above)
-export type CatalogItem = Record<string, any>;
+export type CatalogItem = JsonObject;
 
 export interface CatalogEntry {
   /** Exposed name (tools, prompts) or exposed URI / URI template (resources, templates). */

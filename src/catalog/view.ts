@@ -6,6 +6,7 @@
 
 import type { ClientProfile } from '../config/types.js';
 import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
+import { valueAt } from '../protocol/json.js';
 import { compileFilter } from '../policy/filter.js';
 import { ALLOW_EVERY_URI, compileUriFilter } from '../policy/uri-filter.js';
 import type { Catalog, CatalogEntry, CatalogList } from './build.js';
@@ -99,7 +100,7 @@ function buildView(catalog: Catalog, profile: ClientProfile): CatalogView {
     const allow = filters[kind];
     let entries = catalog.lists[kind].entries.filter((e) => allow(e.key));
     // Read-only: only tools the server itself marks read-only (an absent hint is not a yes).
-    if (kind === 'tools' && profile.readOnly) entries = entries.filter((e) => e.item.annotations?.readOnlyHint === true);
+    if (kind === 'tools' && profile.readOnly) entries = entries.filter((e) => valueAt(e.item, 'annotations', 'readOnlyHint') === true);
     if (rules && (kind === 'tools' || kind === 'prompts')) entries = refit(entries, rules, kind === 'tools' ? reservedNames(catalog, profile) : undefined);
     let changed = rules !== undefined;
     if (kind === 'tools') {

@@ -37,7 +37,13 @@ export async function searchReport(app: App, query: string, limit: number, profi
     query,
     ...(profile ? { client: profile.name } : {}),
     ...(restrict ? { servers: [...restrict] } : {}),
-    results: hits.map(({ entry, score }) => ({ name: entry.key, server: entry.server, title: entry.item.title, description: entry.item.description, score: Math.round(score * 1000) / 1000 })),
+    results: hits.map(({ entry, score }) => ({
+      name: entry.key,
+      server: entry.server,
+      title: textOf(entry.item.title),
+      description: textOf(entry.item.description),
+      score: Math.round(score * 1000) / 1000,
+    })),
     ...(hits.length === 0 ? { directory: directory.text } : {}),
   };
 }
@@ -55,4 +61,9 @@ export function renderSearch(r: SearchReport): string {
         .slice(0, 100)}`,
   );
   return `Tools for "${r.query}"${among}${r.client ? ` (client ${r.client})` : ''}, best first (name, server, description):\n${lines.join('\n')}\n`;
+}
+
+/** A server's title or description, when it is text (a listed tool's fields are unchecked JSON). */
+function textOf(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }

@@ -8,6 +8,7 @@ import type { CodeDeclarations } from '../catalog/code-tool.js';
 import { codeCallables } from '../catalog/tool-exposure.js';
 import { declareTool, declareTools } from '../codemode/bindings.js';
 import type { Callable } from '../codemode/host-ops.js';
+import { asSchema } from '../codemode/schema.js';
 import { bindingNames, type BindingNames, type NamedCallable } from '../codemode/names.js';
 
 /** A callable with the view's entry it came from (its exposed name, for tools/call). */
@@ -26,8 +27,12 @@ function callableOf(entry: CatalogEntry): EntryCallable {
   const item = entry.item;
   const c: EntryCallable = { server: entry.server, tool: entry.original, entry };
   if (typeof item.description === 'string') c.description = item.description;
-  if (item.inputSchema !== undefined) c.inputSchema = item.inputSchema;
-  if (item.outputSchema !== undefined) c.outputSchema = item.outputSchema;
+  // Once per view's tool list, not per call: a schema that is not one (JSON Schema is an object
+  // or a boolean) is left out, as a missing one is.
+  const input = asSchema(item.inputSchema);
+  if (input !== undefined) c.inputSchema = input;
+  const output = asSchema(item.outputSchema);
+  if (output !== undefined) c.outputSchema = output;
   return c;
 }
 
