@@ -10,6 +10,7 @@ import { statefulParams } from './envelope.js';
 import type { Era } from './era.js';
 import { fetchAll, type FetchedList, type ListBounds } from './list-fetch.js';
 import type { ForwardOptions } from './server-connection-types.js';
+import { ResourceSubscriptions, type SubscriptionWay } from './resource-subscriptions.js';
 import type { JsonObject } from '../protocol/json.js';
 
 export interface EraSide<O> {
@@ -26,6 +27,8 @@ export interface EraSide<O> {
   opened(): void;
   /** The connection is ready (again). */
   ready(): void;
+  /** How resource subscriptions reach the server (resource-subscriptions.ts). */
+  readonly subscriptions: SubscriptionWay;
 }
 
 export interface StatefulHost {
@@ -37,6 +40,8 @@ export interface StatefulHost {
 /** A server of the stateful era: the session was made by the handshake; requests carry only the trace keys. */
 export class StatefulSide<O> implements EraSide<O> {
   readonly era = 'stateful' as const;
+  /** resources/subscribe and unsubscribe, made again after a reconnect (ready()). */
+  readonly subscriptions = ResourceSubscriptions.byRequests;
 
   constructor(private readonly host: StatefulHost) {}
 

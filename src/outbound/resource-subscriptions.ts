@@ -1,7 +1,7 @@
 // One connection's resource subscriptions, across reconnects: which URIs we want updates about,
-// and how the server is told. Stateful era: resources/subscribe and unsubscribe, made again after a
-// reconnect (the server forgets them with its connection). 2026-07-28: the listen stream's filter
-// (the connection re-listens). Invariant: a URI is wanted only once the server agreed to it.
+// and how the server is told, the way its era side says (SubscriptionWay). Stateful era:
+// resources/subscribe and unsubscribe, made again after a reconnect (the server forgets them with
+// its connection). 2026-07-28: the listen stream's filter (the connection re-listens). Invariant: a URI is wanted only once the server agreed to it.
 // A burst (a session that held a thousand URIs ends) is told one request at a time (stateful) or
 // in one new listen stream (2026-07-28), never past the server's limit of calls in flight.
 
@@ -9,12 +9,12 @@ import { type JsonObject, valueAt } from '../protocol/json.js';
 import { RpcError, describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ErrorCode } from '../protocol/jsonrpc.js';
-import type { Era } from './era.js';
 
 export interface SubscriptionHost {
   readonly name: string;
   readonly logger: Logger;
-  era(): Era;
+  /** How the server is told, as its era side has it (era-side.ts: `subscriptions`). */
+  way(): SubscriptionWay;
   /** Throws the connection's unavailability when it is not ready. */
   checkReady(): void;
   capabilities(): JsonObject;
@@ -23,7 +23,40 @@ export interface SubscriptionHost {
   relisten(): Promise<void>;
 }
 
+/** How subscriptions reach a server: each era side holds one (ResourceSubscriptions.byRequests or byListen). */
+export interface SubscriptionWay {
+  /** Tells the server `uri` is wanted (already in `subs.uris`); rejects when it refuses. */
+  add(subs: ResourceSubscriptions, uri: string): Promise<void>;
+  /** Tells it `uri` is no longer wanted (already gone from `subs.uris`). */
+  drop(subs: ResourceSubscriptions, uri: string): Promise<void>;
+  /** After a refused add of a URI that was not wanted before (now gone from `subs.uris` again). */
+  undo(subs: ResourceSubscriptions): void;
+}
+
 export class ResourceSubscriptions {
+  /** Stateful era: resources/subscribe per URI; unsubscribes one at a time. */
+  static readonly byRequests: SubscriptionWay = {
+    add: (subs, uri) => subs.hold(uri),
+    drop: async (subs, uri) => {
+      if (!subs.held.has(uri) && !subs.asking.has(uri)) return;
+      const turn = subs.releasing.then(() => subs.release(uri));
+      subs.releasing = turn.catch(() => {});
+      await turn;
+    },
+    undo: () => {}, // the server holds nothing it refused
+  };
+
+  /** 2026-07-28: the listen stream's filter, renewed for each burst of changes. */
+  static readonly byListen: SubscriptionWay = {
+    add: (subs, _uri) => {
+      const host = subs.host;
+      if (!valueAt(host.capabilities(), 'resources', 'subscribe')) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`));
+      return subs.relisten();
+    },
+    drop: (subs) => subs.relisten(),
+    undo: (subs) => void subs.relisten().catch(() => {}),
+  };
+
   private readonly wanted = new Set<string>();
   /** Of those, the ones the current stateful-era server holds. */
   private readonly held = new Set<string>();
@@ -46,17 +79,13 @@ export class ResourceSubscriptions {
     host.checkReady();
     const had = this.wanted.has(uri);
     this.wanted.add(uri);
+    const way = host.way();
     try {
-      if (host.era() === 'stateless') {
-        if (!valueAt(host.capabilities(), 'resources', 'subscribe')) throw new RpcError(ErrorCode.MethodNotFound, `server "${host.name}" offers no resource subscriptions`);
-        await this.relisten();
-      } else {
-        await this.hold(uri);
-      }
+      await way.add(this, uri);
     } catch (err) {
       if (!had) {
         this.wanted.delete(uri);
-        if (host.era() === 'stateless') void this.relisten().catch(() => {});
+        way.undo(this);
       }
       throw err;
     }
@@ -69,11 +98,7 @@ export class ResourceSubscriptions {
     } catch {
       return; // nothing is held on a server that is gone
     }
-    if (this.host.era() === 'stateless') return this.relisten();
-    if (!this.held.has(uri) && !this.asking.has(uri)) return;
-    const turn = this.releasing.then(() => this.release(uri));
-    this.releasing = turn.catch(() => {});
-    await turn;
+    return this.host.way().drop(this, uri);
   }
 
   /** resources/unsubscribe, in its turn, unless the URI is wanted again by then (the server keeps it). */

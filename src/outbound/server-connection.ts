@@ -119,7 +119,7 @@ export class ServerConnection<O = never> {
     this.resources = new ResourceSubscriptions({
       name: config.name,
       logger,
-      era: () => this.era,
+      way: () => this.side.subscriptions,
       checkReady: () => {
         if (this.state !== 'ready' || !this.peer) throw this.unavailable();
       },

@@ -14,6 +14,7 @@ import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { ListKind } from '../protocol/mcp.js';
 import { statelessParams, type EnvelopeBase } from './envelope.js';
 import type { EraSide } from './era-side.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { fetchAll, type FetchedList, type ListBounds, type Requester } from './list-fetch.js';
 import { Listener } from './listen.js';
 import { screenTools, type ParamHeader } from './mcp-headers.js';
@@ -40,6 +41,8 @@ export interface StatelessHost<O> {
 
 export class StatelessSide<O> implements EraSide<O> {
   readonly era = 'stateless' as const;
+  /** The listen stream's filter: the connection re-listens. */
+  readonly subscriptions = ResourceSubscriptions.byListen;
   readonly listener: Listener<O>;
   /** The level of the router's last logging/setLevel: requests that name none carry it. */
   private logLevel?: string;

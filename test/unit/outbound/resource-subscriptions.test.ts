@@ -16,7 +16,8 @@ function host(era: Era = 'stateful') {
   const h = {
     name: 'files',
     logger: silentLogger(),
-    era: () => era,
+    // The way each era side has it (era-side.ts, stateless-side.ts).
+    way: () => (era === 'stateless' ? ResourceSubscriptions.byListen : ResourceSubscriptions.byRequests),
     checkReady: () => {},
     capabilities: () => ({ resources: { subscribe: true } }),
     request: (method: string, params: Record<string, any>) =>
