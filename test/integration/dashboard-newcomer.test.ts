@@ -3,14 +3,10 @@
 // limits.streamlessSessionIdleTimeout, resources and templates have their own columns, the
 // latency chart draws no line across intervals without calls, and /favicon.ico answers. The
 // browser part runs the real page in headless Chromium (see dashboard.test.ts).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { cleanup, connectHttpClient, fixtureServer, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
-
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 
 let gw: HttpGateway;
 let base: string;
@@ -100,20 +96,13 @@ describe('the dashboard’s other pages', () => {
 
 describe.skipIf(!CHROMIUM)('the dashboard in a browser', () => {
   let browser: Browser;
-  let profileDir: string;
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
   beforeAll(async () => {
-    const puppeteer = (await import('puppeteer-core')).default;
-    profileDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-chromium-'));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM!,
-      headless: true,
-      userDataDir: profileDir,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
   });
   afterAll(async () => {
-    await browser?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    await chromium?.close();
   });
 
   it('shows the columns apart, draws no latency line across idle intervals, and asks for nothing that 404s', { timeout: 60_000 }, async () => {

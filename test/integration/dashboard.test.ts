@@ -3,17 +3,16 @@
 // server rows, states, tool counts, a chart drawn, search filtering the catalog, and markup from a
 // server shown as text, never run. Screenshot: artifacts/dashboard.png (docs/dashboard.png too
 // with SWITCHBOARD_UPDATE_SCREENSHOT=1).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { cleanup, connectHttpClient, fixture, fixtureServer, nodeBin, repoRoot, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
 
 const OPS = 'ops-token-0123456789';
 const AGENT = 'agent-token-0123456789';
 const UPDATE = process.env.SWITCHBOARD_UPDATE_SCREENSHOT === '1';
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 
 const config = yamlServers(
   [
@@ -77,22 +76,13 @@ describe('dashboard pages', () => {
 
 describe.skipIf(!CHROMIUM)('dashboard in a browser', () => {
   let browser: Browser;
-  let profileDir: string;
-
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
   beforeAll(async () => {
-    const puppeteer = (await import('puppeteer-core')).default;
-    profileDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-chromium-'));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM!,
-      headless: true,
-      userDataDir: profileDir,
-      // The machine has no network but loopback: Chromium's own background traffic stays off.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
   });
   afterAll(async () => {
-    await browser?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    await chromium?.close();
   });
 
   it("shows servers, a chart, findings and a searchable catalog, and runs none of the servers' markup", { timeout: 150_000 }, async () => {
