@@ -5,7 +5,7 @@
 //   'latin1' encoding (one character per byte: the same bytes, no decoding, no validation), which
 //   node copies into native memory at once.
 // - The stream backed up: copied into a few long-lived blocks (copy-blocks.ts) that wait in the
-//   queue instead, and the same latin1 string is made and dropped (see youngPace).
+//   queue instead, and the same latin1 string is made and dropped (see _youngPace).
 // Why: read buffers are external memory; V8 frees a dead one at the next young-generation
 // collection, and starts a full mark-compact when external memory has grown by 64 MB since the
 // last one. A read buffer still held by a pending write when a scavenge runs is promoted and only
