@@ -1,6 +1,6 @@
 // Instructions the gateway process executes per tools/call, counted by valgrind (callgrind),
 // which does not depend on the machine's load as CPU time does: on 2 shared cores under load the
-// timed benchmark cannot resolve a few per cent, this can (to about ±5 %: JIT and GC vary).
+// timed benchmark cannot resolve a few per cent. This count is load-free, but its runs are bimodal (about 280k or 320k a call for one build: JIT and GC; bench/NOTES.md): compare several runs each.
 // Each build is run over stdio in front of bench/echo-server.mjs, once with no calls and once with
 // --calls (32 in flight, 100 B); the difference over the calls is the per-call count.
 //   node bench/instructions.mjs --cli dist/main.js --cli /other/checkout/dist/main.js [--calls 3000] [--runs 2]
