@@ -29,6 +29,8 @@ import { readLock } from './lock-file.js';
 import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.js';
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
+import { MemoryStore } from '../state/memory-store.js';
+import type { StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
@@ -43,6 +45,8 @@ export interface AppOptions {
   reconnect?: boolean;
   /** Where OTEL_* and SWITCHBOARD_METRICS are read (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The state store to use instead of opening one (tests: two apps sharing a MemoryStore act as two replicas). */
+  stateStore?: StateStore;
 }
 
 /**
@@ -73,6 +77,8 @@ export class App implements SessionOpener {
   /** The o200k counter, loading or loaded (see exactTokens). */
   private exact?: Promise<void>;
   private faces?: Faces;
+  /** Sessions' records, SSE events and messages between replicas (src/state/): opened by start(), closed by close(). */
+  state?: StateStore;
   private observability?: Observability;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
   private declare?: CodeDeclarer;
@@ -116,7 +122,7 @@ export class App implements SessionOpener {
    * sessions hear list_changed (one hung server must not hold back everyone else).
    */
   async start(waitMs?: number): Promise<void> {
-    await Promise.all([this.loadLock(), this.loadCodeMode()]);
+    await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -310,9 +316,22 @@ export class App implements SessionOpener {
     await this.router.close();
     await Promise.all(this.router.connections().map((c) => c.close()));
     this.store.close();
+    await this.state?.close();
     await this.audit.close();
     // Last: the spans of everything above are exported before the process ends.
     await this.observability?.close();
+  }
+
+  /**
+   * The one place the state store is made. Unless listen.stateKey is set, cursors and state tokens
+   * are signed with the store's shared key: one per process in memory (as before), one for the
+   * whole cluster in Redis, so what one replica issued pages or resumes on another.
+   */
+  private async openState(): Promise<void> {
+    const state = (this.state = this.options.stateStore ?? new MemoryStore());
+    if (this.current.listen.stateKey !== undefined) return;
+    const { key, keyId } = await state.sharedKey();
+    this.router.useKey(key, keyId);
   }
 
   /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */
