@@ -30,7 +30,7 @@ import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.j
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
 import { MemoryStore } from '../state/memory-store.js';
-import type { StateStore } from '../state/store.js';
+import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
@@ -209,10 +209,8 @@ export class App implements SessionOpener {
       },
       { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },
     );
-    this.faces = await openFaces(
-      { opener: this, config: () => this.current, logger: this.logger, status: () => ({ servers: this.summary(), sessions: this.sessionCount }), pages: this.observability.pages },
-      options,
-    );
+    const status = () => ({ servers: this.summary(), sessions: this.sessionCount });
+    this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status, pages: this.observability.pages, stateStore: this.state }, options);
     return this.faces.url;
   }
 
@@ -267,11 +265,20 @@ export class App implements SessionOpener {
   }
 
   openSession(push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
+    return this.restoreSession(undefined, push, principal, parent);
+  }
+  /** A new session, or (given its record) one initialized on another replica. */
+  restoreSession(record: SessionRecord | undefined, push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', parent);
     const session = new ClientSession(this.router, this.finder, push, budget, profile, () => this.settled());
+    if (record !== undefined) session.restore(record);
     this.router.attach(session);
     return session;
+  }
+
+  get keyId(): string {
+    return this.router.keyId;
   }
 
   openStatelessSession(principal?: string): ClientSession {
@@ -322,11 +329,7 @@ export class App implements SessionOpener {
     await this.observability?.close();
   }
 
-  /**
-   * The one place the state store is made. Unless listen.stateKey is set, cursors and state tokens
-   * are signed with the store's shared key: one per process in memory (as before), one for the
-   * whole cluster in Redis, so what one replica issued pages or resumes on another.
-   */
+  /** The one place the state store is made. Its shared key signs cursors unless listen.stateKey does (one per process in memory). */
   private async openState(): Promise<void> {
     const state = (this.state = this.options.stateStore ?? new MemoryStore());
     if (this.current.listen.stateKey !== undefined) return;

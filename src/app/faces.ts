@@ -11,6 +11,7 @@ import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { EndpointSession, SessionOpener } from '../inbound/session-opener.js';
 import type { Logger } from '../log.js';
 import { faceAuth } from './face-auth.js';
+import type { StateStore } from '../state/store.js';
 
 export interface FaceOptions {
   /** Serve one client on stdin/stdout; `onEnd` is called when stdin ends. */
@@ -27,6 +28,8 @@ export interface FaceDeps {
   status: () => unknown;
   /** More pages beside the MCP path (metrics, dashboard, OAuth metadata), by path. */
   pages?: ReadonlyMap<string, Page>;
+  /** Where the HTTP face records its stateful sessions, so replicas sharing it serve any of them. */
+  stateStore?: StateStore;
 }
 
 export interface Faces {
@@ -57,6 +60,10 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       budget: opener.budget,
       openSession: (push, principal, parent) => identified(opener.openSession(push, auth.profileOf(principal), parent), principal),
       openStatelessSession: (principal) => identified(opener.openStatelessSession(auth.profileOf(principal)), principal),
+      restoreSession: opener.restoreSession && ((record, push, principal, parent) => identified(opener.restoreSession!(record, push, auth.profileOf(principal), parent), principal)),
+      get keyId() {
+        return opener.keyId;
+      },
     };
     http = await startHttpEndpoint(httpOpener, {
       ...config().listen,
@@ -72,6 +79,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       requestTimeoutMs: l.requestTimeoutMs,
       writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),
+      store: deps.stateStore,
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth.authenticate()?.(header),
       isOperator: (principal) => auth.isOperator(principal),

@@ -30,9 +30,12 @@ import { handlerFor } from './handlers/index.js';
 import { LOG_LEVELS, passesLevel } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
+import type { SessionRecord } from '../state/store.js';
+import type { SessionFields } from './session-opener.js';
 
 export class ClientSession implements EndpointSession, Session {
-  readonly id = randomUUID();
+  /** Random, or the id of the session restored from its record (set before the router sees it). */
+  id: string = randomUUID();
   protocolVersion: string | undefined;
   clientCapabilities: JsonObject = {};
   clientInfo?: JsonObject;
@@ -54,6 +57,11 @@ export class ClientSession implements EndpointSession, Session {
 
   /** Whom the endpoint authenticated for this session, when narrower than its profile (see EndpointSession). */
   principal?: string;
+
+  /** Resource URIs the client subscribed to, as it named them (for its record in the state store). */
+  readonly subscribed = new Set<string>();
+  /** Told when the session's record changes (log level, subscriptions): the HTTP face stores it. */
+  recordChanged?: (patch: Partial<SessionRecord>) => void;
 
   constructor(
     readonly router: Router,
@@ -297,6 +305,55 @@ export class ClientSession implements EndpointSession, Session {
   /** Called by the logging/setLevel handler. */
   setLogLevel(level: string): void {
     this.logLevel = level;
+    this.recordChanged?.({ logLevel: level });
+  }
+
+  /** The subscribe handlers succeeded: `uri` (as the client named it) is held, or no longer. */
+  noteSubscription(uri: string, held: boolean): void {
+    if (held === this.subscribed.has(uri)) return;
+    if (held) this.subscribed.add(uri);
+    else this.subscribed.delete(uri);
+    this.recordChanged?.({ subscriptions: [...this.subscribed] });
+  }
+
+  /** What a replica needs to serve this session (its record in the state store). */
+  recordFields(): SessionFields {
+    return {
+      protocolVersion: this.protocolVersion ?? '2025-03-26',
+      clientCapabilities: this.clientCapabilities,
+      clientInfo: this.clientInfo,
+      profile: this.profile?.name,
+      logLevel: this.logLevel,
+      subscriptions: [...this.subscribed],
+    };
+  }
+
+  /**
+   * Becomes the session `record` describes, initialized on another replica (or before this one
+   * restarted): same id, revision, capabilities and level. Called before the router attaches it.
+   */
+  restore(record: SessionRecord): void {
+    this.id = record.id;
+    this.protocolVersion = record.protocolVersion;
+    this.clientCapabilities = record.clientCapabilities;
+    this.clientInfo = record.clientInfo;
+    this.logLevel = record.logLevel;
+    for (const uri of record.subscriptions) this.subscribed.add(uri);
+    this.initialized = true;
+    for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
+    if (record.logLevel !== undefined) void this.router.logLevelChanged().catch(() => {});
+  }
+
+  /** Another replica changed the record: this copy follows (without telling the store again). */
+  applyPatch(patch: Partial<SessionRecord>): void {
+    if (patch.logLevel !== undefined && patch.logLevel !== this.logLevel) {
+      this.logLevel = patch.logLevel;
+      void this.router.logLevelChanged().catch(() => {});
+    }
+    if (patch.subscriptions !== undefined) {
+      this.subscribed.clear();
+      for (const uri of patch.subscriptions) this.subscribed.add(uri);
+    }
   }
 
   private errorFor(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {

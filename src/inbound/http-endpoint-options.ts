@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from './http-auth.js';
 import type { BoundPort } from './http-bind.js';
 import type { Shares } from './principals.js';
+import type { StateStore } from '../state/store.js';
 
 /** The pino subset used here; a pino Logger fits. */
 export interface HttpEndpointLogger {
@@ -63,6 +64,11 @@ export interface HttpEndpointOptions {
    * be a promise (OAuth tokens to verify); no byte of the body is read before it is in.
    */
   authenticate?: Authenticator;
+  /**
+   * Where stateful sessions are recorded, so any replica sharing the store serves any of them
+   * (and resumes their SSE streams). Absent: sessions live in this endpoint alone.
+   */
+  store?: StateStore;
   /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
   onGetStreamClosed?: (sessionId: string) => void;
 }

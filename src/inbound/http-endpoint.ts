@@ -22,6 +22,7 @@ import type { SessionOpener } from './session-opener.js';
 import type { HttpEndpoint, HttpEndpointLogger, HttpEndpointOptions, Page } from './http-endpoint-options.js';
 import { deleteSession, openGetStream } from './http-session-routes.js';
 import { onPost, type PostHost } from './http-post.js';
+import { SessionRecords } from './http-records.js';
 
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
@@ -68,6 +69,12 @@ class Endpoint implements PostHost {
   private readonly drainWaiters: (() => void)[] = [];
   private serverClosed?: Promise<void>;
   readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
+  /** The link to the state store, when one is given: sessions are recorded there and adopted from it. */
+  readonly records: SessionRecords | undefined;
+  /** Another replica ended a session held here: forget it (bound once). */
+  private readonly forget = (entry: SessionEntry): void => {
+    if (this.sessions.byId.get(entry.id) === entry) this.sessions.byId.delete(entry.id);
+  };
 
   constructor(
     readonly opener: SessionOpener,
@@ -79,15 +86,24 @@ class Endpoint implements PostHost {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.tooDeep = errorBody(ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${this.maxDepth} levels (limits.maxDepth)`);
     this.principals = new Principals(options.shares ?? DEFAULT_SHARES);
+    const idleTimeoutMs = options.sessionIdleTimeoutMs ?? 3_600_000;
+    const store = options.store;
+    this.records = store === undefined ? undefined : new SessionRecords(store, idleTimeoutMs, this.logger, () => opener.keyId ?? '');
     this.sessions = new SessionTable(
       options.maxSessions ?? 1000,
-      options.sessionIdleTimeoutMs ?? 3_600_000,
+      idleTimeoutMs,
       (entry) => {
         this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
         entry.terminate();
+        // Idle here is not idle everywhere: with other replicas the record lives on its own TTL,
+        // which whoever serves the session pushes out. Alone, the session ends as it always did.
+        if (store !== undefined && store.liveReplicas() === 1) this.records!.ended(entry.id);
       },
       this.principals,
-      (entry, why) => this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`),
+      (entry, why) => {
+        this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`);
+        this.records?.ended(entry.id);
+      },
       options.streamlessSessionIdleTimeoutMs,
     );
     const maxConnections = options.maxConnections ?? 512;
@@ -137,6 +153,11 @@ class Endpoint implements PostHost {
     return url;
   }
 
+  hold(entry: SessionEntry): void {
+    this.sessions.byId.set(entry.id, entry);
+    entry.dropped = this.forget;
+  }
+
   /** Counts a request's reply as open until it is fully written (or its client left). */
   track(res: ServerResponse): void {
     this.openReplies++;
@@ -172,6 +193,7 @@ class Endpoint implements PostHost {
   private async shutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.pinger);
+    this.records?.close();
     const stopped = this.stopListening();
     this.sessions.terminateAll();
     for (const entry of this.statelessEntries.values()) entry.terminate();

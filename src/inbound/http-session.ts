@@ -21,6 +21,8 @@ import { SseStream } from './http-sse.js';
 import type { Holding, Principals } from './principals.js';
 import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
 import type { CallShare } from './context.js';
+import type { SessionRecords } from './http-records.js';
+import type { SessionMessage, SessionRecord } from '../state/store.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
 export const MAX_BACKLOG = 100;
@@ -42,6 +44,14 @@ export class SessionEntry {
   /** The principal whose share of sessions this one takes (none for a stateless entry). */
   readonly holder: Holding | undefined;
   private readonly principals: Principals | undefined;
+  /** The state store's link, while the session is shared through one (stateful sessions only). */
+  records: SessionRecords | undefined;
+  /** When the record's TTL was last pushed out (SessionRecords.refresh). */
+  refreshedAt = 0;
+  /** Stops hearing the store's messages about this session. */
+  unfollow: (() => void) | undefined;
+  /** Another replica ended the session: the endpoint forgets it (set when the endpoint holds it). */
+  dropped: ((entry: SessionEntry) => void) | undefined;
 
   /** Opens the session; throws what openSession throws. */
   constructor(
@@ -54,8 +64,13 @@ export class SessionEntry {
     readonly stateless = false,
     /** Whose share of sessions it takes, from now until it is terminated. */
     charge?: { holder: Holding; principals: Principals },
+    /** The record of a session initialized on another replica, to serve here. */
+    record?: SessionRecord,
   ) {
-    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal, charge?.principals.budgetOf(charge.holder));
+    const parent = charge?.principals.budgetOf(charge.holder);
+    if (stateless) this.session = opener.openStatelessSession(principal);
+    else if (record !== undefined && opener.restoreSession !== undefined) this.session = opener.restoreSession(record, this.push, principal, parent);
+    else this.session = opener.openSession(this.push, principal, parent);
     this.holder = charge?.holder;
     this.principals = charge?.principals;
     if (this.holder !== undefined) this.holder.sessions++;
@@ -73,6 +88,16 @@ export class SessionEntry {
   /** The client did some work (anything but a ping): the session is not idle. */
   touch(): void {
     this.lastWork = Date.now();
+    if (this.records !== undefined) this.records.refresh(this, this.lastWork);
+  }
+
+  /** What another replica (or this one) said about the session through the store. */
+  heard(message: SessionMessage): void {
+    if (this.closed) return;
+    if (message.kind === 'ended') {
+      this.dropped?.(this);
+      this.terminate();
+    } else if (message.kind === 'patched') this.session.applyPatch?.(message.patch);
   }
 
   /** Whether a request of it is being served. */
@@ -132,6 +157,7 @@ export class SessionEntry {
   terminate(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unfollow?.();
     this.getStream?.end();
     this.getStream = undefined;
     this.backlog = [];

@@ -1,0 +1,131 @@
+// Stateful (2025-era) sessions across two replicas sharing a state store, behind a round-robin
+// fetch with no affinity: initialized on one, served on the other; the log level, a cursor and the
+// end of a session hold on both; an unknown session is 404 everywhere; with the store down, new
+// sessions get 503 with Retry-After while held ones carry on.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureServer, yamlServers } from '../helpers/index.js';
+import { startReplicas, type Replicas } from '../helpers/replicas.js';
+import { MemoryStore } from '../../src/state/memory-store.js';
+import type { StateStore, StoreHealth } from '../../src/state/store.js';
+
+/** A replica's view of a shared MemoryStore that can be cut off: while down, every call rejects. */
+function cuttable(store: MemoryStore): StateStore & { cut(down: boolean): void } {
+  let health: StoreHealth = 'up';
+  const listeners = new Set<(h: StoreHealth) => void>();
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'health') return health;
+      if (key === 'cut')
+        return (down: boolean) => {
+          health = down ? 'down' : 'up';
+          for (const l of listeners) l(health);
+        };
+      if (key === 'onHealth') return (l: (h: StoreHealth) => void) => (listeners.add(l), () => listeners.delete(l));
+      const value = Reflect.get(target, key, target);
+      if (typeof value !== 'function' || key === 'liveReplicas' || key === 'close') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) => (health === 'down' ? Promise.reject(new Error('store unreachable')) : value.apply(target, args));
+    },
+  }) as StateStore & { cut(down: boolean): void };
+}
+
+let cluster: Replicas | undefined;
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+  await cluster?.close();
+  cluster = undefined;
+});
+
+async function connect(fetchFn: typeof fetch, url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFn });
+  const client = new Client({ name: 'replica-test', version: '1.0.0' }, { capabilities: {} });
+  clients.push(client);
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const post = (fetchFn: typeof fetch, url: string, sessionId: string, body: object) =>
+  fetchFn(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+  });
+
+describe('two replicas sharing a state store, round robin without affinity', () => {
+  it('serve one session on both: lists, calls, log level, cursors, and its end', async () => {
+    cluster = await startReplicas(yamlServers([fixtureServer('echo', 'echo', ['--tools', '5'])], { catalog: { pageSize: 2 } }));
+    const [a, b] = cluster.replicas;
+    const { client, transport } = await connect(cluster.fetch, cluster.url);
+    const id = transport.sessionId!;
+    // initialize went to A, notifications/initialized to B (adopted there): both hold it now.
+    expect(a!.app.sessionCount + b!.app.sessionCount).toBeGreaterThanOrEqual(1);
+    const calls = await Promise.all(Array.from({ length: 6 }, (_, i) => client.callTool({ name: 'echo__echo', arguments: { text: `call ${i}` } })));
+    expect(calls.map((r) => (r.content as Array<{ text: string }>)[0]!.text)).toEqual(Array.from({ length: 6 }, (_, i) => `call ${i}`));
+    expect(a!.app.sessionCount).toBe(1);
+    expect(b!.app.sessionCount).toBe(1);
+
+    // Paging: a cursor one replica issued is good at the other (round robin alternates them).
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      names.push(...page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(names.length).toBeGreaterThan(2);
+    expect(new Set(names).size).toBe(names.length);
+
+    // logging/setLevel on one replica holds on the other.
+    await client.setLoggingLevel('warning');
+    const sessions = cluster.replicas.map((r) => [...r.app.router.allSessions()].find((s) => s.id === id)!);
+    await expect.poll(() => sessions.map((s) => s.logLevel)).toEqual(['warning', 'warning']);
+
+    // DELETE on one ends it on both: the next request anywhere is 404.
+    await transport.terminateSession();
+    expect(a!.app.sessionCount + b!.app.sessionCount).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await post(cluster.to(i), cluster.url, id, { id: 9, method: 'ping' })).status).toBe(404);
+  });
+
+  it('answer 404 for a session no replica knows', async () => {
+    cluster = await startReplicas(yamlServers([fixtureServer('echo', 'echo')]));
+    const res = await post(cluster.to(1), cluster.url, 'no-such-session', { id: 1, method: 'ping' });
+    expect(res.status).toBe(404);
+    expect(cluster.replicas[1]!.app.sessionCount).toBe(0);
+  });
+});
+
+describe('the state store down', () => {
+  it('refuses new sessions with 503 and Retry-After, never 404, while held sessions carry on; recovers by itself', async () => {
+    const cut: ReturnType<typeof cuttable>[] = [];
+    cluster = await startReplicas(yamlServers([fixtureServer('echo', 'echo')]), 2, (i, first) => {
+      const s = cuttable(i === 0 ? first : new MemoryStore(1000, Date.now, first));
+      cut.push(s);
+      return s;
+    });
+    // Held on A only: every request goes there.
+    const { client, transport } = await connect(cluster.to(0), cluster.url);
+    for (const s of cut) s.cut(true);
+    const echoed = await client.callTool({ name: 'echo__echo', arguments: { text: 'still here' } });
+    expect((echoed.content as Array<{ text: string }>)[0]!.text).toBe('still here');
+    await client.setLoggingLevel('error');
+
+    const init = { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const refused = await cluster.to(0)(cluster.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', ...init }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // B cannot tell whether the session exists: 503, so the client retries instead of starting over.
+    const elsewhere = await post(cluster.to(1), cluster.url, transport.sessionId!, { id: 2, method: 'ping' });
+    expect(elsewhere.status).toBe(503);
+    expect(elsewhere.headers.get('retry-after')).toBe('1');
+
+    for (const s of cut) s.cut(false);
+    const { client: again } = await connect(cluster.to(1), cluster.url);
+    expect((await again.listTools()).tools.map((t) => t.name)).toContain('echo__echo');
+  });
+});
