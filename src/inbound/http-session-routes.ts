@@ -19,6 +19,8 @@ import type { SessionOpener } from './session-opener.js';
 import type { Holding, Shares } from './principals.js';
 import type { SessionRecords } from './http-records.js';
 import { adopt } from './http-adopt.js';
+import { resume } from './http-resume.js';
+import type { StoredEvent } from '../state/store.js';
 
 const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const POST_ONLY: OutgoingHttpHeaders = { Allow: 'POST' };
@@ -139,16 +141,20 @@ export function openGetStream(host: SessionRoutesHost, req: IncomingMessage, res
 }
 
 function getStream(host: SessionRoutesHost, req: IncomingMessage, res: ServerResponse, entry: SessionEntry): void {
-  if (entry.hasOpenGetStream()) return host.refuse(req, res, 409, Refusal.streamConflict);
   const conn = connOf(req.socket);
+  const lastEventId = req.headers['last-event-id'];
+  // A POST's stream resumed is a stream of its own, not the session's GET stream: no 409 for it yet.
+  if (entry.hasOpenGetStream() && (typeof lastEventId !== 'string' || entry.records === undefined)) return host.refuse(req, res, 409, Refusal.streamConflict);
   if (conn !== undefined && !host.connections.takeStream(conn, res)) return host.refuseShare(res, null, `${conn.holder.streams} streams open`, 'streams');
-  if (req.headers['last-event-id'] !== undefined) {
-    // No event store: nothing to replay. A fresh stream still carries every later push.
-    host.logger.debug({ sessionId: entry.id }, 'Last-Event-ID ignored: resumption not supported');
-  }
-  entry.openGetStream(res, host.options.writeBufferBytes);
-  const { onGetStreamClosed } = host.options;
-  if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
+  const open = (replay?: readonly StoredEvent[]) => {
+    entry.openGetStream(res, host.options.writeBufferBytes, replay);
+    const { onGetStreamClosed } = host.options;
+    if (onGetStreamClosed !== undefined) res.once('close', () => onGetStreamClosed(entry.id));
+  };
+  if (typeof lastEventId !== 'string') return open();
+  // Without a store there are no events to replay: a fresh stream still carries every later push.
+  if (entry.records === undefined) return open();
+  void resume(host, req, res, entry, lastEventId, open);
 }
 
 /** DELETE: the client ends its session. */

@@ -17,15 +17,22 @@ import { REFUSAL_STATUS } from '../errors.js';
 
 const OK: { status: number; headers?: undefined } = { status: 200 };
 import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody } from './http-reply.js';
-import { SseStream } from './http-sse.js';
+import { SseStream, chunksText } from './http-sse.js';
 import type { Holding, Principals } from './principals.js';
 import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
 import type { CallShare } from './context.js';
 import type { SessionRecords } from './http-records.js';
-import type { SessionMessage, SessionRecord } from '../state/store.js';
+import type { SessionMessage, SessionRecord, StoredEvent } from '../state/store.js';
+import { ResumedStream, StoredStream } from './http-stored-stream.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
 export const MAX_BACKLOG = 100;
+
+/** The first revision whose clients expect a priming event (an id, empty data) on a POST's stream: SEP-1699. */
+const PRIMING_SINCE = '2025-11-25';
+
+/** The name of a session's GET stream in the store (a POST's stream is named `<replica>.<n>`). */
+export const GET_STREAM = 'get';
 
 export class SessionEntry {
   /** Given to the opener as the session's `push`; bound once per session. */
@@ -35,7 +42,14 @@ export class SessionEntry {
   readonly exchanges = new Slots<PostExchange>();
   closed = false;
   private getStream: SseStream | undefined;
-  private backlog: JsonRpcMessage[] = [];
+  /** Pushes (or, with a store, the GET stream's stored events) kept while no GET stream is open here. */
+  private backlog: (JsonRpcMessage | StoredEvent)[] = [];
+  /** With a store: the GET stream open here, writing the session's GET events as they are appended. */
+  private getEvents: ResumedStream | undefined;
+  /** POST streams resumed here (GET + Last-Event-ID), by name: they write what is appended to them. */
+  private readonly resumed = new Map<string, ResumedStream>();
+  /** Resumptions reading the store now: they hear every event meanwhile (see http-resume.ts). */
+  private readonly collectors = new Set<(event: StoredEvent) => void>();
   private streamCount = 0;
   /** When the client last did work (for the idle sweep and shedding): a ping is not work. */
   lastWork = Date.now();
@@ -98,6 +112,33 @@ export class SessionEntry {
       this.dropped?.(this);
       this.terminate();
     } else if (message.kind === 'patched') this.session.applyPatch?.(message.patch);
+    else if (message.kind === 'event') this.heardEvent(message.event);
+  }
+
+  /** An event appended to one of the session's streams: written here if that stream is open here. */
+  private heardEvent(event: StoredEvent): void {
+    for (const collect of this.collectors) collect(event);
+    if (event.stream !== GET_STREAM) {
+      const resumed = this.resumed.get(event.stream);
+      if (resumed !== undefined) resumed.live(event);
+      return;
+    }
+    if (this.getEvents?.isOpen === true) return this.getEvents.live(event);
+    this.keep(event);
+  }
+
+  /** Hears every event until the returned function is called (a resumption reading the store). */
+  collect(listener: (event: StoredEvent) => void): () => void {
+    this.collectors.add(listener);
+    return () => this.collectors.delete(listener);
+  }
+
+  /** A POST stream resumed here: it writes that stream's events until it ends. */
+  holdResumed(stream: ResumedStream, res: ServerResponse): void {
+    this.resumed.set(stream.name, stream);
+    res.once('close', () => {
+      if (this.resumed.get(stream.name) === stream) this.resumed.delete(stream.name);
+    });
   }
 
   /** Whether a request of it is being served. */
@@ -120,8 +161,11 @@ export class SessionEntry {
     return this.getStream?.isOpen === true;
   }
 
-  /** Turns `res` into the session's GET stream and flushes the backlog into it. */
-  openGetStream(res: ServerResponse, maxBufferedBytes?: number): void {
+  /**
+   * Turns `res` into the session's GET stream and flushes the backlog into it; resumed with
+   * Last-Event-ID (`replay`: what the store kept after it), the stored events replace the backlog.
+   */
+  openGetStream(res: ServerResponse, maxBufferedBytes?: number, replay?: readonly StoredEvent[]): void {
     this.touch();
     this.hadGetStream = true;
     const stream = new SseStream(res, this.nextStreamId(), this.id, this.registry, maxBufferedBytes);
@@ -132,8 +176,17 @@ export class SessionEntry {
     stream.comment('stream open');
     const pending = this.backlog;
     this.backlog = [];
+    if (this.records !== undefined) {
+      const events = (this.getEvents = new ResumedStream(GET_STREAM, stream, false));
+      // Resumed, the store's replay (with what came during it) replaces what was kept here.
+      if (replay === undefined) for (const kept of pending) if ('stream' in kept) events.live(kept);
+      events.replay(replay ?? []);
+      // Messages the store could not take (it was down) go out as they are, after.
+      for (const kept of pending) if (!('stream' in kept)) stream.send(kept);
+      return;
+    }
     for (let i = 0; i < pending.length; i++) {
-      if (!stream.send(pending[i]!)) {
+      if (!stream.send(pending[i] as JsonRpcMessage)) {
         this.backlog = pending.slice(i);
         return;
       }
@@ -142,15 +195,33 @@ export class SessionEntry {
 
   private deliver(message: JsonRpcMessage): void {
     if (this.closed) return;
+    const records = this.records;
+    // Through the store: the GET stream may be open on another replica, or resumed later.
+    if (records?.up) {
+      records.store.appendEvent(this.id, GET_STREAM, serializeMessage(message)).catch((err: unknown) => {
+        records.failed(err);
+        this.deliverHere(message);
+      });
+      return;
+    }
+    this.deliverHere(message);
+  }
+
+  private deliverHere(message: JsonRpcMessage): void {
+    if (this.closed) return;
     if (this.getStream !== undefined) {
       if (this.getStream.send(message)) return;
       this.getStream = undefined;
     }
+    this.keep(message);
+  }
+
+  private keep(kept: JsonRpcMessage | StoredEvent): void {
     if (this.backlog.length >= MAX_BACKLOG) {
       this.backlog.shift();
       this.logger.debug({ sessionId: this.id, limit: MAX_BACKLOG }, 'no GET stream: oldest pushed message dropped');
     }
-    this.backlog.push(message);
+    this.backlog.push(kept);
   }
 
   /** Ends everything: GET stream, in-flight exchanges, the session itself. Idempotent. */
@@ -160,6 +231,8 @@ export class SessionEntry {
     this.unfollow?.();
     this.getStream?.end();
     this.getStream = undefined;
+    for (const stream of this.resumed.values()) stream.end();
+    this.resumed.clear();
     this.backlog = [];
     for (const exchange of this.exchanges.values()) exchange.abandon();
     this.exchanges.clear();
@@ -176,6 +249,10 @@ export class PostExchange {
   /** Given to session.handle; bound once per request (the contract wants a function). */
   readonly related = (message: JsonRpcMessage): void => this.sendRelated(message);
   private stream: SseStream | undefined;
+  /** With a store: the stream's events go through it (resumable on any replica). */
+  private stored: StoredStream | undefined;
+  /** The request answered, for its claim in the store. */
+  private requestId: JsonRpcRequest['id'] = null as never;
   private done = false;
   /** Where the session keeps this exchange until it finishes. */
   private slot: number | undefined;
@@ -208,6 +285,7 @@ export class PostExchange {
   /** The whole exchange for an ordinary request. */
   async run(request: JsonRpcRequest): Promise<void> {
     if (request.method === 'ping') this.work = false;
+    this.requestId = request.id;
     this.finish(await this.obtain(request));
   }
 
@@ -234,6 +312,20 @@ export class PostExchange {
     this.done = true;
     if (this.work) this.entry.touch();
     const passed = isSplicedResponse(response);
+    const stored = this.stored;
+    if (stored !== undefined) {
+      const { store } = this.entry.records!;
+      const data = passed ? chunksText(response.chunks) : serializeMessage(response);
+      // Answered once: by us, unless a replica that took us for dead answered for us already.
+      stored.after(() =>
+        store.settleCall(this.entry.id, stored.name).then(
+          (won) => won && stored.add(data),
+          () => stored.add(data),
+        ),
+      );
+      stored.after(() => this.stream!.end());
+      return;
+    }
     if (this.stream !== undefined) {
       if (passed) this.stream.sendChunks(response.chunks);
       else this.stream.send(response);
@@ -269,6 +361,21 @@ export class PostExchange {
     else replyJson(this.res, 404, Refusal.sessionNotFound);
   }
 
+  /**
+   * With a store up, this POST's stream goes through it: claimed (so the request is answered once,
+   * see finish), opened with a priming event for clients of 2025-11-25 (earlier clients may not
+   * expect an event without data), each event stored before it is written.
+   */
+  private storeStream(): void {
+    const { entry } = this;
+    const records = entry.records;
+    if (records === undefined || !records.up || entry.stateless) return;
+    const name = `${records.store.replicaId}.${this.stream!.streamId}`;
+    const stored = (this.stored = new StoredStream(records, entry.id, name, this.stream!));
+    stored.after(() => records.store.claimCall(entry.id, name, this.requestId));
+    if ((entry.session.protocolVersion ?? '') >= PRIMING_SINCE) stored.add('');
+  }
+
   private sendRelated(message: JsonRpcMessage): void {
     const method = (message as { method?: unknown }).method;
     if (this.done) {
@@ -279,7 +386,9 @@ export class PostExchange {
       // Client already gone: nothing to switch. Not a cancellation (spec); the session carries on.
       if (this.res.destroyed) return;
       this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.headerId, this.entry.registry, this.maxBufferedBytes);
+      this.storeStream();
     }
+    if (this.stored !== undefined) return this.stored.add(serializeMessage(message));
     if (!this.stream.send(message)) {
       this.entry.logger.debug({ sessionId: this.entry.id, method }, 'client left the POST stream: related message dropped');
     }
