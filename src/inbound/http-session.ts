@@ -319,8 +319,8 @@ export class PostExchange {
       // Answered once: by us, unless a replica that took us for dead answered for us already.
       stored.after(() =>
         store.settleCall(this.entry.id, stored.name).then(
-          (won) => won && stored.add(data),
-          () => stored.add(data),
+          (won) => won && stored.write(data),
+          () => stored.write(data),
         ),
       );
       stored.after(() => this.stream!.end());

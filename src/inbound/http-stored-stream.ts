@@ -25,17 +25,18 @@ export class StoredStream {
    * store failing, it is written without one: the client still gets it, only not resumably.
    */
   add(data: string): void {
+    this.chain = this.chain.then(() => this.write(data));
+  }
+
+  /** add()'s work, for a step of after() (which must not add: that would queue behind itself). Never rejects. */
+  write(data: string): Promise<unknown> {
     const { records, sessionId, name, sse } = this;
-    this.chain = this.chain.then(
-      () =>
-        records.store.appendEvent(sessionId, name, data).then(
-          (event) => sse.sendEvent(event.id, event.data),
-          (err: unknown) => {
-            records.failed(err);
-            if (data !== '') sse.sendData(data);
-          },
-        ),
-      // Never rejected (both outcomes are handled above); the chain only orders.
+    return records.store.appendEvent(sessionId, name, data).then(
+      (event) => sse.sendEvent(event.id, event.data),
+      (err: unknown) => {
+        records.failed(err);
+        if (data !== '') sse.sendData(data);
+      },
     );
   }
 

@@ -202,13 +202,13 @@ export function rawHttp(url, { method = 'POST', headers = {}, body, path: p } = 
   });
 }
 
-/** The JSON-RPC messages of an HTTP answer (a JSON body, or every `data:` of an SSE body). */
+/** The JSON-RPC messages of an HTTP answer (a JSON body, or every `data:` of an SSE body but a priming event's empty one). */
 export function messagesOf(res) {
   if (!res.text) return [];
   if (String(res.headers['content-type']).startsWith('text/event-stream')) {
     return res.text
       .split('\n')
-      .filter((l) => l.startsWith('data: '))
+      .filter((l) => l.startsWith('data: ') && l.length > 6)
       .map((l) => JSON.parse(l.slice(6)));
   }
   return [JSON.parse(res.text)];

@@ -90,6 +90,9 @@ describe('resumable SSE streams', () => {
     expect(cut.state.resumedWith).toEqual([cut.state.primed]);
     expect(text).toBe('all done');
     expect(progress).toEqual([1, 2, 3, 4]);
+    // A stream nobody cuts ends with its response, on the stream itself.
+    expect(await progressCall(client, 2)).toEqual({ text: 'all done', progress: [1, 2] });
+    expect(cut.state.resumedWith).toHaveLength(1);
   });
 
   it('two replicas: the stream served on A is resumed on B', async () => {
