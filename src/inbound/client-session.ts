@@ -30,7 +30,8 @@ import { handlerFor } from './handlers/index.js';
 import { LOG_LEVELS, passesLevel } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
-import type { SessionRecord } from '../state/store.js';
+import type { SessionMessage, SessionRecord } from '../state/store.js';
+
 import type { SessionFields } from './session-opener.js';
 
 export class ClientSession implements EndpointSession, Session {
@@ -60,6 +61,28 @@ export class ClientSession implements EndpointSession, Session {
 
   /** Resource URIs the client subscribed to, as it named them (for its record in the state store). */
   readonly subscribed = new Set<string>();
+  /** With sessions shared by replicas: where answers and cancellations for another replica's requests go. */
+  elsewhere?: (message: SessionMessage) => void;
+
+  /** This session is shared by replicas; this one is `replica` (in the ids of requests it sends the client). */
+  joinCluster(replica: string, elsewhere: (message: SessionMessage) => void): void {
+    this.toClient.prefix = `sb-${replica}-`;
+    this.elsewhere = elsewhere;
+  }
+
+  /** A client's answer: to a request of ours, or (shared sessions) to another replica's, passed on to it. */
+  private answered(response: JsonRpcResponse): void {
+    if (this.toClient.settle(response)) return;
+    if (this.elsewhere !== undefined && this.toClient.elsewhere(response.id)) this.elsewhere({ kind: 'answer', message: response as unknown as JsonObject });
+    else this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
+  }
+
+  /** A message another replica passed on: an answer to a request of ours, or a cancellation of a request served here. */
+  fromElsewhere(message: SessionMessage): void {
+    if (message.kind === 'answer') this.toClient.settle(message.message as unknown as JsonRpcResponse);
+    else if (message.kind === 'cancel') this.inFlight.get(message.requestId)?.cancel();
+  }
+
   /** Told when the session's record changes (log level, subscriptions): the HTTP face stores it. */
   recordChanged?: (patch: Partial<SessionRecord>) => void;
 
@@ -113,7 +136,7 @@ export class ClientSession implements EndpointSession, Session {
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
       case 'response':
-        if (!this.toClient.settle(message as JsonRpcResponse)) this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
+        this.answered(message as JsonRpcResponse);
         return Promise.resolve(undefined);
       default: {
         const id = valueAt(message, 'id');
@@ -290,7 +313,11 @@ export class ClientSession implements EndpointSession, Session {
         return;
       case 'notifications/cancelled': {
         const id = n.params?.requestId;
-        if (typeof id === 'string' || typeof id === 'number') this.inFlight.get(id)?.cancel();
+        if (typeof id !== 'string' && typeof id !== 'number') return;
+        const cancellation = this.inFlight.get(id);
+        // Served by another replica, maybe: it cancels it if so.
+        if (cancellation === undefined) this.elsewhere?.({ kind: 'cancel', requestId: id });
+        else cancellation.cancel();
         return;
       }
       case 'notifications/roots/list_changed':

@@ -60,6 +60,7 @@ export class SessionRecords {
   attach(entry: SessionEntry): void {
     entry.records = this;
     entry.session.recordChanged = (patch) => this.patch(entry, patch);
+    entry.session.joinCluster?.(this.store.replicaId, (message) => this.store.publish(entry.id, message).catch(this.failed));
     const listener = (message: SessionMessage) => entry.heard(message);
     this.store.subscribe(entry.id, listener).then((off) => {
       // Ended while the subscription was being set up.

@@ -113,6 +113,7 @@ export class SessionEntry {
       this.terminate();
     } else if (message.kind === 'patched') this.session.applyPatch?.(message.patch);
     else if (message.kind === 'event') this.heardEvent(message.event);
+    else this.session.fromElsewhere?.(message);
   }
 
   /** An event appended to one of the session's streams: written here if that stream is open here. */

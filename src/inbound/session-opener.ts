@@ -11,7 +11,7 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 export type Reply = JsonRpcResponse | SplicedResponse;
 import type { ByteBudget } from './budget.js';
 import type { CallShare } from './context.js';
-import type { SessionRecord } from '../state/store.js';
+import type { SessionMessage, SessionRecord } from '../state/store.js';
 
 /** The part of a session's record (state/store.ts) the session itself knows. */
 export type SessionFields = Pick<SessionRecord, 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'profile' | 'logLevel' | 'subscriptions'>;
@@ -54,6 +54,10 @@ export interface EndpointSession {
   recordChanged?: (patch: Partial<SessionRecord>) => void;
   /** Another replica changed the record: the local copy follows. */
   applyPatch?(patch: Partial<SessionRecord>): void;
+  /** Shared by replicas: ids it sends name `replica`; what belongs to another replica goes to `elsewhere`. */
+  joinCluster?(replica: string, elsewhere: (message: SessionMessage) => void): void;
+  /** What another replica passed on ('answer', 'cancel'). */
+  fromElsewhere?(message: SessionMessage): void;
 }
 
 export interface SessionOpener {

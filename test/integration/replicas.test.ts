@@ -3,6 +3,7 @@
 // end of a session hold on both; an unknown session is 404 everywhere; with the store down, new
 // sessions get 503 with Retry-After while held ones carry on.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer, yamlServers } from '../helpers/index.js';
@@ -93,6 +94,46 @@ describe('two replicas sharing a state store, round robin without affinity', () 
     const res = await post(cluster.to(1), cluster.url, 'no-such-session', { id: 1, method: 'ping' });
     expect(res.status).toBe(404);
     expect(cluster.replicas[1]!.app.sessionCount).toBe(0);
+  });
+});
+
+describe('messages across replicas', () => {
+  const CONFIG = yamlServers([fixtureServer('i', 'interactive')]);
+  /** Calls go to A; everything else (notifications, answers, the GET stream) to B. */
+  const split =
+    (c: Replicas): typeof fetch =>
+    (input, init) =>
+      (typeof init?.body === 'string' && init.body.includes('"tools/call"') ? c.to(0) : c.to(1))(input, init);
+
+  it('an elicitation raised on A is answered through B', async () => {
+    cluster = await startReplicas(CONFIG);
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.url), { fetch: split(cluster) });
+    const client = new Client({ name: 'replica-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    clients.push(client);
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { answer: 'from B' } };
+    });
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'i__ask_elicitation', arguments: { mode: 'form' } });
+    expect(asked).toHaveLength(1);
+    expect((result.content as Array<{ text: string }>)[0]!.text).toContain('from B');
+  });
+
+  it('a resource update from A’s upstream subscription reaches the GET stream held on B', async () => {
+    cluster = await startReplicas(CONFIG);
+    // Every POST to A (each replica runs its own server process: the one subscribed is bumped), the GET stream on B.
+    const c = cluster;
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.url), { fetch: (input, init) => c.to(init?.method === 'POST' ? 0 : 1)(input, init) });
+    const client = new Client({ name: 'replica-test', version: '1.0.0' }, { capabilities: {} });
+    clients.push(client);
+    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => resolve(n.params.uri)));
+    await client.connect(transport);
+    const uri = (await client.listResources()).resources.find((r) => r.uri.includes('counter'))!.uri;
+    await client.subscribeResource({ uri });
+    await client.callTool({ name: 'i__bump', arguments: {} });
+    expect(await updated).toBe(uri);
   });
 });
 
