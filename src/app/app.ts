@@ -227,6 +227,7 @@ export class App implements SessionOpener {
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
     const outcome = await Promise.race([finished, late]);
     clearTimeout(timer);
+    this.faces?.handOver();
     return outcome;
   }
 

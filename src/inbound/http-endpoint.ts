@@ -32,11 +32,14 @@ export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndp
     sessionCount: () => endpoint.sessions.size,
     sessionActivity: () => endpoint.sessions.activity(),
     stopAccepting: () => endpoint.stopAccepting(),
+    handOver: () => endpoint.handOver(),
     drain: () => endpoint.drain(),
     close: () => endpoint.close(),
   };
 }
 
+/** How soon a client whose stream was handed back (drain) reconnects. */
+const HAND_OVER_RETRY_MS = 1000;
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
 const PING_INTERVAL_MS = 25_000;
 /** Request headers must be complete this soon: a client trickling them holds a socket for nothing. */
@@ -158,6 +161,23 @@ class Endpoint implements PostHost {
     entry.dropped = this.forget;
   }
 
+  /**
+   * Draining, with sessions shared by other replicas: every SSE stream still open is told to come
+   * back in a second and closed; its client reconnects (to another replica, with Last-Event-ID)
+   * and resumes. Alone, there is nowhere to go: streams end with close() as they always did.
+   */
+  handOver(): void {
+    const store = this.options.store;
+    if (store === undefined || (store.kind === 'memory' && store.liveReplicas() <= 1)) return;
+    let n = 0;
+    for (const stream of this.streams.values()) {
+      stream.retry(HAND_OVER_RETRY_MS);
+      stream.end();
+      n++;
+    }
+    if (n > 0) this.logger.info({ streams: n }, 'draining: open streams handed back to their clients, to resume on another replica');
+  }
+
   /** Counts a request's reply as open until it is fully written (or its client left). */
   track(res: ServerResponse): void {
     this.openReplies++;
@@ -222,7 +242,8 @@ class Endpoint implements PostHost {
       this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host not allowed (listen.allowedHosts)');
       return this.refuse(req, res, 403, Refusal.badHost);
     }
-    if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
+    // A readiness probe hears of the drain from the page itself.
+    if (this.draining && page?.whileDraining !== true) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
     if (page !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
       return this.refuse(req, res, 405, Refusal.methodNotAllowed, { Allow: 'GET, HEAD' });
     }

@@ -3,7 +3,7 @@
 // end of a session hold on both; an unknown session is 404 everywhere; with the store down, new
 // sessions get 503 with Retry-After while held ones carry on.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer, yamlServers } from '../helpers/index.js';
@@ -134,6 +134,50 @@ describe('messages across replicas', () => {
     await client.subscribeResource({ uri });
     await client.callTool({ name: 'i__bump', arguments: {} });
     expect(await updated).toBe(uri);
+  });
+});
+
+describe('a replica draining', () => {
+  it('answers /healthz 503 at once, finishes its calls, then hands its streams back: they resume on the other replica', async () => {
+    cluster = await startReplicas(yamlServers([fixtureServer('i', 'interactive')]));
+    const c = cluster;
+    const [a, b] = c.replicas;
+    // The GET stream on A until A drains; calls on B.
+    let getTo = 0;
+    const transport = new StreamableHTTPClientTransport(new URL(c.url), {
+      fetch: (input, init) => c.to(init?.method === 'POST' ? 1 : getTo)(input, init),
+      reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 50, reconnectionDelayGrowFactor: 1, maxRetries: 5 },
+    });
+    const client = new Client({ name: 'replica-test', version: '1.0.0' }, { capabilities: {} });
+    client.onerror = () => {};
+    clients.push(client);
+    const changes: string[] = [];
+    let heard: () => void = () => {};
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changes.push('tools');
+      heard();
+    });
+    await client.connect(transport);
+    const health = (i: number) => fetch(new URL('/healthz', c.replicas[i]!.url));
+    expect((await health(0)).status).toBe(200);
+    // A holds the session once the GET stream reached it (every POST went to B).
+    await expect.poll(() => a!.app.sessionCount).toBe(1);
+
+    getTo = 1;
+    const drained = a!.app.drain(5_000);
+    const probe = await health(0).catch(() => undefined);
+    // Either the probe hears "draining" or A no longer takes connections: both take it out of rotation.
+    if (probe !== undefined) {
+      expect(probe.status).toBe(503);
+      expect(await probe.json()).toEqual({ status: 'draining', store: { kind: 'memory', health: 'up' } });
+    }
+    expect(await drained).toBe(true);
+    // The client reconnects its GET stream to B: a push raised on B reaches it there.
+    await expect.poll(() => b!.app.sessionCount).toBe(1);
+    const pushed = new Promise<void>((resolve) => (heard = resolve));
+    await client.callTool({ name: 'i__add_tool', arguments: { name: 'late' } });
+    await pushed;
+    expect(changes).toEqual(['tools']);
   });
 });
 
