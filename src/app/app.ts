@@ -205,6 +205,7 @@ export class App implements SessionOpener {
         profiles: () => this.current.clients,
         exactTokens: () => this.exactTokens(),
         sessionActivity: () => this.faces?.sessionActivity() ?? { live: 0, idle: 0 },
+        stateStore: () => this.state,
         serverStates: SERVER_STATES,
       },
       { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },

@@ -209,7 +209,11 @@ describe('the state store down', () => {
     expect(elsewhere.status).toBe(503);
     expect(elsewhere.headers.get('retry-after')).toBe('1');
 
+    const metrics = async () => (await fetch(new URL('/metrics', cluster!.replicas[0]!.url))).text();
+    expect(await metrics()).toMatch(/^switchboard_state_store_up\{kind="memory"\} 0$/m);
+
     for (const s of cut) s.cut(false);
+    expect(await metrics()).toMatch(/^switchboard_state_store_up\{kind="memory"\} 1$/m);
     const { client: again } = await connect(cluster.to(1), cluster.url);
     expect((await again.listTools()).tools.map((t) => t.name)).toContain('echo__echo');
   });
