@@ -32,6 +32,11 @@ export class SessionRecords {
     });
   }
 
+  /** Whether other replicas may share the sessions (Redis, or memory stores shared in one process). */
+  get shared(): boolean {
+    return this.store.kind !== 'memory' || this.store.liveReplicas() > 1;
+  }
+
   get up(): boolean {
     return this.store.health === 'up';
   }

@@ -103,6 +103,14 @@ export async function initializeSession(host: SessionRoutesHost, res: ServerResp
   const { sessions, logger, records } = host;
   // The record could not be written: another replica would answer 404 for the session.
   if (records !== undefined && !records.up) return replyJson(res, 503, Refusal.storeDown, limitHeaders(1000));
+  if (records?.shared === true) {
+    sessions.splitAmong(records.store.liveReplicas());
+    // The principal's sessions on every replica, counted once per initialize (never per call).
+    const held = await records.store.countSessions(holder.key).catch(records.failed);
+    if (held !== undefined && held >= sessions.principals.configured.sessions && !sessions.shedOwn(holder)) {
+      return host.refuseShare(res, request.id, `${held} sessions across the replicas, none of them idle here`, 'sessions');
+    }
+  }
   const admission = sessions.admit(holder, Date.now());
   if (admission === 'share') return host.refuseShare(res, request.id, `${holder.sessions} sessions, none of them idle`, 'sessions');
   if (admission === 'full') {

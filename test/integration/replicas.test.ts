@@ -137,6 +137,21 @@ describe('messages across replicas', () => {
   });
 });
 
+describe('limits across replicas', () => {
+  it('limits.perPrincipal.sessions counts the principal’s sessions on every replica', async () => {
+    cluster = await startReplicas(yamlServers([fixtureServer('i', 'interactive')], { limits: { perPrincipal: { sessions: 1 } } }));
+    const { client } = await connect(cluster.to(0), cluster.url);
+    // Busy on A: a call in flight, so it is not the idle session that could make room.
+    const waiting = client.callTool({ name: 'i__wait_cancel', arguments: {} }).catch(() => undefined);
+    await expect.poll(() => [...cluster!.replicas[0]!.app.router.allSessions()].some((s) => (s as { inFlightCount?: number }).inFlightCount === 1)).toBe(true);
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const refused = await cluster.to(1)(cluster.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/across the replicas/);
+    void waiting;
+  });
+});
+
 describe('a replica draining', () => {
   it('answers /healthz 503 at once, finishes its calls, then hands its streams back: they resume on the other replica', async () => {
     cluster = await startReplicas(yamlServers([fixtureServer('i', 'interactive')]));
