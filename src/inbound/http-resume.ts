@@ -9,6 +9,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
+import { GatewayErrorCode } from '../errors.js';
 import type { StoredEvent } from '../state/store.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
 import type { SessionRecords } from './http-records.js';
@@ -58,8 +59,16 @@ export async function resume(
   entry.holdResumed(resumed, res);
   for (const event of heard) if (event.stream === stream) resumed.live(event);
   resumed.replay(events);
-  if (resumed.isOpen) await answerForTheDead(records, entry, stream, sse);
+  if (!resumed.isOpen) return;
+  // The replica serving the call may die while the client waits here: looked at again now and then.
+  const watch = setInterval(() => void answerForTheDead(records, entry, stream, sse), OWNER_CHECK_MS);
+  watch.unref();
+  res.once('close', () => clearInterval(watch));
+  await answerForTheDead(records, entry, stream, sse);
 }
+
+/** How often a resumed stream checks that the replica serving its call is still alive. */
+const OWNER_CHECK_MS = 5_000;
 
 /** The claim on `stream` is held by a replica that is gone: the stream ends with one error for its request. */
 async function answerForTheDead(records: SessionRecords, entry: SessionEntry, stream: string, sse: SseStream): Promise<void> {
@@ -68,7 +77,7 @@ async function answerForTheDead(records: SessionRecords, entry: SessionEntry, st
     const claim = await store.callClaim(entry.id, stream);
     if (claim === undefined || claim.replica === store.replicaId || (await store.isAlive(claim.replica))) return;
     if (!(await store.settleCall(entry.id, stream))) return;
-    const data = serializeMessage(errorResponse(claim.requestId, ErrorCode.InternalError, REPLICA_STOPPED));
+    const data = serializeMessage(errorResponse(claim.requestId, ErrorCode.InternalError, REPLICA_STOPPED, { code: GatewayErrorCode.REPLICA_STOPPED }));
     // Appended like any event: this stream (and any other resumption of it) writes it and ends.
     await store.appendEvent(entry.id, stream, data).catch((err: unknown) => {
       records.failed(err);
