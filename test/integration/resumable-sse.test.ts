@@ -3,6 +3,7 @@
 // replica, or on another one) and delivers every progress notification and the response exactly
 // once; a stream whose serving replica died gets one error; a Last-Event-ID of another session
 // replays nothing of it.
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import http from 'node:http';
@@ -12,8 +13,9 @@ import { startReplicas, type Replicas } from '../helpers/replicas.js';
 
 let cluster: Replicas | undefined;
 const clients: Client[] = [];
+const v2clients: V2Client[] = [];
 afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+  await Promise.allSettled([...clients.splice(0), ...v2clients.splice(0)].map((c) => c.close()));
   await cluster?.close();
   cluster = undefined;
 });
@@ -105,6 +107,24 @@ describe('resumable SSE streams', () => {
     expect(text).toBe('all done');
     expect(progress).toEqual([1, 2, 3, 4]);
     expect(cluster.replicas[1]!.app.sessionCount).toBe(1);
+  });
+
+  it('SDK v2 (stateful handshake): the stream served on A is resumed on B', async () => {
+    cluster = await startReplicas(CONFIG, 2);
+    const cut = cutting((method) => cluster!.to(method === 'POST' ? 0 : 1));
+    const transport = new V2Transport(new URL(cluster.url), {
+      fetch: cut.fetch,
+      reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 50, reconnectionDelayGrowFactor: 1, maxRetries: 3 },
+    });
+    const client = new V2Client({ name: 'resume-test-v2', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'legacy' } });
+    client.onerror = () => {};
+    v2clients.push(client);
+    await client.connect(transport);
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'i__progress', arguments: { steps: 4, text: 'all done' } }, { onprogress: (p) => progress.push(p.progress), timeout: 20_000 });
+    expect(cut.state.resumedWith).toEqual([cut.state.primed]);
+    expect((result.content as Array<{ text: string }>)[0]!.text).toBe('all done');
+    expect(progress).toEqual([1, 2, 3, 4]);
   });
 
   it('the replica serving a call dies: the resumed stream ends with one error for it', async () => {
