@@ -14,7 +14,8 @@ import { ACCEPT_BOTH, acceptFlags, isJsonContentType } from './http-checks.js';
 import type { Conn } from './http-connections.js';
 import { statelessRequestProblem, postClaimsStateless } from './http-stateless.js';
 import { CLOSE_HEADERS, Refusal, replyEmpty, replyJson } from './http-reply.js';
-import { PostExchange, SessionEntry } from './http-session.js';
+import { SessionEntry } from './http-session.js';
+import { PostExchange } from './http-exchange.js';
 import { initializeSession, sessionFor, type SessionRoutesHost } from './http-session-routes.js';
 import { Holding, type Principals } from './principals.js';
 
