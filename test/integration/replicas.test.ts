@@ -47,10 +47,10 @@ async function connect(fetchFn: typeof fetch, url: string): Promise<{ client: Cl
   return { client, transport };
 }
 
-const post = (fetchFn: typeof fetch, url: string, sessionId: string, body: object) =>
+const post = (fetchFn: typeof fetch, url: string, sessionId: string, body: object, extra: Record<string, string> = {}) =>
   fetchFn(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', ...extra },
     body: JSON.stringify({ jsonrpc: '2.0', ...body }),
   });
 
@@ -87,6 +87,39 @@ describe('two replicas sharing a state store, round robin without affinity', () 
     await transport.terminateSession();
     expect(a!.app.sessionCount + b!.app.sessionCount).toBe(0);
     for (let i = 0; i < 2; i++) expect((await post(cluster.to(i), cluster.url, id, { id: 9, method: 'ping' })).status).toBe(404);
+  });
+
+  it('another client’s session is 403 on a replica that does not hold it, and is not opened there', async () => {
+    const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' };
+    cluster = await startReplicas(
+      yamlServers([fixtureServer('echo', 'echo')], {
+        clients: [
+          { name: 'alice', token: tokens.alice },
+          { name: 'bob', token: tokens.bob },
+        ],
+      }),
+    );
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.url), { fetch: cluster.to(0), requestInit: { headers: { authorization: `Bearer ${tokens.alice}` } } });
+    const client = new Client({ name: 'alice', version: '1.0.0' });
+    clients.push(client);
+    await client.connect(transport);
+    const asBob = await cluster.to(1)(cluster.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.bob}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(asBob.status).toBe(403);
+    expect(cluster.replicas[1]!.app.sessionCount).toBe(0);
+    // Alice's own request there is served (adopted).
+    const asAlice = await post(cluster.to(1), cluster.url, transport.sessionId!, { id: 2, method: 'ping' }, { authorization: `Bearer ${tokens.alice}` });
+    expect(asAlice.status).toBe(200);
+    expect(cluster.replicas[1]!.app.sessionCount).toBe(1);
   });
 
   it('answer 404 for a session no replica knows', async () => {
