@@ -261,10 +261,10 @@ export class HttpClient {
   }
 
   /** Opens the session's GET stream; collects what is pushed. */
-  openStream() {
+  openStream(extraHeaders = {}) {
     const messages = [];
     const waiters = [];
-    const req = http.request(new URL(this.url), { method: 'GET', headers: this.headers({ accept: 'text/event-stream' }), agent: false }, (res) => {
+    const req = http.request(new URL(this.url), { method: 'GET', headers: this.headers({ accept: 'text/event-stream', ...extraHeaders }), agent: false }, (res) => {
       let buffered = '';
       res.setEncoding('utf8');
       res.on('data', (d) => {
@@ -274,7 +274,7 @@ export class HttpClient {
           const event = buffered.slice(0, end);
           buffered = buffered.slice(end + 2);
           for (const line of event.split('\n')) {
-            if (!line.startsWith('data: ')) continue;
+            if (!line.startsWith('data: ') || line.length === 6) continue;
             const m = JSON.parse(line.slice(6));
             messages.push(m);
             for (const w of waiters.splice(0)) w.pred(m) ? w.resolve(m) : waiters.push(w);
