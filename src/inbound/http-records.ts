@@ -48,14 +48,17 @@ export class SessionRecords {
     this.logger.warn({ store: this.store.kind, err: String(err) }, 'state store unreachable: held sessions carry on, new ones are refused until it is back');
   };
 
-  /** Writes `entry`'s record (after its initialize, or when it is adopted), and follows its messages. */
-  put(entry: SessionEntry, principal: string | undefined, holder: string): void {
+  /**
+   * Writes `entry`'s record after its initialize, and follows its messages. Awaited before the
+   * client hears the answer: its next request may reach another replica at once.
+   */
+  async put(entry: SessionEntry, principal: string | undefined, holder: string): Promise<void> {
     const fields = entry.session.recordFields?.();
     if (fields === undefined) return;
     const record: SessionRecord = { id: entry.id, ...fields, principal, holder, keyId: this.keyId(), replica: this.store.replicaId };
     entry.refreshedAt = Date.now();
-    this.store.putSession(record, this.ttlMs).catch(this.failed);
     this.attach(entry);
+    await this.store.putSession(record, this.ttlMs).catch(this.failed);
   }
 
   /**

@@ -132,7 +132,7 @@ export async function initializeSession(host: SessionRoutesHost, res: ServerResp
   const accepted = !isSplicedResponse(response) && !isErrorResponse(response) && !host.isClosed && !entry.closed;
   if (accepted) {
     host.hold(entry);
-    records?.put(entry, principal, holder.key);
+    await records?.put(entry, principal, holder.key);
   }
   exchange.finish(response, accepted);
   if (!accepted) entry.terminate();
