@@ -7,6 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createClient, ErrorReply } from '@redis/client';
 import type { Logger } from '../log.js';
+import { RedisChannels } from './redis-channels.js';
 import { RedisHealth } from './redis-health.js';
 import { claimOf, ENTRY_ID, recordFields, recordOf, RedisKeys, type Claim } from './redis-record.js';
 import { APPEND, CLAIM, COUNT, DELETE, HEARTBEAT, PATCH, PUT, type Script, TOUCH } from './redis-scripts.js';
@@ -30,7 +31,6 @@ export interface RedisStoreOptions {
 }
 
 type Client = ReturnType<typeof createClient>;
-type Listener = (message: SessionMessage) => void;
 
 /** TTL of events and claims of a session with no record (written before its put, or after expiry). */
 const ORPHAN_TTL_MS = 3_600_000;
@@ -45,13 +45,13 @@ export class RedisStore implements StateStore {
   private readonly maxEvents: number;
   private readonly heartbeatMs: number;
   private readonly log: Logger | undefined;
-  private readonly channels = new Map<string, { listeners: Set<Listener>; ready: Promise<unknown> }>();
-  /** UNSUBSCRIBEs not yet confirmed, by session. */
-  private readonly leaving = new Map<string, Promise<void>>();
+  private readonly pubsub: RedisChannels;
   private live = 1;
   private timer: NodeJS.Timeout | undefined;
   private key: { key: Buffer; keyId: string } | undefined;
   private lastError = '';
+  private readonly commandTimeoutMs: number;
+  private beating = false;
   private closed: Promise<void> | undefined;
 
   constructor(private readonly options: RedisStoreOptions) {
@@ -59,7 +59,7 @@ export class RedisStore implements StateStore {
     this.maxEvents = options.maxEvents ?? 1000;
     this.heartbeatMs = options.heartbeatMs ?? 5000;
     this.log = options.logger;
-    const timeout = options.commandTimeoutMs ?? 2000;
+    const timeout = (this.commandTimeoutMs = options.commandTimeoutMs ?? 2000);
     this.client = createClient({
       url: options.url,
       // Reject while reconnecting instead of queueing: a replica must answer 503 now, not in minutes.
@@ -74,6 +74,12 @@ export class RedisStore implements StateStore {
       },
     });
     this.sub = this.client.duplicate();
+    this.pubsub = new RedisChannels(
+      this.sub,
+      (id) => this.keys.channel(id),
+      (op) => this.call(op),
+      this.log,
+    );
     this.watch(this.client, (ready) => this.state.setCommands(ready));
     this.watch(this.sub, (ready) => this.state.setPubSub(ready));
     this.client.on('ready', () => void this.beat());
@@ -177,40 +183,8 @@ export class RedisStore implements StateStore {
     await this.call(() => this.client.publish(this.keys.channel(sessionId), JSON.stringify(message)));
   }
 
-  async subscribe(sessionId: string, listener: Listener): Promise<() => void> {
-    let channel = this.channels.get(sessionId);
-    if (channel === undefined) {
-      // node-redis drops a channel's new listeners when the UNSUBSCRIBE sent before them is confirmed.
-      await this.leaving.get(sessionId);
-      channel = this.channels.get(sessionId);
-    }
-    if (channel === undefined) {
-      const name = this.keys.channel(sessionId);
-      const entry = { listeners: new Set<Listener>(), ready: this.call(() => this.sub.subscribe(name, (text) => this.deliver(sessionId, text))) };
-      this.channels.set(sessionId, (channel = entry));
-      entry.ready.catch(() => {
-        if (this.channels.get(sessionId) === entry) this.channels.delete(sessionId);
-      });
-    }
-    // A second subscriber waits for the same SUBSCRIBE: it hears nothing published before it is in place.
-    await channel.ready;
-    // Its last listener left (and UNSUBSCRIBE went) while this one waited: start again.
-    if (this.channels.get(sessionId) !== channel) return this.subscribe(sessionId, listener);
-    channel.listeners.add(listener);
-    const held = channel;
-    return () => {
-      held.listeners.delete(listener);
-      if (held.listeners.size > 0 || this.channels.get(sessionId) !== held) return;
-      this.channels.delete(sessionId);
-      // Best effort: while down, node-redis has already forgotten the channel and will not resubscribe it.
-      const leaving = this.sub
-        .unsubscribe(this.keys.channel(sessionId))
-        .catch(() => {})
-        .finally(() => {
-          if (this.leaving.get(sessionId) === leaving) this.leaving.delete(sessionId);
-        });
-      this.leaving.set(sessionId, leaving);
-    };
+  subscribe(sessionId: string, listener: (message: SessionMessage) => void): Promise<() => void> {
+    return this.pubsub.subscribe(sessionId, listener);
   }
 
   async claimCall(sessionId: string, stream: string, requestId: string | number): Promise<void> {
@@ -251,7 +225,7 @@ export class RedisStore implements StateStore {
         .exec()
         .catch(() => {});
     }
-    this.channels.clear();
+    this.pubsub.clear();
     await Promise.all([this.client, this.sub].map((c) => (c.isOpen ? c.close().catch(() => c.destroy()) : undefined)));
     this.state.setCommands(false);
     this.state.close();
@@ -259,14 +233,24 @@ export class RedisStore implements StateStore {
 
   /** Renews this replica's heartbeat and learns how many replicas are alive. */
   private async beat(): Promise<void> {
-    if (this.closed !== undefined || !this.client.isReady) return;
+    // One heartbeat at a time: against a hung Redis they would pile up unanswered.
+    if (this.closed !== undefined || !this.client.isReady || this.beating) return;
+    this.beating = true;
+    const sent = this.run(HEARTBEAT, [this.keys.heartbeat(this.replicaId), this.keys.replicas], [this.replicaId, this.heartbeatMs]);
     try {
-      const live = await this.run(HEARTBEAT, [this.keys.heartbeat(this.replicaId), this.keys.replicas], [this.replicaId, this.heartbeatMs]);
+      const live = await this.timed(sent);
       this.live = Math.max(1, Number(live));
       this.state.setHeartbeat(true);
+      this.beating = false;
     } catch (err) {
       this.lastError = err instanceof Error ? err.message : String(err);
       if (!(err instanceof ErrorReply)) this.state.setHeartbeat(false);
+      // A late answer means Redis is back: up again without waiting for the next beat.
+      sent.then(
+        () => this.state.setHeartbeat(true),
+        () => {},
+      );
+      void sent.finally(() => (this.beating = false)).catch(() => {});
     }
   }
 
@@ -274,11 +258,24 @@ export class RedisStore implements StateStore {
   private async call<T>(op: () => Promise<T>): Promise<T> {
     if (this.state.value !== 'up') throw new StoreDownError(`the state store is unreachable (${this.lastError || 'not connected'})`);
     try {
-      return await op();
+      return await this.timed(op());
     } catch (err) {
       if (err instanceof ErrorReply) throw err;
       throw new StoreDownError(`the state store is unreachable (${err instanceof Error ? err.message : String(err)})`, { cause: err });
     }
+  }
+
+  /**
+   * `sent`, or a rejection after commandTimeoutMs. node-redis's own timeout covers a command only
+   * until it is written: a Redis that stops answering (paused, overloaded, a half-open connection)
+   * would otherwise keep the caller waiting for as long as it stays silent.
+   */
+  private timed<T>(sent: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
+    });
+    return Promise.race([sent, late]).finally(() => clearTimeout(timer));
   }
 
   /** EVALSHA, or EVAL once per Redis that has not seen the script yet (started after this replica, say). */
@@ -290,19 +287,6 @@ export class RedisStore implements StateStore {
       if (err instanceof ErrorReply && err.message.startsWith('NOSCRIPT')) return this.client.sendCommand(['EVAL', script.source, ...rest]);
       throw err;
     }
-  }
-
-  private deliver(sessionId: string, text: string): void {
-    const channel = this.channels.get(sessionId);
-    if (channel === undefined) return;
-    let message: SessionMessage;
-    try {
-      message = JSON.parse(text) as SessionMessage;
-    } catch {
-      this.log?.debug({ sessionId }, 'state store: dropped a message that is not JSON');
-      return;
-    }
-    for (const listener of [...channel.listeners]) listener(message);
   }
 
   private watch(client: Client, set: (ready: boolean) => void): void {

@@ -4,6 +4,7 @@
 // away, auth in the URL, a configured signing key, and any stream name and data surviving a trip.
 
 import { createHash } from 'node:crypto';
+import { createClient } from '@redis/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
@@ -115,6 +116,40 @@ describe('RedisStore only', () => {
     const after = await nextMessage(peer, 's3');
     await store.publish('s3', { kind: 'ended' });
     expect(await after.message).toEqual({ kind: 'ended' });
+  });
+
+  it('goes down when Redis stops answering (a hung server), and up when it answers again', async () => {
+    prefixes++;
+    const store = await redisStore({ commandTimeoutMs: 300, heartbeatMs: 600 });
+    const admin = createClient({ url: redis.url });
+    admin.on('error', () => {});
+    await admin.connect();
+    try {
+      const down = nextHealth(store);
+      // The socket stays open and quiet: only the command timeout (here, the heartbeat's) notices.
+      await admin.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+      expect(await down).toBe('down');
+      const started = performance.now();
+      await expect(store.getSession('s1')).rejects.toBeInstanceOf(StoreDownError);
+      expect(performance.now() - started).toBeLessThan(100);
+      expect(await nextHealth(store)).toBe('up');
+      expect(await store.getSession('s1')).toBeUndefined();
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('closes at once while Redis is away', async () => {
+    const own = await startRedis();
+    const store = new RedisStore({ url: own.url });
+    stores.push(store);
+    expect(await store.start(5000)).toBe('up');
+    const down = nextHealth(store);
+    await own.stop();
+    expect(await down).toBe('down');
+    const started = performance.now();
+    await store.close();
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('any stream name and data survive a round trip', async () => {
