@@ -37,6 +37,6 @@ export async function openStore(
     logger,
   });
   const health = await store.start(options.connectWaitMs ?? 5000);
-  if (health === 'down') logger.warn({ redis: maskRedisUrl(state.redis) }, 'state store: Redis is not reachable yet; serving, and new sessions are refused until it is');
+  if (health === 'down') logger.warn({ redis: maskRedisUrl(state.redis), error: store.lastError }, 'state store: Redis is not reachable yet; serving, and new sessions are refused until it is');
   return store;
 }

@@ -49,7 +49,7 @@ export class RedisStore implements StateStore {
   private live = 1;
   private timer: NodeJS.Timeout | undefined;
   private key: { key: Buffer; keyId: string } | undefined;
-  private lastError = '';
+  private error = '';
   private readonly commandTimeoutMs: number;
   private beating = false;
   private closed: Promise<void> | undefined;
@@ -84,8 +84,9 @@ export class RedisStore implements StateStore {
     this.watch(this.sub, (ready) => this.state.setPubSub(ready));
     this.client.on('ready', () => void this.beat());
     this.state.onChange((health) => {
+      if (this.closed !== undefined) return;
       if (health === 'up') this.log?.info({ redis: maskRedisUrl(options.url) }, 'state store: Redis is reachable');
-      else this.log?.warn({ redis: maskRedisUrl(options.url), error: this.lastError }, 'state store: Redis is unreachable; new sessions are refused until it returns');
+      else this.log?.warn({ redis: maskRedisUrl(options.url), error: this.error }, 'state store: Redis is unreachable; new sessions are refused until it returns');
     });
   }
 
@@ -98,6 +99,11 @@ export class RedisStore implements StateStore {
     this.timer.unref();
     await this.state.whenUp(waitMs);
     return this.state.value;
+  }
+
+  /** The last error node-redis or a command reported, for logs (the URL's password is never in it). */
+  get lastError(): string {
+    return this.error;
   }
 
   get health(): StoreHealth {
@@ -243,7 +249,7 @@ export class RedisStore implements StateStore {
       this.state.setHeartbeat(true);
       this.beating = false;
     } catch (err) {
-      this.lastError = err instanceof Error ? err.message : String(err);
+      this.error = err instanceof Error ? err.message : String(err);
       if (!(err instanceof ErrorReply)) this.state.setHeartbeat(false);
       // A late answer means Redis is back: up again without waiting for the next beat.
       sent.then(
@@ -256,7 +262,7 @@ export class RedisStore implements StateStore {
 
   /** Runs `op` if the store is up; a failure to reach Redis becomes StoreDownError (a Redis error reply stays itself). */
   private async call<T>(op: () => Promise<T>): Promise<T> {
-    if (this.state.value !== 'up') throw new StoreDownError(`the state store is unreachable (${this.lastError || 'not connected'})`);
+    if (this.state.value !== 'up') throw new StoreDownError(`the state store is unreachable (${this.error || 'not connected'})`);
     try {
       return await this.timed(op());
     } catch (err) {
@@ -295,7 +301,7 @@ export class RedisStore implements StateStore {
     client.on('end', () => set(false));
     // Without an 'error' listener node-redis's EventEmitter would throw; the message is kept for the log.
     client.on('error', (err: unknown) => {
-      this.lastError = err instanceof Error ? err.message : String(err);
+      this.error = err instanceof Error ? err.message : String(err);
       set(false);
     });
   }

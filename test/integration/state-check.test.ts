@@ -49,6 +49,20 @@ describe('switchboard check and state', () => {
     expect(r.stdout + r.stderr).not.toContain('check-secret');
   });
 
+  it('rediss: connects over TLS, trusting the certificate NODE_EXTRA_CA_CERTS names', async () => {
+    const tls = await startRedis({ tls: true, password: 'tls-secret' });
+    const config = 'state: { redis: "${REDIS_URL}" }\nservers: []\n';
+    const r = await check('tls', config, { REDIS_URL: tls.url, NODE_EXTRA_CA_CERTS: tls.cert! });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^state: redis at 127\\.0\\.0\\.1:${tls.port} \\(TLS, password hidden\\): reachable$`, 'm'));
+    // Without the certificate trusted, the connection is refused: TLS is really checked.
+    const untrusted = await check('tls-untrusted', config, { REDIS_URL: tls.url });
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toMatch(/self[- ]signed certificate/i);
+    expect(untrusted.stdout + untrusted.stderr).not.toContain('tls-secret');
+    await tls.stop();
+  });
+
   it('redis unreachable: a problem, exit 1, the password still hidden', async () => {
     const wrong = redis.url.replace('check-secret', 'not-the-secret');
     const r = await check('down', 'state: { redis: "${REDIS_URL}" }\nservers: []\n', { REDIS_URL: wrong });
