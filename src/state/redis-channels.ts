@@ -81,6 +81,8 @@ export class RedisChannels {
     let message: SessionMessage;
     try {
       message = JSON.parse(text) as SessionMessage;
+      // A patch's cleared keys came as null (no record field is ever null): undefined again, as sent.
+      if (message.kind === 'patched') message = { kind: 'patched', patch: Object.fromEntries(Object.entries(message.patch).map(([k, v]) => [k, v ?? undefined])) };
     } catch {
       this.log?.debug({ sessionId }, 'state store: dropped a message that is not JSON');
       return;

@@ -35,6 +35,13 @@ type Client = ReturnType<typeof createClient>;
 /** TTL of events and claims of a session with no record (written before its put, or after expiry). */
 const ORPHAN_TTL_MS = 3_600_000;
 
+/**
+ * Error replies that say Redis cannot serve now rather than that the command is wrong: a replica
+ * after failover (READONLY), a restart loading its data, a full memory, a busy script, lost auth.
+ */
+const UNAVAILABLE = /^(READONLY|LOADING|MASTERDOWN|BUSY|OOM|NOAUTH|WRONGPASS|NOPERM|TRYAGAIN|CLUSTERDOWN)\b/;
+const unavailable = (err: ErrorReply): boolean => UNAVAILABLE.test(err.message);
+
 export class RedisStore implements StateStore {
   readonly kind = 'redis' as const;
   readonly replicaId = randomUUID().slice(0, 8);
@@ -147,7 +154,8 @@ export class RedisStore implements StateStore {
   }
 
   async patchSession(id: string, patch: Partial<SessionRecord>): Promise<void> {
-    const message = JSON.stringify({ kind: 'patched', patch } satisfies SessionMessage);
+    // A key set to undefined clears it: JSON would drop it, so it travels as null (redis-channels.ts reads it back).
+    const message = JSON.stringify({ kind: 'patched', patch } satisfies SessionMessage, (_key, value) => (value === undefined ? null : value));
     const args = [this.keys.channel(id), message, id, this.keys.holderPrefix, ...recordFields(patch)];
     await this.call(() => this.run(PATCH, [this.keys.record(id)], args));
   }
@@ -250,7 +258,7 @@ export class RedisStore implements StateStore {
       this.beating = false;
     } catch (err) {
       this.error = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof ErrorReply)) this.state.setHeartbeat(false);
+      if (!(err instanceof ErrorReply) || unavailable(err)) this.state.setHeartbeat(false);
       // A late answer means Redis is back: up again without waiting for the next beat.
       sent.then(
         () => this.state.setHeartbeat(true),
@@ -260,13 +268,13 @@ export class RedisStore implements StateStore {
     }
   }
 
-  /** Runs `op` if the store is up; a failure to reach Redis becomes StoreDownError (a Redis error reply stays itself). */
+  /** Runs `op` if the store is up; a failure to reach Redis becomes StoreDownError (an error reply about the command stays itself). */
   private async call<T>(op: () => Promise<T>): Promise<T> {
     if (this.state.value !== 'up') throw new StoreDownError(`the state store is unreachable (${this.error || 'not connected'})`);
     try {
       return await this.timed(op());
     } catch (err) {
-      if (err instanceof ErrorReply) throw err;
+      if (err instanceof ErrorReply && !unavailable(err)) throw err;
       throw new StoreDownError(`the state store is unreachable (${err instanceof Error ? err.message : String(err)})`, { cause: err });
     }
   }

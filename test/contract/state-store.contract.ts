@@ -96,7 +96,12 @@ export function stateStoreContract(name: string, makeSubject: () => Promise<Stor
       expect(await heard.message).toEqual({ kind: 'patched', patch: { logLevel: 'error', subscriptions: ['file:///c'] } });
       heard.stop();
       expect(await b.getSession('s1')).toEqual(record('s1', { logLevel: 'error', subscriptions: ['file:///c'] }));
+      // A key patched to undefined is cleared, and the holders are told which (the key is there).
+      const cleared = await nextMessage(a, 's1');
       await b.patchSession('s1', { logLevel: undefined });
+      const told = await cleared.message;
+      cleared.stop();
+      expect(told.kind === 'patched' && Object.entries(told.patch)).toEqual([['logLevel', undefined]]);
       expect((await a.getSession('s1'))?.logLevel).toBeUndefined();
       await a.patchSession('gone', { logLevel: 'debug' });
       expect(await b.getSession('gone')).toBeUndefined();

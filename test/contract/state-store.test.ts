@@ -139,6 +139,32 @@ describe('RedisStore only', () => {
     }
   });
 
+  it('is down while its Redis is a read-only replica (mid-failover), up once it is primary again', async () => {
+    const own = await startRedis();
+    const store = new RedisStore({ url: own.url, heartbeatMs: 600, commandTimeoutMs: 500 });
+    stores.push(store);
+    expect(await store.start(5000)).toBe('up');
+    const admin = createClient({ url: own.url });
+    admin.on('error', () => {});
+    await admin.connect();
+    try {
+      const down = nextHealth(store);
+      // Demoted: it follows a primary that is not there, and refuses writes (READONLY).
+      await admin.sendCommand(['REPLICAOF', '127.0.0.1', '1']);
+      expect(await down).toBe('down');
+      await expect(store.putSession(record('s1'), 60_000)).rejects.toBeInstanceOf(StoreDownError);
+      const up = nextHealth(store);
+      await admin.sendCommand(['REPLICAOF', 'NO', 'ONE']);
+      expect(await up).toBe('up');
+      await store.putSession(record('s1'), 60_000);
+      expect(await store.getSession('s1')).toEqual(record('s1'));
+    } finally {
+      await admin.close();
+      await store.close();
+      await own.stop();
+    }
+  });
+
   it('closes at once while Redis is away', async () => {
     const own = await startRedis();
     const store = new RedisStore({ url: own.url });
