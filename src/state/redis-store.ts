@@ -5,9 +5,9 @@
 // a command timeout) and health is 'down'; node-redis reconnects with backoff and health comes back.
 
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createClient, ErrorReply } from '@redis/client';
 import type { Logger } from '../log.js';
 import { RedisChannels } from './redis-channels.js';
+import { type Client, connections, isCommandError, runScript, timed, watch } from './redis-connection.js';
 import { RedisHealth } from './redis-health.js';
 import { claimOf, ENTRY_ID, recordFields, recordOf, RedisKeys, type Claim } from './redis-record.js';
 import { APPEND, CLAIM, COUNT, DELETE, HEARTBEAT, PATCH, PUT, type Script, TOUCH } from './redis-scripts.js';
@@ -30,17 +30,8 @@ export interface RedisStoreOptions {
   readonly logger?: Logger;
 }
 
-type Client = ReturnType<typeof createClient>;
-
 /** TTL of events and claims of a session with no record (written before its put, or after expiry). */
 const ORPHAN_TTL_MS = 3_600_000;
-
-/**
- * Error replies that say Redis cannot serve now rather than that the command is wrong: a replica
- * after failover (READONLY), a restart loading its data, a full memory, a busy script, lost auth.
- */
-const UNAVAILABLE = /^(READONLY|LOADING|MASTERDOWN|BUSY|OOM|NOAUTH|WRONGPASS|NOPERM|TRYAGAIN|CLUSTERDOWN)\b/;
-const unavailable = (err: ErrorReply): boolean => UNAVAILABLE.test(err.message);
 
 export class RedisStore implements StateStore {
   readonly kind = 'redis' as const;
@@ -66,29 +57,17 @@ export class RedisStore implements StateStore {
     this.maxEvents = options.maxEvents ?? 1000;
     this.heartbeatMs = options.heartbeatMs ?? 5000;
     this.log = options.logger;
-    const timeout = (this.commandTimeoutMs = options.commandTimeoutMs ?? 2000);
-    this.client = createClient({
-      url: options.url,
-      // Reject while reconnecting instead of queueing: a replica must answer 503 now, not in minutes.
-      disableOfflineQueue: true,
-      commandOptions: { timeout },
-      maintNotifications: 'disabled',
-      socket: {
-        connectTimeout: timeout,
-        // Quick at first (a Redis restart takes about a second), then at most every 2 s, with jitter
-        // so that replicas do not all knock at once.
-        reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 100),
-      },
-    });
-    this.sub = this.client.duplicate();
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    ({ client: this.client, sub: this.sub } = connections(options.url, this.commandTimeoutMs));
     this.pubsub = new RedisChannels(
       this.sub,
       (id) => this.keys.channel(id),
       (op) => this.call(op),
       this.log,
     );
-    this.watch(this.client, (ready) => this.state.setCommands(ready));
-    this.watch(this.sub, (ready) => this.state.setPubSub(ready));
+    const onError = (message: string) => (this.error = message);
+    watch(this.client, (ready) => this.state.setCommands(ready), onError);
+    watch(this.sub, (ready) => this.state.setPubSub(ready), onError);
     this.client.on('ready', () => void this.beat());
     this.state.onChange((health) => {
       if (this.closed !== undefined) return;
@@ -252,13 +231,13 @@ export class RedisStore implements StateStore {
     this.beating = true;
     const sent = this.run(HEARTBEAT, [this.keys.heartbeat(this.replicaId), this.keys.replicas], [this.replicaId, this.heartbeatMs]);
     try {
-      const live = await this.timed(sent);
+      const live = await timed(sent, this.commandTimeoutMs);
       this.live = Math.max(1, Number(live));
       this.state.setHeartbeat(true);
       this.beating = false;
     } catch (err) {
       this.error = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof ErrorReply) || unavailable(err)) this.state.setHeartbeat(false);
+      if (!isCommandError(err)) this.state.setHeartbeat(false);
       // A late answer means Redis is back: up again without waiting for the next beat.
       sent.then(
         () => this.state.setHeartbeat(true),
@@ -272,45 +251,14 @@ export class RedisStore implements StateStore {
   private async call<T>(op: () => Promise<T>): Promise<T> {
     if (this.state.value !== 'up') throw new StoreDownError(`the state store is unreachable (${this.error || 'not connected'})`);
     try {
-      return await this.timed(op());
+      return await timed(op(), this.commandTimeoutMs);
     } catch (err) {
-      if (err instanceof ErrorReply && !unavailable(err)) throw err;
+      if (isCommandError(err)) throw err;
       throw new StoreDownError(`the state store is unreachable (${err instanceof Error ? err.message : String(err)})`, { cause: err });
     }
   }
 
-  /**
-   * `sent`, or a rejection after commandTimeoutMs. node-redis's own timeout covers a command only
-   * until it is written: a Redis that stops answering (paused, overloaded, a half-open connection)
-   * would otherwise keep the caller waiting for as long as it stays silent.
-   */
-  private timed<T>(sent: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
-    });
-    return Promise.race([sent, late]).finally(() => clearTimeout(timer));
-  }
-
-  /** EVALSHA, or EVAL once per Redis that has not seen the script yet (started after this replica, say). */
-  private async run(script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
-    const rest = [String(keys.length), ...keys, ...args.map(String)];
-    try {
-      return await this.client.sendCommand(['EVALSHA', script.sha, ...rest]);
-    } catch (err) {
-      if (err instanceof ErrorReply && err.message.startsWith('NOSCRIPT')) return this.client.sendCommand(['EVAL', script.source, ...rest]);
-      throw err;
-    }
-  }
-
-  private watch(client: Client, set: (ready: boolean) => void): void {
-    client.on('ready', () => set(true));
-    client.on('reconnecting', () => set(false));
-    client.on('end', () => set(false));
-    // Without an 'error' listener node-redis's EventEmitter would throw; the message is kept for the log.
-    client.on('error', (err: unknown) => {
-      this.error = err instanceof Error ? err.message : String(err);
-      set(false);
-    });
+  private run(script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return runScript(this.client, script, keys, args);
   }
 }
