@@ -111,7 +111,9 @@ export class RedisStore implements StateStore {
         await this.client.sendCommand(['SET', this.keys.sharedKey, randomBytes(32).toString('hex'), 'NX']);
         return this.client.sendCommand(['GET', this.keys.sharedKey]);
       });
-      key = Buffer.from(String(hex), 'hex');
+      // Anything but the 32 bytes this store writes (hand-edited, another program's key) signs nothing.
+      if (typeof hex !== 'string' || !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${this.keys.sharedKey} in Redis is not a key this gateway wrote: delete it, or set listen.stateKey`);
+      key = Buffer.from(hex, 'hex');
     }
     this.key = { key, keyId: createHash('sha256').update(key).digest('hex').slice(0, 12) };
     return this.key;
