@@ -78,11 +78,17 @@ export function stateStoreContract(name: string, makeSubject: () => Promise<Stor
       const { a, b } = await open();
       await a.putSession(record('short'), subject.shortTtlMs);
       await a.putSession(record('touched'), subject.shortTtlMs);
+      const gone = await a.appendEvent('short', 'get', '{"n":1}');
+      const kept = await a.appendEvent('touched', 'get', '{"n":1}');
+      await a.appendEvent('touched', 'get', '{"n":2}');
       expect(await b.touchSession('touched', LONG)).toBe(true);
       expect(await a.getSession('short')).toBeDefined();
       await subject.outlive(a, 'short');
       expect(await b.getSession('short')).toBeUndefined();
+      // Its events went with it; the touched session's stayed with it.
+      expect(await b.eventsAfter('short', gone.id)).toBeUndefined();
       expect(await a.getSession('touched')).toEqual(record('touched'));
+      expect((await b.eventsAfter('touched', kept.id))?.events).toHaveLength(1);
       expect(await a.touchSession('short', LONG)).toBe(false);
       expect(await a.touchSession('never', LONG)).toBe(false);
       expect(await a.getSession('never')).toBeUndefined();
