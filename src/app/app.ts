@@ -29,7 +29,7 @@ import { readLock } from './lock-file.js';
 import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.js';
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
-import { MemoryStore } from '../state/memory-store.js';
+import { openStore } from '../state/open-store.js';
 import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
@@ -331,9 +331,9 @@ export class App implements SessionOpener {
     await this.observability?.close();
   }
 
-  /** The one place the state store is made. Its shared key signs cursors unless listen.stateKey does (one per process in memory). */
+  /** The state store (`state:`: memory, or Redis). Its shared key signs cursors unless listen.stateKey does (one per process in memory). */
   private async openState(): Promise<void> {
-    const state = (this.state = this.options.stateStore ?? new MemoryStore());
+    const state = (this.state = this.options.stateStore ?? (await openStore(this.current, this.logger)));
     if (this.current.listen.stateKey !== undefined) return;
     const { key, keyId } = await state.sharedKey();
     this.router.useKey(key, keyId);

@@ -27,7 +27,8 @@ export class MemoryStore implements StateStore {
   private readonly events = new Map<string, StoredEvent[]>();
   private readonly listeners = new Map<string, Set<(message: SessionMessage) => void>>();
   private readonly claims = new Map<string, Map<string, Claim>>();
-  private seq = 0;
+  /** Shared with the stores that share these maps: event ids stay unique within a session. */
+  private readonly seq: { n: number } = { n: 0 };
   private key: { key: Buffer; keyId: string } | undefined;
   /** Replicas sharing this instance (tests acting out a cluster); all alive until they close. */
   private readonly alive: Set<string>;
@@ -45,6 +46,7 @@ export class MemoryStore implements StateStore {
       this.listeners = shareWith.listeners;
       this.claims = shareWith.claims;
       this.alive = shareWith.alive;
+      this.seq = shareWith.seq;
       this.key = shareWith.sharedKeySync();
     } else {
       this.alive = new Set();
@@ -109,7 +111,7 @@ export class MemoryStore implements StateStore {
 
   async appendEvent(sessionId: string, stream: string, data: string): Promise<StoredEvent> {
     // Zero-padded so ids compare as strings in the order they were made.
-    const event: StoredEvent = { id: (++this.seq).toString(36).padStart(10, '0'), stream, data };
+    const event: StoredEvent = { id: (++this.seq.n).toString(36).padStart(10, '0'), stream, data };
     let list = this.events.get(sessionId);
     if (list === undefined) this.events.set(sessionId, (list = []));
     list.push(event);

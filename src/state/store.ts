@@ -112,3 +112,15 @@ export interface StateStore {
   /** Stops heartbeats and subscriptions, closes connections. Idempotent. */
   close(): Promise<void>;
 }
+
+/**
+ * What a store's methods reject with while it cannot reach its backend (Redis down, a command timed
+ * out): at once, never after a queue's worth of waiting. The HTTP face answers new sessions 503
+ * with Retry-After; the sessions a replica holds keep working from its own copy.
+ */
+export class StoreDownError extends Error {
+  override readonly name = 'StoreDownError';
+  constructor(message = 'the state store is unreachable', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

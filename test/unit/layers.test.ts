@@ -84,7 +84,9 @@ const HOMES: Record<string, string[]> = {
   zod: ['config/'],
   pino: ['log.ts'],
   'pino-pretty': ['log.ts'],
-  rxjs: ['catalog/store.ts', 'config/watch.ts'],
+  rxjs: ['catalog/store.ts', 'config/watch.ts', 'state/redis-health.ts'],
+  // node-redis: only the Redis store and its connections, loaded by open-store.ts's dynamic import when state.redis is set.
+  '@redis/client': ['state/redis-store.ts', 'state/redis-connection.ts'],
   jose: ['inbound/auth/', 'outbound/auth/'],
   oauth4webapi: ['outbound/auth/'],
   stemmer: ['search/'],
