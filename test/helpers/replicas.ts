@@ -24,16 +24,19 @@ export interface Replicas {
   close(): Promise<void>;
 }
 
-/** Starts `n` replicas of `yaml` sharing a MemoryStore (or the stores `stores` makes, one per replica). */
-export async function startReplicas(yaml: string, n = 2, stores?: (i: number, first: MemoryStore) => StateStore): Promise<Replicas> {
+/**
+ * Starts `n` replicas of `yaml` sharing a MemoryStore, or the stores `stores` makes (one per
+ * replica), or (`'config'`) each the store its config names (`state.redis`).
+ */
+export async function startReplicas(yaml: string, n = 2, stores?: ((i: number, first: MemoryStore) => StateStore) | 'config'): Promise<Replicas> {
   const first = new MemoryStore();
   const replicas: Replica[] = [];
   for (let i = 0; i < n; i++) {
-    const store = stores?.(i, first) ?? (i === 0 ? first : new MemoryStore(1000, Date.now, first));
-    const app = new App(parseConfig(yaml, { baseDir: process.cwd(), env: {} }), silentLogger(), { stateStore: store });
+    const given = stores === 'config' ? undefined : (stores?.(i, first) ?? (i === 0 ? first : new MemoryStore(1000, Date.now, first)));
+    const app = new App(parseConfig(yaml, { baseDir: process.cwd(), env: {} }), silentLogger(), { stateStore: given });
     await app.start();
     const url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;
-    replicas.push({ app, url, store });
+    replicas.push({ app, url, store: app.state! });
   }
   const to =
     (i: number): typeof fetch =>
