@@ -6,6 +6,8 @@ import * as z from 'zod';
 import { duration, isRedisUrl, type Subst } from './schema-values.js';
 
 export const DEFAULT_MAX_EVENTS = 1000;
+/** Kept in step with src/state/stand-in.ts (config does not import state/). */
+export const DEFAULT_MAX_EVENT_BYTES = 64 * 1024;
 
 export function stateSchema(subst: Subst) {
   return z
@@ -28,6 +30,16 @@ export function stateSchema(subst: Subst) {
       maxEvents: subst(z.int().min(1).max(1_000_000))
         .prefault(DEFAULT_MAX_EVENTS)
         .meta({ description: `SSE events kept per session for clients that reconnect with Last-Event-ID; the oldest beyond it go (default ${DEFAULT_MAX_EVENTS}).` }),
+      maxEventBytes: subst(
+        z
+          .int()
+          .min(1024)
+          .max(4 * 1024 * 1024),
+      )
+        .prefault(DEFAULT_MAX_EVENT_BYTES)
+        .meta({
+          description: `Largest SSE event (in bytes) kept for resumption (default ${DEFAULT_MAX_EVENT_BYTES}, at most 4 MiB). A larger one is sent in full on its stream once and kept as a stand-in: for an answer, an ANSWER_NOT_KEPT error for its id; for a notification or request, an empty event. With redis, a session's events take at most maxEvents × this.`,
+        }),
       heartbeat: subst(duration)
         .prefault('5s')
         .meta({ description: 'With redis: a replica not heard from for this long is dead (its calls in flight are failed by another); renewed every third of it (default 5s).' }),

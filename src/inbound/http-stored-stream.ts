@@ -22,7 +22,8 @@ export class StoredStream {
 
   /**
    * Stores `data` (one line of JSON, or '' for a priming event), then writes it with its id. The
-   * store failing, it is written without one: the client still gets it, only not resumably.
+   * store failing, it is written without one: the client still gets it, only not resumably. Too
+   * large to keep, the store keeps a stand-in: `data` itself is written here, with the stand-in's id.
    */
   add(data: string): void {
     this.chain = this.chain.then(() => this.write(data));
@@ -32,7 +33,7 @@ export class StoredStream {
   write(data: string): Promise<unknown> {
     const { records, sessionId, name, sse } = this;
     return records.store.appendEvent(sessionId, name, data).then(
-      (event) => sse.sendEvent(event.id, event.data),
+      (event) => sse.sendEvent(event.id, data),
       (err: unknown) => {
         records.failed(err);
         if (data !== '') sse.sendData(data);

@@ -25,12 +25,13 @@ export async function openStore(
   options: OpenStoreOptions = {},
 ): Promise<StateStore> {
   const { state } = config;
-  if (state.redis === undefined) return new MemoryStore(state.maxEvents);
+  if (state.redis === undefined) return new MemoryStore({ maxEvents: state.maxEvents, maxEventBytes: state.maxEventBytes });
   const { RedisStore } = await import('./redis-store.js');
   const store = new RedisStore({
     url: state.redis,
     keyPrefix: state.keyPrefix,
     maxEvents: state.maxEvents,
+    maxEventBytes: state.maxEventBytes,
     heartbeatMs: state.heartbeatMs,
     commandTimeoutMs: options.commandTimeoutMs,
     stateKey: config.listen.stateKey,

@@ -12,6 +12,7 @@ import { RedisHealth } from './redis-health.js';
 import { claimOf, ENTRY_ID, recordFields, recordOf, RedisKeys, type Claim } from './redis-record.js';
 import { APPEND, CLAIM, COUNT, DELETE, HEARTBEAT, PATCH, PUT, type Script, TOUCH } from './redis-scripts.js';
 import { maskRedisUrl } from './redis-url.js';
+import { DEFAULT_MAX_EVENT_BYTES, keptForm } from './stand-in.js';
 import { StoreDownError, type SessionMessage, type SessionRecord, type StateStore, type StoredEvent, type StoreHealth } from './store.js';
 
 export interface RedisStoreOptions {
@@ -21,6 +22,8 @@ export interface RedisStoreOptions {
   readonly keyPrefix?: string;
   /** Events kept per session (default 1000). */
   readonly maxEvents?: number;
+  /** An event larger than this is kept as its stand-in (default 64 KiB): maxEvents × this bounds a session. */
+  readonly maxEventBytes?: number;
   /** A replica not heard from this long is dead; renewed every third of it (default 5 s). */
   readonly heartbeatMs?: number;
   /** The longest any one command may take before it fails as 'down' (default 2 s). */
@@ -41,6 +44,7 @@ export class RedisStore implements StateStore {
   private readonly sub: Client;
   private readonly state = new RedisHealth();
   private readonly maxEvents: number;
+  private readonly maxEventBytes: number;
   private readonly heartbeatMs: number;
   private readonly log: Logger | undefined;
   private readonly pubsub: RedisChannels;
@@ -55,6 +59,7 @@ export class RedisStore implements StateStore {
   constructor(private readonly options: RedisStoreOptions) {
     this.keys = new RedisKeys(options.keyPrefix);
     this.maxEvents = options.maxEvents ?? 1000;
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.heartbeatMs = options.heartbeatMs ?? 5000;
     this.log = options.logger;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
@@ -153,11 +158,13 @@ export class RedisStore implements StateStore {
 
   async appendEvent(sessionId: string, stream: string, data: string): Promise<StoredEvent> {
     // The published message is built around the id only Redis knows: the script puts it in front.
+    // The holders hear the event in full; the stream keeps its stand-in when it is too large.
     const tail = `"stream":${JSON.stringify(stream)},"data":${JSON.stringify(data)}}}`;
+    const stored = keptForm(data, this.maxEventBytes);
     const keys = [this.keys.events(sessionId), this.keys.record(sessionId)];
-    const args = [this.maxEvents, stream, data, this.keys.channel(sessionId), tail, ORPHAN_TTL_MS];
+    const args = [this.maxEvents, stream, stored, this.keys.channel(sessionId), tail, ORPHAN_TTL_MS];
     const id = await this.call(() => this.run(APPEND, keys, args));
-    return { id: String(id), stream, data };
+    return { id: String(id), stream, data: stored };
   }
 
   async eventsAfter(sessionId: string, lastEventId: string): Promise<{ stream: string; events: StoredEvent[] } | undefined> {

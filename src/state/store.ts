@@ -38,7 +38,7 @@ export interface StoredEvent {
   readonly id: string;
   /** The stream of the session it belongs to (GET stream or one POST's), as named in SSE ids. */
   readonly stream: string;
-  /** The JSON-RPC message, serialised; '' for a priming event. */
+  /** The JSON-RPC message, serialised; '' for a priming event (or the stand-in of a notification too large to keep). */
   readonly data: string;
 }
 
@@ -83,7 +83,10 @@ export interface StateStore {
 
   /**
    * Appends an event to `stream` of the session (bounded: the oldest beyond `maxEvents` per session
-   * go) and publishes it to the session's holders; resolves with the stored event.
+   * go) and publishes it to the session's holders; resolves with the stored event. An event over
+   * maxEventBytes (or, in memory, past the store's byte bounds) is stored as its stand-in
+   * (stand-in.ts) and resolves as such, while the holders hear it in full under the same id: the
+   * live stream writes `data` itself with that id, a resumption replays the stand-in.
    */
   appendEvent(sessionId: string, stream: string, data: string): Promise<StoredEvent>;
   /** The events of the stream that `lastEventId` belongs to, after it, oldest first; undefined if unknown. */

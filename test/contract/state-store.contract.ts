@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionMessage, SessionRecord, StateStore } from '../../src/state/store.js';
+import { waitFor } from '../helpers/processes.js';
 
 export interface StoreSubject {
   /** The first replica on a fresh backend. */
@@ -13,6 +14,7 @@ export interface StoreSubject {
   peer(): Promise<StateStore>;
   /** What the stores were opened with. */
   readonly maxEvents: number;
+  readonly maxEventBytes: number;
   /** A TTL this subject can outlive in a test. */
   readonly shortTtlMs: number;
   /** Returns once `id`, put with shortTtlMs, has expired (memory: its clock moves; Redis: polled). */
@@ -174,6 +176,40 @@ export function stateStoreContract(name: string, makeSubject: () => Promise<Stor
       for (const id of ids.slice(0, 3)) expect(await b.eventsAfter('s1', id)).toBeUndefined();
       const kept = await b.eventsAfter('s1', ids[3]!);
       expect(kept?.events.map((e) => e.id)).toEqual(ids.slice(4));
+    });
+
+    it('keeps an event over maxEventBytes as its stand-in, while its holders hear it in full under the same id', async () => {
+      const { a, b } = await open();
+      await a.putSession(record('s1'), LONG);
+      const big = (fill: string) => 'é'.repeat(subject.maxEventBytes / 2) + fill;
+      const answer = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: big('answer') }] } });
+      const progress = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, message: big('note') } });
+      const prime = await a.appendEvent('s1', 'post-9', '');
+      const heard: SessionMessage[] = [];
+      const stop = await b.subscribe('s1', (m) => heard.push(m));
+      const note = await a.appendEvent('s1', 'post-9', progress);
+      const stored = await a.appendEvent('s1', 'post-9', answer);
+      await waitFor(() => heard.length === 2, { timeout: 3000, interval: 5, message: 'both events heard' });
+      stop();
+      // Holders hear the full events, with the ids the stand-ins have: the live stream writes them so.
+      expect(heard).toEqual([
+        { kind: 'event', event: { id: note.id, stream: 'post-9', data: progress } },
+        { kind: 'event', event: { id: stored.id, stream: 'post-9', data: answer } },
+      ]);
+      expect(note.data).toBe('');
+      const error = JSON.parse(stored.data) as { id: unknown; error: { code: number; message: string; data: { code: string; bytes: number } } };
+      expect(error.id).toBe(7);
+      expect(error.error.code).toBe(-32603);
+      expect(error.error.data).toEqual({ code: 'ANSWER_NOT_KEPT', bytes: Buffer.byteLength(answer) });
+      expect(error.error.message).toContain(`the answer (${Buffer.byteLength(answer)} bytes) was sent once on the original stream`);
+      expect(await b.eventsAfter('s1', prime.id)).toEqual({ stream: 'post-9', events: [note, stored] });
+      // Up to the bound (counted in UTF-8 bytes), an event is kept as it is.
+      const fits = JSON.stringify({ jsonrpc: '2.0', id: 8, result: { text: '' } });
+      const exact = fits.replace('""', `"${'é'.repeat((subject.maxEventBytes - Buffer.byteLength(fits)) / 2)}"`);
+      expect(Buffer.byteLength(exact)).toBeLessThanOrEqual(subject.maxEventBytes);
+      const kept = await a.appendEvent('s1', 'post-9', exact);
+      expect(kept.data).toBe(exact);
+      expect((await b.eventsAfter('s1', stored.id))?.events).toEqual([kept]);
     });
 
     it('tells every replica holding a session its messages, this one included', async () => {

@@ -17,15 +17,17 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { nextMessage, record, stateStoreContract } from './state-store.contract.js';
 
 const MAX_EVENTS = 5;
+const MAX_EVENT_BYTES = 2048;
 
 stateStoreContract('memory', async () => {
   let now = 1_000_000;
   let first: MemoryStore | undefined;
   return {
     maxEvents: MAX_EVENTS,
+    maxEventBytes: MAX_EVENT_BYTES,
     shortTtlMs: 1000,
-    open: async () => (first = new MemoryStore(MAX_EVENTS, () => now)),
-    peer: async () => new MemoryStore(MAX_EVENTS, () => now, first),
+    open: async () => (first = new MemoryStore({ maxEvents: MAX_EVENTS, maxEventBytes: MAX_EVENT_BYTES, now: () => now })),
+    peer: async () => new MemoryStore({ maxEvents: MAX_EVENTS, maxEventBytes: MAX_EVENT_BYTES, now: () => now, shareWith: first }),
     outlive: async () => {
       now += 1001;
     },
@@ -42,7 +44,7 @@ let prefixes = 0;
 const stores: RedisStore[] = [];
 /** A started RedisStore; every test gets keys of its own (keyPrefix) on the one redis-server. */
 async function redisStore(options: Partial<RedisStoreOptions> = {}): Promise<RedisStore> {
-  const store = new RedisStore({ url: redis.url, maxEvents: MAX_EVENTS, heartbeatMs: 600, commandTimeoutMs: 1000, keyPrefix: `t${prefixes}:`, ...options });
+  const store = new RedisStore({ url: redis.url, maxEvents: MAX_EVENTS, maxEventBytes: MAX_EVENT_BYTES, heartbeatMs: 600, commandTimeoutMs: 1000, keyPrefix: `t${prefixes}:`, ...options });
   stores.push(store);
   expect(await store.start(5000)).toBe('up');
   return store;
@@ -55,6 +57,7 @@ stateStoreContract('redis', async () => {
   prefixes++;
   return {
     maxEvents: MAX_EVENTS,
+    maxEventBytes: MAX_EVENT_BYTES,
     shortTtlMs: 150,
     open: () => redisStore(),
     peer: () => redisStore(),
@@ -220,12 +223,13 @@ describe('RedisStore only', () => {
 });
 
 describe('openStore', () => {
-  const config = (redisUrl?: string) => ({ listen: { stateKey: undefined }, state: { redis: redisUrl, keyPrefix: 'open:', maxEvents: 7, heartbeatMs: 1000 } });
+  const config = (redisUrl?: string) => ({ listen: { stateKey: undefined }, state: { redis: redisUrl, keyPrefix: 'open:', maxEvents: 7, maxEventBytes: 2048, heartbeatMs: 1000 } });
 
   it('is memory without state.redis', async () => {
     const store = await openStore(config(), silentLogger());
     expect(store).toBeInstanceOf(MemoryStore);
     expect((store as MemoryStore).maxEvents).toBe(7);
+    expect((store as MemoryStore).maxEventBytes).toBe(2048);
     await store.close();
   });
 
@@ -237,5 +241,50 @@ describe('openStore', () => {
     // Closed: its heartbeat is gone at once.
     const other = await redisStore({ keyPrefix: 'open:' });
     expect(await other.isAlive(store.replicaId)).toBe(false);
+  });
+});
+
+describe('MemoryStore only: bytes', () => {
+  const answer = (id: number, bytes: number) => {
+    const shell = JSON.stringify({ jsonrpc: '2.0', id, result: { text: '' } });
+    return shell.replace('""', `"${'x'.repeat(bytes - shell.length)}"`);
+  };
+  const ids = (found: { events: { id: string }[] } | undefined) => found?.events.map((e) => e.id);
+
+  it('keeps at most maxSessionBytes of a session, dropping its oldest events', async () => {
+    const store = new MemoryStore({ maxEventBytes: 4000, maxSessionBytes: 10_000 });
+    const prime = await store.appendEvent('s1', 'post-1', '');
+    const kept: string[] = [];
+    for (let i = 0; i < 6; i++) kept.push((await store.appendEvent('s1', 'post-1', answer(i, 3000))).id);
+    // 3 × 3000 fit in 10 000; the priming event and the three oldest answers went.
+    expect(await store.eventsAfter('s1', prime.id)).toBeUndefined();
+    expect(await store.eventsAfter('s1', kept[2]!)).toBeUndefined();
+    expect(ids(await store.eventsAfter('s1', kept[3]!))).toEqual(kept.slice(4));
+    expect(store.keptBytes).toBe(9000);
+    await store.deleteSession('s1');
+    expect(store.keptBytes).toBe(0);
+  });
+
+  it('keeps at most maxTotalBytes across sessions (and replicas sharing it): the appender gives way, oldest first, then its new event', async () => {
+    const first = new MemoryStore({ maxEventBytes: 4000, maxTotalBytes: 10_000 });
+    const peer = new MemoryStore({ maxEventBytes: 4000, maxTotalBytes: 10_000, shareWith: first });
+    const a1 = await first.appendEvent('a', 'post-1', answer(1, 3000));
+    const a2 = await first.appendEvent('a', 'post-1', answer(2, 3000));
+    const a3 = await first.appendEvent('a', 'post-1', answer(3, 3000));
+    expect(first.keptBytes).toBe(9000);
+    // Session b has nothing older to give: its answer is kept as its stand-in, a's events stay.
+    const b1 = await peer.appendEvent('b', 'post-1', answer(4, 3000));
+    expect(JSON.parse(b1.data)).toMatchObject({ id: 4, error: { data: { code: 'ANSWER_NOT_KEPT', bytes: 3000 } } });
+    expect(ids(await peer.eventsAfter('a', a1.id))).toEqual([a2.id, a3.id]);
+    expect(peer.keptBytes).toBeLessThanOrEqual(10_000);
+    // Session a appending again drops its own oldest.
+    const a4 = await first.appendEvent('a', 'post-1', answer(5, 3000));
+    expect(a4.data).toBe(answer(5, 3000));
+    expect(await first.eventsAfter('a', a1.id)).toBeUndefined();
+    expect(ids(await first.eventsAfter('a', a2.id))).toEqual([a3.id, a4.id]);
+    expect(first.keptBytes).toBeLessThanOrEqual(10_000);
+    // A notification that does not fit is kept as an empty event.
+    const note = await peer.appendEvent('b', 'post-1', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'y'.repeat(2000) } }));
+    expect(note.data).toBe('');
   });
 });

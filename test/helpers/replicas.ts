@@ -32,7 +32,7 @@ export async function startReplicas(yaml: string, n = 2, stores?: ((i: number, f
   const first = new MemoryStore();
   const replicas: Replica[] = [];
   for (let i = 0; i < n; i++) {
-    const given = stores === 'config' ? undefined : (stores?.(i, first) ?? (i === 0 ? first : new MemoryStore(1000, Date.now, first)));
+    const given = stores === 'config' ? undefined : (stores?.(i, first) ?? (i === 0 ? first : new MemoryStore({ shareWith: first })));
     const app = new App(parseConfig(yaml, { baseDir: process.cwd(), env: {} }), silentLogger(), { stateStore: given });
     await app.start();
     const url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;

@@ -233,7 +233,7 @@ describe('the state store down', () => {
   it('refuses new sessions with 503 and Retry-After, never 404, while held sessions carry on; recovers by itself', async () => {
     const cut: ReturnType<typeof cuttable>[] = [];
     cluster = await startReplicas(yamlServers([fixtureServer('echo', 'echo')]), 2, (i, first) => {
-      const s = cuttable(i === 0 ? first : new MemoryStore(1000, Date.now, first));
+      const s = cuttable(i === 0 ? first : new MemoryStore({ shareWith: first }));
       cut.push(s);
       return s;
     });

@@ -31,7 +31,7 @@ describe('the state store in the app', () => {
   it('gives replicas sharing a store one signing key: a cursor from one decodes on the other', async () => {
     const first = new MemoryStore();
     const a = await started(first);
-    const b = await started(new MemoryStore(1000, Date.now, first));
+    const b = await started(new MemoryStore({ shareWith: first }));
     expect(b.router.cursors.decode(a.router.cursors.encode(cursor))).toMatchObject({ offset: 1, afterKey: 'alpha__echo' });
     expect(a.router.keyId).toBe(b.router.keyId);
   });
@@ -53,7 +53,7 @@ describe('the state store in the app', () => {
   it('closes the store with the app: the replica is no longer alive', async () => {
     const first = new MemoryStore();
     const a = await started(first);
-    const second = new MemoryStore(1000, Date.now, first);
+    const second = new MemoryStore({ shareWith: first });
     await started(second);
     expect(first.liveReplicas()).toBe(2);
     await a.close();

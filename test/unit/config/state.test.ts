@@ -7,13 +7,13 @@ import { parse, problemsOf } from './helpers.js';
 
 describe('state', () => {
   it('is memory by default, and when the URL is empty', () => {
-    expect(parse('servers: []').state).toEqual({ maxEvents: 1000, heartbeatMs: 5000 });
+    expect(parse('servers: []').state).toEqual({ maxEvents: 1000, maxEventBytes: 65536, heartbeatMs: 5000 });
     expect(parse('state: { redis: "${REDIS_URL:-}" }').state.redis).toBeUndefined();
   });
 
   it('takes redis:// and rediss:// URLs, with auth and a database, from the environment', () => {
     const state = parse('state: { redis: "${REDIS_URL}", keyPrefix: "team-a", maxEvents: 50, heartbeat: 2s }', { REDIS_URL: 'rediss://gw:s3cret@redis.internal:6380/2' }).state;
-    expect(state).toEqual({ redis: 'rediss://gw:s3cret@redis.internal:6380/2', keyPrefix: 'team-a', maxEvents: 50, heartbeatMs: 2000 });
+    expect(state).toEqual({ redis: 'rediss://gw:s3cret@redis.internal:6380/2', keyPrefix: 'team-a', maxEvents: 50, maxEventBytes: 65536, heartbeatMs: 2000 });
     expect(parse('state: { redis: "redis://localhost" }').state.redis).toBe('redis://localhost');
   });
 
