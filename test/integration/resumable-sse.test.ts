@@ -2,7 +2,8 @@
 // stream cut right after its priming event is resumed with GET + Last-Event-ID (on the same
 // replica, or on another one) and delivers every progress notification and the response exactly
 // once; a stream whose serving replica died gets one error; a Last-Event-ID of another session
-// replays nothing of it.
+// replays nothing of it; an answer too large to keep (state.maxEventBytes) is replayed as one
+// ANSWER_NOT_KEPT error, while a small one is replayed intact.
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -138,6 +139,51 @@ describe('resumable SSE streams', () => {
     const call = client.callTool({ name: 'i__progress', arguments: { steps: 50 } }, undefined, { onprogress: () => {}, timeout: 20_000 });
     await expect(call).rejects.toThrow(/replica serving this request stopped/);
     expect(cut.state.resumedWith).toEqual([cut.state.primed]);
+  });
+
+  it('an answer over state.maxEventBytes goes out in full live; resumed, it is one ANSWER_NOT_KEPT error, and a small answer is replayed intact', async () => {
+    cluster = await startReplicas(CONFIG, 2);
+    const big = 'x'.repeat(100_000);
+    // The resumption's body, read to its end (the stream ends with the response it replays).
+    const resumed: Promise<string>[] = [];
+    const capture =
+      (inner: typeof fetch): typeof fetch =>
+      async (input, init) => {
+        const res = await inner(input, init);
+        if (new Headers(init?.headers).get('last-event-id') !== null) resumed.push(res.clone().text());
+        return res;
+      };
+    // The client comes back only once the answer was stored (a resumption open before it would get
+    // it live, in full): it is replayed from the store.
+    let answered!: () => void;
+    const stored = new Promise<void>((resolve) => (answered = resolve));
+    const cut = cutting(
+      (method) => cluster!.to(method === 'POST' ? 0 : 1),
+      () => stored,
+    );
+    const client = await connect(capture(cut.fetch), cluster.url);
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const stop = await cluster.replicas[1]!.store.subscribe(sessionId, (m) => {
+      if (m.kind === 'event' && m.event.data.length > 100_000) answered();
+    });
+    const progress: number[] = [];
+    const call = client.callTool({ name: 'i__progress', arguments: { steps: 3, text: big } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 20_000 });
+    await expect(call).rejects.toThrow(/the answer \(\d+ bytes\) was sent once on the original stream and was too large to keep/);
+    expect(cut.state.resumedWith).toEqual([cut.state.primed]);
+    expect(progress).toEqual([1, 2, 3]);
+    const body = await resumed[0]!;
+    expect(body.match(/ANSWER_NOT_KEPT/g)).toHaveLength(1);
+    expect(body.includes(big)).toBe(false);
+    stop();
+    // Not cut, the same answer arrives whole: only what is kept for resumption is bounded.
+    expect(await progressCall(client, 2).then(() => 'small ok')).toBe('small ok');
+    const whole = await client.callTool({ name: 'i__progress', arguments: { steps: 1, text: big } }, undefined, { onprogress: () => {}, timeout: 20_000 });
+    expect((whole.content as Array<{ text: string }>)[0]!.text === big).toBe(true);
+    // Another client's small answer, cut and resumed, is replayed as it was.
+    const small = cutting((method) => cluster!.to(method === 'POST' ? 1 : 0));
+    const other = await connect(small.fetch, cluster.url);
+    expect(await progressCall(other, 3)).toEqual({ text: 'all done', progress: [1, 2, 3] });
+    expect(small.state.resumedWith).toEqual([small.state.primed]);
   });
 
   it('Last-Event-ID of another session replays nothing of it', async () => {
