@@ -59,6 +59,7 @@ const BY_ITEM = {
   30.2: 'exhaustion',
   30.3: 'policy',
   30.4: 'fairness',
+  32: 'exhaustion',
 };
 /** Items whose attacks fall in different classes. */
 const BY_NAME = {

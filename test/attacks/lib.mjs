@@ -102,6 +102,11 @@ export async function startGateway({ cli, yaml, mode = 'http', env = {}, args = 
     get alive() {
       return exitInfo === undefined;
     },
+    /** Resident memory of the gateway process now, in MiB (Linux /proc). */
+    rssMiB() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : NaN;
+    },
     /** Peak resident memory of the gateway process so far, in MiB (Linux /proc). */
     peakRssMiB() {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
