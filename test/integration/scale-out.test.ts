@@ -1,0 +1,158 @@
+// Issue 32, tested for real: Debian's redis-server, three gateway replicas sharing it
+// (state.redis, one listen.stateKey), and deploy/nginx.conf as shipped (round robin, no affinity)
+// in front. SDK v1 and v2 clients of the 2025 era list, call, get progress, subscribe and are
+// told of updates, answer an elicitation on another replica than the one that asked; then the
+// replica holding a call's stream is killed with SIGKILL mid-call (the session lives on, the
+// stream resumes elsewhere with no event lost or doubled, the call fails once), and Redis is
+// stopped and restarted (held sessions keep working, a new session gets 503 + Retry-After meanwhile).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpGateway, cleanup, descendantPids, fixtureServer, startGateway, trackClosable, trackPid, waitFor, yamlServers } from '../helpers/index.js';
+import { NGINX, type Nginx, startNginx } from '../helpers/nginx.js';
+import { connectStatelessHttp } from '../helpers/stateless-client.js';
+import { REDIS_SERVER, type TestRedis, startRedis } from './scale-out-redis.js';
+import { existsSync } from 'node:fs';
+
+afterAll(cleanup);
+
+const STATE_KEY = 'one state key for the three replicas, 32+ characters';
+const texts = (r: unknown) => ((r as { content: Array<{ text: string }> }).content ?? []).map((c) => c.text).join('');
+
+let redis: TestRedis;
+let replicas: HttpGateway[];
+let nginx: Nginx;
+let mcp: string;
+
+/** A v1 client through nginx; `events` records what reached it, `errors` what its transport reported. */
+async function v1Client() {
+  const updates: string[] = [];
+  const errors: string[] = [];
+  const client = trackClosable(new Client({ name: 'scale-out-v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void updates.push(n.params.uri));
+  // Reconnect at once: the test waits for the resumption, not for a back-off.
+  const transport = new StreamableHTTPClientTransport(new URL(mcp), {
+    reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 2, maxRetries: 10 },
+  });
+  client.onerror = (e) => void errors.push(e.message);
+  await client.connect(transport);
+  return { client, updates, errors };
+}
+
+/** The value of switchboard_state_store_up on one replica, asked directly (not through nginx). */
+async function storeUp(replica: HttpGateway): Promise<number | undefined> {
+  const text = await (await fetch(new URL('/metrics', replica.url))).text();
+  const m = /^switchboard_state_store_up(?:\{[^}]*\})? (\d)/m.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+const initialize = (id: number) =>
+  fetch(mcp, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
+
+describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replicas on Redis behind nginx round robin (skipped: no nginx or redis-server; .ci/run installs them)', () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+    const config = yamlServers([fixtureServer('live', 'interactive', ['--name', 'live'])], { listen: { stateKey: STATE_KEY }, state: { redis: redis.url } });
+    replicas = await Promise.all([0, 1, 2].map(() => startGateway(config)));
+    nginx = await startNginx(
+      'deploy/nginx.conf',
+      replicas.map((r) => Number(new URL(r.url).port)),
+    );
+    mcp = `${nginx.base}/mcp`;
+  }, 60_000);
+
+  it('serve one SDK v1 session from every replica: lists, calls with progress, updates, elicitation', async () => {
+    const { client, updates } = await v1Client();
+    // Three lists in a row: round robin sends one to each replica, two of which never saw initialize.
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    const progress: number[] = [];
+    const done = await client.callTool({ name: 'live__progress', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    expect(texts(done)).toBe('did 3 steps');
+    expect(progress).toEqual([1, 2, 3]);
+
+    // The subscription is taken upstream by the replica that took resources/subscribe; three bumps
+    // in a row reach every replica's server once, so one of them is on that replica's, and its
+    // update must reach the client's GET stream, wherever that stream is.
+    await client.subscribeResource({ uri: 'mem://counter' });
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'live__bump', arguments: {} });
+    await waitFor(() => updates.length >= 1, { timeout: 10_000, message: 'resources/updated reached the client' });
+    expect(new Set(updates)).toEqual(new Set(['mem://counter']));
+
+    // The server asks on the replica serving the call; the client's answer is the next request,
+    // which round robin sends to another replica.
+    const elicited = await client.callTool({ name: 'live__ask_elicitation', arguments: { mode: 'form' } });
+    expect(texts(elicited)).toBe(`elicited: ${JSON.stringify({ action: 'accept', content: { name: 'Ada' } })}`);
+
+    const served = nginx.accessLog();
+    expect(new Set(served.map((line) => line.split(' ').at(-1)))).toEqual(new Set(replicas.map((r) => `127.0.0.1:${new URL(r.url).port}`)));
+    expect(served.filter((line) => / (404|5\d\d) /.test(line))).toEqual([]);
+  });
+
+  it('serve one SDK v2 session (2025 handshake) from every replica: lists, calls with progress, elicitation', async () => {
+    const { client, asked } = await connectStatelessHttp(mcp, { mode: 'legacy', capabilities: { elicitation: {} } });
+    expect(client.getNegotiatedProtocolVersion?.() ?? '2025').not.toBe('2026-07-28');
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    const progress: number[] = [];
+    const done = await client.callTool({ name: 'live__progress', arguments: { steps: 4 } }, { onprogress: (p) => void progress.push(p.progress) });
+    expect(texts(done)).toBe('did 4 steps');
+    expect(progress).toEqual([1, 2, 3, 4]);
+    const elicited = await client.callTool({ name: 'live__ask_elicitation', arguments: { mode: 'form' } });
+    expect(texts(elicited)).toMatch(/^elicited: \{"action":"accept"/);
+    expect(asked.map((a) => a.method)).toEqual(['elicitation/create']);
+  });
+
+  it('lose only the call in flight when the replica holding its stream is killed: reported once, no event lost or doubled', async () => {
+    const { client, errors } = await v1Client();
+    for (let i = 0; i < 3; i++) await client.listTools(); // every replica has served the session
+    const progress: number[] = [];
+    const outcome = client.callTool({ name: 'live__progress', arguments: { steps: 3, hold: true } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 20_000 }).then(
+      (r) => ({ answered: texts(r) }),
+      (e: { code?: number; message: string }) => ({ code: e.code, message: e.message }),
+    );
+    // The replica whose server logs "waiting" holds the call and its stream.
+    const victim = await Promise.any(replicas.map((r) => r.waitForStderr(/waiting id=/, 20_000).then(() => r)));
+    await waitFor(() => progress.length === 3, { timeout: 10_000, message: 'the three progress notifications before the kill' });
+    for (const pid of descendantPids(victim.pid)) trackPid(pid);
+    process.kill(victim.pid, 'SIGKILL');
+    await victim.exited;
+
+    const result = await outcome;
+    // The gateway's error for a call whose replica stopped (-32603), not the SDK's timeout (-32001).
+    expect(result).toMatchObject({ code: -32603 });
+    // Replayed events would show up as progress again, a second answer as an unknown id.
+    expect(progress).toEqual([1, 2, 3]);
+    expect(errors.filter((e) => /unknown message ID/i.test(e))).toEqual([]);
+    // The session is not lost: the other replicas serve it.
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    const again = await client.callTool({ name: 'live__progress', arguments: { steps: 2 } });
+    expect(texts(again)).toBe('did 2 steps');
+  }, 60_000);
+
+  it('keep held sessions working while Redis is down, refuse new ones with 503 + Retry-After, and recover by themselves', async () => {
+    const alive = replicas.filter((r) => r.proc.exitCode === null && r.proc.signalCode === null);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const { client } = await v1Client();
+    for (let i = 0; i < 3; i++) await client.listTools(); // held by every live replica
+
+    await redis.stop();
+    await waitFor(async () => (await Promise.all(alive.map(storeUp))).every((up) => up === 0), { timeout: 20_000, message: 'every replica reports the store down' });
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    expect(texts(await client.callTool({ name: 'live__progress', arguments: { steps: 1 } }))).toBe('did 1 steps');
+    const refused = await initialize(1);
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    await refused.body?.cancel();
+
+    await redis.restart();
+    await waitFor(async () => (await Promise.all(alive.map(storeUp))).every((up) => up === 1), { timeout: 20_000, message: 'every replica reports the store up again' });
+    const fresh = await v1Client();
+    for (let i = 0; i < 3; i++) expect((await fresh.client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    expect(texts(await client.callTool({ name: 'live__progress', arguments: { steps: 1 } }))).toBe('did 1 steps');
+  }, 60_000);
+});
