@@ -25,20 +25,58 @@ let replicas: HttpGateway[];
 let nginx: Nginx;
 let mcp: string;
 
-/** A v1 client through nginx; `events` records what reached it, `errors` what its transport reported. */
+/**
+ * Every SSE event id a client read, on every stream (GET, POST, resumed), and the GETs it sent with
+ * Last-Event-ID: an event replayed twice shows up as an id seen twice, whatever the SDK makes of it.
+ */
+function recordingFetch() {
+  const ids: string[] = [];
+  const resumedFrom: string[] = [];
+  const record = async (body: ReadableStream<Uint8Array>) => {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        const lines = buffer.split('\n');
+        buffer = lines.pop() ?? '';
+        for (const line of lines) if (line.startsWith('id:')) ids.push(line.slice(3).trim());
+      }
+    } catch {
+      // the stream broke (a replica killed): what was read is recorded
+    }
+  };
+  const fetchFn: typeof fetch = async (input, init) => {
+    const resumeFrom = new Headers(init?.headers).get('last-event-id');
+    if (init?.method === 'GET' && resumeFrom !== null) resumedFrom.push(resumeFrom);
+    const res = await fetch(input, init);
+    if (!res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) return res;
+    const [mine, theirs] = res.body.tee();
+    void record(mine);
+    return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  const duplicates = () => ids.filter((id, i) => ids.indexOf(id) !== i);
+  return { fetchFn, ids, resumedFrom, duplicates };
+}
+
+/** A v1 client through nginx; `updates` records the resource updates that reached it, `errors` what its transport reported. */
 async function v1Client() {
   const updates: string[] = [];
   const errors: string[] = [];
+  const wire = recordingFetch();
   const client = trackClosable(new Client({ name: 'scale-out-v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } }));
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void updates.push(n.params.uri));
   // Reconnect at once: the test waits for the resumption, not for a back-off.
   const transport = new StreamableHTTPClientTransport(new URL(mcp), {
+    fetch: wire.fetchFn,
     reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 2, maxRetries: 10 },
   });
   client.onerror = (e) => void errors.push(e.message);
   await client.connect(transport);
-  return { client, updates, errors };
+  return { client, updates, errors, wire };
 }
 
 /** The value of switchboard_state_store_up on one replica, asked directly (not through nginx). */
@@ -68,7 +106,7 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
   }, 60_000);
 
   it('serve one SDK v1 session from every replica: lists, calls with progress, updates, elicitation', async () => {
-    const { client, updates } = await v1Client();
+    const { client, updates, wire } = await v1Client();
     // Three lists in a row: round robin sends one to each replica, two of which never saw initialize.
     for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
     const progress: number[] = [];
@@ -92,6 +130,7 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
     const served = nginx.accessLog();
     expect(new Set(served.map((line) => line.split(' ').at(-1)))).toEqual(new Set(replicas.map((r) => `127.0.0.1:${new URL(r.url).port}`)));
     expect(served.filter((line) => / (404|5\d\d) /.test(line))).toEqual([]);
+    expect(wire.duplicates()).toEqual([]);
   });
 
   it('serve one SDK v2 session (2025 handshake) from every replica: lists, calls with progress, elicitation', async () => {
@@ -108,7 +147,7 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
   });
 
   it('lose only the call in flight when the replica holding its stream is killed: reported once, no event lost or doubled', async () => {
-    const { client, errors } = await v1Client();
+    const { client, errors, wire } = await v1Client();
     for (let i = 0; i < 3; i++) await client.listTools(); // every replica has served the session
     const progress: number[] = [];
     const outcome = client.callTool({ name: 'live__progress', arguments: { steps: 3, hold: true } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 20_000 }).then(
@@ -128,6 +167,9 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
     // Replayed events would show up as progress again, a second answer as an unknown id.
     expect(progress).toEqual([1, 2, 3]);
     expect(errors.filter((e) => /unknown message ID/i.test(e))).toEqual([]);
+    // It came by resumption: a GET with the Last-Event-ID of the call's stream, which no event repeated.
+    expect(wire.resumedFrom.length).toBeGreaterThan(0);
+    expect(wire.duplicates()).toEqual([]);
     // The session is not lost: the other replicas serve it.
     for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
     const again = await client.callTool({ name: 'live__progress', arguments: { steps: 2 } });
