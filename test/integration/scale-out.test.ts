@@ -3,8 +3,9 @@
 // in front. SDK v1 and v2 clients of the 2025 era list, call, get progress, subscribe and are
 // told of updates, answer an elicitation on another replica than the one that asked; then the
 // replica holding a call's stream is killed with SIGKILL mid-call (the session lives on, the
-// stream resumes elsewhere with no event lost or doubled, the call fails once), and Redis is
-// stopped and restarted (held sessions keep working, a new session gets 503 + Retry-After meanwhile).
+// stream resumes elsewhere with no event lost or doubled, the call fails once), Redis is stopped
+// and restarted (held sessions keep working, a new session gets 503 + Retry-After meanwhile), and
+// a replica drained with SIGTERM finishes its call before it exits.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -78,6 +79,21 @@ async function v1Client() {
   await client.connect(transport);
   return { client, updates, errors, wire };
 }
+
+/** Which of `among` logs a line matching `re` from now on (lines already there do not count). */
+function nextToLog(among: HttpGateway[], re: RegExp, what: string): Promise<HttpGateway> {
+  const from = among.map((r) => r.stderrLines.length);
+  let found: HttpGateway | undefined;
+  return waitFor(
+    () => {
+      found = among.find((r, i) => r.stderrLines.slice(from[i]).some((line) => re.test(line)));
+      return found !== undefined;
+    },
+    { timeout: 20_000, message: what },
+  ).then(() => found!);
+}
+
+const isAlive = (r: HttpGateway) => r.proc.exitCode === null && r.proc.signalCode === null;
 
 /** The value of switchboard_state_store_up on one replica, asked directly (not through nginx). */
 async function storeUp(replica: HttpGateway): Promise<number | undefined> {
@@ -155,7 +171,7 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
       (e: { code?: number; message: string }) => ({ code: e.code, message: e.message }),
     );
     // The replica whose server logs "waiting" holds the call and its stream.
-    const victim = await Promise.any(replicas.map((r) => r.waitForStderr(/waiting id=/, 20_000).then(() => r)));
+    const victim = await nextToLog(replicas, /waiting id=/, 'the call reached a server');
     await waitFor(() => progress.length === 3, { timeout: 10_000, message: 'the three progress notifications before the kill' });
     for (const pid of descendantPids(victim.pid)) trackPid(pid);
     process.kill(victim.pid, 'SIGKILL');
@@ -177,7 +193,7 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
   }, 60_000);
 
   it('keep held sessions working while Redis is down, refuse new ones with 503 + Retry-After, and recover by themselves', async () => {
-    const alive = replicas.filter((r) => r.proc.exitCode === null && r.proc.signalCode === null);
+    const alive = replicas.filter(isAlive);
     expect(alive.length).toBeGreaterThanOrEqual(2);
     const { client } = await v1Client();
     for (let i = 0; i < 3; i++) await client.listTools(); // held by every live replica
@@ -196,5 +212,24 @@ describe.skipIf(NGINX === undefined || !existsSync(REDIS_SERVER))('three replica
     const fresh = await v1Client();
     for (let i = 0; i < 3; i++) expect((await fresh.client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
     expect(texts(await client.callTool({ name: 'live__progress', arguments: { steps: 1 } }))).toBe('did 1 steps');
+  }, 60_000);
+
+  it('let a draining replica (SIGTERM) finish its call, then serve the session elsewhere', async () => {
+    const alive = replicas.filter(isAlive);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const { client, errors, wire } = await v1Client();
+    for (let i = 0; i < 3; i++) await client.listTools();
+    const progress: number[] = [];
+    const call = client.callTool({ name: 'live__progress', arguments: { steps: 2, hold: 1500 } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 20_000 });
+    const draining = await nextToLog(alive, /waiting id=/, 'the call reached a server');
+    draining.proc.kill('SIGTERM');
+    // Answered where it runs, within limits.shutdownGrace, once; the replica then exits cleanly.
+    expect(texts(await call)).toBe('did 2 steps');
+    expect(progress).toEqual([1, 2]);
+    expect(await draining.exited).toEqual({ code: 0, signal: null });
+    // Requests after it reach the replicas left (nginx skips the one that no longer listens).
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    expect(wire.duplicates()).toEqual([]);
+    expect(errors.filter((e) => /unknown message ID/i.test(e))).toEqual([]);
   }, 60_000);
 });
