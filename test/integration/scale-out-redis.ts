@@ -1,6 +1,7 @@
 // The smallest Debian redis-server for the scale-out tests, until h32-redis's
 // test/helpers/redis-server.ts (same shape: startRedis() → { url, stop(), restart() }) replaces it.
 // A free port (redis has no port 0), no persistence; ready when it says so on stdout; tracked.
+import { existsSync } from 'node:fs';
 import { freePort } from '../helpers/nginx.js';
 import { LineCollector, exited, spawnTracked, terminate } from '../helpers/processes.js';
 
@@ -15,6 +16,7 @@ export interface TestRedis {
 }
 
 export async function startRedis(): Promise<TestRedis> {
+  if (!existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} is missing: .ci/run installs Debian's redis-server (apt-get install redis-server)`);
   const port = await freePort();
   let proc: ReturnType<typeof spawnTracked> | undefined;
   const start = async () => {
