@@ -199,15 +199,18 @@ describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round
     for (let i = 0; i < 3; i++) await client.listTools(); // held by every live replica
 
     await redis.stop();
-    await waitFor(async () => (await Promise.all(alive.map(storeUp))).every((up) => up === 0), { timeout: 20_000, message: 'every replica reports the store down' });
-    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
-    expect(texts(await client.callTool({ name: 'live__progress', arguments: { steps: 1 } }))).toBe('did 1 steps');
-    const refused = await initialize(1);
-    expect(refused.status).toBe(503);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    await refused.body?.cancel();
-
-    await redis.restart();
+    try {
+      await waitFor(async () => (await Promise.all(alive.map(storeUp))).every((up) => up === 0), { timeout: 20_000, message: 'every replica reports the store down' });
+      for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+      expect(texts(await client.callTool({ name: 'live__progress', arguments: { steps: 1 } }))).toBe('did 1 steps');
+      const refused = await initialize(1);
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      await refused.body?.cancel();
+    } finally {
+      // Whatever failed above, the tests after this one get their Redis back.
+      await redis.restart();
+    }
     await waitFor(async () => (await Promise.all(alive.map(storeUp))).every((up) => up === 1), { timeout: 20_000, message: 'every replica reports the store up again' });
     const fresh = await v1Client();
     for (let i = 0; i < 3; i++) expect((await fresh.client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
