@@ -140,7 +140,7 @@ describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round
 
     // The server asks on the replica serving the call; the client's answer is the next request,
     // which round robin sends to another replica.
-    const elicited = await client.callTool({ name: 'live__ask_elicitation', arguments: { mode: 'form' } });
+    const elicited = await client.callTool({ name: 'live__ask_elicitation', arguments: { mode: 'form' } }, undefined, { timeout: 15_000 });
     expect(texts(elicited)).toBe(`elicited: ${JSON.stringify({ action: 'accept', content: { name: 'Ada' } })}`);
 
     const served = nginx.accessLog();
@@ -157,7 +157,7 @@ describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round
     const done = await client.callTool({ name: 'live__progress', arguments: { steps: 4 } }, { onprogress: (p) => void progress.push(p.progress) });
     expect(texts(done)).toBe('did 4 steps');
     expect(progress).toEqual([1, 2, 3, 4]);
-    const elicited = await client.callTool({ name: 'live__ask_elicitation', arguments: { mode: 'form' } });
+    const elicited = await client.callTool({ name: 'live__ask_elicitation', arguments: { mode: 'form' } }, { timeout: 15_000 });
     expect(texts(elicited)).toMatch(/^elicited: \{"action":"accept"/);
     expect(asked.map((a) => a.method)).toEqual(['elicitation/create']);
   });
