@@ -3,13 +3,14 @@
 // in front. SDK v1 and v2 clients of the 2025 era list, call, get progress, subscribe and are
 // told of updates, answer an elicitation on another replica than the one that asked; then the
 // replica holding a call's stream is killed with SIGKILL mid-call (the session lives on, the
-// stream resumes elsewhere with no event lost or doubled, the call fails once), Redis is stopped
-// and restarted (held sessions keep working, a new session gets 503 + Retry-After meanwhile), and
-// a replica drained with SIGTERM finishes its call before it exits.
+// stream resumes elsewhere with no event lost or doubled, the call fails once, and the replica
+// started again serves the session), a replica drained with SIGTERM finishes its call before it
+// exits, and Redis is stopped and restarted (held sessions keep working, a new session gets 503 +
+// Retry-After meanwhile, and it all recovers by itself).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpGateway, cleanup, descendantPids, fixtureServer, startGateway, trackClosable, trackPid, waitFor, yamlServers } from '../helpers/index.js';
 import { NGINX, type Nginx, startNginx } from '../helpers/nginx.js';
 import { connectStatelessHttp } from '../helpers/stateless-client.js';
@@ -24,6 +25,13 @@ let redis: TestRedis;
 let replicas: HttpGateway[];
 let nginx: Nginx;
 let mcp: string;
+let config: string;
+
+/** A replica gone (killed, drained) started again on its port, as a pod comes back behind its Service. */
+async function restartReplica(gone: HttpGateway): Promise<void> {
+  const fresh = await startGateway(config, { args: ['--http', `127.0.0.1:${new URL(gone.url).port}`] });
+  replicas[replicas.indexOf(gone)] = fresh;
+}
 
 /**
  * Every SSE event id a client read, on every stream (GET, POST, resumed), and the GETs it sent with
@@ -112,7 +120,7 @@ const initialize = (id: number) =>
 describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round robin (skipped: no nginx; .ci/run installs it)', () => {
   beforeAll(async () => {
     redis = await startRedis();
-    const config = yamlServers([fixtureServer('live', 'interactive', ['--name', 'live'])], { listen: { stateKey: STATE_KEY }, state: { redis: redis.url } });
+    config = yamlServers([fixtureServer('live', 'interactive', ['--name', 'live'])], { listen: { stateKey: STATE_KEY }, state: { redis: redis.url } });
     replicas = await Promise.all([0, 1, 2].map(() => startGateway(config)));
     nginx = await startNginx(
       'deploy/nginx.conf',
@@ -120,6 +128,12 @@ describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round
     );
     mcp = `${nginx.base}/mcp`;
   }, 60_000);
+
+  // Every test starts with three replicas: one a test before it killed or drained (or failed to
+  // bring back) is started again on its port.
+  beforeEach(async () => {
+    for (const gone of replicas.filter((r) => !isAlive(r))) await restartReplica(gone);
+  }, 30_000);
 
   it('serve one SDK v1 session from every replica: lists, calls with progress, updates, elicitation', async () => {
     const { client, updates, wire } = await v1Client();
@@ -190,11 +204,30 @@ describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round
     for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
     const again = await client.callTool({ name: 'live__progress', arguments: { steps: 2 } });
     expect(texts(again)).toBe('did 2 steps');
+    // Back on its port, empty, it takes the session up from Redis like any other replica.
+    await restartReplica(victim);
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+  }, 60_000);
+
+  it('let a draining replica (SIGTERM) finish its call, then serve the session elsewhere', async () => {
+    const { client, errors, wire } = await v1Client();
+    for (let i = 0; i < 3; i++) await client.listTools();
+    const progress: number[] = [];
+    const call = client.callTool({ name: 'live__progress', arguments: { steps: 2, hold: 1500 } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 20_000 });
+    const draining = await nextToLog(replicas, /waiting id=/, 'the call reached a server');
+    draining.proc.kill('SIGTERM');
+    // Answered where it runs, within limits.shutdownGrace, once; the replica then exits cleanly.
+    expect(texts(await call)).toBe('did 2 steps');
+    expect(progress).toEqual([1, 2]);
+    expect(await draining.exited).toEqual({ code: 0, signal: null });
+    // Requests after it reach the replicas left (nginx skips the one that no longer listens).
+    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
+    expect(wire.duplicates()).toEqual([]);
+    expect(errors.filter((e) => /unknown message ID/i.test(e))).toEqual([]);
   }, 60_000);
 
   it('keep held sessions working while Redis is down, refuse new ones with 503 + Retry-After, and recover by themselves', async () => {
-    const alive = replicas.filter(isAlive);
-    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const alive = [...replicas]; // all three, by beforeEach
     const { client } = await v1Client();
     for (let i = 0; i < 3; i++) await client.listTools(); // held by every live replica
 
@@ -215,24 +248,5 @@ describe.skipIf(NGINX === undefined)('three replicas on Redis behind nginx round
     const fresh = await v1Client();
     for (let i = 0; i < 3; i++) expect((await fresh.client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
     expect(texts(await client.callTool({ name: 'live__progress', arguments: { steps: 1 } }))).toBe('did 1 steps');
-  }, 60_000);
-
-  it('let a draining replica (SIGTERM) finish its call, then serve the session elsewhere', async () => {
-    const alive = replicas.filter(isAlive);
-    expect(alive.length).toBeGreaterThanOrEqual(2);
-    const { client, errors, wire } = await v1Client();
-    for (let i = 0; i < 3; i++) await client.listTools();
-    const progress: number[] = [];
-    const call = client.callTool({ name: 'live__progress', arguments: { steps: 2, hold: 1500 } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 20_000 });
-    const draining = await nextToLog(alive, /waiting id=/, 'the call reached a server');
-    draining.proc.kill('SIGTERM');
-    // Answered where it runs, within limits.shutdownGrace, once; the replica then exits cleanly.
-    expect(texts(await call)).toBe('did 2 steps');
-    expect(progress).toEqual([1, 2]);
-    expect(await draining.exited).toEqual({ code: 0, signal: null });
-    // Requests after it reach the replicas left (nginx skips the one that no longer listens).
-    for (let i = 0; i < 3; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('live__progress');
-    expect(wire.duplicates()).toEqual([]);
-    expect(errors.filter((e) => /unknown message ID/i.test(e))).toEqual([]);
   }, 60_000);
 });
