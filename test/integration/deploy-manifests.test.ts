@@ -2,13 +2,15 @@
 // otherwise reveal only at runtime hold (probes on the gateway's /healthz at its port, selectors
 // that select the Deployment's pods, a grace period long enough for the drain, every ${VAR} of the
 // config defined). The ConfigMap's config passes `switchboard check` with the Secret's example
-// values, against a real redis-server and an HTTP MCP server.
+// values, against a real redis-server and an HTTP MCP server, and the gateway it configures answers
+// the probes as sent (no token, Host: localhost) while the MCP endpoint wants a token.
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { cleanup, repoRoot, runCli, startHttpFixture } from '../helpers/index.js';
+import { cleanup, repoRoot, runCli, startGateway, startHttpFixture } from '../helpers/index.js';
 import { startRedis } from './scale-out-redis.js';
 
 afterAll(cleanup);
@@ -108,14 +110,41 @@ describe('deploy/kubernetes', () => {
     expect(new URL(secret.stringData.SWITCHBOARD_REDIS_URL).hostname).toBe(find('Service', 'switchboard-redis').metadata.name);
   });
 
-  it('holds a config that `switchboard check` accepts with the example values', async () => {
+  /** The environment a pod gets: the Secret's example values, the Deployment's env, the test's Redis and server. */
+  async function podEnv(): Promise<Record<string, string>> {
     const [redis, docsServer] = await Promise.all([startRedis(), startHttpFixture({ name: 'docs' })]);
     const env: Record<string, string> = { ...secret.stringData, POD_NAMESPACE: 'team-a', SWITCHBOARD_REDIS_URL: redis.url, DOCS_MCP_URL: docsServer.url };
     for (const e of container.env) if (typeof e.value === 'string' && env[e.name] === undefined) env[e.name] = e.value;
-    const run = await runCli(['check'], configText, env);
+    return env;
+  }
+
+  it('holds a config that `switchboard check` accepts with the example values', async () => {
+    const run = await runCli(['check'], configText, await podEnv());
     // Exit 0: the config is valid and every server connected (2 would be a config error).
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/error/i) });
     expect(run.stdout).toContain('docs__echo');
+  });
+
+  it('answers the probes as the kubelet sends them (no token, Host: localhost), tokens required elsewhere', async () => {
+    // The pod's config, served on loopback (tests bind nothing else): Host and token as a probe has them.
+    const gw = await startGateway(configText, { env: await podEnv(), args: ['--http', '127.0.0.1:0'] });
+    const probe = container.readinessProbe.httpGet;
+    const ask = (path: string, host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const headers = Object.fromEntries((probe.httpHeaders as Array<{ name: string; value: string }>).map((h) => [h.name, h.value]));
+        const req = http.get({ host: '127.0.0.1', port: new URL(gw.url).port, path, headers: { ...headers, host: host } }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+      });
+    const ready = await ask(probe.path, probe.httpHeaders[0].value);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body)).toMatchObject({ status: 'ok' });
+    // The MCP endpoint itself still wants a token; the pod's IP as Host would be refused.
+    expect((await ask(config.listen.path ?? '/mcp', 'localhost')).status).toBe(401);
+    expect((await ask(probe.path, '10.1.2.3:8808')).status).toBe(403);
   });
 
   it.skipIf(spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0)('builds with kubectl kustomize (skipped: no kubectl)', () => {
