@@ -89,7 +89,7 @@ export async function startNginx(ports) {
   const shipped = readFileSync(join(ROOT_DIR, 'deploy', 'nginx.conf'), 'utf8');
   let next = 0;
   const port = await freePort();
-  const conf = shipped.replace(/^(\s*server) 127\.0\.0\.1:\d+;/gm, (_all, lead) => `${lead} 127.0.0.1:${ports[next++]};`).replace(/listen 127\.0\.0\.1:\d+;/, `listen 127.0.0.1:${port};`);
+  const conf = shipped.replace(/^(\s*server 127\.0\.0\.1:)\d+(?=[ ;])/gm, (_all, lead) => `${lead}${ports[next++]}`).replace(/listen 127\.0\.0\.1:\d+;/, `listen 127.0.0.1:${port};`);
   if (next !== 3 || ports.length !== 3) throw new Error('deploy/nginx.conf must list three upstream servers, and three ports are needed');
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-nginx-'));
   mkdirSync(join(dir, 'tmp'));

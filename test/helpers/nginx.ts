@@ -41,18 +41,18 @@ export interface Nginx {
 }
 
 /**
- * Runs `file` (a path from the repository root) with its `server 127.0.0.1:N;` lines in order
+ * Runs `file` (a path from the repository root) with its `server 127.0.0.1:N` lines in order
  * replaced by `upstreams` (ports; the file must list exactly as many) and its one
  * `listen 127.0.0.1:N` by a free port.
  */
 export async function startNginx(repoFile: string, upstreams: number[]): Promise<Nginx> {
   if (NGINX === undefined) throw new Error('nginx is not installed (.ci/run installs it)');
   const shipped = readFileSync(path.join(repoRoot, repoFile), 'utf8');
-  const servers = shipped.match(/^\s*server 127\.0\.0\.1:\d+;/gm) ?? [];
+  const servers = shipped.match(/^\s*server 127\.0\.0\.1:\d+[ ;]/gm) ?? [];
   if (servers.length !== upstreams.length) throw new Error(`${repoFile} lists ${servers.length} upstream servers, the test has ${upstreams.length}`);
   let next = 0;
   const port = await freePort();
-  const conf = shipped.replace(/^(\s*server) 127\.0\.0\.1:\d+;/gm, (_all, lead: string) => `${lead} 127.0.0.1:${upstreams[next++]};`).replace(/listen 127\.0\.0\.1:\d+;/, `listen 127.0.0.1:${port};`);
+  const conf = shipped.replace(/^(\s*server 127\.0\.0\.1:)\d+(?=[ ;])/gm, (_all, lead: string) => `${lead}${upstreams[next++]}`).replace(/listen 127\.0\.0\.1:\d+;/, `listen 127.0.0.1:${port};`);
   const dir = trackDir(mkdtempSync(path.join(os.tmpdir(), 'switchboard-nginx-')));
   mkdirSync(path.join(dir, 'tmp'));
   writeFileSync(path.join(dir, 'nginx.conf'), conf);
