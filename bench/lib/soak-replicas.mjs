@@ -28,7 +28,16 @@ export async function soakReplicas({ replicas, calls, sessions, concurrency, ses
   const redis = await startRedis();
   const names = Array.from({ length: servers }, (_, i) => `echo-${i}`);
   const file = join(OUT_DIR, `soak-${process.pid}-replicas.yaml`);
-  const lines = ['# written by bench/soak.mjs --replicas', `state: { redis: ${JSON.stringify(redis.url)} }`, 'listen: { stateKey: "soak: one state key for the three replicas" }', 'servers:'];
+  const lines = [
+    '# written by bench/soak.mjs --replicas',
+    `state: { redis: ${JSON.stringify(redis.url)} }`,
+    'listen: { stateKey: "soak: one state key for the three replicas" }',
+    // Every soak client reaches the replicas from nginx's address: one principal, whose shares
+    // (split between the replicas alive, and more of them count while a killed one's heartbeat
+    // lasts) the soak's 64 calls in flight would pass. The soak judges answers, not shares.
+    'limits: { perPrincipal: { sessions: 1000, streams: 1000, connections: 1000, callsInFlight: 1000 } }',
+    'servers:',
+  ];
   for (const name of names) lines.push(`  - name: ${name}`, `    command: ${JSON.stringify(process.execPath)}`, `    args: ${JSON.stringify([ECHO, '--name', name])}`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   const ports = [await freePort(), await freePort(), await freePort()];
