@@ -3,7 +3,7 @@
 // shipped in front, with only its upstream servers and listen port rewritten. Every process is
 // started through procs.mjs, so the harness's exit hooks end them.
 
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,8 @@ export async function startNginx(ports) {
   const conf = shipped.replace(/^(\s*server 127\.0\.0\.1:)\d+(?=[ ;])/gm, (_all, lead) => `${lead}${ports[next++]}`).replace(/listen 127\.0\.0\.1:\d+;/, `listen 127.0.0.1:${port};`);
   if (next !== 3 || ports.length !== 3) throw new Error('deploy/nginx.conf must list three upstream servers, and three ports are needed');
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-bench-nginx-'));
+  // Its logs and temp files go with the run (after the exit hooks have stopped nginx).
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'tmp'));
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const proc = start(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], { label: 'nginx', stdio: ['ignore', 'ignore', 'pipe'] });

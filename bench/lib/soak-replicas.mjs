@@ -5,7 +5,7 @@
 // only when it was in flight on the replica killed (nginx's 502 or a reset, within the kill's
 // window). Lost or duplicated: 0 each, or the run fails.
 
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { percentile } from './load.mjs';
@@ -40,6 +40,7 @@ export async function soakReplicas({ replicas, calls, sessions, concurrency, ses
   ];
   for (const name of names) lines.push(`  - name: ${name}`, `    command: ${JSON.stringify(process.execPath)}`, `    args: ${JSON.stringify([ECHO, '--name', name])}`);
   writeFileSync(file, `${lines.join('\n')}\n`);
+  process.on('exit', () => rmSync(file, { force: true }));
   const ports = [await freePort(), await freePort(), await freePort()];
   const procs = await Promise.all(ports.map((port) => startReplicaOn(file, port, gateway)));
   const nginx = await startNginx(ports);
