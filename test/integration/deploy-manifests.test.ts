@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { cleanup, repoRoot, runCli, startGateway, startHttpFixture } from '../helpers/index.js';
-import { startRedis } from './scale-out-redis.js';
+import { startRedis } from '../helpers/redis-server.js';
 
 afterAll(cleanup);
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpGateway, cleanup, descendantPids, fixtureServer, startGateway, trackClosable, trackPid, waitFor, yamlServers } from '../helpers/index.js';
 import { NGINX, type Nginx, startNginx } from '../helpers/nginx.js';
 import { connectStatelessHttp } from '../helpers/stateless-client.js';
-import { type TestRedis, startRedis } from './scale-out-redis.js';
+import { type RedisServer as TestRedis, startRedis } from '../helpers/redis-server.js';
 
 afterAll(cleanup);
 
