@@ -227,6 +227,30 @@ describe('a replica draining', () => {
     await pushed;
     expect(changes).toEqual(['tools']);
   });
+
+  it('isolation: per-session: each replica that serves the session runs its own instance (docs/scale-out.md)', async () => {
+    cluster = await startReplicas(yamlServers([fixtureServer('own', 'interactive', [], { isolation: 'per-session' })]));
+    const { client: viaA } = await connect(cluster.to(0), cluster.url);
+    // The same session, on replica A then twice on B: B's instance starts empty, A's keeps its count.
+    const onA = await viaA.callTool({ name: 'own__bump', arguments: {} });
+    const session = (viaA.transport as StreamableHTTPClientTransport).sessionId!;
+    const callOnB = async () => {
+      const res = await post(cluster!.to(1), cluster!.url, session, { id: 7, method: 'tools/call', params: { name: 'own__bump', arguments: {} } });
+      const body = await res.text();
+      return JSON.parse(
+        body.startsWith('{')
+          ? body
+          : body
+              .split('\n')
+              .find((l) => l.startsWith('data: {'))!
+              .slice(6),
+      ).result.content[0].text;
+    };
+    expect((onA.content as Array<{ text: string }>)[0]!.text).toBe('1');
+    expect(await callOnB()).toBe('1');
+    expect(await callOnB()).toBe('2');
+    expect(((await viaA.callTool({ name: 'own__bump', arguments: {} })).content as Array<{ text: string }>)[0]!.text).toBe('2');
+  });
 });
 
 describe('the state store down', () => {
