@@ -38,7 +38,7 @@ export function stateSchema(subst: Subst) {
       )
         .prefault(DEFAULT_MAX_EVENT_BYTES)
         .meta({
-          description: `Largest SSE event (in bytes) kept for resumption (default ${DEFAULT_MAX_EVENT_BYTES}, at most 4 MiB). A larger one is sent in full on its stream once and kept as a stand-in: for an answer, an ANSWER_NOT_KEPT error for its id; for a notification or request, an empty event. With redis, a session's events take at most maxEvents × this.`,
+          description: `Largest SSE event (in bytes) kept for resumption, from 1024 to 4 MiB (default ${DEFAULT_MAX_EVENT_BYTES}). A larger one is sent in full on its stream once and kept as a stand-in: for an answer, an ANSWER_NOT_KEPT error for its id; for a notification or request, an empty event. With redis, a session's events take at most maxEvents × this.`,
         }),
       heartbeat: subst(duration)
         .prefault('5s')
