@@ -1,8 +1,9 @@
 // The default store: one process, everything in Maps. It gives a single gateway the same
 // resumability a cluster has (SSE events kept per session, replayed after Last-Event-ID), and
 // tests can hand one instance to two endpoints in a process to act out two replicas. Bounded:
-// events per session by count and by bytes, all sessions' events by bytes (the appending session's
-// oldest go; past that, an event is kept as its stand-in), one event by bytes (stand-in.ts);
+// events per session by count and by bytes, all sessions' events by bytes (the session keeping
+// the most loses its oldest first; past that, an event is kept as its stand-in), one event by
+// bytes (stand-in.ts);
 // records expire with their TTL.
 
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -166,19 +167,45 @@ export class MemoryStore implements StateStore {
     this.account(events, event.data, 1);
     list.push(event);
     let drop = 0;
-    while (drop < list.length - 1 && (list.length - drop > this.maxEvents || events.bytes > this.maxSessionBytes || this.kept.bytes > this.maxTotalBytes)) {
+    while (drop < list.length - 1 && (list.length - drop > this.maxEvents || events.bytes > this.maxSessionBytes)) {
       this.account(events, list[drop]!.data, -1);
       drop++;
     }
     if (drop > 0) list.splice(0, drop);
+    if (this.kept.bytes > this.maxTotalBytes) this.shrinkBiggest(events);
     if (this.kept.bytes <= this.maxTotalBytes && events.bytes <= this.maxSessionBytes) return event;
-    // Nothing older of this session is left to drop: the event itself gives way (if it still can).
+    // Nothing older is left to drop: the event itself gives way (if it still can).
     if (event.data !== original || original === '') return event;
     const small: StoredEvent = { ...event, data: standIn(original) };
     this.account(events, event.data, -1);
     this.account(events, small.data, 1);
     list[list.length - 1] = small;
     return small;
+  }
+
+  /**
+   * Over the total: the session keeping the most bytes loses its oldest events first, so one
+   * client's many sessions cannot push everyone else's out (the appending session keeps at least
+   * the event just added).
+   */
+  private shrinkBiggest(appending: Events): void {
+    while (this.kept.bytes > this.maxTotalBytes) {
+      let biggest: Events | undefined;
+      for (const events of this.events.values()) {
+        const droppable = events === appending ? events.list.length > 1 : events.list.length > 0;
+        if (droppable && (biggest === undefined || events.bytes > biggest.bytes)) biggest = events;
+      }
+      if (biggest === undefined) return;
+      // Sixteen at most, then the biggest is looked for again; one splice, no shifting per event.
+      let drop = 0;
+      const floor = biggest === appending ? 1 : 0;
+      while (biggest.list.length - drop > floor && this.kept.bytes > this.maxTotalBytes) {
+        this.account(biggest, biggest.list[drop]!.data, -1);
+        drop++;
+        if (drop % 16 === 0) break;
+      }
+      biggest.list.splice(0, drop);
+    }
   }
 
   private account(events: Events, data: string, sign: 1 | -1): void {

@@ -265,26 +265,39 @@ describe('MemoryStore only: bytes', () => {
     expect(store.keptBytes).toBe(0);
   });
 
-  it('keeps at most maxTotalBytes across sessions (and replicas sharing it): the appender gives way, oldest first, then its new event', async () => {
+  it('keeps at most maxTotalBytes across sessions (and replicas sharing it): the session keeping the most gives way, oldest first', async () => {
     const first = new MemoryStore({ maxEventBytes: 4000, maxTotalBytes: 10_000 });
     const peer = new MemoryStore({ maxEventBytes: 4000, maxTotalBytes: 10_000, shareWith: first });
     const a1 = await first.appendEvent('a', 'post-1', answer(1, 3000));
     const a2 = await first.appendEvent('a', 'post-1', answer(2, 3000));
     const a3 = await first.appendEvent('a', 'post-1', answer(3, 3000));
     expect(first.keptBytes).toBe(9000);
-    // Session b has nothing older to give: its answer is kept as its stand-in, a's events stay.
+    // Session b's first answer is kept whole: a, which keeps the most, loses its oldest.
     const b1 = await peer.appendEvent('b', 'post-1', answer(4, 3000));
-    expect(JSON.parse(b1.data)).toMatchObject({ id: 4, error: { data: { code: 'ANSWER_NOT_KEPT', bytes: 3000 } } });
-    expect(ids(await peer.eventsAfter('a', a1.id))).toEqual([a2.id, a3.id]);
+    expect(b1.data).toBe(answer(4, 3000));
+    expect(await peer.eventsAfter('a', a1.id)).toBeUndefined();
+    expect(ids(await peer.eventsAfter('a', a2.id))).toEqual([a3.id]);
     expect(peer.keptBytes).toBeLessThanOrEqual(10_000);
-    // Session a appending again drops its own oldest.
+    // a appending again: still the biggest, so its own oldest goes, not b's.
     const a4 = await first.appendEvent('a', 'post-1', answer(5, 3000));
     expect(a4.data).toBe(answer(5, 3000));
-    expect(await first.eventsAfter('a', a1.id)).toBeUndefined();
-    expect(ids(await first.eventsAfter('a', a2.id))).toEqual([a3.id, a4.id]);
+    expect(await first.eventsAfter('a', a2.id)).toBeUndefined();
+    expect(ids(await first.eventsAfter('a', a3.id))).toEqual([a4.id]);
     expect(first.keptBytes).toBeLessThanOrEqual(10_000);
-    // A notification that does not fit is kept as an empty event.
-    const note = await peer.appendEvent('b', 'post-1', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'y'.repeat(2000) } }));
+    // One client's many sessions do not push another's out: a second, small session keeps its events.
+    const c1 = await peer.appendEvent('c', 'post-1', answer(6, 500));
+    for (let i = 0; i < 5; i++) await first.appendEvent(`flood-${i}`, 'post-1', answer(10 + i, 3000));
+    expect(await peer.eventsAfter('c', c1.id)).toEqual({ stream: 'post-1', events: [] });
+    expect(first.keptBytes).toBeLessThanOrEqual(10_000);
+    // The only session left to give is the appender, down to its new event: past that, the event gives way.
+    const solo = new MemoryStore({ maxEventBytes: 4000, maxSessionBytes: 100_000, maxTotalBytes: 5000 });
+    await solo.appendEvent('s', 'post-1', answer(1, 3000));
+    const s2 = await solo.appendEvent('s', 'post-1', answer(2, 3000));
+    expect(s2.data).toBe(answer(2, 3000));
+    expect(solo.keptBytes).toBe(3000);
+    // A notification that does not fit alone is kept as an empty event.
+    const tiny = new MemoryStore({ maxEventBytes: 4000, maxTotalBytes: 1500 });
+    const note = await tiny.appendEvent('b', 'post-1', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'y'.repeat(2000) } }));
     expect(note.data).toBe('');
   });
 });
