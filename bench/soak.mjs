@@ -43,6 +43,10 @@ const USAGE = `usage: node bench/soak.mjs [options]
                          judges leaks; --quick judges RSS. --no-heap-snapshots turns it off.
   --max-heap-growth-mb N with --heap-snapshots: fail when the live heap grows by more (default 8)
   --gateway FILE         soak another build (its main.js); the report goes to bench/.out/
+  --replicas 3           instead: three gateways on one redis-server behind deploy/nginx.conf, a
+                         random replica SIGKILLed every --kill-every ms and restarted; judges lost
+                         and duplicated answers (bench/lib/soak-replicas.mjs; needs redis-server
+                         and nginx); writes bench/.out/SOAK-replicas[-quick].md
   --help`;
 
 let args;
@@ -64,6 +68,7 @@ try {
       gateway: { type: 'string' },
       'heap-snapshots': { type: 'boolean' },
       'max-heap-growth-mb': { type: 'string' },
+      replicas: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -153,6 +158,12 @@ setTimeout(() => {
 if (!existsSync(gatewayFile)) {
   console.error(`soak: ${gatewayFile} does not exist: run \`npm run build\` first`);
   process.exit(1);
+}
+
+if (args.replicas !== undefined) {
+  const { soakReplicas } = await import('./lib/soak-replicas.mjs');
+  const code = await soakReplicas({ ...cfg, replicas: int('replicas', 3, 1), calls: cfg.httpCalls, killEvery: cfg.kill.http, gateway: gatewayFile, quick, log });
+  process.exit(code);
 }
 
 /** With --heap-snapshots: the gateways' working folder, where they write their snapshots. */

@@ -34,6 +34,10 @@ const CODES = {
   HTTP_ERROR: { jsonRpc: ErrorCode.InternalError },
   /** The request was cancelled by the client or by shutdown. */
   CANCELLED: { jsonRpc: ErrorCode.InternalError },
+  /** Sessions shared by replicas: the replica serving the call stopped before answering; another answers this once. */
+  REPLICA_STOPPED: { jsonRpc: ErrorCode.InternalError },
+  /** A resumed SSE stream: the answer was sent once on the original stream and was too large to keep (state.maxEventBytes). */
+  ANSWER_NOT_KEPT: { jsonRpc: ErrorCode.InternalError },
   /** A message nested deeper than limits.maxDepth was refused. */
   MESSAGE_TOO_DEEP: { jsonRpc: ErrorCode.InternalError },
   /** A limit (calls or bytes in flight, write buffer, sessions, per-session connections) was reached; try again later. */

@@ -138,7 +138,8 @@ function findInSse(text, id) {
         any = true;
       }
     }
-    if (!any) continue;
+    // A priming event (an id, empty data) carries no message.
+    if (!any || data === '') continue;
     const msg = JSON.parse(data);
     if (msg && msg.id === id && msg.method === undefined) return msg;
   }

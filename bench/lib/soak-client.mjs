@@ -123,7 +123,8 @@ export class SseParser {
         const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
         data = data === undefined ? value : `${data}\n${value}`;
       }
-      if (data !== undefined) this.onData(data);
+      // A priming event (an id, empty data) carries no message.
+      if (data !== undefined && data !== '') this.onData(data);
     }
   }
 

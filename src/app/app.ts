@@ -29,6 +29,8 @@ import { readLock } from './lock-file.js';
 import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.js';
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
+import { openStore } from '../state/open-store.js';
+import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
@@ -43,6 +45,8 @@ export interface AppOptions {
   reconnect?: boolean;
   /** Where OTEL_* and SWITCHBOARD_METRICS are read (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The state store to use instead of opening one (tests: two apps sharing a MemoryStore act as two replicas). */
+  stateStore?: StateStore;
 }
 
 /**
@@ -73,6 +77,8 @@ export class App implements SessionOpener {
   /** The o200k counter, loading or loaded (see exactTokens). */
   private exact?: Promise<void>;
   private faces?: Faces;
+  /** Sessions' records, SSE events and messages between replicas (src/state/): opened by start(), closed by close(). */
+  state?: StateStore;
   private observability?: Observability;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
   private declare?: CodeDeclarer;
@@ -116,7 +122,7 @@ export class App implements SessionOpener {
    * sessions hear list_changed (one hung server must not hold back everyone else).
    */
   async start(waitMs?: number): Promise<void> {
-    await Promise.all([this.loadLock(), this.loadCodeMode()]);
+    await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -199,14 +205,13 @@ export class App implements SessionOpener {
         profiles: () => this.current.clients,
         exactTokens: () => this.exactTokens(),
         sessionActivity: () => this.faces?.sessionActivity() ?? { live: 0, idle: 0 },
+        stateStore: () => this.state,
         serverStates: SERVER_STATES,
       },
       { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },
     );
-    this.faces = await openFaces(
-      { opener: this, config: () => this.current, logger: this.logger, status: () => ({ servers: this.summary(), sessions: this.sessionCount }), pages: this.observability.pages },
-      options,
-    );
+    const status = () => ({ servers: this.summary(), sessions: this.sessionCount });
+    this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status, pages: this.observability.pages, stateStore: this.state }, options);
     return this.faces.url;
   }
 
@@ -223,6 +228,7 @@ export class App implements SessionOpener {
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
     const outcome = await Promise.race([finished, late]);
     clearTimeout(timer);
+    this.faces?.handOver();
     return outcome;
   }
 
@@ -261,11 +267,20 @@ export class App implements SessionOpener {
   }
 
   openSession(push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
+    return this.restoreSession(undefined, push, principal, parent);
+  }
+  /** A new session, or (given its record) one initialized on another replica. */
+  restoreSession(record: SessionRecord | undefined, push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', parent);
     const session = new ClientSession(this.router, this.finder, push, budget, profile, () => this.settled());
+    if (record !== undefined) session.restore(record);
     this.router.attach(session);
     return session;
+  }
+
+  get keyId(): string {
+    return this.router.keyId;
   }
 
   openStatelessSession(principal?: string): ClientSession {
@@ -310,9 +325,18 @@ export class App implements SessionOpener {
     await this.router.close();
     await Promise.all(this.router.connections().map((c) => c.close()));
     this.store.close();
+    await this.state?.close();
     await this.audit.close();
     // Last: the spans of everything above are exported before the process ends.
     await this.observability?.close();
+  }
+
+  /** The state store (`state:`: memory, or Redis). Its shared key signs cursors unless listen.stateKey does (one per process in memory). */
+  private async openState(): Promise<void> {
+    const state = (this.state = this.options.stateStore ?? (await openStore(this.current, this.logger)));
+    if (this.current.listen.stateKey !== undefined) return;
+    const { key, keyId } = await state.sharedKey();
+    this.router.useKey(key, keyId);
   }
 
   /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */

@@ -5,12 +5,13 @@
 import type { GatewayConfig } from '../config/types.js';
 import type { BoundPort } from '../inbound/http-bind.js';
 import { startHttpEndpoint } from '../inbound/http-endpoint.js';
-import { STATUS_PATH, type HttpEndpoint, type Page } from '../inbound/http-endpoint-options.js';
+import { HEALTH_PATH, STATUS_PATH, type HttpEndpoint, type Page } from '../inbound/http-endpoint-options.js';
 import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { EndpointSession, SessionOpener } from '../inbound/session-opener.js';
 import type { Logger } from '../log.js';
 import { faceAuth } from './face-auth.js';
+import type { StateStore } from '../state/store.js';
 
 export interface FaceOptions {
   /** Serve one client on stdin/stdout; `onEnd` is called when stdin ends. */
@@ -27,6 +28,8 @@ export interface FaceDeps {
   status: () => unknown;
   /** More pages beside the MCP path (metrics, dashboard, OAuth metadata), by path. */
   pages?: ReadonlyMap<string, Page>;
+  /** Where the HTTP face records its stateful sessions, so replicas sharing it serve any of them. */
+  stateStore?: StateStore;
 }
 
 export interface Faces {
@@ -34,6 +37,8 @@ export interface Faces {
   readonly url?: string;
   /** New requests are refused (HTTP 503) or no longer read (stdio); those in flight go on. */
   stopAccepting(): void;
+  /** Open SSE streams are handed back to their clients to resume on another replica (HTTP, shared sessions). */
+  handOver(): void;
   /** Resolves once every HTTP reply in progress has been written. */
   repliesWritten(): Promise<void>;
   /** The config changed: new tokens and profiles apply to the next request. */
@@ -51,12 +56,17 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
     ? startStdioEndpoint(opener, { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, principal: config().stdioClient, onEnd: options.stdio.onEnd })
     : undefined;
   let http: HttpEndpoint | undefined;
+  let draining = false;
   if (options.http) {
     // An OAuth principal stands for a profile (or none): sessions open on that profile.
     const httpOpener: SessionOpener = {
       budget: opener.budget,
       openSession: (push, principal, parent) => identified(opener.openSession(push, auth.profileOf(principal), parent), principal),
       openStatelessSession: (principal) => identified(opener.openStatelessSession(auth.profileOf(principal)), principal),
+      restoreSession: opener.restoreSession && ((record, push, principal, parent) => identified(opener.restoreSession!(record, push, auth.profileOf(principal), parent), principal)),
+      get keyId() {
+        return opener.keyId;
+      },
     };
     http = await startHttpEndpoint(httpOpener, {
       ...config().listen,
@@ -72,19 +82,27 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       requestTimeoutMs: l.requestTimeoutMs,
       writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),
+      store: deps.stateStore,
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth.authenticate()?.(header),
       isOperator: (principal) => auth.isOperator(principal),
-      pages: new Map<string, Page>([[STATUS_PATH, { access: 'operator', serve: (_req, res) => replyJson(res, 200, JSON.stringify(deps.status())) }], ...auth.pages(), ...(deps.pages ?? [])]),
+      pages: new Map<string, Page>([
+        [STATUS_PATH, { access: 'operator', serve: (_req, res) => replyJson(res, 200, JSON.stringify(deps.status())) }],
+        [HEALTH_PATH, { access: 'public', whileDraining: true, serve: (_req, res) => health(res, draining, deps.stateStore) }],
+        ...auth.pages(),
+        ...(deps.pages ?? []),
+      ]),
     });
     auth.listening(http.url);
   }
   return {
     url: http?.url,
     stopAccepting() {
+      draining = true;
       http?.stopAccepting();
       stdio?.stop();
     },
+    handOver: () => http?.handOver(),
     repliesWritten: () => http?.drain() ?? Promise.resolve(),
     reloaded() {
       auth.reloaded();
@@ -97,6 +115,12 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       await Promise.allSettled([http?.close(), stdio?.close()]);
     },
   };
+}
+
+/** /healthz: ready or draining; the state store's health is told, not judged (held sessions work without it). */
+function health(res: Parameters<Page['serve']>[1], draining: boolean, store: StateStore | undefined): void {
+  const body = { status: draining ? 'draining' : 'ok', ...(store === undefined ? {} : { store: { kind: store.kind, health: store.health } }) };
+  replyJson(res, draining ? 503 : 200, JSON.stringify(body));
 }
 
 /** A session knows whom it serves (an OAuth subject, not only its profile): its state tokens are bound to that. */

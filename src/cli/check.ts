@@ -5,6 +5,8 @@
 import { App } from '../app/app.js';
 import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
+import { openStore } from '../state/open-store.js';
+import { describeState } from '../state/redis-url.js';
 import { listsSettled, startWithProgress } from './connect.js';
 import { catalogReport, renderReport, type CatalogReport } from './report.js';
 import type { Terminal } from './terminal.js';
@@ -19,15 +21,28 @@ export async function runCheck(config: GatewayConfig, logger: Logger, terminal: 
     done: (text, down) => terminal.line(mark(down) + text),
     note: (text) => terminal.line(text),
   });
+  // With state.redis, whether it can be reached (while the servers start); memory needs no look.
+  const state = config.state.redis === undefined ? Promise.resolve({ store: describeState(config.state) }) : reachStore(config, logger);
   try {
     await listsSettled(app, config.limits.startupWaitMs);
     // Exact o200k figures for the report; with no tool there is nothing to count.
     if (app.catalog.lists.tools.entries.length > 0) await app.exactTokens();
-    return catalogReport(app, profile, configWarnings);
+    const report = catalogReport(app, profile, configWarnings);
+    report.state = await state;
+    if (report.state.reachable === false) report.problems.push({ server: 'state', problem: `${report.state.store}: unreachable, so new sessions would be refused` });
+    return report;
   } finally {
     started.unsubscribe();
     await app.close();
   }
+}
+
+/** Opens the Redis store (its module loads only here) long enough to see it up, then closes it. */
+async function reachStore(config: GatewayConfig, logger: Logger): Promise<{ store: string; reachable: boolean }> {
+  const store = await openStore(config, logger, { connectWaitMs: 3000 });
+  const reachable = store.health === 'up';
+  await store.close();
+  return { store: describeState(config.state), reachable };
 }
 
 export function renderCheck(report: CatalogReport, json: boolean): string {

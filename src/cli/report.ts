@@ -101,6 +101,8 @@ export interface CatalogReport {
   /** What one principal may hold of the HTTP face (limits.perPrincipal), and where that does not bound it. */
   shares: SharesReport;
   bounds: BoundsReport;
+  /** Where sessions live (`state`): "state: memory" or "state: redis at host:port"; with Redis, whether check reached it. */
+  state?: { store: string; reachable?: boolean };
 }
 
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
@@ -223,7 +225,8 @@ function table(rows: string[][]): string {
 }
 
 export function renderReport(r: CatalogReport): string {
-  let out = 'Servers\n';
+  let out = r.state ? `${r.state.store}${r.state.reachable === undefined ? '' : r.state.reachable ? ': reachable' : ': UNREACHABLE'}\n\n` : '';
+  out += 'Servers\n';
   out += table(
     r.servers.map((s) => {
       const what = s.state === 'ready' ? `${s.tools} tools, ${s.prompts} prompts, ${s.resources} resources, ${s.resourceTemplates} templates` : (s.problem ?? '');

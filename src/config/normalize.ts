@@ -160,6 +160,8 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       listRefetchIntervalMs: listRefetchInterval,
       listRefetchMaxIntervalMs: listRefetchMaxInterval,
     },
+    /** Where what replicas share lives (src/state/open-store.ts): Redis when `redis` is set, else memory. */
+    state: { redis: data.state.redis, keyPrefix: data.state.keyPrefix, maxEvents: data.state.maxEvents, maxEventBytes: data.state.maxEventBytes, heartbeatMs: data.state.heartbeat },
     /** The limits of a run_code run (codemode/limits.ts CodeModeLimits, one to one). */
     codeMode: toCodeLimits(data.codeMode),
     servers: entriesOf(data).map((e) =>

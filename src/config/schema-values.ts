@@ -20,6 +20,19 @@ export const isHttpUrl = (s: string): boolean => {
   }
 };
 
+/**
+ * A Redis URL as node-redis reads it: redis:// or rediss:// (TLS), a host, an optional port,
+ * user:password and database number (`/0`). Nothing after the database.
+ */
+export const isRedisUrl = (s: string): boolean => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'redis:' || u.protocol === 'rediss:') && u.hostname !== '' && /^(\/\d*)?$/.test(u.pathname) && u.search === '' && u.hash === '';
+  } catch {
+    return false;
+  }
+};
+
 /** An Origin header value: scheme, host and optional port, exactly as browsers send it. */
 export const isOrigin = (s: string): boolean => {
   try {

@@ -9,6 +9,7 @@ import { DEFAULT_CODE_BUDGET, codeBudgetSchema, codeModeSchema } from './schema-
 import { rootsSchema } from './schema-roots.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
+import { stateSchema } from './schema-state.js';
 import {
   DEFAULT_DIRECTORY_BUDGET,
   SEPARATOR_PATTERN,
@@ -199,6 +200,7 @@ function build(editor: boolean) {
       stdio: policy.stdio,
       sanitize: policy.sanitize,
       pinning: policy.pinning,
+      state: stateSchema(subst),
     })
     .meta({
       title: 'Switchboard configuration',

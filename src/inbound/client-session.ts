@@ -30,9 +30,13 @@ import { handlerFor } from './handlers/index.js';
 import { LOG_LEVELS, passesLevel } from '../protocol/mcp.js';
 import type { Listen } from './listen.js';
 import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
+import type { SessionMessage, SessionRecord } from '../state/store.js';
+
+import type { SessionFields } from './session-opener.js';
 
 export class ClientSession implements EndpointSession, Session {
-  readonly id = randomUUID();
+  /** Random, or the id of the session restored from its record (set before the router sees it). */
+  id: string = randomUUID();
   protocolVersion: string | undefined;
   clientCapabilities: JsonObject = {};
   clientInfo?: JsonObject;
@@ -54,6 +58,33 @@ export class ClientSession implements EndpointSession, Session {
 
   /** Whom the endpoint authenticated for this session, when narrower than its profile (see EndpointSession). */
   principal?: string;
+
+  /** Resource URIs the client subscribed to, as it named them (for its record in the state store). */
+  readonly subscribed = new Set<string>();
+  /** With sessions shared by replicas: where answers and cancellations for another replica's requests go. */
+  elsewhere?: (message: SessionMessage) => void;
+
+  /** This session is shared by replicas; this one is `replica` (in the ids of requests it sends the client). */
+  joinCluster(replica: string, elsewhere: (message: SessionMessage) => void): void {
+    this.toClient.prefix = `sb-${replica}-`;
+    this.elsewhere = elsewhere;
+  }
+
+  /** A client's answer: to a request of ours, or (shared sessions) to another replica's, passed on to it. */
+  private answered(response: JsonRpcResponse): void {
+    if (this.toClient.settle(response)) return;
+    if (this.elsewhere !== undefined && this.toClient.elsewhere(response.id)) this.elsewhere({ kind: 'answer', message: response as unknown as JsonObject });
+    else this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
+  }
+
+  /** A message another replica passed on: an answer to a request of ours, or a cancellation of a request served here. */
+  fromElsewhere(message: SessionMessage): void {
+    if (message.kind === 'answer') this.toClient.settle(message.message as unknown as JsonRpcResponse);
+    else if (message.kind === 'cancel') this.inFlight.get(message.requestId)?.cancel();
+  }
+
+  /** Told when the session's record changes (log level, subscriptions): the HTTP face stores it. */
+  recordChanged?: (patch: Partial<SessionRecord>) => void;
 
   constructor(
     readonly router: Router,
@@ -105,7 +136,7 @@ export class ClientSession implements EndpointSession, Session {
         this.handleNotification(message as JsonRpcNotification);
         return Promise.resolve(undefined);
       case 'response':
-        if (!this.toClient.settle(message as JsonRpcResponse)) this.router.logger.debug({ session: this.id }, 'response to nothing we asked; ignored');
+        this.answered(message as JsonRpcResponse);
         return Promise.resolve(undefined);
       default: {
         const id = valueAt(message, 'id');
@@ -282,7 +313,11 @@ export class ClientSession implements EndpointSession, Session {
         return;
       case 'notifications/cancelled': {
         const id = n.params?.requestId;
-        if (typeof id === 'string' || typeof id === 'number') this.inFlight.get(id)?.cancel();
+        if (typeof id !== 'string' && typeof id !== 'number') return;
+        const cancellation = this.inFlight.get(id);
+        // Served by another replica, maybe: it cancels it if so.
+        if (cancellation === undefined) this.elsewhere?.({ kind: 'cancel', requestId: id });
+        else cancellation.cancel();
         return;
       }
       case 'notifications/roots/list_changed':
@@ -297,6 +332,55 @@ export class ClientSession implements EndpointSession, Session {
   /** Called by the logging/setLevel handler. */
   setLogLevel(level: string): void {
     this.logLevel = level;
+    this.recordChanged?.({ logLevel: level });
+  }
+
+  /** The subscribe handlers succeeded: `uri` (as the client named it) is held, or no longer. */
+  noteSubscription(uri: string, held: boolean): void {
+    if (held === this.subscribed.has(uri)) return;
+    if (held) this.subscribed.add(uri);
+    else this.subscribed.delete(uri);
+    this.recordChanged?.({ subscriptions: [...this.subscribed] });
+  }
+
+  /** What a replica needs to serve this session (its record in the state store). */
+  recordFields(): SessionFields {
+    return {
+      protocolVersion: this.protocolVersion ?? '2025-03-26',
+      clientCapabilities: this.clientCapabilities,
+      clientInfo: this.clientInfo,
+      profile: this.profile?.name,
+      logLevel: this.logLevel,
+      subscriptions: [...this.subscribed],
+    };
+  }
+
+  /**
+   * Becomes the session `record` describes, initialized on another replica (or before this one
+   * restarted): same id, revision, capabilities and level. Called before the router attaches it.
+   */
+  restore(record: SessionRecord): void {
+    this.id = record.id;
+    this.protocolVersion = record.protocolVersion;
+    this.clientCapabilities = record.clientCapabilities;
+    this.clientInfo = record.clientInfo;
+    this.logLevel = record.logLevel;
+    for (const uri of record.subscriptions) this.subscribed.add(uri);
+    this.initialized = true;
+    for (const k of LIST_KINDS) this.seen.set(k, servedList(this.view, k).hash);
+    if (record.logLevel !== undefined) void this.router.logLevelChanged().catch(() => {});
+  }
+
+  /** Another replica changed the record: this copy follows (without telling the store again). */
+  applyPatch(patch: Partial<SessionRecord>): void {
+    if (patch.logLevel !== undefined && patch.logLevel !== this.logLevel) {
+      this.logLevel = patch.logLevel;
+      void this.router.logLevelChanged().catch(() => {});
+    }
+    if (patch.subscriptions !== undefined) {
+      this.subscribed.clear();
+      for (const uri of patch.subscriptions) this.subscribed.add(uri);
+    }
   }
 
   private errorFor(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {

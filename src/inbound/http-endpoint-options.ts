@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from './http-auth.js';
 import type { BoundPort } from './http-bind.js';
 import type { Shares } from './principals.js';
+import type { StateStore } from '../state/store.js';
 
 /** The pino subset used here; a pino Logger fits. */
 export interface HttpEndpointLogger {
@@ -63,6 +64,11 @@ export interface HttpEndpointOptions {
    * be a promise (OAuth tokens to verify); no byte of the body is read before it is in.
    */
   authenticate?: Authenticator;
+  /**
+   * Where stateful sessions are recorded, so any replica sharing the store serves any of them
+   * (and resumes their SSE streams). Absent: sessions live in this endpoint alone.
+   */
+  store?: StateStore;
   /** Called once a session's GET stream has closed, whichever side closed it (lets tests wait on it). */
   onGetStreamClosed?: (sessionId: string) => void;
 }
@@ -79,11 +85,16 @@ export interface HttpEndpoint {
    * ones in progress finish. close() then ends everything.
    */
   stopAccepting(): void;
+  /** Draining with other replicas: open SSE streams get `retry:` and are closed, to resume elsewhere. */
+  handOver(): void;
   /** Resolves once every request in progress has been answered and its reply written out. */
   drain(): Promise<void>;
   /** Stops listening, ends streams, closes sessions, destroys sockets. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Readiness: 200 while serving, 503 {"status":"draining"} from the start of a drain (a balancer's probe). */
+export const HEALTH_PATH = '/healthz';
 
 /** Where a running gateway tells its servers' states (switchboard status reads it). */
 export const STATUS_PATH = '/status';
@@ -95,6 +106,8 @@ export interface Page {
    * one); 'operator': needs an operator profile's token when authentication is configured.
    */
   access: 'public' | 'operator';
+  /** Served while the endpoint drains, when everything else gets 503 (the health page). */
+  whileDraining?: boolean;
   /** Writes the whole reply; `principal` is the authenticated profile, if any. */
   serve(req: IncomingMessage, res: ServerResponse, principal: string | undefined): void;
 }

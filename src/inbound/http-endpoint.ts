@@ -22,6 +22,7 @@ import type { SessionOpener } from './session-opener.js';
 import type { HttpEndpoint, HttpEndpointLogger, HttpEndpointOptions, Page } from './http-endpoint-options.js';
 import { deleteSession, openGetStream } from './http-session-routes.js';
 import { onPost, type PostHost } from './http-post.js';
+import { SessionRecords } from './http-records.js';
 
 export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const endpoint = new Endpoint(opener, options);
@@ -31,11 +32,14 @@ export async function startHttpEndpoint(opener: SessionOpener, options: HttpEndp
     sessionCount: () => endpoint.sessions.size,
     sessionActivity: () => endpoint.sessions.activity(),
     stopAccepting: () => endpoint.stopAccepting(),
+    handOver: () => endpoint.handOver(),
     drain: () => endpoint.drain(),
     close: () => endpoint.close(),
   };
 }
 
+/** How soon a client whose stream was handed back (drain) reconnects. */
+const HAND_OVER_RETRY_MS = 1000;
 /** Idle SSE streams get a comment this often, so proxies and NATs do not cut them. */
 const PING_INTERVAL_MS = 25_000;
 /** Request headers must be complete this soon: a client trickling them holds a socket for nothing. */
@@ -68,6 +72,12 @@ class Endpoint implements PostHost {
   private readonly drainWaiters: (() => void)[] = [];
   private serverClosed?: Promise<void>;
   readonly logRejection = (err: unknown): void => this.logger.error({ err }, 'session.handle rejected');
+  /** The link to the state store, when one is given: sessions are recorded there and adopted from it. */
+  readonly records: SessionRecords | undefined;
+  /** Another replica ended a session held here: forget it (bound once). */
+  private readonly forget = (entry: SessionEntry): void => {
+    if (this.sessions.byId.get(entry.id) === entry) this.sessions.byId.delete(entry.id);
+  };
 
   constructor(
     readonly opener: SessionOpener,
@@ -79,15 +89,24 @@ class Endpoint implements PostHost {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.tooDeep = errorBody(ErrorCode.InvalidRequest, `Invalid Request: the message is nested deeper than ${this.maxDepth} levels (limits.maxDepth)`);
     this.principals = new Principals(options.shares ?? DEFAULT_SHARES);
+    const idleTimeoutMs = options.sessionIdleTimeoutMs ?? 3_600_000;
+    const store = options.store;
+    this.records = store === undefined ? undefined : new SessionRecords(store, idleTimeoutMs, this.logger, () => opener.keyId ?? '');
     this.sessions = new SessionTable(
       options.maxSessions ?? 1000,
-      options.sessionIdleTimeoutMs ?? 3_600_000,
+      idleTimeoutMs,
       (entry) => {
         this.logger.info({ sessionId: entry.id }, 'session closed after being idle');
         entry.terminate();
+        // Idle here is not idle everywhere: with other replicas the record lives on its own TTL,
+        // which whoever serves the session pushes out. Alone, the session ends as it always did.
+        if (store !== undefined && store.liveReplicas() === 1) this.records!.ended(entry.id);
       },
       this.principals,
-      (entry, why) => this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`),
+      (entry, why) => {
+        this.logger.info({ sessionId: entry.id }, `session closed to make room: ${why}`);
+        this.records?.ended(entry.id);
+      },
       options.streamlessSessionIdleTimeoutMs,
     );
     const maxConnections = options.maxConnections ?? 512;
@@ -137,6 +156,28 @@ class Endpoint implements PostHost {
     return url;
   }
 
+  hold(entry: SessionEntry): void {
+    this.sessions.byId.set(entry.id, entry);
+    entry.dropped = this.forget;
+  }
+
+  /**
+   * Draining, with sessions shared by other replicas: every SSE stream still open is told to come
+   * back in a second and closed; its client reconnects (to another replica, with Last-Event-ID)
+   * and resumes. Alone, there is nowhere to go: streams end with close() as they always did.
+   */
+  handOver(): void {
+    const store = this.options.store;
+    if (store === undefined || (store.kind === 'memory' && store.liveReplicas() <= 1)) return;
+    let n = 0;
+    for (const stream of this.streams.values()) {
+      stream.retry(HAND_OVER_RETRY_MS);
+      stream.end();
+      n++;
+    }
+    if (n > 0) this.logger.info({ streams: n }, 'draining: open streams handed back to their clients, to resume on another replica');
+  }
+
   /** Counts a request's reply as open until it is fully written (or its client left). */
   track(res: ServerResponse): void {
     this.openReplies++;
@@ -172,6 +213,7 @@ class Endpoint implements PostHost {
   private async shutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.pinger);
+    this.records?.close();
     const stopped = this.stopListening();
     this.sessions.terminateAll();
     for (const entry of this.statelessEntries.values()) entry.terminate();
@@ -200,7 +242,8 @@ class Endpoint implements PostHost {
       this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host not allowed (listen.allowedHosts)');
       return this.refuse(req, res, 403, Refusal.badHost);
     }
-    if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
+    // A readiness probe hears of the drain from the page itself.
+    if (this.draining && page?.whileDraining !== true) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
     if (page !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
       return this.refuse(req, res, 405, Refusal.methodNotAllowed, { Allow: 'GET, HEAD' });
     }

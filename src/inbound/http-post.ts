@@ -14,7 +14,8 @@ import { ACCEPT_BOTH, acceptFlags, isJsonContentType } from './http-checks.js';
 import type { Conn } from './http-connections.js';
 import { statelessRequestProblem, postClaimsStateless } from './http-stateless.js';
 import { CLOSE_HEADERS, Refusal, replyEmpty, replyJson } from './http-reply.js';
-import { PostExchange, SessionEntry } from './http-session.js';
+import { SessionEntry } from './http-session.js';
+import { PostExchange } from './http-exchange.js';
 import { initializeSession, sessionFor, type SessionRoutesHost } from './http-session-routes.js';
 import { Holding, type Principals } from './principals.js';
 
@@ -66,13 +67,20 @@ export function onPost(host: PostHost, req: IncomingMessage, res: ServerResponse
   if (length !== undefined && Number(length) > host.options.maxMessageBytes) {
     return host.refuse(req, res, 413, host.tooLarge);
   }
-  let entry: SessionEntry | undefined;
   // Without a session id only initialize or a stateless request is valid, and that needs the
   // body to tell. A stateless request ignores any session id it carries (2026-07-28).
   if (headers['mcp-session-id'] !== undefined && !isStatelessVersion(headers['mcp-protocol-version'])) {
-    entry = sessionFor(host, req, res, principal);
-    if (entry === undefined) return;
+    const found = sessionFor(host, req, res, principal);
+    if (found === undefined) return;
+    // A session held elsewhere is adopted first; the body waits unread meanwhile.
+    if (found instanceof Promise) return void found.then((entry) => entry && readPost(host, req, res, principal, conn, entry));
+    return readPost(host, req, res, principal, conn, found);
   }
+  readPost(host, req, res, principal, conn, undefined);
+}
+
+function readPost(host: PostHost, req: IncomingMessage, res: ServerResponse, principal: string | undefined, conn: Conn | undefined, entry: SessionEntry | undefined): void {
+  const length = req.headers['content-length'];
   // The body's bytes are reserved before any is read (all of maxMessageBytes when the length is
   // not declared): many large bodies at once are refused up front, not buffered.
   // Without a session (yet), they count against the principal's budget, whose parent is the gateway's.
@@ -81,7 +89,7 @@ export function onPost(host: PostHost, req: IncomingMessage, res: ServerResponse
   const reserved = length !== undefined ? Number(length) : host.options.maxMessageBytes;
   const full = budget.take(reserved);
   if (full) return host.refuseLimit(req, res, overBudget(full, reserved));
-  const ctx: PostContext = { host, res, headers, entry, principal, budget, reserved, holder, conn };
+  const ctx: PostContext = { host, res, headers: req.headers, entry, principal, budget, reserved, holder, conn };
   readBody(req, host.options.maxMessageBytes, ctx, onPostBody);
 }
 

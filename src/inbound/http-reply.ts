@@ -44,6 +44,7 @@ export const Refusal = {
   unauthorized: errorBody(TRANSPORT_ERROR, 'Unauthorized: a valid bearer token is required'),
   wrongClient: errorBody(TRANSPORT_ERROR, 'Forbidden: this session belongs to another client'),
   shuttingDown: errorBody(TRANSPORT_ERROR, 'Service Unavailable: the gateway is shutting down'),
+  storeDown: errorBody(TRANSPORT_ERROR, 'Service Unavailable: the state store is unreachable; try again later'),
   notOperator: errorBody(TRANSPORT_ERROR, 'Forbidden: /status is for operator clients (clients[].operator: true)'),
   tooManySessions: errorBody(TRANSPORT_ERROR, 'Service Unavailable: too many sessions are open (limits.maxSessions); try again later'),
 } as const;

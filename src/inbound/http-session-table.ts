@@ -17,8 +17,12 @@ export class SessionTable {
   readonly initializing = new Set<SessionEntry>();
   private sweeper: NodeJS.Timeout | undefined;
 
+  /** Sessions this replica holds at most: limits.maxSessions, or its part of it (splitAmong). */
+  max: number;
+
   constructor(
-    readonly max: number,
+    /** limits.maxSessions, for the whole gateway. */
+    readonly configuredMax: number,
     readonly idleTimeoutMs: number,
     private readonly onExpired: (entry: SessionEntry) => void,
     /** Who holds what; its shares bound the sessions of one principal. */
@@ -28,6 +32,7 @@ export class SessionTable {
     /** The idle timeout of a session that never opened a GET stream (at most idleTimeoutMs). */
     readonly streamlessIdleTimeoutMs = idleTimeoutMs,
   ) {
+    this.max = configuredMax;
     // A quarter of the timeout (at most a minute) keeps an idle session at most 25% past its time.
     const every = Math.max(250, Math.min(60_000, Math.floor(Math.min(idleTimeoutMs, streamlessIdleTimeoutMs) / 4)));
     this.sweeper = setInterval(() => this.sweep(Date.now()), every);
@@ -57,6 +62,23 @@ export class SessionTable {
     if (victim === undefined) return 'full';
     this.end(victim, 'every session is taken (limits.maxSessions) and its principal holds the most');
     return 'ok';
+  }
+
+  /** `replicas` share the gateway's sessions (limits.maxSessions) and the principals' streams, calls and bytes. */
+  splitAmong(replicas: number): void {
+    this.max = Math.max(1, Math.floor(this.configuredMax / replicas));
+    this.principals.split(replicas);
+  }
+
+  /**
+   * `holder` holds its whole share across the cluster (counted in the store): one of its sessions
+   * here with nothing in flight ends to make room. False when it has none here.
+   */
+  shedOwn(holder: Holding): boolean {
+    const own = this.idlest((h) => h === holder);
+    if (own === undefined) return false;
+    this.end(own, 'its principal is at its share across the replicas (limits.perPrincipal.sessions)');
+    return true;
   }
 
   /** The idle time after which `entry` is ended. */

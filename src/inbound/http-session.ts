@@ -1,29 +1,26 @@
 // What the HTTP endpoint keeps per MCP session: the EndpointSession, its single GET stream, a
 // bounded backlog of pushes made while no GET stream is open, and the POST exchanges still in
-// flight (so DELETE and close() can finish them). PostExchange is the reply to one POSTed request:
-// plain JSON unless a related message arrives before the response, then SSE.
+// flight (so DELETE and close() can finish them, http-exchange.ts). With a state store, the
+// session's record and its streams' events live there too: it follows what other replicas say.
 
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { ErrorCode, errorResponse } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { HttpEndpointLogger } from './http-endpoint-options.js';
 import { serializeMessage } from '../jsonrpc/ndjson.js';
-import { overBudget, type ByteBudget } from './budget.js';
-import { isSplicedResponse } from '../jsonrpc/raw.js';
 import { Slots } from '../jsonrpc/churn.js';
-import { Cancellation } from '../jsonrpc/cancellation.js';
-import { refusalKind } from './stateless-request.js';
-import { REFUSAL_STATUS } from '../errors.js';
-
-const OK: { status: number; headers?: undefined } = { status: 200 };
-import { Refusal, bodyBytes, replyJson, replyMessage, statusOf, type MessageBody } from './http-reply.js';
 import { SseStream } from './http-sse.js';
 import type { Holding, Principals } from './principals.js';
-import type { EndpointSession, Reply, SessionOpener } from './session-opener.js';
-import type { CallShare } from './context.js';
+import type { EndpointSession, SessionOpener } from './session-opener.js';
+import type { SessionRecords } from './http-records.js';
+import type { SessionMessage, SessionRecord, StoredEvent } from '../state/store.js';
+import { ResumedStream } from './http-stored-stream.js';
+import type { PostExchange } from './http-exchange.js';
 
 /** Pushes kept while no GET stream is open; beyond this the oldest go (list_changed etc. are idempotent hints). */
 export const MAX_BACKLOG = 100;
+
+/** The name of a session's GET stream in the store (a POST's stream is named `<replica>.<n>`). */
+export const GET_STREAM = 'get';
 
 export class SessionEntry {
   /** Given to the opener as the session's `push`; bound once per session. */
@@ -33,7 +30,14 @@ export class SessionEntry {
   readonly exchanges = new Slots<PostExchange>();
   closed = false;
   private getStream: SseStream | undefined;
-  private backlog: JsonRpcMessage[] = [];
+  /** Pushes (or, with a store, the GET stream's stored events) kept while no GET stream is open here. */
+  private backlog: (JsonRpcMessage | StoredEvent)[] = [];
+  /** With a store: the GET stream open here, writing the session's GET events as they are appended. */
+  private getEvents: ResumedStream | undefined;
+  /** POST streams resumed here (GET + Last-Event-ID), by name: they write what is appended to them. */
+  private readonly resumed = new Map<string, ResumedStream>();
+  /** Resumptions reading the store now: they hear every event meanwhile (see http-resume.ts). */
+  private readonly collectors = new Set<(event: StoredEvent) => void>();
   private streamCount = 0;
   /** When the client last did work (for the idle sweep and shedding): a ping is not work. */
   lastWork = Date.now();
@@ -42,6 +46,14 @@ export class SessionEntry {
   /** The principal whose share of sessions this one takes (none for a stateless entry). */
   readonly holder: Holding | undefined;
   private readonly principals: Principals | undefined;
+  /** The state store's link, while the session is shared through one (stateful sessions only). */
+  records: SessionRecords | undefined;
+  /** When the record's TTL was last pushed out (SessionRecords.refresh). */
+  refreshedAt = 0;
+  /** Stops hearing the store's messages about this session. */
+  unfollow: (() => void) | undefined;
+  /** Another replica ended the session: the endpoint forgets it (set when the endpoint holds it). */
+  dropped: ((entry: SessionEntry) => void) | undefined;
 
   /** Opens the session; throws what openSession throws. */
   constructor(
@@ -54,8 +66,13 @@ export class SessionEntry {
     readonly stateless = false,
     /** Whose share of sessions it takes, from now until it is terminated. */
     charge?: { holder: Holding; principals: Principals },
+    /** The record of a session initialized on another replica, to serve here. */
+    record?: SessionRecord,
   ) {
-    this.session = stateless ? opener.openStatelessSession(principal) : opener.openSession(this.push, principal, charge?.principals.budgetOf(charge.holder));
+    const parent = charge?.principals.budgetOf(charge.holder);
+    if (stateless) this.session = opener.openStatelessSession(principal);
+    else if (record !== undefined && opener.restoreSession !== undefined) this.session = opener.restoreSession(record, this.push, principal, parent);
+    else this.session = opener.openSession(this.push, principal, parent);
     this.holder = charge?.holder;
     this.principals = charge?.principals;
     if (this.holder !== undefined) this.holder.sessions++;
@@ -73,6 +90,44 @@ export class SessionEntry {
   /** The client did some work (anything but a ping): the session is not idle. */
   touch(): void {
     this.lastWork = Date.now();
+    if (this.records !== undefined) this.records.refresh(this, this.lastWork);
+  }
+
+  /** What another replica (or this one) said about the session through the store. */
+  heard(message: SessionMessage): void {
+    if (this.closed) return;
+    if (message.kind === 'ended') {
+      this.dropped?.(this);
+      this.terminate();
+    } else if (message.kind === 'patched') this.session.applyPatch?.(message.patch);
+    else if (message.kind === 'event') this.heardEvent(message.event);
+    else this.session.fromElsewhere?.(message);
+  }
+
+  /** An event appended to one of the session's streams: written here if that stream is open here. */
+  private heardEvent(event: StoredEvent): void {
+    for (const collect of this.collectors) collect(event);
+    if (event.stream !== GET_STREAM) {
+      const resumed = this.resumed.get(event.stream);
+      if (resumed !== undefined) resumed.live(event);
+      return;
+    }
+    if (this.getEvents?.isOpen === true) return this.getEvents.live(event);
+    this.keep(event);
+  }
+
+  /** Hears every event until the returned function is called (a resumption reading the store). */
+  collect(listener: (event: StoredEvent) => void): () => void {
+    this.collectors.add(listener);
+    return () => this.collectors.delete(listener);
+  }
+
+  /** A POST stream resumed here: it writes that stream's events until it ends. */
+  holdResumed(stream: ResumedStream, res: ServerResponse): void {
+    this.resumed.set(stream.name, stream);
+    res.once('close', () => {
+      if (this.resumed.get(stream.name) === stream) this.resumed.delete(stream.name);
+    });
   }
 
   /** Whether a request of it is being served. */
@@ -95,8 +150,11 @@ export class SessionEntry {
     return this.getStream?.isOpen === true;
   }
 
-  /** Turns `res` into the session's GET stream and flushes the backlog into it. */
-  openGetStream(res: ServerResponse, maxBufferedBytes?: number): void {
+  /**
+   * Turns `res` into the session's GET stream and flushes the backlog into it; resumed with
+   * Last-Event-ID (`replay`: what the store kept after it), the stored events replace the backlog.
+   */
+  openGetStream(res: ServerResponse, maxBufferedBytes?: number, replay?: readonly StoredEvent[]): void {
     this.touch();
     this.hadGetStream = true;
     const stream = new SseStream(res, this.nextStreamId(), this.id, this.registry, maxBufferedBytes);
@@ -107,8 +165,17 @@ export class SessionEntry {
     stream.comment('stream open');
     const pending = this.backlog;
     this.backlog = [];
+    if (this.records !== undefined) {
+      const events = (this.getEvents = new ResumedStream(GET_STREAM, stream, false));
+      // Resumed, the store's replay (with what came during it) replaces what was kept here.
+      if (replay === undefined) for (const kept of pending) if ('stream' in kept) events.live(kept);
+      events.replay(replay ?? []);
+      // Messages the store could not take (it was down) go out as they are, after.
+      for (const kept of pending) if (!('stream' in kept)) stream.send(kept);
+      return;
+    }
     for (let i = 0; i < pending.length; i++) {
-      if (!stream.send(pending[i]!)) {
+      if (!stream.send(pending[i] as JsonRpcMessage)) {
         this.backlog = pending.slice(i);
         return;
       }
@@ -117,23 +184,44 @@ export class SessionEntry {
 
   private deliver(message: JsonRpcMessage): void {
     if (this.closed) return;
+    const records = this.records;
+    // Through the store: the GET stream may be open on another replica, or resumed later.
+    if (records?.up) {
+      records.store.appendEvent(this.id, GET_STREAM, serializeMessage(message)).catch((err: unknown) => {
+        records.failed(err);
+        this.deliverHere(message);
+      });
+      return;
+    }
+    this.deliverHere(message);
+  }
+
+  private deliverHere(message: JsonRpcMessage): void {
+    if (this.closed) return;
     if (this.getStream !== undefined) {
       if (this.getStream.send(message)) return;
       this.getStream = undefined;
     }
+    this.keep(message);
+  }
+
+  private keep(kept: JsonRpcMessage | StoredEvent): void {
     if (this.backlog.length >= MAX_BACKLOG) {
       this.backlog.shift();
       this.logger.debug({ sessionId: this.id, limit: MAX_BACKLOG }, 'no GET stream: oldest pushed message dropped');
     }
-    this.backlog.push(message);
+    this.backlog.push(kept);
   }
 
   /** Ends everything: GET stream, in-flight exchanges, the session itself. Idempotent. */
   terminate(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unfollow?.();
     this.getStream?.end();
     this.getStream = undefined;
+    for (const stream of this.resumed.values()) stream.end();
+    this.resumed.clear();
     this.backlog = [];
     for (const exchange of this.exchanges.values()) exchange.abandon();
     this.exchanges.clear();
@@ -141,121 +229,6 @@ export class SessionEntry {
     if (this.holder !== undefined) {
       this.holder.sessions--;
       this.principals!.release(this.holder);
-    }
-  }
-}
-
-/** One POSTed request and the HTTP reply it gets. */
-export class PostExchange {
-  /** Given to session.handle; bound once per request (the contract wants a function). */
-  readonly related = (message: JsonRpcMessage): void => this.sendRelated(message);
-  private stream: SseStream | undefined;
-  private done = false;
-  /** Where the session keeps this exchange until it finishes. */
-  private slot: number | undefined;
-  /** Stateless requests only: the client closing its stream cancels the request (2026-07-28). */
-  private readonly abort: Cancellation | undefined;
-  /** False for a ping: answering one does not make the session look used. */
-  private work = true;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly entry: SessionEntry,
-    private readonly maxBufferedBytes?: number,
-    /** A stateless request's headers, for the session to check against its body. */
-    private readonly headers?: Readonly<Record<string, string | string[] | undefined>>,
-    /** What the answer's bytes are held against, if not the session's budget (a stateless request's principal's). */
-    private readonly budget?: ByteBudget,
-    /** The principal's calls in flight, for the nested calls of a code-mode run. */
-    private readonly share?: CallShare,
-  ) {
-    this.slot = entry.exchanges.add(this);
-    if (entry.stateless) {
-      // Our Cancellation, not an AbortController: its signal and listeners cost ~4 µs a request.
-      const abort = (this.abort = new Cancellation());
-      res.once('close', () => {
-        if (!this.done) abort.cancel();
-      });
-    }
-  }
-
-  /** The whole exchange for an ordinary request. */
-  async run(request: JsonRpcRequest): Promise<void> {
-    if (request.method === 'ping') this.work = false;
-    this.finish(await this.obtain(request));
-  }
-
-  /** Asks the session; a rejection or a missing response (both contract breaches) become an error response. */
-  async obtain(request: JsonRpcRequest): Promise<Reply> {
-    try {
-      const response = await this.entry.session.handle(request, this.related, this.abort, this.headers, this.share);
-      if (response !== undefined) return response;
-      this.entry.logger.error({ sessionId: this.entry.id, method: request.method }, 'session returned no response to a request');
-    } catch (err) {
-      this.entry.logger.error({ sessionId: this.entry.id, method: request.method, err }, 'session.handle rejected');
-    }
-    return errorResponse(request.id, ErrorCode.InternalError, 'Internal error');
-  }
-
-  /**
-   * Sends the response: last event of the SSE stream if one was opened, else a JSON body.
-   * `tagSession` false leaves out Mcp-Session-Id (a failed initialize gets no session).
-   */
-  finish(response: Reply, tagSession = true): void {
-    if (this.slot !== undefined) this.entry.exchanges.remove(this.slot, this);
-    this.slot = undefined;
-    if (this.done) return;
-    this.done = true;
-    if (this.work) this.entry.touch();
-    const passed = isSplicedResponse(response);
-    if (this.stream !== undefined) {
-      if (passed) this.stream.sendChunks(response.chunks);
-      else this.stream.send(response);
-      this.stream.end();
-      return;
-    }
-    let body: MessageBody = passed ? response : serializeMessage(response);
-    // A server's answer passed through is never one of our refusals: 200.
-    let reply = passed ? OK : statusOf(response);
-    const refused = passed ? undefined : refusalKind(response);
-    if (refused !== undefined) reply = { status: REFUSAL_STATUS[refused] };
-    // The answer holds its bytes against the session's budget until it is written out; one that
-    // does not fit is replaced by a refusal rather than queued.
-    const budget = this.budget ?? this.entry.session.budget;
-    const size = bodyBytes(body);
-    const full = budget.take(size);
-    if (full) {
-      const e = overBudget(full, size).toJsonRpc();
-      const refusal = { jsonrpc: '2.0' as const, id: response.id, error: { code: e.code, message: e.message, data: e.data } };
-      body = serializeMessage(refusal);
-      reply = statusOf(refusal);
-    } else {
-      this.res.once('close', () => budget.give(size));
-    }
-    replyMessage(this.res, body, tagSession ? this.entry.headerId : undefined, reply.status, reply.headers);
-  }
-
-  /** The session is gone before the response came: end the stream, or answer 404 like any later request. */
-  abandon(): void {
-    if (this.done) return;
-    this.done = true;
-    if (this.stream !== undefined) this.stream.end();
-    else replyJson(this.res, 404, Refusal.sessionNotFound);
-  }
-
-  private sendRelated(message: JsonRpcMessage): void {
-    const method = (message as { method?: unknown }).method;
-    if (this.done) {
-      this.entry.logger.debug({ sessionId: this.entry.id, method }, 'related message after the response: dropped');
-      return;
-    }
-    if (this.stream === undefined) {
-      // Client already gone: nothing to switch. Not a cancellation (spec); the session carries on.
-      if (this.res.destroyed) return;
-      this.stream = new SseStream(this.res, this.entry.nextStreamId(), this.entry.headerId, this.entry.registry, this.maxBufferedBytes);
-    }
-    if (!this.stream.send(message)) {
-      this.entry.logger.debug({ sessionId: this.entry.id, method }, 'client left the POST stream: related message dropped');
     }
   }
 }

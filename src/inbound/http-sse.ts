@@ -1,8 +1,8 @@
-// One Server-Sent Events response. Each JSON-RPC message becomes `event: message`, without an
-// SSE id: ids promise that a client can resume with Last-Event-ID, and we keep no events to
-// replay, so clients that saw ids would retry in vain (the SDK client does). Writes after the client
-// left or after end() are dropped and reported as `false`, never thrown: a vanished client is
-// normal on long-lived streams.
+// One Server-Sent Events response. Each JSON-RPC message becomes `event: message`. It carries an
+// SSE id only when the event was stored first (sendEvent: a state store keeps the session's events
+// for Last-Event-ID); without a store there is nothing to replay, and clients that saw ids would
+// retry in vain (the SDK client does). Writes after the client left or after end() are dropped
+// and reported as `false`, never thrown: a vanished client is normal on long-lived streams.
 
 import type { Slots } from '../jsonrpc/churn.js';
 import { bufferBytes, pieceMode, writePiece } from '../jsonrpc/wire-bytes.js';
@@ -26,6 +26,12 @@ function withoutCr<C extends Buffer | string>(chunk: C): C {
   const copy = Buffer.from(chunk);
   for (let at = copy.indexOf(CR); at !== -1; at = copy.indexOf(CR, at + 1)) copy[at] = SPACE;
   return copy as C;
+}
+
+/** A message passed through as chunks, as one line of text to store (CRs made spaces, see sendChunks). */
+export function chunksText(chunks: readonly (Buffer | string)[]): string {
+  // Concatenated before decoding: a character may straddle two buffers.
+  return withoutCr(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8'));
 }
 
 export class SseStream {
@@ -87,6 +93,24 @@ export class SseStream {
     this.res.write('\n\n');
     this.res.uncork();
     return true;
+  }
+
+  /**
+   * Sends one stored event with its id (`data` one line of JSON; '' for a priming event, which
+   * only tells the client where to resume from).
+   */
+  sendEvent(id: string, data: string): boolean {
+    return this.write(data === '' ? `id: ${id}\ndata: \n\n` : `id: ${id}\nevent: message\ndata: ${data}\n\n`);
+  }
+
+  /** Sends one message already serialised (a stored event the store could not take: no id). */
+  sendData(data: string): boolean {
+    return this.write(`event: message\ndata: ${data}\n\n`);
+  }
+
+  /** Tells the client how soon to reconnect (then the caller ends the stream: SSE polling, drain). */
+  retry(ms: number): boolean {
+    return this.write(`retry: ${ms}\n\n`);
   }
 
   /** An SSE comment: ignored by clients, but it moves bytes (headers, keep-alive). */

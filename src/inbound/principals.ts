@@ -82,12 +82,32 @@ export class Holding {
 /** Every principal holding something, by key. A holding with nothing is forgotten. */
 export class Principals {
   private readonly byKey = new Map<string, Holding>();
+  /** What this replica enforces: the configured shares, or its part of them (split). */
+  shares: Readonly<Shares>;
+  private parts = 1;
 
   constructor(
-    readonly shares: Readonly<Shares>,
+    /** limits.perPrincipal, for the whole gateway (every replica together). */
+    readonly configured: Readonly<Shares>,
     /** The gateway's budget, parent of every principal's. */
     private readonly gatewayBudget?: ByteBudget,
-  ) {}
+  ) {
+    this.shares = configured;
+  }
+
+  /**
+   * `replicas` share the principals' streams, calls and bytes in flight: each enforces its part
+   * (at least 1), so together they hold no more than the limit. Not an exact count across them: that
+   * would be a store round trip per call. Sessions are counted in the store at initialize instead,
+   * and connections are each replica's own. A byte budget made before keeps the part it was made with.
+   */
+  split(replicas: number): void {
+    if (replicas === this.parts) return;
+    this.parts = replicas;
+    const c = this.configured;
+    const part = (n: number) => Math.max(1, Math.floor(n / replicas));
+    this.shares = { ...c, streams: part(c.streams), callsInFlight: part(c.callsInFlight), bytesInFlight: part(c.bytesInFlight), codeRuns: c.codeRuns === undefined ? undefined : part(c.codeRuns) };
+  }
 
   /** The holding of an authenticated principal (`principal` set) or of an address. */
   of(principal: string | undefined, address: string | undefined): Holding {

@@ -15,11 +15,16 @@ interface Waiting {
 export class RequestsToClient {
   private next = 1;
   private readonly waiting = new Map<JsonRpcId, Waiting>();
+  /**
+   * Starts every id: with sessions shared by replicas, it names this replica (`sb-<replica>-`), so
+   * an answer POSTed to another replica is told apart and passed on to the one that asked.
+   */
+  prefix = 'sb-';
 
   /** Sends `method` to the client through `send`; resolves with its result. */
   request(send: (m: JsonRpcMessage) => void, method: string, params: JsonObject | undefined, signal?: AbortSignal): Promise<JsonObject> {
     // A prefix of our own keeps these ids apart from anything a client might guess.
-    const id = `sb-${this.next++}`;
+    const id = `${this.prefix}${this.next++}`;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         if (!this.waiting.delete(id)) return;
@@ -50,6 +55,11 @@ export class RequestsToClient {
     if (isErrorResponse(response)) w.reject(RpcError.of(response.error));
     else w.resolve(response.result);
     return true;
+  }
+
+  /** Whether `id` is one another replica made (`sb-<replica>-<n>`, not our prefix): its answer belongs there. */
+  elsewhere(id: JsonRpcId | null): boolean {
+    return typeof id === 'string' && id.startsWith('sb-') && !id.startsWith(this.prefix);
   }
 
   /** The session ended: everything still waiting fails. */

@@ -11,6 +11,10 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 export type Reply = JsonRpcResponse | SplicedResponse;
 import type { ByteBudget } from './budget.js';
 import type { CallShare } from './context.js';
+import type { SessionMessage, SessionRecord } from '../state/store.js';
+
+/** The part of a session's record (state/store.ts) the session itself knows. */
+export type SessionFields = Pick<SessionRecord, 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'profile' | 'logLevel' | 'subscriptions'>;
 
 export interface EndpointSession {
   /** Stable id; on HTTP it is the Mcp-Session-Id. */
@@ -44,6 +48,16 @@ export interface EndpointSession {
   ): Promise<Reply | undefined>;
   /** Ends the session: pending work is abandoned, nothing more is pushed. Idempotent. */
   close(): void;
+  /** What its record in the state store holds (stateful sessions of the HTTP face). */
+  recordFields?(): SessionFields;
+  /** Told when that record changes (log level, subscriptions). */
+  recordChanged?: (patch: Partial<SessionRecord>) => void;
+  /** Another replica changed the record: the local copy follows. */
+  applyPatch?(patch: Partial<SessionRecord>): void;
+  /** Shared by replicas: ids it sends name `replica`; what belongs to another replica goes to `elsewhere`. */
+  joinCluster?(replica: string, elsewhere: (message: SessionMessage) => void): void;
+  /** What another replica passed on ('answer', 'cancel'). */
+  fromElsewhere?(message: SessionMessage): void;
 }
 
 export interface SessionOpener {
@@ -59,6 +73,13 @@ export interface SessionOpener {
    * carry no session id: long-lived, pushes nothing, and its requests' ids are not unique.
    */
   openStatelessSession(principal?: string): EndpointSession;
+  /**
+   * Opens, on this replica, a session initialized elsewhere, from its record: a request for it
+   * came here (no sticky sessions). Absent: sessions are not shared.
+   */
+  restoreSession?(record: SessionRecord, push: (message: JsonRpcMessage) => void, principal?: string, parent?: ByteBudget): EndpointSession;
+  /** Id of the key the sessions' cursors and state tokens are signed with (in their records). */
+  readonly keyId?: string;
   /** The whole gateway's budget (limits.totalBytesInFlight); messages without a session yet count here. */
   readonly budget: ByteBudget;
 }

@@ -34,6 +34,8 @@ export interface GatewayFacts {
   exactTokens(): Promise<void>;
   /** Client sessions whose client is there now (a request in flight, a GET stream; stdio while open) and the idle rest. */
   sessionActivity(): { live: number; idle: number };
+  /** The state store behind sessions (src/state/): its kind and whether it can be reached now. */
+  stateStore?(): { readonly kind: string; readonly health: 'up' | 'down' } | undefined;
   /** Every state a server can be in (outbound's list: a Prometheus state set names them all). */
   readonly serverStates: readonly string[];
 }

@@ -74,6 +74,10 @@ function gatewaySeries(stats: ObservedStats, facts: GatewayFacts): Scraped[] {
   const servers = () => facts.servers();
   return [
     new Scraped('switchboard_build_info', 'The running version of Switchboard.', 'gauge', () => [{ labels: { version: GATEWAY_VERSION }, value: 1 }]),
+    new Scraped('switchboard_state_store_up', '1 when the state store (sessions, resumable streams) can be reached, by kind (memory, redis).', 'gauge', () => {
+      const store = facts.stateStore?.();
+      return store === undefined ? [] : [{ labels: { kind: store.kind }, value: store.health === 'up' ? 1 : 0 }];
+    }),
     new Scraped('switchboard_client_requests_total', 'Requests clients sent, by method and outcome (ok, error, or a gateway code such as limit_exceeded).', 'counter', perClientMethod(outcomes)),
     new Scraped(
       'switchboard_client_request_duration_seconds',

@@ -82,6 +82,11 @@ export function stateKey(configured: string | undefined): Buffer {
   return configured === undefined ? randomBytes(32) : createHash('sha256').update(configured).digest();
 }
 
+/** A short public name of `key` (not the key): which key signed what, in session records and logs. */
+export function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 12);
+}
+
 export class RequestStateSeal {
   private readonly signer: Signer;
 

@@ -19,7 +19,7 @@ import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { ConnectionRegistry } from './connections.js';
 import { routeServerNotification } from './notification-routes.js';
-import { stateKey } from './request-state.js';
+import { keyIdOf, stateKey } from './request-state.js';
 import type { Connection, RequestOwner, Session } from './session.js';
 import { SessionState } from './session-state.js';
 
@@ -54,7 +54,9 @@ export class Router implements Gateway {
   readonly registry: ConnectionRegistry;
   /** Everything kept per session on servers' behalf. */
   readonly state: SessionState;
-  readonly cursors: CursorCodec;
+  cursors: CursorCodec;
+  /** Id of the key cursors and state tokens are signed with (in session records: which key a session's tokens need). */
+  keyId: string;
   readonly store: CatalogStore;
   readonly audit: AuditLog;
   readonly logger: Logger;
@@ -65,6 +67,7 @@ export class Router implements Gateway {
     // One key for everything a client hands back: processes sharing listen.stateKey accept each other's.
     const key = stateKey(deps.config().listen.stateKey);
     this.cursors = createCursorCodec(key);
+    this.keyId = keyIdOf(key);
     this.store = deps.store;
     this.audit = deps.audit;
     this.logger = deps.logger;
@@ -79,6 +82,16 @@ export class Router implements Gateway {
       uriJudge: (session, server) => uriJudge(this.catalog, session.view, server),
       tellLevel: (level) => this.registry.tellLevel(level),
     });
+  }
+
+  /**
+   * Signs with `key` from now on: the state store's shared key, taken at start before any session
+   * exists, so a cursor or requestState token one replica issued is good at every other.
+   */
+  useKey(key: Buffer, keyId = keyIdOf(key)): void {
+    this.cursors = createCursorCodec(key);
+    this.state.useKey(key);
+    this.keyId = keyId;
   }
 
   get config(): GatewayConfig {

@@ -33,9 +33,9 @@ export class SessionState {
   readonly subscriptions: Subscriptions;
   readonly tasks = new TaskIds();
   /** Calls of stateless-revision clients waiting for their input between rounds. */
-  readonly parked: ParkedCalls;
+  parked: ParkedCalls;
   /** Wraps 2026 servers' requestState on its way to 2026 clients (same key as cursors and parked calls). */
-  readonly states: StateWrapper;
+  states: StateWrapper;
   /** Servers' requests to clients, relayed to the session they belong to. */
   readonly relay: ServerRequestRelay;
   /** Where servers' own notifications go (notification-routes.ts). */
@@ -53,6 +53,12 @@ export class SessionState {
       (session) => session?.profile?.roots ?? deps.config().roots,
     );
     this.routes = { sessions: this.sessions, subscriptions: this.subscriptions, tasks: this.tasks, relay: this.relay, logger: deps.logger };
+  }
+
+  /** Signs with `key` from now on (the router's useKey: at start, before anything is parked or wrapped). */
+  useKey(key: Buffer): void {
+    this.states = new StateWrapper(key);
+    this.parked = new ParkedCalls(key);
   }
 
   attach(session: Session): void {

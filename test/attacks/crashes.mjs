@@ -23,7 +23,8 @@ function sseEvents(text) {
   let data = [];
   for (const line of text.split(/\r\n|\r|\n/)) {
     if (line === '') {
-      if (data.length > 0) events.push(data.join('\n'));
+      // An event with no data (a priming event: an id only) is not dispatched, as in browsers.
+      if (data.length > 0 && data.join('\n') !== '') events.push(data.join('\n'));
       data = [];
     } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
   }

@@ -58,6 +58,48 @@ export const exhaustion = [
     },
   },
   {
+    name: 'one client fills the event store with large SSE answers',
+    item: 32,
+    async run({ cli }) {
+      // Every SSE event of a stateful session is kept for resumption (Last-Event-ID). Kept whole,
+      // one client's 1 MiB answers (a progress notification makes each an SSE stream) stayed in
+      // the gateway's memory: 30 sessions × 10 answers were 327 MiB more RSS, and the defaults
+      // (100 sessions a principal, 1000 events each) let it go on to 100 GiB. Bounded
+      // (state.maxEventBytes; 64 MiB in all), stand-ins are kept: RSS grows by far less than the
+      // 300 MiB sent. 120 MiB of growth is the line: the 64 MiB bound plus the heap's slack.
+      const yaml = `${TOKENS}servers:\n${stdioServer('bad', 'hostile.mjs')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const sessions = await Promise.all(
+          Array.from({ length: 30 }, async () => {
+            const c = new HttpClient(gw.url, { token: 'alice-token' });
+            await c.initialize();
+            return c;
+          }),
+        );
+        const warm = await sessions[0].call('bad__big_answer', { bytes: MiB }, { progressToken: 'warm' });
+        if (warm.response?.result?.content?.[0]?.text?.length !== MiB) return breached(`the large answer did not arrive whole: ${JSON.stringify(warm.response).slice(0, 160)}`);
+        const before = gw.rssMiB();
+        let whole = 0;
+        let sse = 0;
+        // Three sessions at a time, ten answers each: transient memory stays small, only what is kept grows.
+        for (let i = 0; i < sessions.length; i += 3) {
+          await Promise.all(
+            sessions.slice(i, i + 3).map(async (c) => {
+              for (let n = 0; n < 10; n++) {
+                const r = await c.call('bad__big_answer', { bytes: MiB }, { progressToken: `p${n}` });
+                if (r.response?.result?.content?.[0]?.text?.length === MiB) whole++;
+                if (/^id: /m.test(r.text.slice(0, 4096))) sse++;
+              }
+            }),
+          );
+        }
+        const grown = gw.rssMiB() - before;
+        const detail = `300 answers of 1 MiB on SSE streams (${sse} with event ids) from 30 sessions of one client, ${whole} whole: RSS grew ${grown.toFixed(0)} MiB`;
+        return gw.alive && whole === 300 && sse === 300 && grown < 120 ? held(detail) : breached(`${gw.alive ? '' : 'the gateway died; '}${detail}`);
+      });
+    },
+  },
+  {
     name: 'slow bodies hold sockets forever',
     item: 3,
     async run({ cli }) {

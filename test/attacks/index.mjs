@@ -59,6 +59,7 @@ const BY_ITEM = {
   30.2: 'exhaustion',
   30.3: 'policy',
   30.4: 'fairness',
+  32: 'exhaustion',
 };
 /** Items whose attacks fall in different classes. */
 const BY_NAME = {
@@ -66,6 +67,7 @@ const BY_NAME = {
   'raw carriage returns in a passed-through answer forge an SSE event': 'integrity',
   'injections in fields the sanitizer never cleaned': 'model',
   "another profile resumes a client's input round with its requestState": 'policy',
+  "another client replays a client's SSE stream with its Last-Event-ID": 'policy',
   'a stateless request reaches a tool outside its profile': 'policy',
   'a stateful-era server asks a stateless client for input past the gateway': 'integrity',
 };

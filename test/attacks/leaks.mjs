@@ -18,6 +18,36 @@ const PROFILES = `clients:
 
 export const leaks = [
   {
+    name: "another client replays a client's SSE stream with its Last-Event-ID",
+    item: 'resume',
+    async run({ cli }) {
+      const yaml = `${PROFILES}servers:\n${stdioServer('pub', 'hostile.mjs')}${stdioServer('priv', 'hostile.mjs')}`;
+      return withGateway(cli, yaml, async (gw) => {
+        const alice = new HttpClient(gw.url, { token: 'alice-token' });
+        const bob = new HttpClient(gw.url, { token: 'bob-token' });
+        await alice.initialize();
+        await bob.initialize();
+        // A progress token makes Alice's answer an SSE stream, whose events carry ids.
+        const answered = await alice.request('tools/call', { name: 'pub__deep_progress', arguments: { depth: 1 } }, { progressToken: 'p1' });
+        const ids = [...answered.text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+        if (ids.length === 0) return breached('no event ids to try (the answer was not a resumable stream)');
+        // Alice's session named with Bob's token: refused before any replay.
+        const theirs = await rawHttp(gw.url, { method: 'GET', headers: { ...bob.headers({ accept: 'text/event-stream', 'last-event-id': ids[0] }), 'mcp-session-id': alice.session } });
+        if (theirs.status !== 403) return breached(`Bob resumed in Alice's session: HTTP ${theirs.status}`);
+        // Bob's own session with Alice's id: a fresh stream, nothing of hers.
+        const stream = bob.openStream({ 'last-event-id': ids[0] });
+        try {
+          await bob.call('priv__log_after', { message: 'bob-marker' });
+          await stream.next((m) => m.params?.data === 'bob-marker');
+          const leaked = stream.messages.filter((m) => m.method === 'notifications/progress' || m.id !== undefined);
+          return leaked.length === 0 ? held("Alice's event ids replay nothing in Bob's session, and her session is 403 to him") : breached(`Bob got ${leaked.length} of Alice's events`);
+        } finally {
+          stream.close();
+        }
+      });
+    },
+  },
+  {
     name: 'log lines reach clients of other profiles',
     item: 11,
     async run({ cli }) {

@@ -102,6 +102,11 @@ export async function startGateway({ cli, yaml, mode = 'http', env = {}, args = 
     get alive() {
       return exitInfo === undefined;
     },
+    /** Resident memory of the gateway process now, in MiB (Linux /proc). */
+    rssMiB() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : NaN;
+    },
     /** Peak resident memory of the gateway process so far, in MiB (Linux /proc). */
     peakRssMiB() {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
@@ -202,13 +207,13 @@ export function rawHttp(url, { method = 'POST', headers = {}, body, path: p } = 
   });
 }
 
-/** The JSON-RPC messages of an HTTP answer (a JSON body, or every `data:` of an SSE body). */
+/** The JSON-RPC messages of an HTTP answer (a JSON body, or every `data:` of an SSE body but a priming event's empty one). */
 export function messagesOf(res) {
   if (!res.text) return [];
   if (String(res.headers['content-type']).startsWith('text/event-stream')) {
     return res.text
       .split('\n')
-      .filter((l) => l.startsWith('data: '))
+      .filter((l) => l.startsWith('data: ') && l.length > 6)
       .map((l) => JSON.parse(l.slice(6)));
   }
   return [JSON.parse(res.text)];
@@ -261,10 +266,10 @@ export class HttpClient {
   }
 
   /** Opens the session's GET stream; collects what is pushed. */
-  openStream() {
+  openStream(extraHeaders = {}) {
     const messages = [];
     const waiters = [];
-    const req = http.request(new URL(this.url), { method: 'GET', headers: this.headers({ accept: 'text/event-stream' }), agent: false }, (res) => {
+    const req = http.request(new URL(this.url), { method: 'GET', headers: this.headers({ accept: 'text/event-stream', ...extraHeaders }), agent: false }, (res) => {
       let buffered = '';
       res.setEncoding('utf8');
       res.on('data', (d) => {
@@ -274,7 +279,7 @@ export class HttpClient {
           const event = buffered.slice(0, end);
           buffered = buffered.slice(end + 2);
           for (const line of event.split('\n')) {
-            if (!line.startsWith('data: ')) continue;
+            if (!line.startsWith('data: ') || line.length === 6) continue;
             const m = JSON.parse(line.slice(6));
             messages.push(m);
             for (const w of waiters.splice(0)) w.pred(m) ? w.resolve(m) : waiters.push(w);

@@ -65,7 +65,7 @@ function openListen(url, token, id, uris) {
       res.setEncoding('utf8');
       res.on('data', (d) => {
         text += d;
-        const line = text.split('\n').find((l) => l.startsWith('data: ') || l.startsWith('{'));
+        const line = text.split('\n').find((l) => (l.startsWith('data: ') && l.length > 6) || l.startsWith('{'));
         if (line) resolve(JSON.parse(line.startsWith('data: ') ? line.slice(6) : line));
       });
       res.on('end', () =>
@@ -74,7 +74,7 @@ function openListen(url, token, id, uris) {
             ? JSON.parse(
                 text
                   .split('\n')
-                  .find((l) => l.startsWith('data: '))
+                  .find((l) => l.startsWith('data: ') && l.length > 6)
                   ?.slice(6) ?? text,
               )
             : undefined,

@@ -16,7 +16,7 @@ function messagesIn(res) {
   const texts = String(res.headers['content-type']).startsWith('text/event-stream')
     ? res.text
         .split('\n')
-        .filter((l) => l.startsWith('data: '))
+        .filter((l) => l.startsWith('data: ') && l.length > 6)
         .map((l) => l.slice(6))
     : res.text
       ? [res.text]

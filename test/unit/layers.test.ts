@@ -37,10 +37,12 @@ const ALLOWED: Record<string, string[]> = {
   observability: ['protocol', 'errors', 'log', 'catalog', 'config-types'],
   'outbound/auth': ['protocol', 'errors', 'log'],
   outbound: ['protocol', 'errors', 'log', 'jsonrpc', 'transport', 'config-types', 'outbound/auth'],
-  router: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'catalog', 'policy', 'observability', 'config-types'],
+  router: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'catalog', 'policy', 'observability', 'config-types', 'state'],
+  // The store behind sessions shared by replicas (issue 32): beside the router, below inbound.
+  state: ['protocol', 'errors', 'log', 'jsonrpc', 'config-types'],
   'inbound/auth': ['protocol', 'errors', 'log', 'config-types'],
   // Code mode (handlers/run-code.ts, code-callables.ts) is loaded lazily, on the first run or once configured.
-  inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth', 'codemode'],
+  inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth', 'codemode', 'state'],
   config: ['protocol', 'errors', 'policy', 'config-types'],
   // The app owns the tool search (app/tool-finder.ts): the index and, with catalog.embeddings, the
   // hybrid ranking over it. The router no longer holds either (issue 29).
@@ -61,8 +63,9 @@ const ALLOWED: Record<string, string[]> = {
     'config-types',
     'outbound/auth',
     'inbound/auth',
+    'state',
   ],
-  cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth'],
+  cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth', 'state'],
   main: ['protocol', 'errors', 'log', 'app', 'cli', 'config', 'config-types'],
   // Takes callbacks for everything it needs from the gateway; search only for the token estimate.
   codemode: ['search'],
@@ -81,7 +84,9 @@ const HOMES: Record<string, string[]> = {
   zod: ['config/'],
   pino: ['log.ts'],
   'pino-pretty': ['log.ts'],
-  rxjs: ['catalog/store.ts', 'config/watch.ts'],
+  rxjs: ['catalog/store.ts', 'config/watch.ts', 'state/redis-health.ts'],
+  // node-redis: only the Redis store and its connections, loaded by open-store.ts's dynamic import when state.redis is set.
+  '@redis/client': ['state/redis-store.ts', 'state/redis-connection.ts'],
   jose: ['inbound/auth/', 'outbound/auth/'],
   oauth4webapi: ['outbound/auth/'],
   stemmer: ['search/'],

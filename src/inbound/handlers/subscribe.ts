@@ -9,6 +9,7 @@ export const subscribe: Handler = async (params, context) => {
   const connection = await connectionFor(context, target.server);
   // resourceTargets refused a URI that is not a string.
   await context.sessionState.subscriptions.subscribe(connection, target.uri, context.session, params.uri as string);
+  context.session.noteSubscription(params.uri as string, true);
   return {};
 };
 
@@ -22,9 +23,11 @@ export const unsubscribe: Handler = async (params, context) => {
     const held = typeof params?.uri === 'string' ? subscriptions.heldAs(context.session, params.uri) : undefined;
     if (!held) throw err;
     await subscriptions.unsubscribe(held.connection, held.uri, context.session);
+    context.session.noteSubscription(params.uri as string, false);
     return {};
   }
   const connection = await connectionFor(context, routed.server);
   await subscriptions.unsubscribe(connection, routed.uri, context.session);
+  context.session.noteSubscription(params.uri as string, false);
   return {};
 };

@@ -44,6 +44,7 @@ export function dashboardState(src: DashboardSources) {
     metrics: src.stats !== undefined,
     intervalMs: src.series?.intervalMs ?? null,
     sessions,
+    store: src.facts.stateStore?.() ?? null,
     catalogVersion: catalogVersion(src.facts.catalog()),
     servers: src.facts.servers().map((s) => {
       const totals = src.stats?.serverTotals(s.name);

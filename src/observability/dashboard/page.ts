@@ -21,6 +21,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <span id="version"></span>
   <span>up <b id="uptime">—</b></span>
   <span title="Live: a request in flight or an open GET stream. Idle: neither (a client may have left without ending its session; it is closed after limits.sessionIdleTimeout, or streamlessSessionIdleTimeout if it never opened a GET stream)."><b id="sessions-live">—</b> live · <b id="sessions-idle">—</b> idle sessions</span>
+  <span title="Where sessions and resumable streams are kept: memory (this process) or redis (shared by replicas)">store <b id="store">—</b></span>
   <span id="offline" class="warn" hidden>gateway not answering</span>
   <button id="logout" type="button">Forget token</button>
 </header>

@@ -192,6 +192,8 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     $('uptime').textContent = Math.floor(state.uptimeS / 60) + ' min ' + (state.uptimeS % 60) + ' s';
     $('sessions-live').textContent = String(state.sessions.live);
     $('sessions-idle').textContent = String(state.sessions.idle);
+    $('store').textContent = state.store ? state.store.kind + (state.store.health === 'up' ? '' : ' (unreachable)') : '—';
+    $('store').className = state.store && state.store.health !== 'up' ? 'warn' : '';
     $('metrics-off').hidden = state.metrics;
     renderServers();
     renderLegend();

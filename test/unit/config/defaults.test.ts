@@ -72,6 +72,8 @@ describe('the JSON Schema', () => {
         ),
         // A server's own list bounds: absent means the limits.* ones.
         ...['servers', 'mcpServers'].flatMap((s) => ['', '.maxItems', '.maxBytes', '.fetchTimeout'].map((k) => `.${s}.listLimits${k}`)),
+        '.state.redis', // in memory
+        '.state.keyPrefix', // none: keys start sb:
         '.clients.match', // token only
         '.clients.match.scope',
         '.clients.match.sub',
@@ -120,6 +122,7 @@ describe('defaults in the tables of docs/configuration.md', () => {
     '`stdio`': '.stdio',
     '`sanitize`': '.sanitize',
     '`pinning`': '.pinning',
+    '`state`': '.state',
   };
   type Row = { section: string; key: string; cell: string; meaning: string };
   const rows: Row[] = [];
@@ -180,6 +183,7 @@ const RENAMED: Record<string, string> = {
   downtimeGrace: 'downtimeGraceMs',
   initialDelay: 'initialDelayMs',
   maxDelay: 'maxDelayMs',
+  heartbeat: 'heartbeatMs',
 };
 
 /** Old spellings the loader still accepts, as it reads them (`protocol: legacy` is `stateful`). */
@@ -236,7 +240,7 @@ describe('the loaded config', () => {
       .map(([p]) => p.slice(path.length + 1))
       .filter((key) => !['host', 'path', 'separator', 'lockFile', 'cwd', 'searchTool', 'callTool', 'listServersTool', 'runCodeTool'].includes(key));
 
-  it.each(['listen', 'naming', 'catalog', 'limits', 'sanitize', 'pinning'])('%s: the value in the file, else the schema default', (section) => {
+  it.each(['listen', 'naming', 'catalog', 'limits', 'sanitize', 'pinning', 'state'])('%s: the value in the file, else the schema default', (section) => {
     const keys = scalarKeys(`.${section}`);
     expect(keys.length).toBeGreaterThan(0);
     fc.assert(

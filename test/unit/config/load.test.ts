@@ -80,6 +80,7 @@ describe('defaults', () => {
       clients: [],
       sanitize: { maxDescriptionLength: 1024, action: 'strip', results: false },
       pinning: { lockFile: `${BASE}/switchboard.lock`, newTools: 'allow' },
+      state: { maxEvents: 1000, maxEventBytes: 65536, heartbeatMs: 5000 },
     });
   });
 
