@@ -20,6 +20,8 @@ export interface ReloadPlan {
   namingChanged: boolean;
   /** listen changed: that takes a restart of the process; everything else is applied now. */
   listenChanged: boolean;
+  /** state changed (the store is opened at start): that takes a restart too. */
+  stateChanged: boolean;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -37,6 +39,7 @@ export function planReload(before: GatewayConfig, after: GatewayConfig): ReloadP
     profiles: new Map(after.clients.map((c) => [c.name, c])),
     namingChanged: !same(before.naming, after.naming),
     listenChanged: !same(before.listen, after.listen),
+    stateChanged: !same(before.state, after.state),
   };
   for (const server of after.servers) {
     const was = old.get(server.name);

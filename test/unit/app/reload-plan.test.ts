@@ -13,4 +13,11 @@ describe('planReload', () => {
     expect(plan.restarted.map((s) => s.name)).toEqual(['b']);
     expect(plan.order).toEqual(['a', 'b']);
   });
+
+  it('says a change to state (the store, opened at start) takes a restart, and nothing else does', () => {
+    const before = parse('servers: []\n');
+    const after = parse('servers: []\nstate: { redis: "redis://127.0.0.1:6379/0" }\n');
+    expect(planReload(before, after).stateChanged).toBe(true);
+    expect(planReload(before, before).stateChanged).toBe(false);
+  });
 });
