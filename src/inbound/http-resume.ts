@@ -61,21 +61,31 @@ export async function resume(
   resumed.replay(events);
   if (!resumed.isOpen) return;
   // The replica serving the call may die while the client waits here: looked at again now and then.
-  const watch = setInterval(() => void answerForTheDead(records, entry, stream, sse), OWNER_CHECK_MS);
+  // With no claim at two looks in a row the call was answered at or before the client's id (a
+  // client resuming after the response): nothing more will come, so the stream ends. One look is
+  // not enough: the owner settles the claim just before it appends the response.
+  let unclaimed = false;
+  const look = async () => {
+    if ((await answerForTheDead(records, entry, stream, sse)) !== 'unclaimed') return void (unclaimed = false);
+    if (unclaimed) sse.end();
+    unclaimed = true;
+  };
+  const watch = setInterval(() => void look(), OWNER_CHECK_MS);
   watch.unref();
   res.once('close', () => clearInterval(watch));
-  await answerForTheDead(records, entry, stream, sse);
+  await look();
 }
 
 /** How often a resumed stream checks that the replica serving its call is still alive. */
 const OWNER_CHECK_MS = 5_000;
 
-/** The claim on `stream` is held by a replica that is gone: the stream ends with one error for its request. */
-async function answerForTheDead(records: SessionRecords, entry: SessionEntry, stream: string, sse: SseStream): Promise<void> {
+/** The claim on `stream` is held by a replica that is gone: the stream ends with one error for its request. 'unclaimed' when nobody holds it. */
+async function answerForTheDead(records: SessionRecords, entry: SessionEntry, stream: string, sse: SseStream): Promise<'unclaimed' | undefined> {
   const { store } = records;
   try {
     const claim = await store.callClaim(entry.id, stream);
-    if (claim === undefined || claim.replica === store.replicaId || (await store.isAlive(claim.replica))) return;
+    if (claim === undefined) return 'unclaimed';
+    if (claim.replica === store.replicaId || (await store.isAlive(claim.replica))) return;
     if (!(await store.settleCall(entry.id, stream))) return;
     const data = serializeMessage(errorResponse(claim.requestId, ErrorCode.InternalError, REPLICA_STOPPED, { code: GatewayErrorCode.REPLICA_STOPPED }));
     // Appended like any event: this stream (and any other resumption of it) writes it and ends.

@@ -186,6 +186,21 @@ describe('resumable SSE streams', () => {
     expect(small.state.resumedWith).toEqual([small.state.primed]);
   });
 
+  it('a client resuming after the response it already has gets a stream that ends, not one held open', async () => {
+    cluster = await startReplicas(CONFIG, 2);
+    const client = await connect(cluster.fetch, cluster.url);
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'i__progress', arguments: { steps: 1, text: 'all done' }, _meta: { progressToken: 't' } } };
+    const body = await (await cluster.to(0)(cluster.url, { method: 'POST', headers, body: JSON.stringify(call) })).text();
+    const ids = [...body.matchAll(/^id: (.+)$/gm)].map((m) => m[1]!);
+    expect(body).toContain('all done');
+    // Resumed on the other replica after its last event (the response): nothing to replay, and it ends.
+    const again = await cluster.to(1)(cluster.url, { headers: { ...headers, 'last-event-id': ids.at(-1)! } });
+    expect(again.status).toBe(200);
+    expect(await again.text()).not.toContain('all done');
+  });
+
   it('Last-Event-ID of another session replays nothing of it', async () => {
     cluster = await startReplicas(CONFIG, 1);
     const cut = cutting(() => cluster!.to(0));
