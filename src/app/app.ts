@@ -30,6 +30,7 @@ import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.j
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
 import { openStore } from '../state/open-store.js';
+import { takeSharedKey } from './shared-key.js';
 import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
@@ -335,8 +336,7 @@ export class App implements SessionOpener {
   private async openState(): Promise<void> {
     const state = (this.state = this.options.stateStore ?? (await openStore(this.current, this.logger)));
     if (this.current.listen.stateKey !== undefined) return;
-    const { key, keyId } = await state.sharedKey();
-    this.router.useKey(key, keyId);
+    await takeSharedKey(state, (key, keyId) => this.router.useKey(key, keyId), this.logger);
   }
 
   /** Reads the lock file; a malformed one is reported and pins nothing (a missing one is normal). */
