@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, yamlServers } from '../helpers/index.js';
 import { REDIS_SERVER, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startReplicas, type Replicas } from '../helpers/replicas.js';
+import { cutting } from '../helpers/cut-stream.js';
 
 let redis: RedisServer | undefined;
 let cluster: Replicas | undefined;
@@ -30,37 +31,9 @@ describe.skipIf(REDIS_SERVER === undefined)('two replicas on redis-server (skipp
     const c = cluster;
     expect(c.replicas.map((r) => r.store.kind)).toEqual(['redis', 'redis']);
     // POSTs to A, GETs (the GET stream, the resumption) to B; the first call's stream cut after its priming event.
-    let cut = false;
-    let primed = '';
-    const resumedWith: string[] = [];
-    const fetchFn: typeof fetch = async (input, init) => {
-      const method = init?.method ?? 'GET';
-      const lastEventId = new Headers(init?.headers).get('last-event-id');
-      if (lastEventId !== null) resumedWith.push(lastEventId);
-      const res = await c.to(method === 'POST' ? 0 : 1)(input, init);
-      const isCall = method === 'POST' && typeof init?.body === 'string' && init.body.includes('"tools/call"');
-      if (!isCall || cut || !res.headers.get('content-type')?.includes('text/event-stream')) return res;
-      cut = true;
-      const reader = res.body!.getReader();
-      let text = '';
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { value, done } = await reader.read();
-          if (done) return controller.close();
-          text += new TextDecoder().decode(value);
-          const end = text.indexOf('\n\n');
-          if (end === -1) return;
-          const first = text.slice(0, end + 2);
-          primed = /^id: (.*)$/m.exec(first)?.[1] ?? '';
-          controller.enqueue(new TextEncoder().encode(first));
-          await reader.cancel();
-          controller.error(new TypeError('connection reset (test)'));
-        },
-      });
-      return new Response(body, { status: res.status, headers: res.headers });
-    };
+    const cut = cutting((method) => c.to(method === 'POST' ? 0 : 1));
     const transport = new StreamableHTTPClientTransport(new URL(c.url), {
-      fetch: fetchFn,
+      fetch: cut.fetch,
       reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 50, reconnectionDelayGrowFactor: 1, maxRetries: 3 },
     });
     const client = new Client({ name: 'redis-replicas', version: '1.0.0' }, { capabilities: {} });
@@ -69,8 +42,8 @@ describe.skipIf(REDIS_SERVER === undefined)('two replicas on redis-server (skipp
     await client.connect(transport);
     const progress: number[] = [];
     const result = await client.callTool({ name: 'i__progress', arguments: { steps: 4, text: 'all done' } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 20_000 });
-    expect(primed).not.toBe('');
-    expect(resumedWith).toEqual([primed]);
+    expect(cut.state.primed).not.toBe('');
+    expect(cut.state.resumedWith).toEqual([cut.state.primed]);
     expect((result.content as Array<{ text: string }>)[0]!.text).toBe('all done');
     expect(progress).toEqual([1, 2, 3, 4]);
     expect(c.replicas.map((r) => r.app.sessionCount)).toEqual([1, 1]);
