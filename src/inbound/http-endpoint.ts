@@ -167,8 +167,7 @@ class Endpoint implements PostHost {
    * and resumes. Alone, there is nowhere to go: streams end with close() as they always did.
    */
   handOver(): void {
-    const store = this.options.store;
-    if (store === undefined || (store.kind === 'memory' && store.liveReplicas() <= 1)) return;
+    if (this.records?.shared !== true) return;
     let n = 0;
     for (const stream of this.streams.values()) {
       stream.retry(HAND_OVER_RETRY_MS);
