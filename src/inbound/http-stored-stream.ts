@@ -64,6 +64,11 @@ export function isFinal(data: string): boolean {
  */
 export class ResumedStream {
   private waiting: StoredEvent[] | undefined = [];
+  /**
+   * Ids the store's replay wrote whose live copy has not come yet: it can reach us after the read
+   * that returned the event (Redis pub/sub lags the stream it was appended to) and must not be
+   * written twice. Each id goes when its copy comes; never more than the replay (maxEvents).
+   */
   private readonly seen = new Set<string>();
 
   constructor(
@@ -79,17 +84,19 @@ export class ResumedStream {
 
   /** What the store kept after the id: written first. */
   replay(events: readonly StoredEvent[]): void {
-    for (const event of events) this.write(event);
+    for (const event of events) {
+      this.seen.add(event.id);
+      this.write(event);
+    }
     const live = this.waiting ?? [];
     this.waiting = undefined;
-    for (const event of live) if (!this.seen.has(event.id)) this.write(event);
-    this.seen.clear();
+    for (const event of live) if (!this.seen.delete(event.id)) this.write(event);
   }
 
   /** An event of this stream appended now (here or on another replica). */
   live(event: StoredEvent): void {
     if (this.waiting !== undefined) this.waiting.push(event);
-    else this.write(event);
+    else if (!this.seen.delete(event.id)) this.write(event);
   }
 
   end(): void {
@@ -97,7 +104,6 @@ export class ResumedStream {
   }
 
   private write(event: StoredEvent): void {
-    if (this.waiting !== undefined) this.seen.add(event.id);
     this.sse.sendEvent(event.id, event.data);
     if (this.endsWithResponse && isFinal(event.data)) this.sse.end();
   }
