@@ -2,6 +2,7 @@
 // connect: one hash per user (`sb:<prefix>:u:<user>`, field = server, value = a sealed record) on
 // the RedisStore's own connection. Only sealed strings reach Redis.
 
+import { randomBytes } from 'node:crypto';
 import type { Sealed } from './credential-keys.js';
 import type { SealedBackend } from './credentials.js';
 import { type Client, runScript } from './redis-connection.js';
@@ -10,11 +11,19 @@ import { Script } from './redis-scripts.js';
 /** HSET only while the field still holds what was read: a rotation never undoes a newer put. */
 const REPLACE = new Script('credential-replace', "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0");
 
+/** DEL only while the lock is still this holder's: one that outlived its TTL must not free the next holder's. */
+const UNLOCK = new Script('credential-unlock', "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0");
+
+/** Longer than any token endpoint should take; a replica that dies holding the lock blocks others this long at most. */
+const LOCK_TTL_MS = 30_000;
+const LOCK_POLL_MS = 50;
+
 /** A Redis glob matching `text` literally. */
 const literal = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 export class RedisCredentialBackend implements SealedBackend {
   private readonly prefix: string;
+  private readonly lockPrefix: string;
 
   /**
    * `base` is the store's "sb:" + keyPrefix; `call` is the store's guard (StoreDownError while
@@ -26,6 +35,7 @@ export class RedisCredentialBackend implements SealedBackend {
     private readonly call: <T>(op: () => Promise<T>) => Promise<T>,
   ) {
     this.prefix = `${base}u:`;
+    this.lockPrefix = `${base}ul:`;
   }
 
   async read(user: string, server: string): Promise<Sealed | undefined> {
@@ -53,6 +63,21 @@ export class RedisCredentialBackend implements SealedBackend {
 
   async replace(user: string, server: string, expected: Sealed, next: Sealed): Promise<boolean> {
     return (await this.call(() => runScript(this.client, REPLACE, [this.prefix + user], [server, expected, next]))) === 1;
+  }
+
+  async lock(user: string, server: string): Promise<() => Promise<void>> {
+    // The pair as JSON: no user or server name can make two pairs share a lock.
+    const key = `${this.lockPrefix}${JSON.stringify([user, server])}`;
+    const token = randomBytes(12).toString('hex');
+    const deadline = Date.now() + LOCK_TTL_MS;
+    // Polled, not blocking: a blocking wait would hold the shared connection for everyone.
+    while ((await this.call(() => this.client.set(key, token, { condition: 'NX', expiration: { type: 'PX', value: LOCK_TTL_MS } }))) !== 'OK') {
+      if (Date.now() > deadline) throw new Error(`the credential of ${JSON.stringify(user)} for ${JSON.stringify(server)} stayed locked for a refresh elsewhere`);
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    }
+    return async () => {
+      await this.call(() => runScript(this.client, UNLOCK, [key], [token]));
+    };
   }
 
   async close(): Promise<void> {}

@@ -59,8 +59,10 @@ export interface CredentialStore {
   list(user?: string): Promise<CredentialEntry[]>;
   /**
    * Runs `doRefresh` with the current record and stores what it returns (obtainedAt kept). Callers
-   * refreshing the same pair at the same time share one run and its outcome (in this process; a
-   * replica elsewhere may run its own). A rejection stores nothing and reaches every caller.
+   * refreshing the same pair at the same time share one run and its outcome; with Redis, replicas
+   * take turns (a lock per pair), so `doRefresh` must look at `current` first: another replica may
+   * have refreshed it already, and then it returns `current.credential` itself (nothing is
+   * written). A rejection stores nothing and reaches every caller.
    */
   refresh(user: string, server: string, doRefresh: (current: CredentialRecord | undefined) => Promise<Credential>): Promise<CredentialRecord>;
   /** Re-seals every record not under the keyring's current key. */
@@ -77,6 +79,12 @@ export interface SealedBackend {
   entries(user?: string): Promise<{ user: string; server: string; sealed: Sealed }[]>;
   /** Writes `next` only if the record is still `expected` (a rotation must not undo a concurrent put). */
   replace(user: string, server: string, expected: Sealed, next: Sealed): Promise<boolean>;
+  /**
+   * Waits for, then holds, the pair's refresh lock across processes; resolves to its release.
+   * Absent where one process owns the records (the file backend: the gateway refreshes, the CLI
+   * only lists and revokes).
+   */
+  lock?(user: string, server: string): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -113,9 +121,17 @@ export class SealedCredentialStore implements CredentialStore {
     const running = this.flights.get(key);
     if (running !== undefined) return running;
     const flight = (async () => {
-      const current = await this.get(user, server);
-      const credential = await doRefresh(current);
-      return this.write(user, server, { credential, obtainedAt: current?.obtainedAt ?? this.now(), updatedAt: this.now() });
+      const release = await this.backend.lock?.(user, server);
+      try {
+        // Read under the lock: what a replica that held it before stored is what this one refreshes from.
+        const current = await this.get(user, server);
+        const credential = await doRefresh(current);
+        if (current !== undefined && credential === current.credential) return current;
+        return await this.write(user, server, { credential, obtainedAt: current?.obtainedAt ?? this.now(), updatedAt: this.now() });
+      } finally {
+        // A release that fails (Redis away) leaves the lock to expire on its own.
+        await release?.().catch(() => {});
+      }
     })();
     this.flights.set(key, flight);
     // Cleared when settled, so the next refresh (after expiry, say) runs again.

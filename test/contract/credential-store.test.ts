@@ -9,13 +9,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialBackend } from '../../src/state/credential-file.js';
 import { Keyring } from '../../src/state/credential-keys.js';
-import type { SealedBackend } from '../../src/state/credentials.js';
+import type { CredentialRecord, SealedBackend } from '../../src/state/credentials.js';
 import { SealedCredentialStore } from '../../src/state/credentials.js';
 import { openCredentialStore } from '../../src/state/open-credentials.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import { cleanup, trackDir } from '../helpers/processes.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { credentialStoreContract, newKey } from './credential-store.contract.js';
+import { credentialStoreContract, newKey, tokens } from './credential-store.contract.js';
 
 const tmp = () => trackDir(mkdtempSync(path.join(os.tmpdir(), 'switchboard-creds-')));
 
@@ -148,6 +148,28 @@ describe('the Redis backend only', () => {
     await creds.delete('alice', 'github');
     await creds.delete('alice', 'linear');
     expect(await raw.exists('sb:layout:u:alice')).toBe(0);
+  });
+
+  it('replicas take turns refreshing a pair, and the later ones find it fresh', async () => {
+    const keyring = new Keyring(newKey());
+    const [a, b] = [await redisStore('turns'), await redisStore('turns')].map((s) => new SealedCredentialStore(s.credentialBackend(), keyring));
+    await a!.put('alice', 'github', { kind: 'oauth', tokens: tokens('old') });
+    let runs = 0;
+    let inside = 0;
+    let most = 0;
+    const doRefresh = async (current: CredentialRecord | undefined) => {
+      if (current?.credential.kind === 'oauth' && current.credential.tokens.accessToken !== 'old') return current.credential;
+      runs++;
+      most = Math.max(most, ++inside);
+      await new Promise((r) => setTimeout(r, 100));
+      inside--;
+      return { kind: 'oauth', tokens: tokens('new') } as const;
+    };
+    const results = await Promise.all([...Array.from({ length: 5 }, () => a!.refresh('alice', 'github', doRefresh)), ...Array.from({ length: 5 }, () => b!.refresh('alice', 'github', doRefresh))]);
+    expect(runs).toBe(1);
+    expect(most).toBe(1);
+    for (const r of results) expect(r.credential).toEqual({ kind: 'oauth', tokens: tokens('new') });
+    expect(await raw.keys('sb:turns:ul:*')).toEqual([]);
   });
 
   it('never makes a key of its own: replicas must share one', async () => {
