@@ -7,6 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { RedisChannels } from './redis-channels.js';
+import { RedisCredentialBackend } from './credential-redis.js';
 import { type Client, connections, isCommandError, runScript, timed, watch } from './redis-connection.js';
 import { RedisHealth } from './redis-health.js';
 import { claimOf, ENTRY_ID, recordFields, recordOf, RedisKeys, type Claim } from './redis-record.js';
@@ -122,6 +123,11 @@ export class RedisStore implements StateStore {
     }
     this.key = { key, keyId: createHash('sha256').update(key).digest('hex').slice(0, 12) };
     return this.key;
+  }
+
+  /** Where per-user credentials live with this store: its connection, its key prefix, its guard. */
+  credentialBackend(): RedisCredentialBackend {
+    return new RedisCredentialBackend(this.client, this.keys.base, (op) => this.call(op));
   }
 
   async putSession(record: SessionRecord, ttlMs: number): Promise<void> {
