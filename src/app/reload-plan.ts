@@ -22,10 +22,15 @@ export interface ReloadPlan {
   listenChanged: boolean;
   /** state changed (the store is opened at start): that takes a restart too. */
   stateChanged: boolean;
+  /** credentials changed (the credential store and the connect pages are set up at start): a restart too. */
+  credentialsChanged: boolean;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-/** A new description changes only the directory (read from the config in force): no restart. */
+/**
+ * A new description changes only the directory (read from the config in force): no restart. Any
+ * other change, `perUser` included (a per-user server's connections are another kind), restarts it.
+ */
 const sameServer = (a: ServerConfig, b: ServerConfig): boolean => same({ ...a, description: undefined }, { ...b, description: undefined });
 
 export function planReload(before: GatewayConfig, after: GatewayConfig): ReloadPlan {
@@ -40,6 +45,7 @@ export function planReload(before: GatewayConfig, after: GatewayConfig): ReloadP
     namingChanged: !same(before.naming, after.naming),
     listenChanged: !same(before.listen, after.listen),
     stateChanged: !same(before.state, after.state),
+    credentialsChanged: !same(before.credentials, after.credentials),
   };
   for (const server of after.servers) {
     const was = old.get(server.name);

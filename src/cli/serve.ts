@@ -69,6 +69,7 @@ export async function serve(
     const plan = await app!.reload(next);
     if (plan.listenChanged) logger.warn('listen changed: that takes a restart; everything else is applied now');
     if (plan.stateChanged) logger.warn('state changed: the store is opened at start, so that takes a restart; everything else is applied now');
+    if (plan.credentialsChanged) logger.warn('credentials changed: the credential store and the connect pages are set up at start, so that takes a restart; everything else is applied now');
     const names = (servers: { name: string }[]) => servers.map((s) => s.name).join(', ');
     const parts = [
       plan.added.length && `started ${names(plan.added)}`,

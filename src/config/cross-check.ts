@@ -2,12 +2,14 @@
 // shape (command xor url, keys of the other kind), Claude Desktop's `type`/`disabled`, names, and
 // prefixes. Each tolerates invalid fields (the schema reports those) and never quotes a value.
 
+import { perUserProblems } from './per-user-check.js';
 import { didYouMean, formatPath, type Found } from './problems.js';
 import { MAX_NAME_LENGTH, PREFIX_PATTERN, SEPARATOR_PATTERN } from './schema-values.js';
 import { isEnabled, isRecord, transportOfType, type ServerEntry } from './server-entries.js';
 
 const STDIO_ONLY = ['args', 'env', 'cwd', 'inheritEnv'] as const;
 const HTTP_ONLY = ['transport', 'headers', 'auth'] as const;
+// (`userSecrets` belongs to both kinds: it describes the secrets of headers or env.)
 
 /** Exactly one of command (stdio) and url (HTTP), and no key that only the other kind reads. */
 export function transportShapeProblems(e: ServerEntry): Found[] {
@@ -143,6 +145,6 @@ export function namespaceProblems(entries: readonly ServerEntry[], separator: st
  */
 export function crossCheck(entries: readonly ServerEntry[], separator = '__'): Found[] {
   const taken = new Set<ServerEntry>();
-  const perEntry = entries.flatMap((e) => [...keyNameProblems(e), ...transportShapeProblems(e), ...claudeProblems(e)]);
+  const perEntry = entries.flatMap((e) => [...keyNameProblems(e), ...transportShapeProblems(e), ...claudeProblems(e), ...perUserProblems(e)]);
   return [...perEntry, ...nameProblems(entries, taken), ...prefixProblems(entries, taken), ...namespaceProblems(entries, separator, taken)];
 }

@@ -1,6 +1,10 @@
 // `${VAR}` / `${VAR:-default}` substitution in the string values of a parsed config tree (never in
 // keys). `$${` is a literal `${`. Reports unset variables by name and path; it never reports a
 // value, because values are secrets.
+//
+// `${user.NAME}` is not an environment variable but a per-user secret (issue 33), filled per user
+// when a connection opens (config/types.ts fillUserRefs): it is left as it is, and so is its escape
+// `$${user.`, which only the fill turns into a literal `${user.` (see keepUserEscapes).
 
 export type Segment = string | number;
 
@@ -12,18 +16,24 @@ export interface StringSubstitution {
   malformed?: string;
   /** Whether the string had at least one `${...}` reference (an escape alone does not count). */
   substituted: boolean;
+  /** Names of the `${user.NAME}` references, left as they are (absent when there are none). */
+  userRefs?: string[];
 }
 
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const USER_REF = '${user.';
 
 class Malformed extends Error {}
 
 /**
  * Substitutes one string. `${VAR:-default}` uses the default when VAR is unset or empty, as in
  * the shell; the default may itself contain references. A `$` not followed by `{` is literal.
+ * `${user.NAME}` stays as it is; its escape `$${user.` stays too when `keepUserEscapes` (where
+ * user references are read later: headers and env values), else it becomes a literal `${user.`.
  */
-export function substituteString(input: string, env: NodeJS.ProcessEnv): StringSubstitution {
+export function substituteString(input: string, env: NodeJS.ProcessEnv, keepUserEscapes = false): StringSubstitution {
   const unset: string[] = [];
+  const userRefs: string[] = [];
   let substituted = false;
 
   // Reads from i until the end, or (inDefault) until the `}` closing a default; returns the text
@@ -32,9 +42,22 @@ export function substituteString(input: string, env: NodeJS.ProcessEnv): StringS
     let out = '';
     while (i < input.length) {
       if (inDefault && input[i] === '}') return [out, i];
-      if (input.startsWith('$${', i)) {
+      if (keepUserEscapes && input.startsWith(`$${USER_REF}`, i)) {
+        out += `$${USER_REF}`;
+        i += 1 + USER_REF.length;
+      } else if (input.startsWith('$${', i)) {
         out += '${';
         i += 3;
+      } else if (input.startsWith(USER_REF, i)) {
+        NAME.lastIndex = i + USER_REF.length;
+        const name = NAME.exec(input)?.[0];
+        if (!name) throw new Malformed('expected a secret name after ${user. (letters, digits and _, not starting with a digit)');
+        const after = i + USER_REF.length + name.length;
+        if (input.startsWith(':-', after)) throw new Malformed(`\${user.${name}} takes no default: it is the user's own secret`);
+        if (input[after] !== '}') throw new Malformed(`\${user.${name} is missing its closing }`);
+        userRefs.push(name);
+        out += input.slice(i, after + 1);
+        i = after + 1;
       } else if (input.startsWith('${', i)) {
         substituted = true;
         NAME.lastIndex = i + 2;
@@ -71,7 +94,7 @@ export function substituteString(input: string, env: NodeJS.ProcessEnv): StringS
 
   try {
     const [value] = read(0, false);
-    return { value, unset, substituted };
+    return { value, unset, substituted, ...(userRefs.length ? { userRefs } : {}) };
   } catch (err) {
     if (!(err instanceof Malformed)) throw err;
     return { value: input, unset: [], malformed: err.message, substituted: false };
@@ -82,6 +105,13 @@ export interface TreeSubstitution {
   value: unknown;
   unset: { path: Segment[]; name: string }[];
   malformed: { path: Segment[]; message: string }[];
+  /** Every string with `${user.NAME}` references: where, and the names. */
+  userRefs: { path: Segment[]; names: string[] }[];
+}
+
+/** Where `${user.NAME}` may be: a value of a server's `headers` (HTTP) or `env` (stdio). */
+export function userRefsAllowedAt(path: readonly Segment[]): boolean {
+  return path.length === 4 && (path[0] === 'servers' || path[0] === 'mcpServers') && (path[2] === 'headers' || path[2] === 'env');
 }
 
 /**
@@ -89,11 +119,12 @@ export interface TreeSubstitution {
  * turn a string that held a reference into another type (e.g. `"8808"` into 8808 for a port).
  */
 export function substituteTree(root: unknown, env: NodeJS.ProcessEnv, coerce: (path: Segment[], value: string) => unknown = (_, v) => v): TreeSubstitution {
-  const result: TreeSubstitution = { value: undefined, unset: [], malformed: [] };
+  const result: TreeSubstitution = { value: undefined, unset: [], malformed: [], userRefs: [] };
   const walk = (node: unknown, path: Segment[]): unknown => {
     if (typeof node === 'string') {
-      const s = substituteString(node, env);
+      const s = substituteString(node, env, userRefsAllowedAt(path));
       for (const name of s.unset) result.unset.push({ path, name });
+      if (s.userRefs) result.userRefs.push({ path, names: s.userRefs });
       if (s.malformed) result.malformed.push({ path, message: s.malformed });
       return s.substituted ? coerce(path, s.value) : s.value;
     }

@@ -9,6 +9,7 @@ import { substituteTree, type Segment } from './env.js';
 import { asClientFile } from './client-file.js';
 import { crossCheck, separatorOf } from './cross-check.js';
 import { parseWithout } from './excused.js';
+import { credentialsProblems, misplacedUserRefs } from './per-user-check.js';
 import { toGatewayConfig } from './normalize.js';
 import { policyProblems } from './policy.js';
 import { errorMap, formatPath, translateIssues, type Found } from './problems.js';
@@ -95,7 +96,7 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   const substitution = substituteTree(tree, env, coerceSubstituted);
   const data = substitution.value;
   const entries = serverEntries(data);
-  const found: Found[] = substitution.malformed.map((m) => ({ path: m.path, message: m.message }));
+  const found: Found[] = [...substitution.malformed.map((m) => ({ path: m.path, message: m.message })), ...misplacedUserRefs(substitution.userRefs)];
 
   // An unset variable is a problem unless its server is disabled (it will not start). Either
   // way the field's value ("") is not checked further: one problem per cause.
@@ -115,7 +116,7 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   // and compiling it cost more start-up time than it saved (bench/NOTES.md, start-up).
   const result = configSchema.safeParse(data, { error: errorMap, reportInput: false, jitless: true });
   if (!result.success) found.push(...translateIssues(result.error.issues).filter((p) => !isUnder(p.path)));
-  found.push(...crossCheck(entries, separatorOf(data)), ...policyProblems(data, entries));
+  found.push(...crossCheck(entries, separatorOf(data)), ...policyProblems(data, entries), ...credentialsProblems(data));
 
   if (found.length > 0) fail(inFileOrder(doc, found));
   if (result.success) return toGatewayConfig(result.data, resolve(baseDir));

@@ -8,6 +8,7 @@ import { resolveFileCase, toPolicyConfig } from './policy.js';
 import { toCodeLimits } from './schema-code.js';
 import type { UserClaudeServer, UserConfig, UserServer } from './schema.js';
 import { nameFromKey, transportOfType } from './server-entries.js';
+import { userRefNames } from './types.js';
 
 /** A validated entry of either shape: the keys both share, plus Claude Desktop's own. */
 type Entry = { name: string; s: UserServer | UserClaudeServer; type?: UserClaudeServer['type']; disabled?: boolean };
@@ -67,13 +68,19 @@ function serverBase({ name, s, disabled }: Entry) {
 /** A server started as a child process, spoken to over its stdin and stdout. */
 export function toStdioServer(e: Entry, command: string, baseDir: string) {
   const { s } = e;
+  const perUser = secretsPerUser(s.env, s.userSecrets);
   return {
     kind: 'stdio' as const,
     ...serverBase(e),
+    /** Set when each user gets their own process, filled with their own `${user.NAME}` secrets. */
+    perUser,
     command,
     args: [...s.args],
-    /** Extra environment for the child, `${VAR}` already substituted, over the minimal base one. */
-    env: { ...s.env },
+    /**
+     * Extra environment for the child, `${VAR}` already substituted, over the minimal base one. A
+     * per-user server's values still hold their `${user.NAME}` text (fillUserRefs fills it).
+     */
+    env: perUser ? { ...s.env } : decodeUserEscapes(s.env),
     /** Which of the gateway's own variables the child also gets: none (false), all (true), or those named. */
     inheritEnv: s.inheritEnv,
     /** Absolute; relative paths in the file are resolved against the config file's folder. */
@@ -82,6 +89,21 @@ export function toStdioServer(e: Entry, command: string, baseDir: string) {
 }
 
 type OAuthSettings = Extract<NonNullable<UserServer['auth']>, object>;
+
+/** Whose credentials a server uses: one user's own (OAuth tokens, or the named secrets). */
+export type PerUser = { kind: 'oauth' } | { kind: 'secrets'; secrets: { name: string; description?: string }[] };
+
+/** A server whose headers or env reference `${user.NAME}` is per-user with those secrets. */
+function secretsPerUser(values: Record<string, string>, described: Record<string, string> | undefined): PerUser | undefined {
+  const names = [...new Set(Object.values(values).flatMap(userRefNames))];
+  if (names.length === 0) return undefined;
+  return { kind: 'secrets', secrets: names.map((name) => (described?.[name] !== undefined ? { name, description: described[name] } : { name })) };
+}
+
+/** A server that is not per-user has no fill: its escaped `$${user.` become a literal `${user.` here. */
+function decodeUserEscapes(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replaceAll('$${user.', '${user.')]));
+}
 
 /**
  * `auth: oauth` and `auth: {...}` as one shape: the token file made absolute, and the grant the
@@ -93,21 +115,46 @@ function toServerAuth(auth: UserServer['auth'], baseDir: string): OAuthSettings 
   const out: OAuthSettings = { ...auth };
   if (auth.scopes) out.scopes = [...auth.scopes];
   if (auth.tokenFile !== undefined) out.tokenFile = resolve(baseDir, auth.tokenFile);
-  out.grant = auth.grant ?? (auth.clientSecret !== undefined ? 'client_credentials' : 'authorization_code');
+  // A per-user login is a person's: never the machine grant a client secret implies otherwise.
+  out.grant = auth.grant ?? (auth.clientSecret !== undefined && auth.perUser !== true ? 'client_credentials' : 'authorization_code');
   return out;
 }
 
 /** A server reached over HTTP. */
 export function toHttpServer(e: Entry, url: string, baseDir: string) {
+  const oauthPerUser = typeof e.s.auth === 'object' && e.s.auth.perUser === true;
+  // (crossCheck saw to it that a server is per-user one way at most.)
+  const perUser: PerUser | undefined = oauthPerUser ? { kind: 'oauth' } : secretsPerUser(e.s.headers, e.s.userSecrets);
   return {
     kind: 'http' as const,
     ...serverBase(e),
+    /** Set when each user reaches the server as themselves: their own OAuth login, or their own secrets in headers. */
+    perUser,
     url,
     // A `type` that implies a transport never contradicts an explicit one (crossCheck saw to it).
     transport: transportOfType(e.type) ?? e.s.transport,
-    headers: { ...e.s.headers },
+    /** A per-user server's values still hold their `${user.NAME}` text (fillUserRefs fills it). */
+    headers: perUser?.kind === 'secrets' ? { ...e.s.headers } : decodeUserEscapes(e.s.headers),
     /** OAuth towards this server; undefined: only when it answers 401 with a Bearer challenge. */
     auth: toServerAuth(e.s.auth, baseDir),
+  };
+}
+
+/** `credentials` with paths made absolute and durations in milliseconds. */
+function toCredentials(c: UserConfig['credentials'], baseDir: string) {
+  return {
+    /** The file backend's file (absolute); undefined: the default (state/credential-file.ts). */
+    file: c.file !== undefined ? resolve(baseDir, c.file) : undefined,
+    /** The key file (absolute) when SWITCHBOARD_CREDENTIALS_KEY is unset; undefined: beside the file. */
+    keyFile: c.keyFile !== undefined ? resolve(baseDir, c.keyFile) : undefined,
+    /** Where browsers reach the gateway, without a trailing /; the connect pages are under <publicUrl>/connect/. */
+    publicUrl: c.publicUrl?.replace(/\/+$/, ''),
+    linkTtlMs: c.linkTtl,
+    /** The user of the stdio face. */
+    localUser: c.localUser,
+    /** The connect pages' login at the listen.auth issuer, to tell who opened a link. */
+    login: c.login ? { clientId: c.login.clientId, clientSecret: c.login.clientSecret, scopes: [...c.login.scopes] } : undefined,
+    connections: { perUser: c.connections.perUser, total: c.connections.total, idleTimeoutMs: c.connections.idleTimeout },
   };
 }
 
@@ -162,6 +209,8 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
     },
     /** Where what replicas share lives (src/state/open-store.ts): Redis when `redis` is set, else memory. */
     state: { redis: data.state.redis, keyPrefix: data.state.keyPrefix, maxEvents: data.state.maxEvents, maxEventBytes: data.state.maxEventBytes, heartbeatMs: data.state.heartbeat },
+    /** Per-user credentials: where they are kept, the connect pages, the bounds on per-user connections. */
+    credentials: toCredentials(data.credentials, baseDir),
     /** The limits of a run_code run (codemode/limits.ts CodeModeLimits, one to one). */
     codeMode: toCodeLimits(data.codeMode),
     servers: entriesOf(data).map((e) =>

@@ -38,6 +38,10 @@ export function serverAuthSchema(subst: Subst) {
       tokenFile: z.string().min(1).optional().meta({
         description: "Where tokens are kept, mode 0600; relative to this file's folder (default: $XDG_STATE_HOME/switchboard/tokens.json).",
       }),
+      perUser: subst(z.boolean()).optional().meta({
+        description:
+          "true: each user of the gateway logs in to this server as themselves, on the gateway's /connect page the first time they call it; their tokens are kept per (user, server) in the credential store (see credentials). Default false: one login (switchboard login) for everybody.",
+      }),
     })
     .meta({ description: 'OAuth 2.1 with settings.' });
   return z

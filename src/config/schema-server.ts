@@ -7,6 +7,9 @@ import { serverAuthSchema } from './schema-auth.js';
 import { filterSchema, resourceFilterSchema } from './schema-policy.js';
 import { PREFIX_PATTERN, duration, isHttpUrl, size, type Subst } from './schema-values.js';
 
+/** A `${user.NAME}` secret name (and a `userSecrets` key). */
+export const USER_SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 export const TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const;
 export const CLAUDE_TYPES = ['stdio', 'http', 'streamable-http', 'sse'] as const;
 /**
@@ -26,7 +29,9 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
       description: 'Stdio server: the program to run, looked up on PATH. Give either command or url.',
     }),
     args: z.array(z.string()).prefault([]).meta({ description: 'Stdio server: arguments (default []).' }),
-    env: stringMap('Stdio server: environment variables for the child (default {}), on top of the minimal environment it gets (see inheritEnv).'),
+    env: stringMap(
+      "Stdio server: environment variables for the child (default {}), on top of the minimal environment it gets (see inheritEnv). A value may hold ${user.NAME}: each user's own secret NAME, which makes the server per-user (a process per user).",
+    ),
     inheritEnv: z
       .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name' }))])
       .prefault(false)
@@ -45,8 +50,17 @@ export function serverSchemas(subst: Subst, name: z.ZodString) {
     transport: z.enum(TRANSPORTS).prefault('auto').meta({
       description: 'HTTP server: auto (default) tries Streamable HTTP, then falls back to the legacy SSE transport.',
     }),
-    headers: stringMap('HTTP server: extra HTTP headers sent with every request, e.g. Authorization (default {}).'),
+    headers: stringMap(
+      "HTTP server: extra HTTP headers sent with every request, e.g. Authorization (default {}). A value may hold ${user.NAME}: each user's own secret NAME, which makes the server per-user.",
+    ),
     auth: serverAuthSchema(subst),
+    userSecrets: z
+      .record(z.string().regex(USER_SECRET_NAME, { error: 'must be a secret name: letters, digits and _, not starting with a digit' }), z.string().trim().min(1).max(200))
+      .optional()
+      .meta({
+        description:
+          'Per-user server: what each ${user.NAME} of headers or env is, as the connect page asks for it, e.g. { GITHUB_TOKEN: "A GitHub personal access token with repo scope" } (default: the name alone).',
+      }),
     description: z.string().trim().min(1).max(200).optional().meta({
       description:
         'What this server is for, in one short line (e.g. "Issues, pull requests and code of our GitHub org"): the server directory search mode shows models. Default: what the server says of itself, else its tools\' words.',

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { listenAuthSchema } from './schema-auth.js';
 import { DEFAULT_CODE_BUDGET, codeBudgetSchema, codeModeSchema } from './schema-code.js';
+import { credentialsSchema } from './schema-credentials.js';
 import { rootsSchema } from './schema-roots.js';
 import { policySchemas } from './schema-policy.js';
 import { serverSchemas } from './schema-server.js';
@@ -201,6 +202,7 @@ function build(editor: boolean) {
       sanitize: policy.sanitize,
       pinning: policy.pinning,
       state: stateSchema(subst),
+      credentials: credentialsSchema(subst),
     })
     .meta({
       title: 'Switchboard configuration',

@@ -39,3 +39,30 @@ export class ConfigError extends GatewayError {
     this.file = file;
   }
 }
+
+// `${user.NAME}` in a per-user server's headers (HTTP) or env (stdio) values: the user's own secret
+// NAME, filled when that user's connection opens. The text stays in the config as written; `$${user.`
+// in it is an escaped, literal `${user.` (the env substitution left it for the fill to decode).
+const USER_REF = /\$\$\{user\.|\$\{user\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The secret names a headers or env value references, in order, each once. */
+export function userRefNames(text: string): string[] {
+  const names = new Set<string>();
+  for (const m of text.matchAll(USER_REF)) if (m[1] !== undefined) names.add(m[1]);
+  return [...names];
+}
+
+/**
+ * A headers or env value with the user's secrets filled in (and `$${user.` made a literal
+ * `${user.`). `missing` names the references `values` has no entry for (each filled with "").
+ */
+export function fillUserRefs(text: string, values: Readonly<Record<string, string>>): { value: string; missing: string[] } {
+  const missing: string[] = [];
+  const value = text.replace(USER_REF, (whole, name: string | undefined) => {
+    if (name === undefined) return whole.slice(1);
+    if (Object.hasOwn(values, name)) return values[name]!;
+    if (!missing.includes(name)) missing.push(name);
+    return '';
+  });
+  return { value, missing };
+}

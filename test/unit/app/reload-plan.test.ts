@@ -21,3 +21,14 @@ describe('planReload', () => {
     expect(planReload(before, before).stateChanged).toBe(false);
   });
 });
+
+describe('planReload with per-user credentials', () => {
+  it('restarts a server that became per-user, and says a change to credentials takes a restart', () => {
+    const before = parse('servers:\n  - { name: a, url: "https://a.example/mcp", auth: { type: oauth } }\n');
+    const after = parse('servers:\n  - { name: a, url: "https://a.example/mcp", auth: { type: oauth, perUser: true } }\ncredentials: { linkTtl: 5m }\n');
+    const plan = planReload(before, after);
+    expect(plan.restarted.map((s) => s.name)).toEqual(['a']);
+    expect(plan.credentialsChanged).toBe(true);
+    expect(planReload(after, after).credentialsChanged).toBe(false);
+  });
+});

@@ -68,8 +68,18 @@ describe('the JSON Schema', () => {
         '.listen.auth.introspection.clientSecret',
         ...['servers', 'mcpServers'].flatMap((s) =>
           // OAuth only on a 401; the registration, scopes and grant the server's metadata leads to
-          ['', '.type', '.clientId', '.clientSecret', '.clientMetadataUrl', '.scopes', '.grant', '.redirectPort', '.tokenFile'].map((k) => `.${s}.auth${k}`),
+          ['', '.type', '.clientId', '.clientSecret', '.clientMetadataUrl', '.scopes', '.grant', '.redirectPort', '.tokenFile', '.perUser'].map((k) => `.${s}.auth${k}`),
         ),
+        // Per-user secrets: absent means each is asked for by its name.
+        '.servers.userSecrets',
+        '.mcpServers.userSecrets',
+        // Per-user credentials: the state layer's default paths, the HTTP face's address, no connect-page login.
+        '.credentials.file',
+        '.credentials.keyFile',
+        '.credentials.publicUrl',
+        '.credentials.login',
+        '.credentials.login.clientId',
+        '.credentials.login.clientSecret',
         // A server's own list bounds: absent means the limits.* ones.
         ...['servers', 'mcpServers'].flatMap((s) => ['', '.maxItems', '.maxBytes', '.fetchTimeout'].map((k) => `.${s}.listLimits${k}`)),
         '.state.redis', // in memory
@@ -123,6 +133,7 @@ describe('defaults in the tables of docs/configuration.md', () => {
     '`sanitize`': '.sanitize',
     '`pinning`': '.pinning',
     '`state`': '.state',
+    '`credentials`': '.credentials',
   };
   type Row = { section: string; key: string; cell: string; meaning: string };
   const rows: Row[] = [];
@@ -184,6 +195,8 @@ const RENAMED: Record<string, string> = {
   initialDelay: 'initialDelayMs',
   maxDelay: 'maxDelayMs',
   heartbeat: 'heartbeatMs',
+  linkTtl: 'linkTtlMs',
+  idleTimeout: 'idleTimeoutMs',
 };
 
 /** Old spellings the loader still accepts, as it reads them (`protocol: legacy` is `stateful`). */

@@ -81,6 +81,7 @@ describe('defaults', () => {
       sanitize: { maxDescriptionLength: 1024, action: 'strip', results: false },
       pinning: { lockFile: `${BASE}/switchboard.lock`, newTools: 'allow' },
       state: { maxEvents: 1000, maxEventBytes: 65536, heartbeatMs: 5000 },
+      credentials: { linkTtlMs: 600_000, localUser: 'local', connections: { perUser: 16, total: 256, idleTimeoutMs: 600_000 } },
     });
   });
 

@@ -34,7 +34,7 @@ describe('config/example.yaml', () => {
 
   it('loads on a fresh machine (no variables set)', async () => {
     const config = await loadConfigFile(new URL('../../../config/example.yaml', import.meta.url).pathname, {});
-    expect(config.servers.map((s) => s.name)).toEqual(['everything', 'remote', 'memory', 'legacy-sse']);
+    expect(config.servers.map((s) => s.name)).toEqual(['everything', 'remote', 'github', 'tracker', 'memory', 'legacy-sse']);
     expect(config.servers.find((s) => s.name === 'remote')).toMatchObject({
       url: 'http://127.0.0.1:3001/mcp',
       headers: { Authorization: 'Bearer dev-token' },
