@@ -1,6 +1,7 @@
 // The audit trail of what the gateway changed or held back in what servers sent (sanitizing,
-// pinning): JSON lines appended to a file (mode 0600), or warnings in the log. Each distinct entry
-// is written once per process, and recording never throws, whatever the disk does.
+// pinning), and of what happened to users' credentials (connect, refresh, revoke, denied): JSON
+// lines appended to a file (mode 0600), or warnings in the log. Each distinct finding is written
+// once per process (credential events every time), and recording never throws, whatever the disk does.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 
@@ -13,7 +14,54 @@ export interface AuditEntry {
   field?: string;
   change: string;
   why: string;
+  /** Credential events: whose credential (never the credential itself). */
+  user?: string;
+  /** Credential events: oauth | secrets, when known. */
+  credential?: string;
+  /** Credential events: what did it (connect-page, cli, refresh, call). */
+  via?: string;
 }
+
+/** What can happen to a user's credential for a server (issue 33). */
+export type CredentialEvent = 'connect' | 'refresh' | 'revoke' | 'denied';
+
+export interface CredentialAudit {
+  user: string;
+  server: string;
+  /** oauth | secrets, when known. */
+  kind?: 'oauth' | 'secrets';
+  /** What did it: `connect-page`, `cli`, `refresh`, `call`... */
+  via: string;
+  /** Why, in words, when there is more to say than the event (e.g. why it was denied). Never a secret. */
+  why?: string;
+}
+
+const DONE: Record<CredentialEvent, string> = { connect: 'connected', refresh: 'refreshed', revoke: 'revoked', denied: 'denied' };
+
+/**
+ * The audit entry of a credential event: kind `credential.connect|refresh|revoke|denied`, the
+ * user and the server, never a token or secret. Such entries are written every time they happen.
+ */
+export function credentialEntry(event: CredentialEvent, a: CredentialAudit): AuditEntry {
+  return {
+    server: a.server,
+    kind: `credential.${event}`,
+    item: a.user,
+    change: DONE[event],
+    why: a.why ?? `via ${a.via}`,
+    user: a.user,
+    ...(a.kind !== undefined ? { credential: a.kind } : {}),
+    via: a.via,
+  };
+}
+
+/** Records a credential event in `audit` (see credentialEntry). */
+export function auditCredential(audit: Pick<AuditLog, 'record'>, event: CredentialEvent, a: CredentialAudit): void {
+  audit.record(credentialEntry(event, a));
+}
+
+/** Credential events are events, not findings a rebuild repeats: never deduplicated. */
+const isEvent = (entry: AuditEntry): boolean => entry.kind.startsWith('credential.');
 
 export interface AuditLog {
   record(entry: AuditEntry): void;
@@ -83,11 +131,16 @@ export function createAuditLog(options: { file?: string; logger: AuditLogger }):
         ...(entry.field !== undefined ? { field: String(entry.field) } : {}),
         change: String(entry.change),
         why: String(entry.why),
+        ...(entry.user !== undefined ? { user: String(entry.user) } : {}),
+        ...(entry.credential !== undefined ? { credential: String(entry.credential) } : {}),
+        ...(entry.via !== undefined ? { via: String(entry.via) } : {}),
       };
-      const key = JSON.stringify(clean);
-      if (seen.has(key)) return;
-      if (seen.size >= MAX_REMEMBERED) seen.delete(seen.values().next().value!);
-      seen.add(key);
+      if (!isEvent(clean)) {
+        const key = JSON.stringify(clean);
+        if (seen.has(key)) return;
+        if (seen.size >= MAX_REMEMBERED) seen.delete(seen.values().next().value!);
+        seen.add(key);
+      }
 
       const s = fileUsable ? (stream ?? openStream()) : undefined;
       if (!s || !fileUsable) return toLogger(clean);

@@ -23,10 +23,14 @@ export class RecentAudit {
   add(entry: AuditEntry): boolean {
     const clean: AuditEntry = { server: String(entry.server), kind: String(entry.kind), item: String(entry.item), change: String(entry.change), why: String(entry.why) };
     if (entry.field !== undefined) clean.field = String(entry.field);
-    const key = JSON.stringify([clean.server, clean.kind, clean.item, clean.field, clean.change, clean.why]);
-    if (this.seen.has(key)) return false;
-    if (this.seen.size >= this.remember) this.seen.delete(this.seen.values().next().value!);
-    this.seen.add(key);
+    for (const k of ['user', 'credential', 'via'] as const) if (entry[k] !== undefined) clean[k] = String(entry[k]);
+    // A credential event (credential.connect, ...) happens each time; a finding is shown once.
+    if (!clean.kind.startsWith('credential.')) {
+      const key = JSON.stringify([clean.server, clean.kind, clean.item, clean.field, clean.change, clean.why]);
+      if (this.seen.has(key)) return false;
+      if (this.seen.size >= this.remember) this.seen.delete(this.seen.values().next().value!);
+      this.seen.add(key);
+    }
     this.entries.push({ ...clean, time: this.now() });
     if (this.entries.length > this.keep) this.entries.shift();
     return true;
