@@ -192,6 +192,15 @@ async function loginOrLogout(options: CliOptions): Promise<void> {
   process.exit(await (options.command === 'login' ? runLogin(target, io) : runLogout(target, io)));
 }
 
+/** `switchboard users`: list, revoke or rotate stored per-user credentials. */
+async function users(options: CliOptions): Promise<void> {
+  const { logger } = output(options, 'warn');
+  const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(`${note}\n`), { httpFace: false, onWarning: warnLine });
+  const { runUsers } = await import('./cli/users.js');
+  const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+  process.exit(await runUsers(config, logger, { action: options.usersAction ?? 'list', user: options.user, server: options.server, json: options.json }, io));
+}
+
 async function main(argv: string[]): Promise<void> {
   let options: CliOptions;
   try {
@@ -231,6 +240,8 @@ async function main(argv: string[]): Promise<void> {
     case 'login':
     case 'logout':
       return loginOrLogout(options);
+    case 'users':
+      return users(options);
   }
 }
 

@@ -32,6 +32,16 @@ export const USAGE = `Usage:
       the running gateway picks them up. Exit 0: logged in; 1: failed; 2: no such server.
   switchboard logout SERVER [-c FILE]
       Forget the tokens of SERVER.
+  switchboard users [list] [--user USER] [-c FILE] [--json]
+      List who has a stored credential for which per-user server: user, server, kind
+      (oauth or secrets), when obtained and last updated, the id of the key sealing it.
+      Never a token or secret. From the credentials file, or Redis with state.redis.
+  switchboard users revoke USER [SERVER] [-c FILE]
+      Delete USER's credential for SERVER, or all of USER's; each is audited
+      (credential.revoke). Exit 1: there was nothing to revoke.
+  switchboard users rotate [-c FILE]
+      Re-seal every stored credential under the current key (after a key rotation).
+      Exit 1: some records open with no key held.
 
 Options:
   -c, --config FILE   config file (default: $SWITCHBOARD_CONFIG, else the demo config
@@ -42,18 +52,23 @@ Options:
   --client NAME       (check, search, run) the catalog as client profile NAME sees it
   --server NAME       (search) only this server's tools; repeat for several
   --limit N           (search) most tools to print, 1..20 (default 5)
+  --user USER         (users list) only this user's credentials
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
   --log-format FMT    pretty | json (default: pretty on a terminal)
   -h, --help          this help
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'run' | 'login' | 'logout' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'run' | 'login' | 'logout' | 'users' | 'help' | 'version';
+  /** users: list, revoke or rotate. */
+  usersAction?: 'list' | 'revoke' | 'rotate';
+  /** users list: only this user's (--user); users revoke: whose. */
+  user?: string;
   /** search: what to look for. */
   query?: string;
   /** run: the script's file (- for stdin). */
   file?: string;
-  /** login, logout: the server's name. */
+  /** login, logout: the server's name; users revoke: only this server's. */
   server?: string;
   /** search: only these servers' tools (--server, repeated). */
   servers?: string[];
@@ -92,6 +107,7 @@ function parseOptions(argv: string[]) {
         client: { type: 'string' },
         limit: { type: 'string' },
         server: { type: 'string', multiple: true },
+        user: { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -133,6 +149,8 @@ export function parseCli(argv: string[]): CliOptions {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError(`${command} expects the name of one server (switchboard ${command} SERVER)`);
     return { ...base, command, server: rest[0] };
   }
+  if (command === 'users') return { ...base, command, ...usersArgs(rest, values.user) };
+  if (values.user !== undefined) throw new UsageError('--user only applies to users list');
   if (command === 'status' && rest.length === 1) {
     if (!/^https?:\/\//i.test(rest[0]!)) throw new UsageError(`status expects the gateway's URL (e.g. http://127.0.0.1:8808/mcp), got "${rest[0]}"`);
     if (values.http !== undefined) throw new UsageError('give the gateway either as a URL or with --http, not both');
@@ -142,4 +160,24 @@ export function parseCli(argv: string[]): CliOptions {
   if (command === undefined) return { ...base, command: 'help' };
   if (command !== 'serve' && command !== 'check' && command !== 'lock' && command !== 'status') throw new UsageError(`unknown command "${command}"`);
   return { ...base, command };
+}
+
+/** `users [list] [--user U]`, `users revoke USER [SERVER]`, `users rotate`. */
+function usersArgs(rest: string[], user: string | undefined): Pick<CliOptions, 'usersAction' | 'user' | 'server'> {
+  const [action = 'list', ...args] = rest;
+  if (action === 'list') {
+    if (args.length > 0) throw new UsageError(`users list takes no argument (only this user's: --user ${args[0]})`);
+    if (user !== undefined && user.trim() === '') throw new UsageError('--user expects a user');
+    return { usersAction: 'list', ...(user !== undefined ? { user } : {}) };
+  }
+  if (user !== undefined) throw new UsageError('--user only applies to users list (users revoke takes the user as its argument)');
+  if (action === 'revoke') {
+    if (args.length < 1 || args.length > 2 || args.some((a) => a.trim() === '')) throw new UsageError('users revoke expects a USER and optionally a SERVER (switchboard users revoke USER [SERVER])');
+    return { usersAction: 'revoke', user: args[0], ...(args[1] !== undefined ? { server: args[1] } : {}) };
+  }
+  if (action === 'rotate') {
+    if (args.length > 0) throw new UsageError(`users rotate takes no argument, got "${args[0]}"`);
+    return { usersAction: 'rotate' };
+  }
+  throw new UsageError(`unknown users action "${action}" (list, revoke or rotate)`);
 }

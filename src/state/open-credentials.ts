@@ -28,12 +28,17 @@ function redisBackendOf(store: StateStore | undefined): SealedBackend | undefine
   return candidate?.kind === 'redis' && typeof candidate.credentialBackend === 'function' ? candidate.credentialBackend() : undefined;
 }
 
+/** The key file the store reads when SWITCHBOARD_CREDENTIALS_KEY is unset: `keyFile`, else credentials.key beside `file`. */
+export function credentialKeyFile(file: string, keyFile?: string): string {
+  return keyFile ?? `${file.replace(/\.json$/, '')}.key`;
+}
+
 export async function openCredentialStore(options: OpenCredentialsOptions = {}): Promise<CredentialStore> {
   const env = options.env ?? process.env;
   const file = options.file ?? defaultCredentialFile(env);
   const redis = redisBackendOf(options.store);
   // With Redis, replicas on different hosts must share one key: a key each one made for itself
   // would seal records the others cannot open. So a key is made only for the file backend.
-  const keyring = options.keyring ?? (await loadKeyring({ env, keyFile: options.keyFile ?? `${file.replace(/\.json$/, '')}.key`, create: redis === undefined && options.createKey === true }));
+  const keyring = options.keyring ?? (await loadKeyring({ env, keyFile: credentialKeyFile(file, options.keyFile), create: redis === undefined && options.createKey === true }));
   return new SealedCredentialStore(redis ?? new FileCredentialBackend(file), keyring, options.now);
 }

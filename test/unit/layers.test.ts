@@ -65,7 +65,8 @@ const ALLOWED: Record<string, string[]> = {
     'inbound/auth',
     'state',
   ],
-  cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth', 'state'],
+  // observability: `switchboard users revoke` writes credential.revoke to the audit log itself.
+  cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth', 'state', 'observability'],
   main: ['protocol', 'errors', 'log', 'app', 'cli', 'config', 'config-types'],
   // Takes callbacks for everything it needs from the gateway; search only for the token estimate.
   codemode: ['search'],

@@ -1,0 +1,159 @@
+// `switchboard users` as an operator runs it: the built CLI against a real credentials file (records
+// sealed by the store the gateway uses) and, once, a real redis-server. It lists who has what
+// without ever printing a token or secret, revokes one pair or all of a user's (audited as
+// credential.revoke via cli, exit 1 when there was nothing), and re-seals under a new key.
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keyring } from '../../src/state/credential-keys.js';
+import { openCredentialStore } from '../../src/state/open-credentials.js';
+import { RedisStore } from '../../src/state/redis-store.js';
+import { cleanup, runCli, trackDir } from '../helpers/index.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const NEW_KEY = Buffer.alloc(32, 9).toString('base64');
+const SECRETS = ['AT-alice-secret', 'RT-alice-secret', 'PAT-alice-secret', 'AT-bob-secret'];
+
+const oauth = (accessToken: string, refreshToken?: string) => ({
+  kind: 'oauth' as const,
+  tokens: { accessToken, refreshToken, tokenType: 'Bearer', issuer: 'https://as.example', resource: 'https://gh.example/mcp', grant: 'authorization_code' as const, obtainedAt: 1 },
+});
+
+/** Stores alice's two credentials and bob's one, as the gateway's connect would. */
+async function seed(options: Parameters<typeof openCredentialStore>[0]) {
+  const store = await openCredentialStore({ ...options, env: { SWITCHBOARD_CREDENTIALS_KEY: KEY } });
+  await store.put('alice', 'github', oauth(SECRETS[0]!, SECRETS[1]));
+  await store.put('alice', 'tracker', { kind: 'secrets', values: { TRACKER_API_KEY: SECRETS[2]! } });
+  await store.put('bob', 'github', oauth(SECRETS[3]!));
+  await store.close();
+}
+
+const noSecret = (text: string) => {
+  for (const s of [...SECRETS, KEY, NEW_KEY]) expect(text).not.toContain(s);
+};
+
+let dir: string;
+beforeAll(() => {
+  dir = trackDir(mkdtempSync(path.join(os.tmpdir(), 'switchboard-users-')));
+});
+afterAll(cleanup);
+
+describe('switchboard users, credentials file', () => {
+  const config = () => `credentials: { file: ${path.join(dir, 'credentials.json')} }\nsanitize: { auditLog: ${path.join(dir, 'audit.jsonl')} }\nservers: []\n`;
+  const env = { SWITCHBOARD_CREDENTIALS_KEY: KEY };
+
+  beforeAll(async () => {
+    await seed({ file: path.join(dir, 'credentials.json') });
+  });
+
+  it('lists each (user, server) with kind, dates and key id, never a secret', async () => {
+    const r = await runCli(['users'], config(), env);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^USER +SERVER +KIND +OBTAINED +UPDATED +KEY$/);
+    expect(rows.slice(1).map((l) => l.split(/ +/).slice(0, 3))).toEqual([
+      ['alice', 'github', 'oauth'],
+      ['alice', 'tracker', 'secrets'],
+      ['bob', 'github', 'oauth'],
+    ]);
+    expect(rows[1]).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z +\d{4}-.* [0-9a-f]{16}$/);
+    expect(r.stderr).toContain(`credentials: file ${path.join(dir, 'credentials.json')}`);
+    noSecret(r.stdout + r.stderr);
+  });
+
+  it('lists one user with --user, as JSON with --json', async () => {
+    const r = await runCli(['users', 'list', '--user', 'alice', '--json'], config(), env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { credentials: { user: string; server: string; kind: string; keyId: string }[] };
+    expect(out.credentials.map((c) => [c.user, c.server, c.kind])).toEqual([
+      ['alice', 'github', 'oauth'],
+      ['alice', 'tracker', 'secrets'],
+    ]);
+    expect(out.credentials[0]!.keyId).toBe(new Keyring(Buffer.from(KEY, 'base64')).currentId);
+    noSecret(r.stdout);
+  });
+
+  it('still lists without a key, saying kinds and dates need one', async () => {
+    const r = await runCli(['users'], config(), { SWITCHBOARD_CREDENTIALS_KEY: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^alice +github +\? +- +- +[0-9a-f]{16} +no key to open it$/m);
+    expect(r.stderr).toMatch(/no usable credentials key/);
+  });
+
+  it('re-seals every record under a new key, the old one kept as older', async () => {
+    const r = await runCli(['users', 'rotate'], config(), { SWITCHBOARD_CREDENTIALS_KEY: NEW_KEY, SWITCHBOARD_CREDENTIALS_OLD_KEYS: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('re-sealed 3 credentials under the current key\n');
+    const after = await runCli(['users', '--json'], config(), { SWITCHBOARD_CREDENTIALS_KEY: NEW_KEY });
+    const ids = (JSON.parse(after.stdout) as { credentials: { keyId: string; kind: string }[] }).credentials;
+    expect(new Set(ids.map((c) => c.keyId))).toEqual(new Set([new Keyring(Buffer.from(NEW_KEY, 'base64')).currentId]));
+    expect(ids.every((c) => c.kind !== undefined)).toBe(true);
+    // Without the key that sealed them, rotation can do nothing with them: exit 1, named.
+    const lost = await runCli(['users', 'rotate'], config(), { SWITCHBOARD_CREDENTIALS_KEY: KEY });
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain('3 did not open with any key');
+  });
+
+  it('revokes one pair, then all of a user, audits each, and exits 1 when there is nothing', async () => {
+    const key = { SWITCHBOARD_CREDENTIALS_KEY: NEW_KEY };
+    const one = await runCli(['users', 'revoke', 'alice', 'github'], config(), key);
+    expect([one.code, one.stdout]).toEqual([0, "revoked alice's credential for github\n"]);
+    const again = await runCli(['users', 'revoke', 'alice', 'github'], config(), key);
+    expect([again.code, again.stderr]).toEqual([1, 'switchboard: alice has no credential for github\n']);
+    const rest = await runCli(['users', 'revoke', 'bob'], config(), key);
+    expect([rest.code, rest.stdout]).toEqual([0, "revoked bob's credential for github\n"]);
+    const left = await runCli(['users', '--json'], config(), key);
+    expect((JSON.parse(left.stdout) as { credentials: { user: string; server: string }[] }).credentials.map((c) => `${c.user}/${c.server}`)).toEqual(['alice/tracker']);
+
+    const audit = readFileSync(path.join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(audit.map((a) => [a.kind, a.user, a.server, a.via, a.credential])).toEqual([
+      ['credential.revoke', 'alice', 'github', 'cli', 'oauth'],
+      ['credential.revoke', 'bob', 'github', 'cli', 'oauth'],
+    ]);
+    noSecret(JSON.stringify(audit));
+  });
+
+  it('refuses a malformed command line with exit 2', async () => {
+    expect((await runCli(['users', 'revoke'], config(), env)).code).toBe(2);
+    expect((await runCli(['users', 'forget', 'alice'], config(), env)).code).toBe(2);
+    expect((await runCli(['users', 'revoke', 'alice', '--user', 'bob'], config(), env)).code).toBe(2);
+  });
+});
+
+describe('switchboard users, Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis({ password: 'users-redis-secret' });
+    const store = new RedisStore({ url: redis.url, keyPrefix: 'team', commandTimeoutMs: 1000 });
+    expect(await store.start(5000)).toBe('up');
+    await seed({ store });
+    await store.close();
+  });
+
+  it('lists and revokes in the Redis that state.redis names', async () => {
+    const config = `state: { redis: "\${REDIS_URL}", keyPrefix: team }\nsanitize: { auditLog: ${path.join(dir, 'redis-audit.jsonl')} }\nservers: []\n`;
+    const env = { REDIS_URL: redis.url, SWITCHBOARD_CREDENTIALS_KEY: KEY };
+    const listed = await runCli(['users', '--user', 'alice'], config, env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(/ +/).slice(0, 3).join(' ')),
+    ).toEqual(['alice github oauth', 'alice tracker secrets']);
+    expect(listed.stderr).toMatch(/credentials: redis at 127\.0\.0\.1:\d+ \(password hidden\)/);
+    const revoked = await runCli(['users', 'revoke', 'alice'], config, env);
+    expect([revoked.code, revoked.stdout]).toEqual([0, "revoked alice's credential for github\nrevoked alice's credential for tracker\n"]);
+    const after = await runCli(['users', '--json'], config, env);
+    expect((JSON.parse(after.stdout) as { credentials: { user: string }[] }).credentials.map((c) => c.user)).toEqual(['bob']);
+    noSecret(listed.stdout + listed.stderr + revoked.stdout + after.stdout);
+    expect(listed.stdout + listed.stderr).not.toContain('users-redis-secret');
+  });
+});

@@ -1,0 +1,30 @@
+// How `switchboard users` reads its command line: list by default, --user only for list, revoke
+// with a user and an optional server, rotate alone; anything else is a usage error (exit 2).
+
+import { describe, expect, it } from 'vitest';
+import { UsageError, parseCli } from '../../../src/cli/args.js';
+
+describe('users arguments', () => {
+  it('lists by default, one user with --user', () => {
+    expect(parseCli(['users'])).toMatchObject({ command: 'users', usersAction: 'list' });
+    expect(parseCli(['users', 'list', '--user', 'alice', '--json'])).toMatchObject({ command: 'users', usersAction: 'list', user: 'alice', json: true });
+  });
+
+  it('revokes a user, or one of their servers; rotates', () => {
+    expect(parseCli(['users', 'revoke', 'alice'])).toMatchObject({ usersAction: 'revoke', user: 'alice', server: undefined });
+    expect(parseCli(['users', 'revoke', 'alice', 'github'])).toMatchObject({ usersAction: 'revoke', user: 'alice', server: 'github' });
+    expect(parseCli(['users', 'rotate'])).toMatchObject({ usersAction: 'rotate' });
+  });
+
+  it.each([
+    [['users', 'revoke']],
+    [['users', 'revoke', 'a', 'b', 'c']],
+    [['users', 'revoke', 'alice', '--user', 'bob']],
+    [['users', 'list', 'alice']],
+    [['users', 'rotate', 'now']],
+    [['users', 'purge']],
+    [['check', '--user', 'alice']],
+  ])('refuses %j', (argv) => {
+    expect(() => parseCli(argv)).toThrow(UsageError);
+  });
+});
