@@ -11,7 +11,8 @@ describe('users arguments', () => {
   });
 
   it('revokes a user, or one of their servers; rotates', () => {
-    expect(parseCli(['users', 'revoke', 'alice'])).toMatchObject({ usersAction: 'revoke', user: 'alice', server: undefined });
+    expect(parseCli(['users', 'revoke', 'alice'])).toMatchObject({ usersAction: 'revoke', user: 'alice' });
+    expect(parseCli(['users', 'revoke', 'alice']).server).toBeUndefined();
     expect(parseCli(['users', 'revoke', 'alice', 'github'])).toMatchObject({ usersAction: 'revoke', user: 'alice', server: 'github' });
     expect(parseCli(['users', 'rotate'])).toMatchObject({ usersAction: 'rotate' });
   });
