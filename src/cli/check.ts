@@ -1,6 +1,7 @@
 // `switchboard check`: starts every server of the config once (no reconnect), waits for their
 // lists to settle, and prints the merged catalog and the problems on stdout. Progress, one line
-// per server, goes to stderr. Exit 0: all connected (warnings or not); 1: some did not.
+// per server, goes to stderr. Exit 0: all connected (warnings or not); 1: some did not. Per-user
+// servers are listed as such, not connected (per-user-report.ts).
 
 import { App } from '../app/app.js';
 import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/types.js';
@@ -8,6 +9,7 @@ import type { Logger } from '../log.js';
 import { openStore } from '../state/open-store.js';
 import { describeState } from '../state/redis-url.js';
 import { listsSettled, startWithProgress } from './connect.js';
+import { perUserReport, sharedServers } from './per-user-report.js';
 import { catalogReport, renderReport, type CatalogReport } from './report.js';
 import type { Terminal } from './terminal.js';
 
@@ -15,7 +17,10 @@ const DONE = '✓';
 const FAILED = '✗';
 
 export async function runCheck(config: GatewayConfig, logger: Logger, terminal: Terminal, profile?: ClientProfile, configWarnings: readonly ConfigProblem[] = []): Promise<CatalogReport> {
-  const app = new App(config, logger, { reconnect: false });
+  // Per-user servers connect as a user, and check has none: they are reported, never started (their
+  // headers and env still hold the ${user.NAME} text).
+  const app = new App(sharedServers(config), logger, { reconnect: false });
+  const perUser = perUserReport(config);
   const mark = (down: boolean) => (terminal.tty ? (down ? `\x1b[31m${FAILED}\x1b[0m ` : `\x1b[32m${DONE}\x1b[0m `) : '');
   const started = await startWithProgress(app, terminal, {
     done: (text, down) => terminal.line(mark(down) + text),
@@ -30,6 +35,11 @@ export async function runCheck(config: GatewayConfig, logger: Logger, terminal: 
     const report = catalogReport(app, profile, configWarnings);
     report.state = await state;
     if (report.state.reachable === false) report.problems.push({ server: 'state', problem: `${report.state.store}: unreachable, so new sessions would be refused` });
+    const users = await perUser;
+    if (users) {
+      report.perUser = users;
+      if (users.problem) report.problems.push({ server: 'credentials', problem: users.problem });
+    }
     return report;
   } finally {
     started.unsubscribe();

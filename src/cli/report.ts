@@ -7,6 +7,7 @@ import { viewFor } from '../catalog/view.js';
 import type { ClientProfile, ConfigProblem, GatewayConfig } from '../config/types.js';
 import type { App, ServerSummary } from '../app/app.js';
 import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.js';
+import { renderPerUser, type PerUserReport } from './per-user-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
 import type { JsonObject } from '../protocol/json.js';
 
@@ -103,6 +104,8 @@ export interface CatalogReport {
   bounds: BoundsReport;
   /** Where sessions live (`state`): "state: memory" or "state: redis at host:port"; with Redis, whether check reached it. */
   state?: { store: string; reachable?: boolean };
+  /** Per-user servers (check does not connect them), where credentials live, whether a key opens them. */
+  perUser?: PerUserReport;
 }
 
 function tokensOf(app: App, profile: ClientProfile | undefined): CatalogReport['tokens'][number] {
@@ -234,6 +237,7 @@ export function renderReport(r: CatalogReport): string {
       return [s.name, s.state, s.transport, [what, ...notes].join('; ')];
     }),
   );
+  if (r.perUser) out += renderPerUser(r.perUser);
   out += `\nTools (${r.tools.length}): exposed name, server, original name\n`;
   out += table(r.tools.map((t) => [t.name, t.server, t.original]));
   out += `\nPrompts (${r.prompts.length})\n`;
@@ -268,6 +272,8 @@ export function renderReport(r: CatalogReport): string {
   out += renderBounds(r.bounds);
   if (r.warnings.length) out += `\nWarnings (${r.warnings.length})\n${r.warnings.map((w) => `  ${w.where}: ${w.warning}`).join('\n')}\n`;
   out += '\nProblems\n';
-  out += r.problems.length ? `${r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n')}\n` : '  none: every enabled server connected\n';
+  out += r.problems.length
+    ? `${r.problems.map((p) => `  ${p.server}: ${p.problem}`).join('\n')}\n`
+    : `  none: every enabled server connected${r.perUser ? ' (per-user servers connect per user)' : ''}\n`;
   return out;
 }
