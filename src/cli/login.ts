@@ -15,6 +15,10 @@ export function loginTarget(config: GatewayConfig, name: string): ServerTarget {
   const choices = `HTTP servers in the config: ${http.join(', ') || 'none'}`;
   if (!server) throw new LoginUsageError(`no server named "${name}" (${choices})`);
   if (server.kind !== 'http') throw new LoginUsageError(`"${name}" is a stdio server; OAuth is for HTTP servers (${choices})`);
+  // A shared login would be nobody's: each user connects (and is listed by `switchboard users`).
+  if (server.perUser) {
+    throw new LoginUsageError(`"${name}" is per-user: each user connects on the gateway's connect page the first time they call it (switchboard users lists who has)`);
+  }
   const target: ServerTarget = { name: server.name, url: server.url };
   if (server.auth) target.auth = server.auth;
   return target;

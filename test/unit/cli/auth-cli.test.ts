@@ -40,6 +40,14 @@ describe('loginTarget', () => {
     expect(() => loginTarget(config, 'nope')).toThrow(new LoginUsageError('no server named "nope" (HTTP servers in the config: notes, plain)'));
     expect(() => loginTarget(config, 'local')).toThrow(/"local" is a stdio server/);
   });
+
+  it("refuses a per-user server: a shared login would be nobody's, each user connects", () => {
+    const perUser = parseConfig(
+      'servers:\n  - { name: gh, url: "https://gh.example/mcp", auth: { type: oauth, perUser: true } }\n  - { name: api, url: "https://api.example/mcp", headers: { K: "${user.K}" } }\n',
+      { baseDir: '/cfg', env: {} },
+    );
+    for (const name of ['gh', 'api']) expect(() => loginTarget(perUser, name)).toThrow(`"${name}" is per-user: each user connects on the gateway's connect page`);
+  });
 });
 
 describe('what status and check say about OAuth', () => {
