@@ -55,6 +55,15 @@ export function perUserProblems(e: ServerEntry): Found[] {
   if ((oauth || secrets.size > 0) && e.raw.isolation === 'per-session') {
     problems.push({ path: [...e.path, 'isolation'], message: 'is per-session, but the server is per-user: per-user servers get one connection per user (drop isolation)' });
   }
+  // Names are not substituted nor filled: a `${user.` in one would be sent as it is.
+  for (const key of ['headers', 'env'] as const) {
+    const values = e.raw[key];
+    if (!isRecord(values)) continue;
+    for (const name of Object.keys(values)) {
+      if (name.includes('${user.'))
+        problems.push({ path: [...e.path, key, name], message: `has \${user. in its name: a per-user secret goes in the ${key === 'headers' ? "header's" : "variable's"} value, not its name` });
+    }
+  }
   if (isRecord(e.raw.userSecrets)) {
     for (const name of Object.keys(e.raw.userSecrets)) {
       if (!secrets.has(name)) {
@@ -76,9 +85,20 @@ export function misplacedUserRefs(refs: readonly { path: Segment[]; names: strin
     }));
 }
 
-/** `credentials.connections`: one user's bound cannot be above everybody's. */
+/**
+ * `credentials`: one user's connection bound cannot be above everybody's, and the connect pages'
+ * login is at the listen.auth issuer, so it needs one.
+ */
 export function credentialsProblems(tree: unknown): Found[] {
-  const c = isRecord(tree) && isRecord(tree.credentials) && isRecord(tree.credentials.connections) ? tree.credentials.connections : undefined;
-  if (!c || typeof c.perUser !== 'number' || typeof c.total !== 'number' || c.perUser <= c.total) return [];
-  return [{ path: ['credentials', 'connections', 'perUser'], message: 'is more than total: one user cannot hold more per-user connections than all users together' }];
+  const problems: Found[] = [];
+  const credentials = isRecord(tree) && isRecord(tree.credentials) ? tree.credentials : undefined;
+  const c = credentials && isRecord(credentials.connections) ? credentials.connections : undefined;
+  if (c && typeof c.perUser === 'number' && typeof c.total === 'number' && c.perUser > c.total) {
+    problems.push({ path: ['credentials', 'connections', 'perUser'], message: 'is more than total: one user cannot hold more per-user connections than all users together' });
+  }
+  const listenAuth = isRecord(tree) && isRecord(tree.listen) && tree.listen.auth !== undefined && tree.listen.auth !== null;
+  if (credentials?.login !== undefined && credentials.login !== null && !listenAuth) {
+    problems.push({ path: ['credentials', 'login'], message: "needs listen.auth: the connect page's login is at that issuer, the one users already log in to the gateway with" });
+  }
+  return problems;
 }

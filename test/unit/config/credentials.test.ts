@@ -62,6 +62,17 @@ describe('credentials', () => {
     ]);
   });
 
+  it('refuses a connect-page login without listen.auth, whose issuer it logs in at', () => {
+    expect(problemsOf('credentials: { login: { clientId: c } }')).toEqual([
+      { path: 'credentials.login', message: "needs listen.auth: the connect page's login is at that issuer, the one users already log in to the gateway with" },
+    ]);
+    expect(parse('listen: { auth: { issuer: "https://login.example.com" } }\ncredentials: { login: { clientId: c } }').credentials.login).toEqual({
+      clientId: 'c',
+      clientSecret: undefined,
+      scopes: ['openid'],
+    });
+  });
+
   it('refuses an unknown key, as every section does', () => {
     expect(problemsOf('credentials: { keyfile: k }').map((p) => p.path)).toEqual(['credentials.keyfile']);
   });

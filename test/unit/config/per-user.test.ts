@@ -110,6 +110,12 @@ describe('per-user rules', () => {
     expect(found.map((p) => p.message)).toContainEqual(expect.stringContaining("only a server's headers values (HTTP) or env values (stdio) may use"));
   });
 
+  it('refuses ${user. in a header or variable name, which nothing fills', () => {
+    expect(messages('servers:\n  - { name: a, url: "https://a.example/mcp", headers: { "X-${user.K}": v } }\n')).toEqual([
+      'servers[0].headers["X-${user.K}"]: has ${user. in its name: a per-user secret goes in the header\'s value, not its name',
+    ]);
+  });
+
   it('refuses a ${user.X} with a default, or unclosed, as malformed', () => {
     expect(messages('servers:\n  - { name: a, command: x, env: { K: "${user.K:-none}" } }\n')).toEqual(["servers[0].env.K: ${user.K} takes no default: it is the user's own secret"]);
     expect(messages('servers:\n  - { name: a, command: x, env: { K: "${user.K" } }\n')).toEqual(['servers[0].env.K: ${user.K is missing its closing }']);

@@ -16,7 +16,8 @@ describe('docs/per-user-credentials.md examples', () => {
   });
 
   it('loads each, with the per-user kind the page describes', () => {
-    const [github, stdio, tracker, credentials] = blocks.map(load);
+    // The credentials block's login is at the listen.auth issuer, which the page's own block leaves out.
+    const [github, stdio, tracker, credentials] = blocks.map((b, i) => load(i === 3 ? `listen: { auth: { issuer: "https://login.example.com" } }\n${b}` : b));
     expect(github!.servers[0]).toMatchObject({ name: 'github', perUser: { kind: 'oauth' }, auth: { grant: 'authorization_code' } });
     expect(stdio!.servers[0]).toMatchObject({ kind: 'stdio', perUser: { kind: 'secrets', secrets: [{ name: 'GITHUB_TOKEN' }] }, env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${user.GITHUB_TOKEN}' } });
     expect(tracker!.servers[0]).toMatchObject({ perUser: { kind: 'secrets' }, headers: { Authorization: 'Bearer ${user.TRACKER_API_KEY}', 'X-Org': 'org' } });
