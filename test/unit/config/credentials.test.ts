@@ -19,7 +19,8 @@ describe('credentials', () => {
 
   it('resolves paths against the config folder, reads durations, and drops a trailing / of publicUrl', () => {
     const c = parse(
-      `credentials:
+      `listen: { auth: { issuer: "https://login.example.com" } }
+credentials:
   file: creds/credentials.json
   keyFile: /etc/switchboard/credentials.key
   publicUrl: https://gw.example.com/team-a/
