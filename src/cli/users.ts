@@ -76,7 +76,7 @@ async function openCredentials(config: GatewayConfig, logger: Logger, needKey: b
   } catch (err) {
     if (needKey) {
       await state?.close();
-      throw err;
+      throw new Error(`no credentials key to re-seal with: ${(await credentialsWhere(config, env)).key}`);
     }
     keyProblem = describeError(err);
     credentials = await openCredentialStore({ ...options, keyring: new Keyring(randomBytes(32)) });
@@ -119,7 +119,7 @@ async function list(opened: Opened, command: UsersCommand, where: string, io: Us
     return 0;
   }
   io.err(`credentials: ${where}\n`);
-  if (opened.keyProblem) io.err(`switchboard: no usable credentials key (${opened.keyProblem}): kinds and dates are not shown\n`);
+  if (opened.keyProblem && lines.length > 0) io.err(`switchboard: no usable credentials key (${opened.keyProblem}): kinds and dates are not shown\n`);
   if (lines.length === 0) {
     io.out(command.user !== undefined ? `${command.user} has no stored credentials\n` : 'no stored credentials\n');
     return 0;

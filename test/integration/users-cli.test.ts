@@ -3,7 +3,7 @@
 // without ever printing a token or secret, revokes one pair or all of a user's (audited as
 // credential.revoke via cli, exit 1 when there was nothing), and re-seals under a new key.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,18 @@ describe('switchboard users, credentials file', () => {
       ['credential.revoke', 'bob', 'github', 'cli', 'oauth'],
     ]);
     noSecret(JSON.stringify(audit));
+  });
+
+  it('on a fresh machine: lists nothing, revokes nothing (exit 1), and will not rotate without a key, making none', async () => {
+    const fresh = `credentials: { file: ${path.join(dir, 'fresh', 'credentials.json')} }\nservers: []\n`;
+    const none = { SWITCHBOARD_CREDENTIALS_KEY: '' };
+    const listed = await runCli(['users'], fresh, none);
+    expect([listed.code, listed.stdout]).toEqual([0, 'no stored credentials\n']);
+    expect((await runCli(['users', 'revoke', 'bob'], fresh, none)).code).toBe(1);
+    const rotated = await runCli(['users', 'rotate'], fresh, none);
+    expect(rotated.code).toBe(1);
+    expect(rotated.stderr).toContain(`switchboard: no credentials key to re-seal with: none yet: the gateway makes ${path.join(dir, 'fresh', 'credentials.key')} on first start`);
+    expect(existsSync(path.join(dir, 'fresh')), 'the CLI made nothing').toBe(false);
   });
 
   it('refuses a malformed command line with exit 2', async () => {
