@@ -39,6 +39,7 @@ export async function runCheck(config: GatewayConfig, logger: Logger, terminal: 
     if (users) {
       report.perUser = users;
       if (users.problem) report.problems.push({ server: 'credentials', problem: users.problem });
+      if (users.warning) report.warnings.push({ where: 'per-user servers', warning: users.warning });
     }
     return report;
   } finally {

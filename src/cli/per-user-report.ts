@@ -11,6 +11,8 @@ export interface PerUserReport {
   credentials: CredentialsWhere;
   /** Why the gateway could not open its credential store as configured, when it could not. */
   problem?: string;
+  /** What works but likely not as meant (no way to tell HTTP users apart). */
+  warning?: string;
 }
 
 export const PER_USER_CONNECTION = 'per-user: connects per user';
@@ -33,7 +35,12 @@ export async function perUserReport(config: GatewayConfig, env: NodeJS.ProcessEn
   }));
   // The file backend makes its key on first start; anything else without a usable key fails the start.
   const fails = !credentials.keyAvailable && !credentials.key.startsWith('none yet');
-  return { servers, credentials, ...(fails ? { problem: `no usable key for ${credentials.store}: ${credentials.key}` } : {}) };
+  // A user is an OAuth subject or a token's profile: without either, an HTTP client has no user.
+  const users = config.listen.auth !== undefined || config.clients.some((c) => c.token !== undefined);
+  const warning = users
+    ? undefined
+    : `no HTTP client has a user (neither listen.auth nor a client token is configured): over HTTP nobody can use per-user servers; over stdio they are ${config.credentials.localUser}'s`;
+  return { servers, credentials, ...(fails ? { problem: `no usable key for ${credentials.store}: ${credentials.key}` } : {}), ...(warning ? { warning } : {}) };
 }
 
 export function renderPerUser(r: PerUserReport): string {

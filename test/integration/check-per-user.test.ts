@@ -44,6 +44,16 @@ describe('switchboard check with per-user servers', () => {
     expect(r.stdout).toContain(`key: none yet: the gateway makes ${path.join(dir, 'credentials.key')} on first start`);
     expect(r.stdout).toMatch(/^ {2}echo +ready/m);
     expect(r.stdout).toContain('none: every enabled server connected (per-user servers connect per user)');
+    // No listen.auth and no client token: no HTTP client has a user to use them as.
+    expect(r.stdout).toContain(
+      "per-user servers: no HTTP client has a user (neither listen.auth nor a client token is configured): over HTTP nobody can use per-user servers; over stdio they are local's",
+    );
+  });
+
+  it('has no such warning once clients have tokens (the profile of each token is a user)', async () => {
+    const r = await runCli(['check', '--json'], `clients: [{ name: ann, token: ann-token-0123456789 }]\n${config(path.join(dir, 'spawned-4'))}`, { SWITCHBOARD_CREDENTIALS_KEY: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { warnings: { where: string }[] }).warnings.filter((w) => w.where === 'per-user servers')).toEqual([]);
   });
 
   it('says which key opens credentials (its id, never the key), and JSON carries the same', async () => {
