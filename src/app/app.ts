@@ -33,6 +33,12 @@ import { openStore } from '../state/open-store.js';
 import { takeSharedKey } from './shared-key.js';
 import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
+import { openPerUserConnection, userEntry, type PerUserOpenDeps, type UserEntry } from './per-user-open.js';
+import { credentialSettings, perUserOf } from '../router/per-user-config.js';
+import type { ConnectAsker } from '../router/connect-ask.js';
+import type { CredentialStore } from '../state/credentials.js';
+import { openCredentialStore } from '../state/open-credentials.js';
+import { tokenStoreFor } from '../outbound/auth/login.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
@@ -48,6 +54,10 @@ export interface AppOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The state store to use instead of opening one (tests: two apps sharing a MemoryStore act as two replicas). */
   stateStore?: StateStore;
+  /** Per-user credentials to use instead of opening the configured store (tests). */
+  credentials?: CredentialStore;
+  /** The connect pages that ask users to connect per-user servers (src/connect/; tests: a fake). */
+  connectAsker?: ConnectAsker;
 }
 
 /**
@@ -61,6 +71,12 @@ const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { for
 
 /** Stateless sessions have no channel for messages not tied to a request. */
 const NOTHING_PUSHED = (): void => {};
+
+/** Where a user connects `server` (the connect pages of src/connect/). */
+function connectUrl(config: GatewayConfig, server: string): string {
+  const base = credentialSettings(config).publicUrl ?? '<the gateway\'s URL>';
+  return `${base.replace(/\/$/, '')}/connect/${encodeURIComponent(server)}`;
+}
 
 export class App implements SessionOpener {
   readonly store: CatalogStore;
@@ -83,6 +99,10 @@ export class App implements SessionOpener {
   private observability?: Observability;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
   private declare?: CodeDeclarer;
+  /** Per-user credentials (issue 33), opened on the first per-user call. */
+  private credentialStore?: Promise<CredentialStore>;
+  /** The connect pages (issue 33): given in the options, or later by useConnectAsker. */
+  private connectAsker?: ConnectAsker;
 
   constructor(
     private current: GatewayConfig,
@@ -93,7 +113,17 @@ export class App implements SessionOpener {
     this.observer = new Observer(() => this.store.current);
     this.audit = tapAudit(createAuditLog({ file: current.sanitize.auditLog, logger }), (entry) => this.observer.audited(entry));
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
-    this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session), observer: this.observer });
+    this.connectAsker = options.connectAsker;
+    this.router = new Router({
+      store: this.store,
+      audit: this.audit,
+      logger,
+      config: () => this.current,
+      openIsolated: (s, session) => this.openIsolated(s, session),
+      observer: this.observer,
+      openPerUser: (s, user) => this.openPerUser(s, user),
+      connectAsker: () => this.connectAsker,
+    });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
     this.finder = new ToolFinder(
       () => this.store.current,
@@ -124,6 +154,8 @@ export class App implements SessionOpener {
    */
   async start(waitMs?: number): Promise<void> {
     await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
+    const perUser = this.current.servers.filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
+    if (perUser.length > 0) await this.listPerUser(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -168,6 +200,8 @@ export class App implements SessionOpener {
       starting.push(connection.connect().then(() => this.router.restore(connection)));
     }
     this.router.setConnections(servers);
+    const perUser = [...fresh.values()].filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
+    if (perUser.length > 0) starting.push(this.listPerUser(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
     this.faces?.reloaded();
     this.store.setExposure(this.exposure());
     await this.loadCodeMode();
@@ -284,6 +318,19 @@ export class App implements SessionOpener {
     return this.router.keyId;
   }
 
+  /** The connect pages from now on (src/connect/ hands itself over once it serves). */
+  useConnectAsker(asker: ConnectAsker): void {
+    this.connectAsker = asker;
+  }
+
+  /** The per-user credentials (issue 33): the configured store, opened once, on first use. */
+  credentials(): Promise<CredentialStore> {
+    if (this.options.credentials !== undefined) return Promise.resolve(this.options.credentials);
+    const c = (this.current as { credentials?: { file?: string; keyFile?: string } }).credentials;
+    this.credentialStore ??= openCredentialStore({ store: this.state, file: c?.file, keyFile: c?.keyFile, createKey: true });
+    return this.credentialStore;
+  }
+
   openStatelessSession(principal?: string): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     // Its bytes count against the gateway's whole budget only: it is every stateless client of
@@ -366,13 +413,88 @@ export class App implements SessionOpener {
     return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer, listLimits: () => this.current.limits };
   }
 
-  private sharedConnection(server: ServerConfig): Connection {
-    return new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
+  /**
+   * The shared connection of `server`. A per-user server's only lists (calls go to each user's
+   * own): made from `listing`, a user's filled entry, or until a user has connected, one that
+   * waits in `needs-connect` saying where to connect.
+   */
+  private sharedConnection(server: ServerConfig, listing?: UserEntry): Connection {
+    const waiting = perUserOf(server) !== undefined && listing === undefined;
+    return new ServerConnection<RequestOwner>(listing?.entry ?? server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
       ...this.connectionLimits(),
       clientCapabilities: SHARED_CLIENT_CAPABILITIES,
       reconnect: this.options.reconnect,
       observer: this.observer,
+      ...(listing?.auth ? { auth: listing.auth } : {}),
+      ...(waiting ? { needsConnect: `no user has connected it yet: connect at ${connectUrl(this.current, server.name)}` } : {}),
     });
+  }
+
+  /**
+   * Gives per-user servers still in `needs-connect` a listing connection: with `user`'s credential
+   * (who just connected), else the first user in the store whose credential works. Their tools are
+   * listed for everyone the policy lets see them (docs/per-user-credentials.md, Catalog).
+   */
+  private async listPerUser(names: readonly string[], user?: string): Promise<void> {
+    const waiting = names.filter((n) => this.router.connection(n)?.state === 'needs-connect');
+    if (waiting.length === 0) return;
+    const store = await this.credentials();
+    const entries = await store.list();
+    await Promise.all(
+      waiting.map(async (name) => {
+        const server = this.current.servers.find((s) => s.name === name);
+        if (server === undefined) return;
+        const users = [...new Set([...(user === undefined ? [] : [user]), ...entries.filter((e) => e.server === name).map((e) => e.user)])];
+        for (const candidate of users) {
+          const listing = await userEntry(this.perUserDeps(candidate), store, server, candidate).catch(() => undefined);
+          if (listing === undefined) continue;
+          const old = this.router.connection(name);
+          if (old?.state !== 'needs-connect') return; // another connect got there first
+          const connection = this.sharedConnection(server, listing);
+          this.router.setConnections(new Map(this.router.connections().map((c) => [c.name, c.name === name ? connection : c])));
+          await old.close();
+          await connection.connect();
+          this.logger.info({ server: name, state: connection.state }, 'per-user server listed with one user\'s credential');
+          this.store.invalidate();
+          return;
+        }
+      }),
+    );
+  }
+
+  /** `user`'s own connection to a per-user server, with their credential (per-user-open.ts). */
+  private async openPerUser(server: ServerConfig, user: string): Promise<Connection> {
+    const connection = await openPerUserConnection(this.perUserDeps(user), server, user);
+    // The first user to connect a server nobody had connected gives it its listing connection.
+    if (this.router.connection(server.name)?.state === 'needs-connect') {
+      void this.listPerUser([server.name], user).catch((err) => this.logger.warn({ server: server.name, err: String(err) }, 'listing a per-user server failed'));
+    }
+    return connection;
+  }
+
+  private perUserDeps(user: string): PerUserOpenDeps {
+    return {
+      credentials: () => this.credentials(),
+      clients: (target) => tokenStoreFor(target),
+      audit: this.audit,
+      connect: async (entry, auth) => {
+        const connection = new ServerConnection<RequestOwner>(entry, this.logger.child({ server: entry.name, user }), this.router.connectionEvents(), {
+          ...this.connectionLimits(),
+          clientCapabilities: SHARED_CLIENT_CAPABILITIES,
+          fetchLists: false,
+          reconnect: this.options.reconnect,
+          observer: this.observer,
+          ...(auth ? { auth } : {}),
+        });
+        await connection.connect();
+        if (connection.state !== 'ready') {
+          const why = connection.lastError ?? connection.unavailable();
+          await connection.close();
+          throw why;
+        }
+        return connection;
+      },
+    };
   }
 
   private async openIsolated(server: ServerConfig, session: Session): Promise<Connection> {

@@ -29,7 +29,7 @@ const MAX_TOTAL_TIMEOUT_FACTOR = 10;
 
 /** The connection serving this session for `server` (its own one under per-session isolation). */
 export async function connectionFor(context: RequestContext, server: string): Promise<Connection> {
-  return context.connections.for(server, context.session);
+  return context.connections.for(server, context);
 }
 
 /**
@@ -76,7 +76,7 @@ export const callTool: Handler = async (params, context) => {
     const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
     if (problem !== undefined) throw new RefusalError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, 'request');
   }
-  const ready = context.connections.for(entry.server, context.session);
+  const ready = context.connections.for(entry.server, context);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
   // Stateless clients get a task where the server runs this tool only as one (tasks extension).
