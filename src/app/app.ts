@@ -74,7 +74,7 @@ const NOTHING_PUSHED = (): void => {};
 
 /** Where a user connects `server` (the connect pages of src/connect/). */
 function connectUrl(config: GatewayConfig, server: string): string {
-  const base = credentialSettings(config).publicUrl ?? '<the gateway\'s URL>';
+  const base = credentialSettings(config).publicUrl ?? "<the gateway's URL>";
   return `${base.replace(/\/$/, '')}/connect/${encodeURIComponent(server)}`;
 }
 
@@ -454,7 +454,7 @@ export class App implements SessionOpener {
           this.router.setConnections(new Map(this.router.connections().map((c) => [c.name, c.name === name ? connection : c])));
           await old.close();
           await connection.connect();
-          this.logger.info({ server: name, state: connection.state }, 'per-user server listed with one user\'s credential');
+          this.logger.info({ server: name, state: connection.state }, "per-user server listed with one user's credential");
           this.store.invalidate();
           return;
         }

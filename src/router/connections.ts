@@ -10,7 +10,7 @@ import { valueAt } from '../protocol/json.js';
 import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import { IsolatedConnections } from './isolated.js';
-import type { ConnectAsks } from './connect-ask.js';
+import { ConnectAsks } from './connect-ask.js';
 import { perUserOf, type PerUserBounds } from './per-user-config.js';
 import { PerUserConnections } from './per-user.js';
 import type { Connection, RequestOwner, Session } from './session.js';
@@ -184,7 +184,7 @@ export class ConnectionRegistry {
 const noPerUser: PerUserDeps = {
   open: (server) => Promise.reject(new GatewayError('CONNECT_REQUIRED', `server "${server.name}" needs a per-user credential, which this gateway cannot open`, { server: server.name })),
   bounds: () => ({ perUser: 0, total: 0, idleTimeoutMs: 0 }),
-  asks: { ask: (_o: RequestOwner, _u: string, server: string) => Promise.reject(new GatewayError('CONNECT_REQUIRED', `server "${server}" cannot be connected here`, { server })) } as unknown as ConnectAsks,
+  asks: new ConnectAsks(() => undefined),
   entry: () => undefined,
 };
 
