@@ -47,7 +47,7 @@ export async function userEntry(deps: PerUserOpenDeps, store: CredentialStore, s
   }
   if (server.kind !== 'http') throw connectRequired(server.name, 'an OAuth credential cannot start a local process');
   const target = { name: server.name, url: server.url, ...(server.auth ? { auth: server.auth } : {}) };
-  const auth = createServerAuth(target, { store: userTokenStore(deps, store, user, target), interactive: false });
+  const auth = createServerAuth(target, { store: userTokenStore(deps, store, user, target), interactive: false, renew: renewer(deps, store, user, server.name) });
   await auth.ready;
   return { entry: server, auth };
 }
@@ -90,6 +90,25 @@ async function refusedMeansReconnect(deps: PerUserOpenDeps, store: CredentialSto
   }
 }
 
+/**
+ * A user's refresh runs through the credential store's single flight: calls refreshing at once
+ * share one grant, and with Redis replicas take turns, each starting from what the last stored.
+ */
+export function renewer(deps: PerUserOpenDeps, store: CredentialStore, user: string, server: string) {
+  return async (grant: (stored: StoredTokens | undefined) => Promise<StoredTokens>): Promise<StoredTokens> => {
+    let renewed = false;
+    const record = await store.refresh(user, server, async (current) => {
+      const stored = current?.credential.kind === 'oauth' ? (current.credential.tokens as StoredTokens) : undefined;
+      const next = await grant(stored);
+      if (next === stored) return current!.credential;
+      renewed = true;
+      return { kind: 'oauth', tokens: next };
+    });
+    if (renewed) deps.audit.record({ server, kind: 'credential.refresh', item: user, change: 'refreshed', why: 'the access token was renewed' });
+    return (record.credential as { tokens: StoredTokens }).tokens;
+  };
+}
+
 /** A 401 (the credential itself refused), or an OAuth login needed that no refresh avoided. */
 function refusesCredential(err: unknown): boolean {
   if (err instanceof GatewayError) return err.status === 401 || err.code === 'AUTH_REQUIRED';
@@ -113,8 +132,10 @@ function userTokenStore(deps: PerUserOpenDeps, store: CredentialStore, user: str
         if (await store.delete(user, server)) deps.audit.record({ server, kind: 'credential.denied', item: user, change: 'dropped', why: 'the tokens no longer work and no refresh renewed them' });
         return;
       }
+      // A refresh stored them already (renewer); anything else new (a step-up) is stored here.
+      const current = await store.get(user, server);
+      if (current?.credential.kind === 'oauth' && current.credential.tokens.accessToken === tokens.accessToken) return;
       await store.refresh(user, server, async () => ({ kind: 'oauth', tokens }));
-      deps.audit.record({ server, kind: 'credential.refresh', item: user, change: 'refreshed', why: 'the access token was renewed' });
     },
     getClient: (issuer) => clients.getClient(issuer),
     setClient: (issuer, client) => clients.setClient(issuer, client),
