@@ -33,12 +33,12 @@ import { openStore } from '../state/open-store.js';
 import { takeSharedKey } from './shared-key.js';
 import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
-import { openPerUserConnection, userEntry, type PerUserOpenDeps, type UserEntry } from './per-user-open.js';
-import { credentialSettings, perUserOf } from '../router/per-user-config.js';
+import type { UserEntry } from './per-user-open.js';
+import { needsConnect, PerUserServers } from './per-user-servers.js';
+import { perUserOf } from '../router/per-user-config.js';
 import type { ConnectAsker } from '../router/connect-ask.js';
 import type { CredentialStore } from '../state/credentials.js';
-import { openCredentialStore } from '../state/open-credentials.js';
-import { tokenStoreFor } from '../outbound/auth/login.js';
+import type { ServerAuth } from '../outbound/auth/types.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
@@ -72,12 +72,6 @@ const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { for
 /** Stateless sessions have no channel for messages not tied to a request. */
 const NOTHING_PUSHED = (): void => {};
 
-/** Where a user connects `server` (the connect pages of src/connect/). */
-function connectUrl(config: GatewayConfig, server: string): string {
-  const base = credentialSettings(config).publicUrl ?? "<the gateway's URL>";
-  return `${base.replace(/\/$/, '')}/connect/${encodeURIComponent(server)}`;
-}
-
 export class App implements SessionOpener {
   readonly store: CatalogStore;
   readonly router: Router;
@@ -99,10 +93,8 @@ export class App implements SessionOpener {
   private observability?: Observability;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
   private declare?: CodeDeclarer;
-  /** Per-user credentials (issue 33), opened on the first per-user call. */
-  private credentialStore?: Promise<CredentialStore>;
-  /** The connect pages (issue 33): given in the options, or later by useConnectAsker. */
-  private connectAsker?: ConnectAsker;
+  /** Per-user servers (issue 33): their credentials, connect pages, users' connections and listing. */
+  readonly perUser: PerUserServers;
 
   constructor(
     private current: GatewayConfig,
@@ -113,7 +105,19 @@ export class App implements SessionOpener {
     this.observer = new Observer(() => this.store.current);
     this.audit = tapAudit(createAuditLog({ file: current.sanitize.auditLog, logger }), (entry) => this.observer.audited(entry));
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
-    this.connectAsker = options.connectAsker;
+    this.perUser = new PerUserServers(
+      {
+        router: () => this.router,
+        audit: this.audit,
+        logger,
+        config: () => this.current,
+        stateStore: () => this.state,
+        shared: (server, listing) => this.sharedConnection(server, listing),
+        own: (entry, user, auth) => this.ownConnection(entry, user, auth),
+        invalidate: () => this.store.invalidate(),
+      },
+      { credentials: options.credentials, connectAsker: options.connectAsker },
+    );
     this.router = new Router({
       store: this.store,
       audit: this.audit,
@@ -121,8 +125,9 @@ export class App implements SessionOpener {
       config: () => this.current,
       openIsolated: (s, session) => this.openIsolated(s, session),
       observer: this.observer,
-      openPerUser: (s, user) => this.openPerUser(s, user),
-      connectAsker: () => this.connectAsker,
+      openPerUser: (s, user) => this.perUser.open(s, user),
+      perUserCurrent: (c, user, server) => this.perUser.current(c, user, server),
+      connectAsker: () => this.perUser.connectAsker,
     });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
     this.finder = new ToolFinder(
@@ -155,7 +160,7 @@ export class App implements SessionOpener {
   async start(waitMs?: number): Promise<void> {
     await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
     const perUser = this.current.servers.filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
-    if (perUser.length > 0) await this.listPerUser(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
+    if (perUser.length > 0) await this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -201,7 +206,7 @@ export class App implements SessionOpener {
     }
     this.router.setConnections(servers);
     const perUser = [...fresh.values()].filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
-    if (perUser.length > 0) starting.push(this.listPerUser(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
+    if (perUser.length > 0) starting.push(this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
     this.faces?.reloaded();
     this.store.setExposure(this.exposure());
     await this.loadCodeMode();
@@ -320,15 +325,12 @@ export class App implements SessionOpener {
 
   /** The connect pages from now on (src/connect/ hands itself over once it serves). */
   useConnectAsker(asker: ConnectAsker): void {
-    this.connectAsker = asker;
+    this.perUser.connectAsker = asker;
   }
 
   /** The per-user credentials (issue 33): the configured store, opened once, on first use. */
   credentials(): Promise<CredentialStore> {
-    if (this.options.credentials !== undefined) return Promise.resolve(this.options.credentials);
-    const c = (this.current as { credentials?: { file?: string; keyFile?: string } }).credentials;
-    this.credentialStore ??= openCredentialStore({ store: this.state, file: c?.file, keyFile: c?.keyFile, createKey: true });
-    return this.credentialStore;
+    return this.perUser.credentials();
   }
 
   openStatelessSession(principal?: string): ClientSession {
@@ -419,82 +421,27 @@ export class App implements SessionOpener {
    * waits in `needs-connect` saying where to connect.
    */
   private sharedConnection(server: ServerConfig, listing?: UserEntry): Connection {
-    const waiting = perUserOf(server) !== undefined && listing === undefined;
+    const waiting = listing === undefined ? needsConnect(this.current, server) : undefined;
     return new ServerConnection<RequestOwner>(listing?.entry ?? server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
       ...this.connectionLimits(),
       clientCapabilities: SHARED_CLIENT_CAPABILITIES,
       reconnect: this.options.reconnect,
       observer: this.observer,
       ...(listing?.auth ? { auth: listing.auth } : {}),
-      ...(waiting ? { needsConnect: `no user has connected it yet: connect at ${connectUrl(this.current, server.name)}` } : {}),
+      ...(waiting !== undefined ? { needsConnect: waiting } : {}),
     });
   }
 
-  /**
-   * Gives per-user servers still in `needs-connect` a listing connection: with `user`'s credential
-   * (who just connected), else the first user in the store whose credential works. Their tools are
-   * listed for everyone the policy lets see them (docs/per-user-credentials.md, Catalog).
-   */
-  private async listPerUser(names: readonly string[], user?: string): Promise<void> {
-    const waiting = names.filter((n) => this.router.connection(n)?.state === 'needs-connect');
-    if (waiting.length === 0) return;
-    const store = await this.credentials();
-    const entries = await store.list();
-    await Promise.all(
-      waiting.map(async (name) => {
-        const server = this.current.servers.find((s) => s.name === name);
-        if (server === undefined) return;
-        const users = [...new Set([...(user === undefined ? [] : [user]), ...entries.filter((e) => e.server === name).map((e) => e.user)])];
-        for (const candidate of users) {
-          const listing = await userEntry(this.perUserDeps(candidate), store, server, candidate).catch(() => undefined);
-          if (listing === undefined) continue;
-          const old = this.router.connection(name);
-          if (old?.state !== 'needs-connect') return; // another connect got there first
-          const connection = this.sharedConnection(server, listing);
-          this.router.setConnections(new Map(this.router.connections().map((c) => [c.name, c.name === name ? connection : c])));
-          await old.close();
-          await connection.connect();
-          this.logger.info({ server: name, state: connection.state }, "per-user server listed with one user's credential");
-          this.store.invalidate();
-          return;
-        }
-      }),
-    );
-  }
-
-  /** `user`'s own connection to a per-user server, with their credential (per-user-open.ts). */
-  private async openPerUser(server: ServerConfig, user: string): Promise<Connection> {
-    const connection = await openPerUserConnection(this.perUserDeps(user), server, user);
-    // The first user to connect a server nobody had connected gives it its listing connection.
-    if (this.router.connection(server.name)?.state === 'needs-connect') {
-      void this.listPerUser([server.name], user).catch((err) => this.logger.warn({ server: server.name, err: String(err) }, 'listing a per-user server failed'));
-    }
-    return connection;
-  }
-
-  private perUserDeps(user: string): PerUserOpenDeps {
-    return {
-      credentials: () => this.credentials(),
-      clients: (target) => tokenStoreFor(target),
-      audit: this.audit,
-      connect: async (entry, auth) => {
-        const connection = new ServerConnection<RequestOwner>(entry, this.logger.child({ server: entry.name, user }), this.router.connectionEvents(), {
-          ...this.connectionLimits(),
-          clientCapabilities: SHARED_CLIENT_CAPABILITIES,
-          fetchLists: false,
-          reconnect: this.options.reconnect,
-          observer: this.observer,
-          ...(auth ? { auth } : {}),
-        });
-        await connection.connect();
-        if (connection.state !== 'ready') {
-          const why = connection.lastError ?? connection.unavailable();
-          await connection.close();
-          throw why;
-        }
-        return connection;
-      },
-    };
+  /** `user`'s own connection to a per-user server (calls only: its lists are the listing connection's). */
+  private ownConnection(entry: ServerConfig, user: string, auth: ServerAuth | undefined): Connection {
+    return new ServerConnection<RequestOwner>(entry, this.logger.child({ server: entry.name, user }), this.router.connectionEvents(), {
+      ...this.connectionLimits(),
+      clientCapabilities: SHARED_CLIENT_CAPABILITIES,
+      fetchLists: false,
+      reconnect: this.options.reconnect,
+      observer: this.observer,
+      ...(auth ? { auth } : {}),
+    });
   }
 
   private async openIsolated(server: ServerConfig, session: Session): Promise<Connection> {

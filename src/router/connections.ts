@@ -27,6 +27,11 @@ export interface PerUserDeps {
    * from (the shared connection only lists, and may hold the listing user's filled copy).
    */
   entry: (name: string) => ServerConfig | undefined;
+  /**
+   * Whether `connection` still holds `user`'s current credential for it: false once it was revoked
+   * or replaced (by another process too, such as `switchboard users revoke`). Checked on every call.
+   */
+  current: (connection: Connection, user: string, server: string) => Promise<boolean>;
 }
 
 /** The merged servers' capabilities, as one server's: what the gateway declares to its clients. */
@@ -106,6 +111,10 @@ export class ConnectionRegistry {
       );
     }
     try {
+      const connection = await this.perUser.get(server, user);
+      if (await this.users.current(connection, user, server.name)) return connection;
+      // Revoked or replaced: closed, and opened again from what the store holds now (or asked).
+      await this.perUser.closeUser(user, server.name);
       return await this.perUser.get(server, user);
     } catch (err) {
       if (!(err instanceof GatewayError) || err.code !== 'CONNECT_REQUIRED') throw err;
@@ -186,6 +195,7 @@ const noPerUser: PerUserDeps = {
   bounds: () => ({ perUser: 0, total: 0, idleTimeoutMs: 0 }),
   asks: new ConnectAsks(() => undefined),
   entry: () => undefined,
+  current: async () => false,
 };
 
 /** Tasks capability of the merged servers: what any of them offers for tools/call. */

@@ -37,6 +37,8 @@ export interface RouterDeps {
   observer?: Observer;
   /** Opens `user`'s own connection to a per-user server (the app); rejects CONNECT_REQUIRED without a credential. */
   openPerUser?: (server: ServerConfig, user: string) => Promise<Connection>;
+  /** Whether a user's connection still holds their current credential (see PerUserDeps.current). */
+  perUserCurrent?: (connection: Connection, user: string, server: string) => Promise<boolean>;
   /** The connect pages (src/connect/, given by the app), once there are any. */
   connectAsker?: () => ConnectAsker | undefined;
 }
@@ -87,6 +89,7 @@ export class Router implements Gateway {
         bounds: () => credentialSettings(deps.config()).connections,
         asks: new ConnectAsks(deps.connectAsker ?? (() => undefined)),
         entry: (name) => deps.config().servers.find((s) => s.name === name),
+        current: deps.perUserCurrent ?? (async () => true),
       },
     );
     this.state = new SessionState({

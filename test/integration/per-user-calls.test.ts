@@ -199,6 +199,21 @@ describe('per-user servers', () => {
     expect(text(await client.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:bob-key');
   });
 
+  it('a credential revoked mid-session (another process, as `switchboard users revoke`) is asked for again on the next call; a new connect is used at once', async () => {
+    await pages.submit('profile:bob', 'keys', { API_KEY: 'bob-key' });
+    const bob = await v1Client('bob', {});
+    expect(text(await bob.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:bob-key');
+    await store.delete('profile:bob', 'keys');
+    const err = (await bob.callTool({ name: 'keys__whoami', arguments: {} }).catch((e: unknown) => e)) as { code: number };
+    expect(err.code).toBe(-32042);
+    // He connects again with another key (the fixture knows alice-key too): the next call uses it, not the old connection.
+    await pages.submit('profile:bob', 'keys', { API_KEY: 'alice-key' });
+    expect(text(await bob.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:alice-key');
+    // A connect that replaces a credential in use: the open connection gives way to one with the new key.
+    await pages.submit('profile:bob', 'keys', { API_KEY: 'bob-key' });
+    expect(text(await bob.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:bob-key');
+  });
+
   it('a per-user stdio server runs one process per user, each with their own secret', async () => {
     await pages.submit('profile:bob', 'proc', { TOKEN: 'bob-token' });
     const alice = await v1Client('alice', {});
