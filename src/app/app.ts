@@ -160,7 +160,10 @@ export class App implements SessionOpener {
   async start(waitMs?: number): Promise<void> {
     await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
     const perUser = this.current.servers.filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
-    if (perUser.length > 0) await this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
+    if (perUser.length > 0) {
+      await this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
+      this.perUser.watch();
+    }
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -206,7 +209,10 @@ export class App implements SessionOpener {
     }
     this.router.setConnections(servers);
     const perUser = [...fresh.values()].filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
-    if (perUser.length > 0) starting.push(this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
+    if (perUser.length > 0) {
+      starting.push(this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
+      this.perUser.watch();
+    }
     this.faces?.reloaded();
     this.store.setExposure(this.exposure());
     await this.loadCodeMode();
@@ -370,6 +376,7 @@ export class App implements SessionOpener {
 
   /** Ends everything: faces, sessions, servers (and their processes), the audit log. Idempotent enough to call once. */
   async close(): Promise<void> {
+    this.perUser.stop();
     await this.faces?.close();
     for (const session of [...this.router.allSessions()] as ClientSession[]) session.close();
     await this.router.close();

@@ -43,8 +43,12 @@ export function needsConnect(config: GatewayConfig, server: ServerConfig): strin
   return perUserOf(server) === undefined ? undefined : `no user has connected it yet: connect at ${connectUrl(config, server.name)}`;
 }
 
+/** While a per-user server waits for its first user, the store is looked at this often for a connect made elsewhere. */
+export const LISTING_WATCH_MS = 5000;
+
 export class PerUserServers {
   private opened?: Promise<CredentialStore>;
+  private watching?: NodeJS.Timeout;
   /** The credential each user's connection was opened with (its obtainedAt: a new connect changes it, a refresh does not). */
   private readonly openedWith = new WeakMap<Connection, number>();
 
@@ -115,6 +119,35 @@ export class PerUserServers {
         }
       }),
     );
+  }
+
+  /**
+   * A connect was stored (the connect pages call this): a server nobody had connected gets its
+   * listing connection now. Connects this process does not hear of (another replica's, the CLI's)
+   * are found by watch().
+   */
+  noteConnect(user: string, server: string): Promise<void> {
+    return this.list([server], user);
+  }
+
+  /** While some per-user server waits in `needs-connect`, looks at the store every LISTING_WATCH_MS for a first connect. */
+  watch(): void {
+    if (this.watching !== undefined) return;
+    this.watching = setInterval(() => {
+      const waiting = this.host
+        .router()
+        .connections()
+        .filter((c) => c.state === 'needs-connect')
+        .map((c) => c.name);
+      if (waiting.length === 0) return;
+      void this.list(waiting).catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'));
+    }, LISTING_WATCH_MS);
+    this.watching.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.watching);
+    this.watching = undefined;
   }
 
   private deps(user: string): PerUserOpenDeps {

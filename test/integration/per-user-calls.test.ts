@@ -17,6 +17,7 @@ import { EventEmitter, once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { firstValueFrom, filter } from 'rxjs';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/app/app.js';
@@ -58,6 +59,7 @@ let app: App;
 let url: string;
 let pages: FakeConnectPages;
 let store: CredentialStore;
+let fixtureUrl: string;
 
 async function startFixture(): Promise<string> {
   const proc = spawnTracked(nodeBin, [fixture('per-user-http.mjs'), '--keys', 'alice-key,bob-key']);
@@ -65,7 +67,7 @@ async function startFixture(): Promise<string> {
   return (JSON.parse(line) as { url: string }).url;
 }
 
-function config(serverUrl: string): GatewayConfig {
+function config(serverUrl: string, publicUrl?: string): GatewayConfig {
   const parsed = parseConfig(
     stringify({
       listen: { host: '127.0.0.1', port: 0 },
@@ -83,7 +85,8 @@ function config(serverUrl: string): GatewayConfig {
     ...s,
     perUser: { kind: 'secrets', secrets: s.name === 'keys' ? [{ name: 'API_KEY' }] : [{ name: 'TOKEN' }] },
   }));
-  return { ...parsed, servers, credentials: { linkTtlMs: 60_000, localUser: 'local', connections: { perUser: 1, total: 3, idleTimeoutMs: 600_000 } } } as GatewayConfig;
+  const credentials = { publicUrl, linkTtlMs: 60_000, localUser: 'local', connections: { perUser: 1, total: 3, idleTimeoutMs: 600_000 } };
+  return { ...parsed, servers, credentials } as GatewayConfig;
 }
 
 async function v1Client(user: keyof typeof TOKENS, capabilities: Record<string, unknown>): Promise<Client> {
@@ -101,7 +104,8 @@ beforeAll(async () => {
   await store.put('profile:alice', 'keys', { kind: 'secrets', values: { API_KEY: 'alice-key' } });
   await store.put('profile:alice', 'proc', { kind: 'secrets', values: { TOKEN: 'alice-token' } });
   pages = new FakeConnectPages(store);
-  app = new App(config(await startFixture()), silentLogger(), { credentials: store, connectAsker: pages });
+  fixtureUrl = await startFixture();
+  app = new App(config(fixtureUrl), silentLogger(), { credentials: store, connectAsker: pages });
   await app.start();
   url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;
 }, 30_000);
@@ -241,6 +245,28 @@ describe('per-user servers', () => {
     expect(app.router.registry.perUser.count('profile:bob')).toBe(1);
     const carol = await v1Client('carol', {});
     expect(text(await carol.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:alice-key');
+  });
+
+  it('with no user connected, the server waits in needs-connect saying where to connect, with no tools; the first connect lists it', async () => {
+    const empty = await openCredentialStore({
+      file: join(mkdtempSync(join(tmpdir(), 'sb-per-user-empty-')), 'credentials.json'),
+      env: { SWITCHBOARD_CREDENTIALS_KEY: randomBytes(32).toString('hex') },
+    });
+    const second = new App(config(fixtureUrl, 'https://gateway.example/'), silentLogger(), { credentials: empty, connectAsker: new FakeConnectPages(empty) });
+    try {
+      await second.start();
+      const keys = () => second.summary().find((s) => s.name === 'keys')!;
+      expect(keys()).toMatchObject({ state: 'needs-connect', problem: expect.stringContaining('connect at https://gateway.example/connect/keys') });
+      expect(second.catalog.lists.tools.entries.filter((e) => e.server === 'keys')).toEqual([]);
+      const listed = firstValueFrom(second.store.snapshots.pipe(filter((c) => c.lists.tools.entries.some((e) => e.server === 'keys'))));
+      await empty.put('profile:bob', 'keys', { kind: 'secrets', values: { API_KEY: 'bob-key' } });
+      await second.perUser.noteConnect('profile:bob', 'keys'); // what the connect page does once it stored the credential
+      await listed;
+      expect(keys().state).toBe('ready');
+    } finally {
+      await second.close();
+      await empty.close();
+    }
   });
 
   it('an HTTP client the gateway did not authenticate has no user: a clear error saying so', async () => {
