@@ -127,6 +127,7 @@ export class App implements SessionOpener {
       observer: this.observer,
       openPerUser: (s, user) => this.perUser.open(s, user),
       perUserCurrent: (c, user, server) => this.perUser.current(c, user, server),
+      perUserRefused: (user, server) => this.perUser.refused(user, server),
       connectAsker: () => this.perUser.connectAsker,
     });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));

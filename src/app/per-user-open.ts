@@ -10,6 +10,7 @@ import type { AuditLog } from '../observability/audit.js';
 import { createServerAuth } from '../outbound/auth/server-auth.js';
 import type { StoredTokens, TokenStore } from '../outbound/auth/token-store.js';
 import type { ServerAuth } from '../outbound/auth/types.js';
+import { refusesCredential } from '../router/per-user.js';
 import type { Connection } from '../router/session.js';
 import type { CredentialStore } from '../state/credentials.js';
 
@@ -84,10 +85,14 @@ async function refusedMeansReconnect(deps: PerUserOpenDeps, store: CredentialSto
     return await opening;
   } catch (err) {
     if (!refusesCredential(err)) throw err;
-    await store.delete(user, server);
-    deps.audit.record({ server, kind: 'credential.denied', item: user, change: 'dropped', why: 'the server refused the credential' });
+    await dropRefused(deps.audit, store, user, server);
     throw connectRequired(server, 'the server refused the credential you connected with; connect again');
   }
+}
+
+/** The server refused `user`'s credential: it is forgotten (they connect again), and that is audited, never the secret. */
+export async function dropRefused(audit: AuditLog, store: CredentialStore, user: string, server: string): Promise<void> {
+  if (await store.delete(user, server)) audit.record({ server, kind: 'credential.denied', item: user, change: 'dropped', why: 'the server refused the credential' });
 }
 
 /**
@@ -107,12 +112,6 @@ export function renewer(deps: PerUserOpenDeps, store: CredentialStore, user: str
     if (renewed) deps.audit.record({ server, kind: 'credential.refresh', item: user, change: 'refreshed', why: 'the access token was renewed' });
     return (record.credential as { tokens: StoredTokens }).tokens;
   };
-}
-
-/** A 401 (the credential itself refused), or an OAuth login needed that no refresh avoided. */
-function refusesCredential(err: unknown): boolean {
-  if (err instanceof GatewayError) return err.status === 401 || err.code === 'AUTH_REQUIRED';
-  return (err as { code?: unknown } | null)?.code === 'AUTH_REQUIRED';
 }
 
 /**

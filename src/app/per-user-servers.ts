@@ -15,7 +15,7 @@ import type { Connection } from '../router/session.js';
 import type { CredentialStore } from '../state/credentials.js';
 import { openCredentialStore } from '../state/open-credentials.js';
 import type { StateStore } from '../state/store.js';
-import { openPerUserConnection, type PerUserOpenDeps, type UserEntry, userEntry } from './per-user-open.js';
+import { dropRefused, openPerUserConnection, type PerUserOpenDeps, type UserEntry, userEntry } from './per-user-open.js';
 
 export interface PerUserHost {
   router(): Router;
@@ -87,6 +87,11 @@ export class PerUserServers {
   async current(connection: Connection, user: string, server: string): Promise<boolean> {
     const record = await (await this.credentials()).get(user, server);
     return record !== undefined && record.obtainedAt === this.openedWith.get(connection);
+  }
+
+  /** The server refused `user`'s credential during a call: it is dropped, so the router asks them to connect again. */
+  async refused(user: string, server: string): Promise<void> {
+    await dropRefused(this.host.audit, await this.credentials(), user, server);
   }
 
   /**

@@ -12,7 +12,7 @@ import { GatewayError } from '../errors.js';
 import { IsolatedConnections } from './isolated.js';
 import { ConnectAsks } from './connect-ask.js';
 import { perUserOf, type PerUserBounds } from './per-user-config.js';
-import { PerUserConnections } from './per-user.js';
+import { PerUserConnections, refusesCredential } from './per-user.js';
 import type { Connection, RequestOwner, Session } from './session.js';
 
 /** How the registry reaches per-user servers: the app opens a user's connection, the asks get a credential. */
@@ -32,6 +32,8 @@ export interface PerUserDeps {
    * or replaced (by another process too, such as `switchboard users revoke`). Checked on every call.
    */
   current: (connection: Connection, user: string, server: string) => Promise<boolean>;
+  /** The server refused `user`'s credential during a call: drop it (they will be asked to connect again). */
+  refused: (user: string, server: string) => Promise<void>;
 }
 
 /** The merged servers' capabilities, as one server's: what the gateway declares to its clients. */
@@ -123,6 +125,20 @@ export class ConnectionRegistry {
     return this.perUser.get(server, user);
   }
 
+  /**
+   * A call on `owner`'s per-user connection failed with `err`. When the server refused the
+   * credential itself (401, a login no refresh avoided), nothing ran there: the credential is
+   * dropped, the connection closed, the user asked to connect again, and the connection to retry
+   * the call on is returned. Any other failure is thrown as it is.
+   */
+  async afterRefusal(connection: Connection, owner: RequestOwner, err: unknown): Promise<Connection> {
+    const user = owner.session.user;
+    if (!refusesCredential(err) || user === undefined || perUserOf(connection.config) === undefined) throw err;
+    await this.users.refused(user, connection.name);
+    await this.perUser.closeUser(user, connection.name);
+    return this.forUser(connection.config, owner);
+  }
+
   /** Revoke: `user`'s connections (to `server`, or all) close; their next call asks again. */
   closeUser(user: string, server?: string): Promise<void> {
     return this.perUser.closeUser(user, server);
@@ -196,6 +212,7 @@ const noPerUser: PerUserDeps = {
   asks: new ConnectAsks(() => undefined),
   entry: () => undefined,
   current: async () => false,
+  refused: async () => {},
 };
 
 /** Tasks capability of the merged servers: what any of them offers for tools/call. */

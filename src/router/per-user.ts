@@ -150,6 +150,16 @@ export class PerUserConnections<C extends Pooled> {
   }
 }
 
+/** A server's refusal of the credential itself: a 401, or an OAuth login needed that no refresh avoided. */
+export function refusesCredential(err: unknown): boolean {
+  // The transport's error may arrive wrapped (the Peer names the server around it): its causes are looked at too.
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof GatewayError && e.status === 401) return true;
+    if ((e as { code?: unknown }).code === 'AUTH_REQUIRED') return true;
+  }
+  return false;
+}
+
 function refused(server: string, why: string, limit: 'principal' | 'gateway'): GatewayError {
   return new GatewayError('LIMIT_EXCEEDED', `server "${server}": ${why}`, { server, retryAfterMs: 5000, limit });
 }

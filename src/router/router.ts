@@ -39,6 +39,8 @@ export interface RouterDeps {
   openPerUser?: (server: ServerConfig, user: string) => Promise<Connection>;
   /** Whether a user's connection still holds their current credential (see PerUserDeps.current). */
   perUserCurrent?: (connection: Connection, user: string, server: string) => Promise<boolean>;
+  /** The server refused a user's credential during a call (see PerUserDeps.refused). */
+  perUserRefused?: (user: string, server: string) => Promise<void>;
   /** The connect pages (src/connect/, given by the app), once there are any. */
   connectAsker?: () => ConnectAsker | undefined;
 }
@@ -90,6 +92,7 @@ export class Router implements Gateway {
         asks: new ConnectAsks(deps.connectAsker ?? (() => undefined)),
         entry: (name) => deps.config().servers.find((s) => s.name === name),
         current: deps.perUserCurrent ?? (async () => true),
+        refused: deps.perUserRefused ?? (async () => {}),
       },
     );
     this.state = new SessionState({

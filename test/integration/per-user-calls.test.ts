@@ -62,7 +62,7 @@ let store: CredentialStore;
 let fixtureUrl: string;
 
 async function startFixture(): Promise<string> {
-  const proc = spawnTracked(nodeBin, [fixture('per-user-http.mjs'), '--keys', 'alice-key,bob-key']);
+  const proc = spawnTracked(nodeBin, [fixture('per-user-http.mjs'), '--keys', 'alice-key,bob-key,bob-old-key']);
   const line = await new LineCollector(proc.stdout).waitForLine(/"url"/, 10_000, 'per-user-http stdout');
   return (JSON.parse(line) as { url: string }).url;
 }
@@ -216,6 +216,22 @@ describe('per-user servers', () => {
     // A connect that replaces a credential in use: the open connection gives way to one with the new key.
     await pages.submit('profile:bob', 'keys', { API_KEY: 'bob-key' });
     expect(text(await bob.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:bob-key');
+  });
+
+  it('a credential the server refuses during a call (401) is dropped and the user asked again; the call goes on once he connects', async () => {
+    await pages.submit('profile:bob', 'keys', { API_KEY: 'bob-old-key' });
+    const completed: string[] = [];
+    const bob = trackClosable(new Client({ name: 'bob-client', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } }));
+    bob.setRequestHandler(ElicitRequestSchema, async () => {
+      setImmediate(() => void pages.submit('profile:bob', 'keys', { API_KEY: 'bob-key' }));
+      return { action: 'accept' };
+    });
+    bob.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => void completed.push(n.params.elicitationId));
+    await bob.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKENS.bob}` } } }));
+    expect(text(await bob.callTool({ name: 'keys__revoke_my_key', arguments: {} }))).toBe('revoked:bob-old-key');
+    // The service now answers 401 to his old key: he is asked, connects, and this same call answers.
+    expect(text(await bob.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:bob-key');
+    expect(completed).toHaveLength(1);
   });
 
   it('a per-user stdio server runs one process per user, each with their own secret', async () => {
