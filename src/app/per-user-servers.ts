@@ -10,6 +10,7 @@ import { tokenStoreFor } from '../outbound/auth/login.js';
 import type { ServerAuth } from '../outbound/auth/types.js';
 import type { ConnectAsker } from '../router/connect-ask.js';
 import { credentialSettings, perUserOf } from '../router/per-user-config.js';
+import { refusesCredential } from '../router/per-user.js';
 import type { Router } from '../router/router.js';
 import type { Connection } from '../router/session.js';
 import type { CredentialStore } from '../state/credentials.js';
@@ -24,8 +25,8 @@ export interface PerUserHost {
   config(): GatewayConfig;
   /** The StateStore (Redis: credentials live there too), once opened. */
   stateStore(): StateStore | undefined;
-  /** A shared connection of `server`, listing with `listing` (not connected). */
-  shared(server: ServerConfig, listing: UserEntry): Connection;
+  /** A shared connection of `server` (not connected), listing with `listing`; without: one waiting in `needs-connect`. */
+  shared(server: ServerConfig, listing?: UserEntry): Connection;
   /** `user`'s own connection to `entry` (not connected). */
   own(entry: ServerConfig, user: string, auth: ServerAuth | undefined): Connection;
   /** The catalog may have changed. */
@@ -46,9 +47,15 @@ export function needsConnect(config: GatewayConfig, server: ServerConfig): strin
 /** While a per-user server waits for its first user, the store is looked at this often for a connect made elsewhere. */
 export const LISTING_WATCH_MS = 5000;
 
+const pair = (user: string, server: string) => `${user}\u0000${server}`;
+
 export class PerUserServers {
   private opened?: Promise<CredentialStore>;
   private watching?: NodeJS.Timeout;
+  /** Whose credential each per-user server's listing connection holds. */
+  private readonly listedBy = new Map<string, string>();
+  /** (user, server) pairs whose credential the server refused for listing: not tried again until that user connects anew. */
+  private readonly refusedListing = new Set<string>();
   /** The credential each user's connection was opened with (its obtainedAt: a new connect changes it, a refresh does not). */
   private readonly openedWith = new WeakMap<Connection, number>();
 
@@ -108,14 +115,17 @@ export class PerUserServers {
       waiting.map(async (name) => {
         const server = this.host.config().servers.find((s) => s.name === name);
         if (server === undefined) return;
-        const users = new Set([...(user === undefined ? [] : [user]), ...entries.filter((e) => e.server === name).map((e) => e.user)]);
+        if (user !== undefined) this.refusedListing.delete(pair(user, name));
+        const others = entries.filter((e) => e.server === name && !this.refusedListing.has(pair(e.user, name))).map((e) => e.user);
+        const users = new Set([...(user === undefined ? [] : [user]), ...others]);
         for (const candidate of users) {
           const listing = await userEntry(this.deps(candidate), store, server, candidate).catch(() => undefined);
           if (listing === undefined) continue;
           const old = router.connection(name);
           if (old?.state !== 'needs-connect') return; // another connect got there first
           const connection = this.host.shared(server, listing);
-          router.setConnections(new Map(router.connections().map((c) => [c.name, c.name === name ? connection : c])));
+          this.replace(name, connection);
+          this.listedBy.set(name, candidate);
           await old.close();
           await connection.connect();
           this.host.logger.info({ server: name, state: connection.state }, "per-user server listed with one user's credential");
@@ -127,6 +137,44 @@ export class PerUserServers {
   }
 
   /**
+   * Moves a listing connection whose user was revoked, or whose credential the server refused, to
+   * another user's (or back to `needs-connect` when nobody else has one), and lists servers still
+   * waiting. The watch runs it every LISTING_WATCH_MS.
+   */
+  async recheck(): Promise<void> {
+    const router = this.host.router();
+    const entries = await (await this.credentials()).list();
+    const has = new Set(entries.map((e) => pair(e.user, e.server)));
+    const again: string[] = [];
+    for (const server of this.host.config().servers) {
+      const c = perUserOf(server) === undefined ? undefined : router.connection(server.name);
+      if (c === undefined) continue;
+      if (c.state === 'needs-connect') {
+        again.push(server.name);
+        continue;
+      }
+      const by = this.listedBy.get(server.name);
+      if (by === undefined) continue;
+      const revoked = !has.has(pair(by, server.name));
+      const refused = c.state !== 'ready' && refusesCredential(c.lastError);
+      if (!revoked && !refused) continue;
+      if (refused) this.refusedListing.add(pair(by, server.name));
+      this.listedBy.delete(server.name);
+      this.replace(server.name, this.host.shared(server));
+      await c.close();
+      this.host.logger.info({ server: server.name, why: revoked ? 'revoked' : 'refused' }, "per-user server's listing credential is gone; listing with another user's");
+      this.host.invalidate();
+      again.push(server.name);
+    }
+    if (again.length > 0) await this.list(again);
+  }
+
+  private replace(name: string, connection: Connection): void {
+    const router = this.host.router();
+    router.setConnections(new Map(router.connections().map((c) => [c.name, c.name === name ? connection : c])));
+  }
+
+  /**
    * A connect was stored (the connect pages call this): a server nobody had connected gets its
    * listing connection now. Connects this process does not hear of (another replica's, the CLI's)
    * are found by watch().
@@ -135,17 +183,11 @@ export class PerUserServers {
     return this.list([server], user);
   }
 
-  /** While some per-user server waits in `needs-connect`, looks at the store every LISTING_WATCH_MS for a first connect. */
+  /** Runs recheck() every LISTING_WATCH_MS (connects and revokes made on other replicas or by the CLI). */
   watch(): void {
     if (this.watching !== undefined) return;
     this.watching = setInterval(() => {
-      const waiting = this.host
-        .router()
-        .connections()
-        .filter((c) => c.state === 'needs-connect')
-        .map((c) => c.name);
-      if (waiting.length === 0) return;
-      void this.list(waiting).catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'));
+      void this.recheck().catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'));
     }, LISTING_WATCH_MS);
     this.watching.unref();
   }

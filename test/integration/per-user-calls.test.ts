@@ -263,7 +263,7 @@ describe('per-user servers', () => {
     expect(text(await carol.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:alice-key');
   });
 
-  it('with no user connected, the server waits in needs-connect saying where to connect, with no tools; the first connect lists it', async () => {
+  it('with no user connected, the server waits in needs-connect saying where to connect, with no tools; the first connect lists it; a revoke moves the listing on', async () => {
     const empty = await openCredentialStore({
       file: join(mkdtempSync(join(tmpdir(), 'sb-per-user-empty-')), 'credentials.json'),
       env: { SWITCHBOARD_CREDENTIALS_KEY: randomBytes(32).toString('hex') },
@@ -279,6 +279,17 @@ describe('per-user servers', () => {
       await second.perUser.noteConnect('profile:bob', 'keys'); // what the connect page does once it stored the credential
       await listed;
       expect(keys().state).toBe('ready');
+      // Bob is revoked: the listing moves to alice's credential; with her revoked too, the server waits again.
+      await empty.put('profile:alice', 'keys', { kind: 'secrets', values: { API_KEY: 'alice-key' } });
+      await empty.delete('profile:bob', 'keys');
+      await second.perUser.recheck(); // what the watch runs every few seconds
+      expect(keys().state).toBe('ready');
+      expect(second.router.connection('keys')!.config).toMatchObject({ headers: { Authorization: 'Bearer alice-key' } });
+      const unlisted = firstValueFrom(second.store.snapshots.pipe(filter((c) => !c.lists.tools.entries.some((e) => e.server === 'keys'))));
+      await empty.delete('profile:alice', 'keys');
+      await second.perUser.recheck();
+      await unlisted;
+      expect(keys().state).toBe('needs-connect');
     } finally {
       await second.close();
       await empty.close();
