@@ -377,7 +377,8 @@ export class App implements SessionOpener {
 
   /** Ends everything: faces, sessions, servers (and their processes), the audit log. Idempotent enough to call once. */
   async close(): Promise<void> {
-    this.perUser.stop();
+    // First: no listing is started while everything else closes.
+    await this.perUser.close();
     await this.faces?.close();
     for (const session of [...this.router.allSessions()] as ClientSession[]) session.close();
     await this.router.close();

@@ -192,9 +192,13 @@ export class PerUserServers {
     this.watching.unref();
   }
 
-  stop(): void {
+  /** Shutdown: the watch stops, and a store this opened closes. */
+  async close(): Promise<void> {
     clearInterval(this.watching);
     this.watching = undefined;
+    const opened = this.opened;
+    this.opened = undefined;
+    await opened?.then((store) => store.close()).catch(() => undefined);
   }
 
   private deps(user: string): PerUserOpenDeps {
