@@ -13,7 +13,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes } from 'node:crypto';
-import { EventEmitter, once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,34 +23,12 @@ import { App } from '../../src/app/app.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfig } from '../../src/config/types.js';
 import { silentLogger } from '../../src/log.js';
-import type { ConnectAsker, ConnectLink } from '../../src/router/connect-ask.js';
 import type { CredentialStore } from '../../src/state/credentials.js';
 import { openCredentialStore } from '../../src/state/open-credentials.js';
 import { cleanup, fixture, nodeBin, pidAlive, spawnTracked, trackClosable } from '../helpers/index.js';
 import { LineCollector } from '../helpers/processes.js';
 import { STATELESS_VERSION, postMessage } from '../helpers/stateless-client.js';
-
-/** Stands in for the connect pages: links it handed out, and `connected` resolving when the test stores a credential. */
-class FakeConnectPages implements ConnectAsker {
-  readonly links: (ConnectLink & { user: string; server: string })[] = [];
-  private readonly stored = new EventEmitter();
-  constructor(private readonly store: CredentialStore) {}
-  async link(user: string, server: string): Promise<ConnectLink> {
-    const n = this.links.length;
-    const link = { url: `http://gateway.test/connect/${server}?link=${n}`, elicitationId: `connect-${n}`, expiresAt: Date.now() + 60_000, message: `Connect your ${server} account` };
-    this.links.push({ ...link, user, server });
-    return link;
-  }
-  async connected(user: string, server: string, signal: AbortSignal): Promise<void> {
-    if ((await this.store.get(user, server)) !== undefined) return;
-    await once(this.stored, `${user}\u0000${server}`, { signal });
-  }
-  /** What the page does when the user submits their secret. */
-  async submit(user: string, server: string, values: Record<string, string>): Promise<void> {
-    await this.store.put(user, server, { kind: 'secrets', values });
-    this.stored.emit(`${user}\u0000${server}`);
-  }
-}
+import { FakeConnectPages } from '../helpers/connect-pages.js';
 
 const TOKENS = { alice: 'alice-gateway-token', bob: 'bob-gateway-token', carol: 'carol-gateway-token' };
 
