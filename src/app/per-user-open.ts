@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import type { AuditLog } from '../observability/audit.js';
 import { createServerAuth } from '../outbound/auth/server-auth.js';
-import type { StoredTokens, TokenStore } from '../outbound/auth/token-store.js';
+import { MemoryTokenStore, type StoredTokens, type TokenStore } from '../outbound/auth/token-store.js';
 import type { ServerAuth } from '../outbound/auth/types.js';
 import { refusesCredential } from '../router/per-user.js';
 import type { Connection } from '../router/session.js';
@@ -44,7 +44,10 @@ export async function userEntry(deps: PerUserOpenDeps, store: CredentialStore, s
   if (credential.kind === 'secrets') {
     const filled = fillSecrets(server, credential.values);
     if (typeof filled === 'string') throw connectRequired(server.name, `the secret ${filled} is missing`);
-    return { entry: filled };
+    // Never the process-wide OAuth state of `switchboard login` (the operator's tokens): a server
+    // that challenges a user's secret gets an OAuth client that has no token, so it is refused and the user asked again.
+    if (filled.kind !== 'http') return { entry: filled };
+    return { entry: filled, auth: createServerAuth({ name: filled.name, url: filled.url }, { store: new MemoryTokenStore(), interactive: false }) };
   }
   if (server.kind !== 'http') throw connectRequired(server.name, 'an OAuth credential cannot start a local process');
   const target = { name: server.name, url: server.url, ...(server.auth ? { auth: server.auth } : {}) };
