@@ -12,6 +12,7 @@ import type { ServerConfig } from '../../../src/config/types.js';
 import { GatewayError } from '../../../src/errors.js';
 import type { AuditEntry } from '../../../src/observability/audit.js';
 import type { StoredTokens } from '../../../src/outbound/auth/token-store.js';
+import type { ServerAuth } from '../../../src/outbound/auth/types.js';
 import type { Connection } from '../../../src/router/session.js';
 import type { CredentialStore } from '../../../src/state/credentials.js';
 import { openCredentialStore } from '../../../src/state/open-credentials.js';
@@ -66,12 +67,16 @@ describe('openPerUserConnection', () => {
   it('connects with the filled entry', async () => {
     await store.put('alice', 'gh', { kind: 'secrets', values: { TOKEN: 'alice-token' } });
     let seen: ServerConfig | undefined;
+    let oauth: ServerAuth | undefined;
     await openPerUserConnection(
-      deps(async (entry) => ((seen = entry), {} as Connection)),
+      deps(async (entry, auth) => ((seen = entry), (oauth = auth), {} as Connection)),
       http,
       'alice',
     );
     expect((seen as Extract<ServerConfig, { kind: 'http' }>).headers.Authorization).toBe('Bearer alice-token');
+    // Its own OAuth client state, with no token: never the process-wide one of `switchboard login`.
+    expect(oauth).toBeDefined();
+    expect(oauth!.state().status).toBe('none');
   });
 
   it('a 401 at the handshake drops the credential, audits it without the secret, and asks for a new connect', async () => {
