@@ -1,12 +1,12 @@
 // The connection registry on its own: the capabilities the gateway declares are the ready
 // servers' merged (a server that is down adds nothing), and a server is told a log level once.
 
+import type { Session } from '../../../src/router/session.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServers } from '../../helpers/fake-transport.js';
 import { RecordingSession, wire, type Wired } from './router-harness.js';
 
 /** The registry routes a request: its owner is a session and that session's client. */
-import type { Session } from '../../../src/router/session.js';
 const ownerOf = <S extends Session>(session: S) => ({ session, client: session });
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());

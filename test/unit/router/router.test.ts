@@ -4,12 +4,11 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import type { Connection, RequestOwner } from '../../../src/router/session.js';
+import type { Connection, RequestOwner, Session } from '../../../src/router/session.js';
 import { fakeServers, type FakeCall } from '../../helpers/fake-transport.js';
 import { RecordingSession, wire, type Wired } from './router-harness.js';
 
 /** The registry routes a request: its owner is a session and that session's client. */
-import type { Session } from '../../../src/router/session.js';
 const ownerOf = <S extends Session>(session: S) => ({ session, client: session });
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
