@@ -59,6 +59,8 @@ export class ConnectionRegistry {
   private readonly isolated: IsolatedConnections;
   /** Per-user servers' connections, one per (user, server). */
   readonly perUser: PerUserConnections<Connection>;
+  /** Told when a per-user connection closes (the router drops the subscriptions it held). */
+  perUserClosed?: (connection: Connection) => void;
   /** The level each server was last told, to avoid telling it again. */
   private readonly levels = new Map<Connection, string>();
 
@@ -70,7 +72,10 @@ export class ConnectionRegistry {
     private readonly users: PerUserDeps = noPerUser,
   ) {
     this.isolated = new IsolatedConnections(openIsolated, maxIsolated);
-    this.perUser = new PerUserConnections(users.open, users.bounds);
+    this.perUser = new PerUserConnections(users.open, users.bounds, Date.now, (c) => {
+      this.levels.delete(c);
+      this.perUserClosed?.(c);
+    });
   }
 
   /** The shared connections from now on (config order is catalog order). */

@@ -37,6 +37,8 @@ export class PerUserConnections<C extends Pooled> {
     /** `credentials.connections`, read at each opening and timer (a reload may change it). */
     private readonly bounds: () => PerUserBounds,
     private readonly now: () => number = Date.now,
+    /** Told of each connection it closes (idle, evicted, revoked, removed): what was kept for it goes too. */
+    private readonly closed: (connection: C) => void = () => {},
   ) {}
 
   /** `user`'s connection to `server`, opened if there is none. */
@@ -101,7 +103,10 @@ export class PerUserConnections<C extends Pooled> {
   private close(slot: Slot<C>): Promise<void> {
     this.forget(slot);
     return slot.opening.then(
-      (c) => c.close(),
+      (c) => {
+        this.closed(c);
+        return c.close();
+      },
       () => undefined,
     );
   }

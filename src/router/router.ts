@@ -95,6 +95,7 @@ export class Router implements Gateway {
         refused: deps.perUserRefused ?? (async () => {}),
       },
     );
+    this.registry.perUserClosed = (c) => this.state.subscriptions.dropConnection(c);
     this.state = new SessionState({
       key,
       logger: deps.logger,

@@ -151,6 +151,23 @@ describe('PerUserConnections', () => {
     expect(connections.count()).toBe(0);
   });
 
+  it('tells of every connection it closes (idle, evicted, revoked), so what was kept for it goes too', async () => {
+    const told: FakeConnection[] = [];
+    const limits = { perUser: 1, total: 8, idleTimeoutMs: 1000 };
+    const connections = new PerUserConnections<FakeConnection>(
+      async (s, user) => new FakeConnection(user, s.name),
+      () => limits,
+      Date.now,
+      (c) => told.push(c),
+    );
+    const evicted = await connections.get(server('a'), 'alice');
+    const revoked = await connections.get(server('b'), 'alice'); // evicts a (alice's bound is 1)
+    await connections.closeUser('alice');
+    const idle = await connections.get(server('c'), 'bob');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(told).toEqual([evicted, revoked, idle]);
+  });
+
   it('a connection closed while it was opening is closed once it opens, and not kept', async () => {
     let finish!: (c: FakeConnection) => void;
     const connections = new PerUserConnections<FakeConnection>(
