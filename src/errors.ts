@@ -50,6 +50,8 @@ const CODES = {
   AUTH_FAILED: { jsonRpc: ErrorCode.InternalError },
   /** Outbound OAuth: the server refused the request for a reason new credentials cannot fix (403 without scope). */
   AUTH_FORBIDDEN: { jsonRpc: ErrorCode.InternalError },
+  /** Per-user credentials: this user has no usable credential for the server (or the client has no user) and cannot be asked to connect now. */
+  CONNECT_REQUIRED: { jsonRpc: ErrorCode.InternalError },
 } as const satisfies Record<string, { jsonRpc: number; http?: Record<LimitScope, number> }>;
 
 export type GatewayErrorCode = keyof typeof CODES;

@@ -33,6 +33,12 @@ import { openStore } from '../state/open-store.js';
 import { takeSharedKey } from './shared-key.js';
 import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
+import type { UserEntry } from './per-user-open.js';
+import { needsConnect, PerUserServers } from './per-user-servers.js';
+import { perUserOf } from '../router/per-user-config.js';
+import type { ConnectAsker } from '../router/connect-ask.js';
+import type { CredentialStore } from '../state/credentials.js';
+import type { ServerAuth } from '../outbound/auth/types.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
@@ -48,6 +54,10 @@ export interface AppOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The state store to use instead of opening one (tests: two apps sharing a MemoryStore act as two replicas). */
   stateStore?: StateStore;
+  /** Per-user credentials to use instead of opening the configured store (tests). */
+  credentials?: CredentialStore;
+  /** The connect pages that ask users to connect per-user servers (src/connect/; tests: a fake). */
+  connectAsker?: ConnectAsker;
 }
 
 /**
@@ -83,6 +93,8 @@ export class App implements SessionOpener {
   private observability?: Observability;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
   private declare?: CodeDeclarer;
+  /** Per-user servers (issue 33): their credentials, connect pages, users' connections and listing. */
+  readonly perUser: PerUserServers;
 
   constructor(
     private current: GatewayConfig,
@@ -93,7 +105,31 @@ export class App implements SessionOpener {
     this.observer = new Observer(() => this.store.current);
     this.audit = tapAudit(createAuditLog({ file: current.sanitize.auditLog, logger }), (entry) => this.observer.audited(entry));
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
-    this.router = new Router({ store: this.store, audit: this.audit, logger, config: () => this.current, openIsolated: (s, session) => this.openIsolated(s, session), observer: this.observer });
+    this.perUser = new PerUserServers(
+      {
+        router: () => this.router,
+        audit: this.audit,
+        logger,
+        config: () => this.current,
+        stateStore: () => this.state,
+        shared: (server, listing) => this.sharedConnection(server, listing),
+        own: (entry, user, auth) => this.ownConnection(entry, user, auth),
+        invalidate: () => this.store.invalidate(),
+      },
+      { credentials: options.credentials, connectAsker: options.connectAsker },
+    );
+    this.router = new Router({
+      store: this.store,
+      audit: this.audit,
+      logger,
+      config: () => this.current,
+      openIsolated: (s, session) => this.openIsolated(s, session),
+      observer: this.observer,
+      openPerUser: (s, user) => this.perUser.open(s, user),
+      perUserCurrent: (c, user, server) => this.perUser.current(c, user, server),
+      perUserRefused: (user, server) => this.perUser.refused(user, server),
+      connectAsker: () => this.perUser.connectAsker,
+    });
     this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
     this.finder = new ToolFinder(
       () => this.store.current,
@@ -124,6 +160,11 @@ export class App implements SessionOpener {
    */
   async start(waitMs?: number): Promise<void> {
     await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
+    const perUser = this.current.servers.filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
+    if (perUser.length > 0) {
+      await this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
+      this.perUser.watch();
+    }
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -168,6 +209,11 @@ export class App implements SessionOpener {
       starting.push(connection.connect().then(() => this.router.restore(connection)));
     }
     this.router.setConnections(servers);
+    const perUser = [...fresh.values()].filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
+    if (perUser.length > 0) {
+      starting.push(this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
+      this.perUser.watch();
+    }
     this.faces?.reloaded();
     this.store.setExposure(this.exposure());
     await this.loadCodeMode();
@@ -284,6 +330,16 @@ export class App implements SessionOpener {
     return this.router.keyId;
   }
 
+  /** The connect pages from now on (src/connect/ hands itself over once it serves). */
+  useConnectAsker(asker: ConnectAsker): void {
+    this.perUser.connectAsker = asker;
+  }
+
+  /** The per-user credentials (issue 33): the configured store, opened once, on first use. */
+  credentials(): Promise<CredentialStore> {
+    return this.perUser.credentials();
+  }
+
   openStatelessSession(principal?: string): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     // Its bytes count against the gateway's whole budget only: it is every stateless client of
@@ -321,6 +377,8 @@ export class App implements SessionOpener {
 
   /** Ends everything: faces, sessions, servers (and their processes), the audit log. Idempotent enough to call once. */
   async close(): Promise<void> {
+    // First: no listing is started while everything else closes.
+    await this.perUser.close();
     await this.faces?.close();
     for (const session of [...this.router.allSessions()] as ClientSession[]) session.close();
     await this.router.close();
@@ -366,12 +424,32 @@ export class App implements SessionOpener {
     return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer, listLimits: () => this.current.limits };
   }
 
-  private sharedConnection(server: ServerConfig): Connection {
-    return new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
+  /**
+   * The shared connection of `server`. A per-user server's only lists (calls go to each user's
+   * own): made from `listing`, a user's filled entry, or until a user has connected, one that
+   * waits in `needs-connect` saying where to connect.
+   */
+  private sharedConnection(server: ServerConfig, listing?: UserEntry): Connection {
+    const waiting = listing === undefined ? needsConnect(this.current, server) : undefined;
+    return new ServerConnection<RequestOwner>(listing?.entry ?? server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
       ...this.connectionLimits(),
       clientCapabilities: SHARED_CLIENT_CAPABILITIES,
       reconnect: this.options.reconnect,
       observer: this.observer,
+      ...(listing?.auth ? { auth: listing.auth } : {}),
+      ...(waiting !== undefined ? { needsConnect: waiting } : {}),
+    });
+  }
+
+  /** `user`'s own connection to a per-user server (calls only: its lists are the listing connection's). */
+  private ownConnection(entry: ServerConfig, user: string, auth: ServerAuth | undefined): Connection {
+    return new ServerConnection<RequestOwner>(entry, this.logger.child({ server: entry.name, user }), this.router.connectionEvents(), {
+      ...this.connectionLimits(),
+      clientCapabilities: SHARED_CLIENT_CAPABILITIES,
+      fetchLists: false,
+      reconnect: this.options.reconnect,
+      observer: this.observer,
+      ...(auth ? { auth } : {}),
     });
   }
 

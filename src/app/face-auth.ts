@@ -40,6 +40,16 @@ export interface FaceAuth {
 const OAUTH = 'oauth:';
 const oauthPrincipal = (profile: string | undefined, subject: string) => `${OAUTH}${profile ?? ''}:${subject}`;
 
+/**
+ * The user a principal stands for, whose per-user credentials its sessions use: an OAuth token's
+ * subject, `profile:<name>` for a static token's profile; none when the face authenticated nobody.
+ */
+export function userOf(principal: string | undefined): string | undefined {
+  if (principal === undefined) return undefined;
+  if (!principal.startsWith(OAUTH)) return `profile:${principal}`;
+  return principal.slice(principal.indexOf(':', OAUTH.length) + 1);
+}
+
 export function faceAuth(config: () => GatewayConfig, logger: Logger): FaceAuth {
   const settings = config().listen.auth; // listen.* takes a restart: fixed for the life of the face
   let staticAuth: StaticAuthenticator | undefined = bearerAuthenticator(config().clients);

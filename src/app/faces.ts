@@ -10,7 +10,8 @@ import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { EndpointSession, SessionOpener } from '../inbound/session-opener.js';
 import type { Logger } from '../log.js';
-import { faceAuth } from './face-auth.js';
+import { faceAuth, userOf } from './face-auth.js';
+import { credentialSettings } from '../router/per-user-config.js';
 import type { StateStore } from '../state/store.js';
 
 export interface FaceOptions {
@@ -52,8 +53,17 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
   const { opener, config, logger } = deps;
   const l = config().limits;
   const auth = faceAuth(config, logger);
+  // The stdio client is the one configured local user (its per-user credentials are that user's).
+  const stdioOpener: SessionOpener = {
+    budget: opener.budget,
+    openSession: (push, principal, parent) => withUser(opener.openSession(push, principal, parent), credentialSettings(config()).localUser),
+    openStatelessSession: (principal) => withUser(opener.openStatelessSession(principal), credentialSettings(config()).localUser),
+    get keyId() {
+      return opener.keyId;
+    },
+  };
   const stdio = options.stdio
-    ? startStdioEndpoint(opener, { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, principal: config().stdioClient, onEnd: options.stdio.onEnd })
+    ? startStdioEndpoint(stdioOpener, { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, principal: config().stdioClient, onEnd: options.stdio.onEnd })
     : undefined;
   let http: HttpEndpoint | undefined;
   let draining = false;
@@ -123,8 +133,14 @@ function health(res: Parameters<Page['serve']>[1], draining: boolean, store: Sta
   replyJson(res, draining ? 503 : 200, JSON.stringify(body));
 }
 
+function withUser(session: EndpointSession, user: string): EndpointSession {
+  session.user = user;
+  return session;
+}
+
 /** A session knows whom it serves (an OAuth subject, not only its profile): its state tokens are bound to that. */
 function identified(session: EndpointSession, principal: string | undefined): EndpointSession {
   session.principal = principal;
+  session.user = userOf(principal);
   return session;
 }

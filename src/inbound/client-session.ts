@@ -58,6 +58,8 @@ export class ClientSession implements EndpointSession, Session {
 
   /** Whom the endpoint authenticated for this session, when narrower than its profile (see EndpointSession). */
   principal?: string;
+  /** The user per-user servers' credentials belong to (see Session.user); set by the face. */
+  user?: string;
 
   /** Resource URIs the client subscribed to, as it named them (for its record in the state store). */
   readonly subscribed = new Set<string>();

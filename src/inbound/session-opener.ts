@@ -24,6 +24,8 @@ export interface EndpointSession {
    * token's subject): state the gateway hands this client is bound to it.
    */
   principal?: string;
+  /** The user per-user servers' credentials belong to (router Session.user): set by the face with the principal. */
+  user?: string;
   /** The revision agreed in `initialize`, undefined before it. */
   readonly protocolVersion: string | undefined;
   /** Bytes this session's requests and answers may hold at once (limits.sessionBytesInFlight). */

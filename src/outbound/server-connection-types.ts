@@ -23,7 +23,7 @@ export interface ForwardOptions<O = never> extends RequestOptions<O> {
 }
 
 /** Every state a connection can be in (metrics list them all as a state set). */
-export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'needs-login', 'disabled', 'closed'] as const;
+export const SERVER_STATES = ['connecting', 'ready', 'backing-off', 'failed', 'needs-login', 'needs-connect', 'disabled', 'closed'] as const;
 
 export type ServerState = (typeof SERVER_STATES)[number];
 
@@ -59,6 +59,11 @@ export interface ServerConnectionOptions<O = never> {
   reconnect?: boolean;
   /** HTTP: this OAuth client state instead of the process-wide one (the conformance driver's, interactive). */
   auth?: ServerAuth;
+  /**
+   * A per-user server's listing connection while no user has connected it: it waits in state
+   * `needs-connect` with this as its problem (where to connect), and never starts.
+   */
+  needsConnect?: string;
   /** limits.* on lists, read at each fetch (default: the config's defaults). */
   listLimits?: () => ListLimits;
   /** Sees every forwarded request (metrics, traces). */

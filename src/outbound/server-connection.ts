@@ -56,6 +56,8 @@ export class ServerConnection<O = never> {
   transportKind: string;
   /** Why it last went down, as a metric label (failure-reason.ts); cleared when it is ready. */
   failure?: FailureReason;
+  /** The error it last went down with (a per-user opening tells a refused credential from a server down). */
+  lastError?: unknown;
 
   private peer?: Peer<O>;
   private readonly backoff: Backoff;
@@ -102,6 +104,9 @@ export class ServerConnection<O = never> {
     if (!config.enabled) {
       this.state = 'disabled';
       this.problem = 'disabled in the config';
+    } else if (options.needsConnect !== undefined) {
+      this.state = 'needs-connect';
+      this.problem = options.needsConnect;
     }
     this.stateless = new StatelessSide<O>({
       config,
@@ -157,6 +162,11 @@ export class ServerConnection<O = never> {
     return this.login.auth;
   }
 
+  /** Requests to the server waiting for their answers (a pool closes an idle connection only at 0). */
+  get callsInFlight(): number {
+    return this.peer?.pendingCount ?? 0;
+  }
+
   /** When the next attempt is due (backing-off). */
   get retryAt(): number | undefined {
     return this.recovery.retryAt;
@@ -188,7 +198,7 @@ export class ServerConnection<O = never> {
 
   /** First connect: resolves once ready, or once the first attempt failed (retries go on in the background). */
   async connect(): Promise<void> {
-    if (this.state === 'disabled' || this.state === 'closed') return;
+    if (this.state === 'disabled' || this.state === 'closed' || this.state === 'needs-connect') return;
     await this.attempt();
   }
 
@@ -321,6 +331,7 @@ export class ServerConnection<O = never> {
     this.problem = describeError(err);
     this.problemDetail = err instanceof GatewayError ? err.detail : undefined;
     this.failure = failureReason(err);
+    this.lastError = err;
     this.events.onDown?.(this, this.failure);
     this.state = this.recovery.after(err, final, wasWaiting, this.problem, this.problemDetail);
     this.listing.down(wasListed, final);

@@ -69,6 +69,8 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28: a protocol version the gateway does not speak (data.supported, data.requested). */
   UnsupportedProtocolVersion: -32022,
+  /** 2025-11-25: the request cannot go on until a URL elicitation completes (data.elicitations). */
+  URLElicitationRequired: -32042,
 } as const;
 
 function isId(v: unknown): v is JsonRpcId {

@@ -1,14 +1,40 @@
 // The connection registry: the shared connection of each configured server (in config order,
 // which is catalog order), the per-session ones of `isolation: per-session` servers, and what
 // follows from the set of them (the merged capabilities, the log level each server was told).
-// It routes a server name to the connection that serves a session; it knows nothing else of
-// sessions (their state is session-state.ts's) and builds no connection (the app does).
+// It routes a server name to the connection that serves a request: the shared one, the session's
+// own (per-session isolation) or the user's own (per-user servers, per-user.ts; a user without a
+// credential is asked to connect first, connect-ask.ts). It knows nothing else of sessions (their
+// state is session-state.ts's) and builds no connection (the app does).
 
 import { valueAt } from '../protocol/json.js';
 import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import { IsolatedConnections } from './isolated.js';
-import type { Connection, Session } from './session.js';
+import { ConnectAsks } from './connect-ask.js';
+import { perUserOf, type PerUserBounds } from './per-user-config.js';
+import { PerUserConnections, refusesCredential } from './per-user.js';
+import type { Connection, RequestOwner, Session } from './session.js';
+
+/** How the registry reaches per-user servers: the app opens a user's connection, the asks get a credential. */
+export interface PerUserDeps {
+  /** Opens `user`'s own connection; rejects with a CONNECT_REQUIRED GatewayError when the user has no usable credential. */
+  open: (server: ServerConfig, user: string) => Promise<Connection>;
+  /** credentials.connections, read at each opening. */
+  bounds: () => PerUserBounds;
+  asks: ConnectAsks;
+  /**
+   * The server's entry as configured, `${user.NAME}` unfilled: what a user's connection is made
+   * from (the shared connection only lists, and may hold the listing user's filled copy).
+   */
+  entry: (name: string) => ServerConfig | undefined;
+  /**
+   * Whether `connection` still holds `user`'s current credential for it: false once it was revoked
+   * or replaced (by another process too, such as `switchboard users revoke`). Checked on every call.
+   */
+  current: (connection: Connection, user: string, server: string) => Promise<boolean>;
+  /** The server refused `user`'s credential during a call: drop it (they will be asked to connect again). */
+  refused: (user: string, server: string) => Promise<void>;
+}
 
 /** The merged servers' capabilities, as one server's: what the gateway declares to its clients. */
 export interface MergedCapabilities {
@@ -31,6 +57,10 @@ export class ConnectionRegistry {
   /** Shared connections by server name, in config order. */
   private servers = new Map<string, Connection>();
   private readonly isolated: IsolatedConnections;
+  /** Per-user servers' connections, one per (user, server). */
+  readonly perUser: PerUserConnections<Connection>;
+  /** Told when a per-user connection closes (the router drops the subscriptions it held). */
+  perUserClosed?: (connection: Connection) => void;
   /** The level each server was last told, to avoid telling it again. */
   private readonly levels = new Map<Connection, string>();
 
@@ -39,8 +69,13 @@ export class ConnectionRegistry {
     openIsolated: (server: ServerConfig, session: Session) => Promise<Connection>,
     /** limits.maxIsolatedConnections, read at each opening (a reload may change it). */
     maxIsolated: () => number,
+    private readonly users: PerUserDeps = noPerUser,
   ) {
     this.isolated = new IsolatedConnections(openIsolated, maxIsolated);
+    this.perUser = new PerUserConnections(users.open, users.bounds, Date.now, (c) => {
+      this.levels.delete(c);
+      this.perUserClosed?.(c);
+    });
   }
 
   /** The shared connections from now on (config order is catalog order). */
@@ -57,12 +92,61 @@ export class ConnectionRegistry {
     return [...this.servers.values()];
   }
 
-  /** The connection that serves `session` for `server`: the shared one, or its own under per-session isolation. */
-  for(server: string, session: Session): Connection | Promise<Connection> {
+  /**
+   * The connection that serves `owner` for `server`: the shared one, the session's own under
+   * per-session isolation, or the user's own for a per-user server (whose shared connection only
+   * lists). The shared case answers at once: no await, no allocation.
+   */
+  for(server: string, owner: RequestOwner): Connection | Promise<Connection> {
     const shared = this.servers.get(server);
     if (!shared) throw new GatewayError('SERVER_UNAVAILABLE', `server "${server}" is not configured`, { server });
+    if (perUserOf(shared.config) !== undefined) return this.forUser(shared.config, owner);
     if (shared.config.isolation === 'shared') return shared;
-    return this.isolated.get(shared.config, session);
+    return this.isolated.get(shared.config, owner.session);
+  }
+
+  /** The user's own connection; a user with no credential is asked to connect, once, and then it opens. */
+  private async forUser(listing: ServerConfig, owner: RequestOwner): Promise<Connection> {
+    const server = this.users.entry(listing.name);
+    if (server === undefined) throw new GatewayError('SERVER_UNAVAILABLE', `server "${listing.name}" is not configured`, { server: listing.name });
+    const user = owner.session.user;
+    if (user === undefined) {
+      throw new GatewayError(
+        'CONNECT_REQUIRED',
+        `server "${server.name}" is reached with each user's own credential, and this client has no user: the gateway must authenticate its clients (clients[].token or listen.auth) for it to be used`,
+        { server: server.name },
+      );
+    }
+    try {
+      const connection = await this.perUser.get(server, user);
+      if (await this.users.current(connection, user, server.name)) return connection;
+      // Revoked or replaced: closed, and opened again from what the store holds now (or asked).
+      await this.perUser.closeUser(user, server.name);
+      return await this.perUser.get(server, user);
+    } catch (err) {
+      if (!(err instanceof GatewayError) || err.code !== 'CONNECT_REQUIRED') throw err;
+    }
+    await this.users.asks.ask(owner, user, server.name);
+    return this.perUser.get(server, user);
+  }
+
+  /**
+   * A call on `owner`'s per-user connection failed with `err`. When the server refused the
+   * credential itself (401, a login no refresh avoided), nothing ran there: the credential is
+   * dropped, the connection closed, the user asked to connect again, and the connection to retry
+   * the call on is returned. Any other failure is thrown as it is.
+   */
+  async afterRefusal(connection: Connection, owner: RequestOwner, err: unknown): Promise<Connection> {
+    const user = owner.session.user;
+    if (!refusesCredential(err) || user === undefined || perUserOf(connection.config) === undefined) throw err;
+    await this.users.refused(user, connection.name);
+    await this.perUser.closeUser(user, connection.name);
+    return this.forUser(connection.config, owner);
+  }
+
+  /** Revoke: `user`'s connections (to `server`, or all) close; their next call asks again. */
+  closeUser(user: string, server?: string): Promise<void> {
+    return this.perUser.closeUser(user, server);
   }
 
   /** `session`'s own connections (per-session servers it used). */
@@ -89,7 +173,7 @@ export class ConnectionRegistry {
 
   /** Tells every ready server that logs, shared or per-session, `level` (once: not again while it holds it). */
   async tellLevel(level: string): Promise<void> {
-    const targets = [...this.servers.values(), ...this.isolated.all()].filter((c) => c.state === 'ready' && c.capabilities.logging);
+    const targets = [...this.servers.values(), ...this.isolated.all(), ...this.perUser.all()].filter((c) => c.state === 'ready' && c.capabilities.logging);
     await Promise.all(
       targets.map(async (c) => {
         if (this.levels.get(c) === level) return;
@@ -112,19 +196,29 @@ export class ConnectionRegistry {
     for (const c of this.isolated.of(session)) c.notify('notifications/roots/list_changed');
   }
 
-  closeServer(name: string): Promise<void> {
-    return this.isolated.closeServer(name);
+  async closeServer(name: string): Promise<void> {
+    await Promise.all([this.isolated.closeServer(name), this.perUser.closeServer(name)]);
   }
 
   closeSession(session: Session): Promise<void> {
     return this.isolated.closeSession(session);
   }
 
-  /** Shutdown: the per-session connections close (the app closes the shared ones). */
-  closeAll(): Promise<void> {
-    return this.isolated.closeAll();
+  /** Shutdown: the per-session and per-user connections close (the app closes the shared ones). */
+  async closeAll(): Promise<void> {
+    await Promise.all([this.isolated.closeAll(), this.perUser.closeAll()]);
   }
 }
+
+/** A gateway built without per-user support (tests of other parts): a per-user server cannot be reached. */
+const noPerUser: PerUserDeps = {
+  open: (server) => Promise.reject(new GatewayError('CONNECT_REQUIRED', `server "${server.name}" needs a per-user credential, which this gateway cannot open`, { server: server.name })),
+  bounds: () => ({ perUser: 0, total: 0, idleTimeoutMs: 0 }),
+  asks: new ConnectAsks(() => undefined),
+  entry: () => undefined,
+  current: async () => false,
+  refused: async () => {},
+};
 
 /** Tasks capability of the merged servers: what any of them offers for tools/call. */
 function mergeTasks(into: MergedTasks | undefined, tasks: { list?: unknown; cancel?: unknown; requests?: { tools?: { call?: unknown } } }): MergedTasks {

@@ -18,6 +18,8 @@ import type { AuditLog } from '../observability/audit.js';
 import { Observer } from '../observability/observer.js';
 import type { ServerConnectionEvents } from '../outbound/server-connection.js';
 import { ConnectionRegistry } from './connections.js';
+import { type ConnectAsker, ConnectAsks } from './connect-ask.js';
+import { credentialSettings } from './per-user-config.js';
 import { routeServerNotification } from './notification-routes.js';
 import { keyIdOf, stateKey } from './request-state.js';
 import type { Connection, RequestOwner, Session } from './session.js';
@@ -33,6 +35,14 @@ export interface RouterDeps {
   openIsolated: (server: ServerConfig, session: Session) => Promise<Connection>;
   /** Metrics and traces of requests (default: one that observes nothing). */
   observer?: Observer;
+  /** Opens `user`'s own connection to a per-user server (the app); rejects CONNECT_REQUIRED without a credential. */
+  openPerUser?: (server: ServerConfig, user: string) => Promise<Connection>;
+  /** Whether a user's connection still holds their current credential (see PerUserDeps.current). */
+  perUserCurrent?: (connection: Connection, user: string, server: string) => Promise<boolean>;
+  /** The server refused a user's credential during a call (see PerUserDeps.refused). */
+  perUserRefused?: (user: string, server: string) => Promise<void>;
+  /** The connect pages (src/connect/, given by the app), once there are any. */
+  connectAsker?: () => ConnectAsker | undefined;
 }
 
 /** What a request handler reads of the gateway besides connections and session state: all read-only. */
@@ -72,7 +82,20 @@ export class Router implements Gateway {
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.observer = deps.observer ?? new Observer(() => deps.store.current);
-    this.registry = new ConnectionRegistry(deps.openIsolated, () => deps.config().limits.maxIsolatedConnections);
+    const openPerUser = deps.openPerUser;
+    this.registry = new ConnectionRegistry(
+      deps.openIsolated,
+      () => deps.config().limits.maxIsolatedConnections,
+      openPerUser && {
+        open: openPerUser,
+        bounds: () => credentialSettings(deps.config()).connections,
+        asks: new ConnectAsks(deps.connectAsker ?? (() => undefined)),
+        entry: (name) => deps.config().servers.find((s) => s.name === name),
+        current: deps.perUserCurrent ?? (async () => true),
+        refused: deps.perUserRefused ?? (async () => {}),
+      },
+    );
+    this.registry.perUserClosed = (c) => this.state.subscriptions.dropConnection(c);
     this.state = new SessionState({
       key,
       logger: deps.logger,

@@ -8,6 +8,7 @@ import type { ClientProfile } from '../config/types.js';
 import type { ServerConnection } from '../outbound/server-connection.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcParams, JsonRpcResult } from '../protocol/jsonrpc.js';
 import type { InputBridge } from './input-bridge.js';
+import type { Cancellation } from '../jsonrpc/cancellation.js';
 
 /**
  * The client a request answers to, as the router needs it: what it hears and what it can be
@@ -31,6 +32,12 @@ export interface Session extends RequestClient {
   readonly logLevel: string | undefined;
   /** The client profile this session was authenticated as, if any. */
   readonly profile?: ClientProfile;
+  /**
+   * The user per-user servers' credentials belong to: the principal the HTTP face authenticated
+   * (an OAuth subject, `profile:<name>` for a static token), `credentials.localUser` on stdio;
+   * undefined for a client the gateway did not authenticate.
+   */
+  readonly user?: string;
   /** The catalog as this session's profile sees it. */
   readonly view: CatalogView;
   /** Sends a request to the client (through `via`, else the session's own channel). */
@@ -50,6 +57,8 @@ export interface RequestOwner {
   readonly related?: (message: JsonRpcMessage) => void;
   /** Set when a stateless-revision request may ask its client for input (MRTR): where server requests park. */
   readonly inputs?: InputBridge;
+  /** The request's cancellation (a client's request has one): what waits for the client stops with it. */
+  readonly cancellation?: Cancellation;
 }
 
 /** A server connection as the router uses it: its requests are attributed to RequestOwners. */

@@ -14,6 +14,7 @@ import type { CatalogList } from '../../catalog/build.js';
 import type { ResourceTarget } from '../../catalog/resource-uris.js';
 import type { Connection } from '../../router/session.js';
 import { forwardAcrossEras } from './era-bridge.js';
+import { perUserOf } from '../../router/per-user-config.js';
 import { unwrap } from '../../jsonrpc/answer.js';
 import type { Handler, RequestContext } from '../context.js';
 import { sanitizePromptResult, sanitizeResult, type Finding, type SanitizeAction } from '../../catalog/sanitize.js';
@@ -29,7 +30,7 @@ const MAX_TOTAL_TIMEOUT_FACTOR = 10;
 
 /** The connection serving this session for `server` (its own one under per-session isolation). */
 export async function connectionFor(context: RequestContext, server: string): Promise<Connection> {
-  return context.connections.for(server, context.session);
+  return context.connections.for(server, context);
 }
 
 /**
@@ -47,7 +48,10 @@ export function forwardOn(connection: Connection, context: RequestContext, metho
     owner: context,
     raw,
   };
-  return forwardAcrossEras(connection, context, method, params, options);
+  const answer = forwardAcrossEras(connection, context, method, params, options);
+  // A per-user server that refuses the user's credential has run nothing: they connect again, and the call goes on once.
+  if (perUserOf(connection.config) === undefined) return answer;
+  return answer.catch(async (err: unknown) => forwardAcrossEras(await context.connections.afterRefusal(connection, context, err), context, method, params, options));
 }
 
 export async function forward(context: RequestContext, server: string, method: string, params: JsonObject): Promise<JsonObject> {
@@ -76,7 +80,7 @@ export const callTool: Handler = async (params, context) => {
     const problem = paramHeaderProblem(entry.item.inputSchema, params.arguments, context.httpHeaders);
     if (problem !== undefined) throw new RefusalError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, 'request');
   }
-  const ready = context.connections.for(entry.server, context.session);
+  const ready = context.connections.for(entry.server, context);
   // A shared connection is there already: no await, no extra turn of the microtask queue.
   const connection = ready instanceof Promise ? await ready : ready;
   // Stateless clients get a task where the server runs this tool only as one (tasks extension).

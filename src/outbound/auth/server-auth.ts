@@ -227,7 +227,10 @@ class OAuthServerAuth implements ServerAuth {
     if (!t.refreshToken) return;
     const c = await this.grantContext(t.issuer, t.resource);
     try {
-      await this.keep(await refreshGrant(c, t));
+      // Under a coordinator (renew), what is stored may be newer than ours: another process refreshed.
+      const renew = this.deps.renew;
+      const fresh = renew ? await renew((stored) => (stored && stored.accessToken !== t.accessToken ? Promise.resolve(stored) : refreshGrant(c, stored ?? t))) : await refreshGrant(c, t);
+      await this.keep(fresh);
       this.log.debug({ server: this.server.name }, 'token refreshed');
     } catch (err) {
       const code = oauthErrorCode(err);

@@ -2,7 +2,7 @@
 // over (already validated by the config schema), the observable auth state, and the logger subset.
 // Invariant: no type here holds a token value; only the store's StoredTokens does.
 
-import type { TokenStore } from './token-store.js';
+import type { StoredTokens, TokenStore } from './token-store.js';
 
 export type GrantKind = 'authorization_code' | 'client_credentials';
 
@@ -114,6 +114,13 @@ export interface ServerAuthDeps {
   print?: (line: string) => void;
   fetch?: FetchLike;
   now?: () => number;
+  /**
+   * Runs a token refresh under the caller's coordination (per-user credentials: the credential
+   * store's single flight, replicas taking turns). `grant` gets the tokens stored now, which another
+   * process may have refreshed already (then it returns them as they are); what `renew` resolves
+   * with is kept. Absent: the refresh grant runs directly.
+   */
+  renew?: (grant: (stored: StoredTokens | undefined) => Promise<StoredTokens>) => Promise<StoredTokens>;
   /** Refresh this long before expiry. Default 60 s. */
   refreshSkewMs?: number;
   /** How long an interactive login may wait for the browser. Default 5 min. */

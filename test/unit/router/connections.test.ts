@@ -1,9 +1,13 @@
 // The connection registry on its own: the capabilities the gateway declares are the ready
 // servers' merged (a server that is down adds nothing), and a server is told a log level once.
 
+import type { Session } from '../../../src/router/session.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServers } from '../../helpers/fake-transport.js';
 import { RecordingSession, wire, type Wired } from './router-harness.js';
+
+/** The registry routes a request: its owner is a session and that session's client. */
+const ownerOf = <S extends Session>(session: S) => ({ session, client: session });
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
 
@@ -57,6 +61,6 @@ describe('ConnectionRegistry', () => {
     expect(fakeServers.latest('a').requests('logging/setLevel')).toHaveLength(2);
     expect(fakeServers.latest('quiet').requests('logging/setLevel')).toEqual([]);
     // Routing a name stays the registry's alone: no session state is needed for it.
-    expect(registry.for('a', new RecordingSession())).toBe(registry.get('a'));
+    expect(registry.for('a', ownerOf(new RecordingSession()))).toBe(registry.get('a'));
   });
 });

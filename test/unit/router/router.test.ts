@@ -4,9 +4,12 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import type { Connection, RequestOwner } from '../../../src/router/session.js';
+import type { Connection, RequestOwner, Session } from '../../../src/router/session.js';
 import { fakeServers, type FakeCall } from '../../helpers/fake-transport.js';
 import { RecordingSession, wire, type Wired } from './router-harness.js';
+
+/** The registry routes a request: its owner is a session and that session's client. */
+const ownerOf = <S extends Session>(session: S) => ({ session, client: session });
 
 vi.mock('../../../src/outbound/stdio-transport.js', async () => (await import('../../helpers/fake-transport.js')).fakeStdioModule());
 
@@ -43,10 +46,10 @@ describe('connectionFor', () => {
       { name: 'mine', command: 'mine', isolation: 'per-session' },
     ]);
     const [a, b] = [new RecordingSession(), new RecordingSession()];
-    expect(router.registry.for('shared', a)).toBe(router.connection('shared'));
-    expect(router.registry.for('shared', b)).toBe(router.connection('shared'));
+    expect(router.registry.for('shared', ownerOf(a))).toBe(router.connection('shared'));
+    expect(router.registry.for('shared', ownerOf(b))).toBe(router.connection('shared'));
     // Concurrent first requests of one session share one opening.
-    const [a1, a2, b1] = await Promise.all([router.registry.for('mine', a), router.registry.for('mine', a), router.registry.for('mine', b)]);
+    const [a1, a2, b1] = await Promise.all([router.registry.for('mine', ownerOf(a)), router.registry.for('mine', ownerOf(a)), router.registry.for('mine', ownerOf(b))]);
     expect(a1).toBe(a2);
     expect(a1).not.toBe(b1);
     expect(a1).not.toBe(router.connection('mine'));
@@ -59,7 +62,7 @@ describe('connectionFor', () => {
     const { router } = await start([]);
     let err: unknown;
     try {
-      router.registry.for('ghost', new RecordingSession());
+      router.registry.for('ghost', ownerOf(new RecordingSession()));
     } catch (e) {
       err = e;
     }
@@ -71,11 +74,11 @@ describe('connectionFor', () => {
     fakeServers.define('mine', { tools });
     const { router } = await start([{ name: 'mine', command: 'mine', isolation: 'per-session' }], { limits: { maxIsolatedConnections: 1 } });
     const [a, b] = [new RecordingSession(), new RecordingSession()];
-    await router.registry.for('mine', a);
-    await expect(router.registry.for('mine', b)).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'gateway' });
+    await router.registry.for('mine', ownerOf(a));
+    await expect(router.registry.for('mine', ownerOf(b))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'gateway' });
     // Releasing a makes room for b.
     router.release(a);
-    await expect(router.registry.for('mine', b)).resolves.toBeDefined();
+    await expect(router.registry.for('mine', ownerOf(b))).resolves.toBeDefined();
   });
 });
 
@@ -100,8 +103,8 @@ describe('release', () => {
     ] as const) {
       await callWhile(files, { session, client: session }, (call) => void call.server.request('elicitation/create', { mode: 'url', elicitationId: id, url: 'https://x', message: 'm' }));
     }
-    await router.registry.for('mine', a);
-    await router.registry.for('mine', b);
+    await router.registry.for('mine', ownerOf(a));
+    await router.registry.for('mine', ownerOf(b));
     expect(server.requests('resources/subscribe')).toHaveLength(1);
 
     router.release(a);
