@@ -116,6 +116,7 @@ function browserCheck(deps: AppConnectorDeps, settings: CredentialsSection): Bro
       kind: 'oauth',
       issuer: auth.issuer,
       resource,
+      scopes: auth.scopesSupported ?? auth.requiredScopes,
       async verify(authorization) {
         if (!listening) {
           face.listening(resource());

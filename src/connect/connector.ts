@@ -12,7 +12,7 @@ import { finishBrowserFlow, MemoryTokenStore, beginBrowserFlow, oauthErrorCode }
 import type { Credential } from '../state/credentials.js';
 import { auditCredential } from './audit.js';
 import { takeFlow, saveFlow, FLOW_COOKIE, type FlowRecord } from './flows.js';
-import { escapeHtml, redirect, secretsForm, sendMessage, sendPage, tokenForm } from './html.js';
+import { escapeHtml, redirect, secretsForm, sendForm, sendMessage, sendPage, tokenForm } from './html.js';
 import { FormTooLarge, pathOf, queryOf, readCookie, readForm } from './http.js';
 import { beginLogin, cookieUser, flowCookie, identityCookie } from './identity.js';
 import { issueLink, takeLink, type LinkClaims } from './links.js';
@@ -175,7 +175,7 @@ class ConnectPages implements Connector {
       return redirect(res, started.url, { 'set-cookie': started.setCookie });
     }
     const ticket = s.ticket.seal({ s: server.name, x: this.now() + FORM_TTL_MS, n: nonce(), ...(link ? { link } : {}) } satisfies FormClaims);
-    sendPage(res, 200, `Connect ${server.name}`, tokenForm(await this.action(server), server.name, ticket));
+    sendForm(res, `Connect ${server.name}`, tokenForm(await this.action(server), server.name, ticket));
   }
 
   /** The browser is `user` (verified): refuse it when the link is another user's, else connect. */
@@ -190,7 +190,7 @@ class ConnectPages implements Connector {
     const secure = base.startsWith('https:');
     if (server.perUser.kind === 'secrets') {
       const csrf = s.csrf.seal({ u: user, s: server.name, x: this.now() + FORM_TTL_MS, n: nonce() } satisfies FormClaims);
-      return sendPage(res, 200, `Connect ${server.name}`, secretsForm(await this.action(server), server.name, server.perUser.secrets, csrf), { 'set-cookie': setCookies });
+      return sendForm(res, `Connect ${server.name}`, secretsForm(await this.action(server), server.name, server.perUser.secrets, csrf), { 'set-cookie': setCookies });
     }
     if (server.url === undefined) return sendMessage(res, 500, 'Not an HTTP server', 'This server has no URL to authorize against.');
     const { url, pending } = await beginBrowserFlow({

@@ -10,7 +10,12 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-/** Headers of every connect page: no cache, no referrer, no framing, nothing but the document itself. */
+/**
+ * Headers of every connect page: no cache, no referrer, no framing, nothing but the document itself.
+ * A page with a form says `same-origin` instead of `no-referrer` (formPage): under no-referrer a
+ * browser sends `Origin: null` with the POST, and the Origin check needs the real one; same-origin
+ * still sends nothing to any other site.
+ */
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -35,6 +40,11 @@ export function redirect(res: ServerResponse, location: string, headers: Record<
 }
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+
+/** sendPage for a page holding a form (see PAGE_HEADERS). */
+export function sendForm(res: ServerResponse, title: string, body: string, headers: Record<string, string | string[]> = {}): void {
+  sendPage(res, 200, title, body, { ...headers, 'referrer-policy': 'same-origin' });
+}
 
 /** The static-token login: the gateway token a client profile uses, POSTed, never in a URL. */
 export function tokenForm(action: string, server: string, ticket: string): string {

@@ -53,7 +53,7 @@ export async function beginLogin(c: LoginContext, server: string, link: LinkClai
     config: { type: 'oauth', ...(login === undefined ? {} : { clientId: login.clientId, ...(login.clientSecret === undefined ? {} : { clientSecret: login.clientSecret }) }) },
     clients: c.clients,
     redirectUri: c.redirectUri,
-    ...(login === undefined || login.scopes.length === 0 ? {} : { scopes: [...login.scopes] }),
+    ...scopesOf(login?.scopes, c.browser.scopes),
     // The link's user is the one expected: the AS may pre-fill (or pick) that account.
     ...(link === undefined ? {} : { loginHint: link.u }),
     ...(c.fetch === undefined ? {} : { fetch: c.fetch }),
@@ -61,4 +61,10 @@ export async function beginLogin(c: LoginContext, server: string, link: LinkClai
   const bind = nonce();
   await saveFlow(c.store, c.sealers.flow, { p: 'login', flow: pending, server, bind, ...(link === undefined ? {} : { link }) });
   return { url, setCookie: flowCookie(bind, c.secure) };
+}
+
+/** credentials.login's scopes, else the face's; none at all: no scope parameter. */
+function scopesOf(login: readonly string[] | undefined, face: readonly string[] | undefined): { scopes?: string[] } {
+  const scopes = login !== undefined && login.length > 0 ? login : face;
+  return scopes === undefined || scopes.length === 0 ? {} : { scopes: [...scopes] };
 }

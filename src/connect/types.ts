@@ -37,7 +37,14 @@ export interface ConnectSettings {
  * `verify` answers the user an Authorization header stands for, or undefined.
  */
 export type BrowserCheck =
-  | { readonly kind: 'oauth'; readonly issuer: string; resource(): string; verify(authorization: string): Promise<string | undefined> }
+  | {
+      readonly kind: 'oauth';
+      readonly issuer: string;
+      resource(): string;
+      /** Scopes the login asks for when credentials.login names none (the face's required scopes). */
+      readonly scopes?: readonly string[];
+      verify(authorization: string): Promise<string | undefined>;
+    }
   | { readonly kind: 'token'; verify(authorization: string): Promise<string | undefined> }
   | { readonly kind: 'local'; readonly user: string };
 
