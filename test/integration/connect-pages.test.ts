@@ -109,7 +109,7 @@ async function freshPage(): Promise<Page> {
 /** Opens `url` and follows every redirect; resolves with the final page's status and text. */
 async function visit(page: Page, url: string): Promise<{ status: number; text: string; url: string }> {
   const res = await page.goto(url, { waitUntil: 'load' });
-  return { status: res?.status() ?? 0, text: await page.evaluate(() => document.body.innerText), url: page.url() };
+  return { status: res?.status() ?? 0, text: await page.evaluate(() => document.body.textContent ?? ''), url: page.url() };
 }
 
 /** A tools/call whoami on the protected fixture with `token`: what the server sees. */
@@ -216,7 +216,7 @@ describe.skipIf(!CHROMIUM)('connect pages in a browser', () => {
     expect(form.text).toContain('Your <keys> API key');
     await page.type('input[name="secret.API_KEY"]', SECRET);
     await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.evaluate(() => document.body.textContent ?? '');
     expect(text).toContain('keys is connected');
     expect(await page.content()).not.toContain(SECRET);
     const stored = await credentials.get('alice', 'keys');
