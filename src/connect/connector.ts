@@ -132,6 +132,8 @@ class ConnectPages implements Connector {
     const server = this.deps.servers().get(name);
     if (server === undefined) return sendMessage(res, 404, 'Unknown server', 'No server of this gateway takes a per-user credential under that name.');
     if (method === 'POST') return this.post(req, res, server);
+    // A HEAD (a link checker, an unfurler) must not use the link up: only a GET takes it.
+    if (method === 'HEAD') return sendMessage(res, 200, `Connect ${server.name}`, 'Open this link in a browser.');
     return this.open(req, res, server);
   }
 

@@ -140,6 +140,8 @@ describe('the loopback listener of a stdio-only gateway', () => {
   it('serves the link of the local user on 127.0.0.1, where the link itself is the proof', async () => {
     const link = await app.connector.link('me', 'keys');
     const base = new URL(link.url).origin;
+    // A HEAD (a link checker) does not use the link up.
+    expect((await fetch(link.url, { method: 'HEAD' })).status).toBe(200);
     expect(new URL(base).hostname).toBe('127.0.0.1');
     // No link, no proof: a direct visit is refused.
     expect((await fetch(`${base}/connect/keys`)).status).toBe(403);
