@@ -5,7 +5,7 @@
 // a user's own tokens for a per-user server, and for a browser's login at the gateway's issuer.
 // Invariants: the pending flow holds no token; the code goes only to the AS the flow began with.
 
-import { discover, discoverAuthServer } from './discovery.js';
+import { discover, discoverAuthServer, isLoopbackHost } from './discovery.js';
 import { prepareAuthorization, redeemCode, type GrantContext } from './grants.js';
 import { clientAuthFor, obtainClient, type ClientIdentity } from './registration.js';
 import { selectInitialScopes } from './scopes.js';
@@ -61,7 +61,9 @@ export async function beginBrowserFlow(o: BeginOptions): Promise<{ url: string; 
     ({ as, insecure } = await discoverAuthServer(o.target.issuer!, fetchFn));
     resource = o.target.resource!;
   }
-  const id = await obtainClient({ config: o.config, as, store: o.clients, redirectUri: o.redirectUri, insecure, fetch: o.fetch });
+  // A redirect to a page on a public host is a web client's; only a loopback one is a native app's.
+  const applicationType = isLoopbackHost(new URL(o.redirectUri).hostname) ? 'native' : 'web';
+  const id = await obtainClient({ config: o.config, as, store: o.clients, redirectUri: o.redirectUri, insecure, fetch: o.fetch, applicationType });
   const scopes = o.scopes ?? selectInitialScopes({ configured: o.config.scopes, prmSupported: prmScopes, asSupported: as.scopes_supported });
   const prepared = await prepareAuthorization({ as, id, resource, insecure, fetch: o.fetch }, o.redirectUri, scopes);
   if (o.loginHint !== undefined) prepared.url.searchParams.set('login_hint', o.loginHint);
