@@ -19,6 +19,8 @@ import { startHttpEndpoint } from '../../src/inbound/http-endpoint.js';
 import type { HttpEndpoint } from '../../src/inbound/http-endpoint-options.js';
 import type { SessionOpener } from '../../src/inbound/session-opener.js';
 import { silentLogger } from '../../src/log.js';
+import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
+import { followRedirects } from '../fixtures/oauth/browser.js';
 import { createAuditLog } from '../../src/observability/audit.js';
 import { Keyring } from '../../src/state/credential-keys.js';
 import { FileCredentialBackend } from '../../src/state/credential-file.js';
@@ -32,8 +34,10 @@ let dir: string;
 let credentials: SealedCredentialStore;
 
 /** A parsed config with one per-user secrets server, `perUser` added as h33-config will normalize it. */
-function perUserConfig(): GatewayConfig {
-  const yaml = ['clients:', `  - { name: team, token: ${TEAM_TOKEN} }`, `  - { name: other, token: ${OTHER_TOKEN} }`, 'servers:', '  - { name: keys, url: "http://127.0.0.1:9/mcp" }'].join('\n');
+function perUserConfig(listen: string[] = []): GatewayConfig {
+  const yaml = [...listen, 'clients:', `  - { name: team, token: ${TEAM_TOKEN} }`, `  - { name: other, token: ${OTHER_TOKEN} }`, 'servers:', '  - { name: keys, url: "http://127.0.0.1:9/mcp" }'].join(
+    '\n',
+  );
   const config = parseConfig(yaml, { baseDir: dir, env: {} });
   Object.assign(config.servers[0]!, { perUser: { kind: 'secrets', secrets: [{ name: 'API_KEY', description: 'API key' }] } });
   Object.assign(config, { credentials: { linkTtlMs: 60_000, localUser: 'me' } });
@@ -200,5 +204,51 @@ describe('two replicas sharing a store', () => {
     expect((await post(`${base}/connect/keys`, base, { action: 'secrets', csrf, 'secret.API_KEY': SECRET })).status).toBe(200);
     await waiting;
     expect((await fetch(link.url)).status).toBe(410);
+  });
+});
+
+describe('the login at the face issuer (listen.auth) through app/connector.ts', () => {
+  let as: AuthServer;
+  let app: AppConnector;
+  let endpoint: HttpEndpoint;
+  beforeAll(async () => {
+    as = await startAuthServer({ resources: {}, anyResource: { scopes: ['mcp:read'] } });
+    const config = perUserConfig(['listen:', `  auth: { issuer: "${as.issuer}", requiredScopes: [mcp:read] }`]);
+    app = (await openConnector({
+      config: () => config,
+      state: new MemoryStore(),
+      audit: createAuditLog({ logger: silentLogger() }),
+      logger: silentLogger(),
+      httpFace: true,
+      faceUrl: () => endpoint?.url,
+      credentials,
+    }))!;
+    endpoint = await startHttpEndpoint({} as SessionOpener, {
+      host: '127.0.0.1',
+      port: 0,
+      path: '/mcp',
+      allowedOrigins: [],
+      maxMessageBytes: 1_000_000,
+      prefixPage: { prefix: '/connect/', serve: (req, res) => app.connector.handle(req, res) },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await endpoint.close();
+    await as.close();
+  });
+
+  it("takes the user from the token's subject as MCP requests do: alice reaches her form, bob on alice's link is refused", async () => {
+    const alice = await followRedirects((await app.connector.link('alice', 'keys')).url);
+    expect(alice.hops.some((h) => h.startsWith(as.issuer))).toBe(true);
+    expect(alice.status).toBe(200);
+    expect(alice.url.startsWith(`${new URL(endpoint.url).origin}/connect/callback`)).toBe(true);
+    as.loginAs('bob');
+    try {
+      const bob = await followRedirects((await app.connector.link('alice', 'keys')).url);
+      expect(bob.status).toBe(403);
+    } finally {
+      as.loginAs(undefined);
+    }
   });
 });
