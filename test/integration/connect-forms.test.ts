@@ -24,8 +24,12 @@ import { followRedirects } from '../fixtures/oauth/browser.js';
 import { createAuditLog } from '../../src/observability/audit.js';
 import { Keyring } from '../../src/state/credential-keys.js';
 import { FileCredentialBackend } from '../../src/state/credential-file.js';
-import { SealedCredentialStore } from '../../src/state/credentials.js';
+import { type CredentialStore, SealedCredentialStore } from '../../src/state/credentials.js';
 import { MemoryStore } from '../../src/state/memory-store.js';
+import { openCredentialStore } from '../../src/state/open-credentials.js';
+import { RedisStore } from '../../src/state/redis-store.js';
+import type { StateStore } from '../../src/state/store.js';
+import { startRedis } from '../helpers/redis-server.js';
 
 const TEAM_TOKEN = `team-${randomBytes(8).toString('hex')}`;
 const OTHER_TOKEN = `other-${randomBytes(8).toString('hex')}`;
@@ -172,27 +176,74 @@ describe('the loopback listener of a stdio-only gateway', () => {
   });
 });
 
-describe('two replicas sharing a store', () => {
+/** Two replicas: their stores (sharing a backend) and each one's CredentialStore. */
+interface Pair {
+  a: { store: StateStore; credentials: CredentialStore };
+  b: { store: StateStore; credentials: CredentialStore };
+  close(): Promise<void>;
+}
+
+const pairs: [string, () => Promise<Pair>][] = [
+  [
+    'memory',
+    async () => {
+      const a = new MemoryStore();
+      return { a: { store: a, credentials }, b: { store: new MemoryStore({ shareWith: a }), credentials }, close: async () => {} };
+    },
+  ],
+  [
+    'redis (credentials in Redis too)',
+    async () => {
+      const redis = await startRedis();
+      const keyring = new Keyring(randomBytes(32));
+      const replica = async () => {
+        const store = new RedisStore({ url: redis.url, logger: silentLogger() });
+        expect(await store.start(5000)).toBe('up');
+        return { store, credentials: await openCredentialStore({ store, keyring }) };
+      };
+      const [a, b] = [await replica(), await replica()];
+      return {
+        a,
+        b,
+        async close() {
+          await Promise.all([a.store.close(), b.store.close()]);
+          await redis.stop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(pairs)('two replicas sharing a store: %s', (_name, makePair) => {
   const servers = new Map<string, ConnectServer>([['keys', { name: 'keys', perUser: { kind: 'secrets', secrets: [{ name: 'API_KEY' }] } }]]);
-  const storeA = new MemoryStore();
-  const storeB = new MemoryStore({ shareWith: storeA });
+  let pair: Pair;
   let http: Server;
   let base = '';
-  const replica = (store: MemoryStore): Connector =>
-    createConnector({ servers: () => servers, settings: () => ({ linkTtlMs: 60_000 }), credentials, store, logger: silentLogger(), publicUrl: () => base, browser: { kind: 'local', user: 'ops' } });
+  const replica = (r: Pair['a']): Connector =>
+    createConnector({
+      servers: () => servers,
+      settings: () => ({ linkTtlMs: 60_000 }),
+      credentials: r.credentials,
+      store: r.store,
+      logger: silentLogger(),
+      publicUrl: () => base,
+      browser: { kind: 'local', user: 'ops' },
+    });
   let a: Connector;
   let b: Connector;
   beforeAll(async () => {
-    a = replica(storeA);
-    b = replica(storeB);
+    pair = await makePair();
+    a = replica(pair.a);
+    b = replica(pair.b);
     // Behind one address, as behind a balancer: this test sends every page request to replica B.
     http = createServer((req, res) => b.handle(req, res));
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  });
+  }, 20_000);
   afterAll(async () => {
     http.closeAllConnections();
     await new Promise((r) => http.close(r));
+    await pair.close();
   });
 
   it("a connect on replica B ends the wait of replica A's call, and A's link is used up on B", async () => {
@@ -203,7 +254,9 @@ describe('two replicas sharing a store', () => {
     const csrf = hidden(await form.text(), 'csrf');
     expect((await post(`${base}/connect/keys`, base, { action: 'secrets', csrf, 'secret.API_KEY': SECRET })).status).toBe(200);
     await waiting;
+    expect((await pair.a.credentials.get('ops', 'keys'))?.credential).toEqual({ kind: 'secrets', values: { API_KEY: SECRET } });
     expect((await fetch(link.url)).status).toBe(410);
+    await pair.a.credentials.delete('ops', 'keys');
   });
 });
 
