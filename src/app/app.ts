@@ -41,6 +41,7 @@ import type { CredentialStore } from '../state/credentials.js';
 import type { ServerAuth } from '../outbound/auth/types.js';
 import type { Connection, RequestOwner, Session } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
+import { openConnector, type AppConnector } from './connector.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
 import { exposureOf, nearABudget, usesCodeMode } from './exposure.js';
 import { type JsonObject, valueAt } from '../protocol/json.js';
@@ -91,6 +92,8 @@ export class App implements SessionOpener {
   /** Sessions' records, SSE events and messages between replicas (src/state/): opened by start(), closed by close(). */
   state?: StateStore;
   private observability?: Observability;
+  /** The /connect pages and the ConnectAsker of per-user credentials (issue 33): opened by listen() when a server is per-user. */
+  connect?: AppConnector;
   /** Code mode's declarer, once loaded (see loadCodeMode). */
   private declare?: CodeDeclarer;
   /** Per-user servers (issue 33): their credentials, connect pages, users' connections and listing. */
@@ -258,7 +261,20 @@ export class App implements SessionOpener {
       { http: options.http !== undefined, env: this.options.env ?? process.env, logger: this.logger, knownMethods: new Set(['initialize', ...handlers.keys()]) },
     );
     const status = () => ({ servers: this.summary(), sessions: this.sessionCount });
-    this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status, pages: this.observability.pages, stateStore: this.state }, options);
+    // start() opened the state store; without it (a test listening on an app never started) no pages.
+    this.connect =
+      this.state &&
+      (await openConnector({
+        config: () => this.current,
+        state: this.state,
+        audit: this.audit,
+        logger: this.logger,
+        httpFace: options.http !== undefined,
+        faceUrl: () => this.faces?.url,
+      }));
+    const connect = this.connect?.connector;
+    const prefixPage = connect === undefined ? undefined : { prefix: '/connect/', serve: connect.handle.bind(connect) };
+    this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status, pages: this.observability.pages, stateStore: this.state, prefixPage }, options);
     return this.faces.url;
   }
 
@@ -380,6 +396,7 @@ export class App implements SessionOpener {
     // First: no listing is started while everything else closes.
     await this.perUser.close();
     await this.faces?.close();
+    await this.connect?.close();
     for (const session of [...this.router.allSessions()] as ClientSession[]) session.close();
     await this.router.close();
     await Promise.all(this.router.connections().map((c) => c.close()));

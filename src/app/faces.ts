@@ -5,7 +5,7 @@
 import type { GatewayConfig } from '../config/types.js';
 import type { BoundPort } from '../inbound/http-bind.js';
 import { startHttpEndpoint } from '../inbound/http-endpoint.js';
-import { HEALTH_PATH, STATUS_PATH, type HttpEndpoint, type Page } from '../inbound/http-endpoint-options.js';
+import { HEALTH_PATH, STATUS_PATH, type HttpEndpoint, type HttpEndpointOptions, type Page } from '../inbound/http-endpoint-options.js';
 import { replyJson } from '../inbound/http-reply.js';
 import { startStdioEndpoint } from '../inbound/stdio-endpoint.js';
 import type { EndpointSession, SessionOpener } from '../inbound/session-opener.js';
@@ -31,6 +31,8 @@ export interface FaceDeps {
   pages?: ReadonlyMap<string, Page>;
   /** Where the HTTP face records its stateful sessions, so replicas sharing it serve any of them. */
   stateStore?: StateStore;
+  /** Pages under a prefix (the /connect/ pages of per-user credentials), public, GET and POST. */
+  prefixPage?: HttpEndpointOptions['prefixPage'];
 }
 
 export interface Faces {
@@ -93,6 +95,7 @@ export async function openFaces(deps: FaceDeps, options: FaceOptions): Promise<F
       writeBufferBytes: l.writeBufferBytes,
       logger: logger.child({ inbound: 'http' }),
       store: deps.stateStore,
+      ...(deps.prefixPage === undefined ? {} : { prefixPage: deps.prefixPage }),
       // Looked up per request, so a reload that adds or changes tokens applies to new requests.
       authenticate: (header) => auth.authenticate()?.(header),
       isOperator: (principal) => auth.isOperator(principal),

@@ -55,6 +55,13 @@ export interface HttpEndpointOptions {
    */
   pages?: ReadonlyMap<string, Page>;
   /**
+   * Pages under a path prefix (the /connect/ pages of per-user credentials): GET, HEAD and POST,
+   * public (no bearer token: they verify the browser themselves), Host checked as for every
+   * request, not the Origin policy of MCP requests: the handler itself refuses a POST whose Origin
+   * is not the gateway's public one, and bounds the form it reads.
+   */
+  prefixPage?: { readonly prefix: string; serve(req: IncomingMessage, res: ServerResponse): void };
+  /**
    * Whether an authenticated principal may read an operator page. Without authentication
    * configured, operator pages are as open as the MCP endpoint itself.
    */

@@ -227,6 +227,8 @@ class Endpoint implements PostHost {
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
+    const prefixed = this.options.prefixPage;
+    if (prefixed !== undefined && path.startsWith(prefixed.prefix)) return this.servePrefixed(req, res, prefixed);
     const page = path === this.options.path ? undefined : this.options.pages?.get(path);
     if (path !== this.options.path && page === undefined) {
       return this.refuse(req, res, 404, Refusal.pathNotFound);
@@ -258,6 +260,19 @@ class Endpoint implements PostHost {
         replyJson(res, 500, Refusal.internalError, CLOSE_HEADERS);
       },
     );
+  }
+
+  /** A page under the prefix: Host checked, no token, no Origin policy (its handler checks a POST's). */
+  private servePrefixed(req: IncomingMessage, res: ServerResponse, prefixed: NonNullable<HttpEndpointOptions['prefixPage']>): void {
+    if (!hostAllowed(req.headers.host, this.hostNames)) {
+      this.logger.warn({ method: req.method, remote: req.socket.remoteAddress }, 'refused request: Host not allowed (listen.allowedHosts)');
+      return this.refuse(req, res, 403, Refusal.badHost);
+    }
+    if (this.draining) return this.refuse(req, res, 503, Refusal.shuttingDown, { 'Retry-After': '1' });
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return this.refuse(req, res, 405, Refusal.methodNotAllowed, { Allow: 'GET, HEAD, POST' });
+    this.track(res);
+    prefixed.serve(req, res);
   }
 
   /** Acts on the authenticator's verdict. */

@@ -7,6 +7,7 @@
 // records expire with their TTL.
 
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { MemoryValues } from './memory-values.js';
 import { DEFAULT_MAX_EVENT_BYTES, eventBytes, keptForm, standIn } from './stand-in.js';
 import type { SessionMessage, SessionRecord, StateStore, StoredEvent, StoreHealth } from './store.js';
 
@@ -57,6 +58,7 @@ export class MemoryStore implements StateStore {
   private readonly kept: { bytes: number } = { bytes: 0 };
   private readonly listeners = new Map<string, Set<(message: SessionMessage) => void>>();
   private readonly claims = new Map<string, Map<string, Claim>>();
+  private readonly values: MemoryValues;
   /** Shared with the stores that share these maps: event ids stay unique within a session. */
   private readonly seq: { n: number } = { n: 0 };
   private key: { key: Buffer; keyId: string } | undefined;
@@ -83,11 +85,13 @@ export class MemoryStore implements StateStore {
       this.kept = shareWith.kept;
       this.listeners = shareWith.listeners;
       this.claims = shareWith.claims;
+      this.values = MemoryValues.sharing(shareWith.values, this.now);
       this.alive = shareWith.alive;
       this.seq = shareWith.seq;
       this.key = shareWith.sharedKeySync();
     } else {
       this.alive = new Set();
+      this.values = new MemoryValues(this.now);
     }
     this.alive.add(this.replicaId);
   }
@@ -264,6 +268,26 @@ export class MemoryStore implements StateStore {
 
   liveReplicas(): number {
     return Math.max(1, this.alive.size);
+  }
+
+  async takeOnce(key: string, ttlMs: number): Promise<boolean> {
+    return this.values.takeOnce(key, ttlMs);
+  }
+
+  async putValue(key: string, value: string, ttlMs: number): Promise<void> {
+    this.values.put(key, value, ttlMs);
+  }
+
+  async takeValue(key: string): Promise<string | undefined> {
+    return this.values.take(key);
+  }
+
+  async signal(topic: string): Promise<void> {
+    this.values.signal(topic);
+  }
+
+  async listen(topic: string, listener: () => void): Promise<() => void> {
+    return this.values.listen(topic, listener);
   }
 
   async close(): Promise<void> {

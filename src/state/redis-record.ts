@@ -34,6 +34,14 @@ export class RedisKeys {
   channel(id: string): string {
     return `${this.base}c:${id}`;
   }
+  /** A short-lived value (takeOnce, putValue). */
+  value(key: string): string {
+    return `${this.base}v:${key}`;
+  }
+  /** A topic's channel (signal, listen). */
+  topic(topic: string): string {
+    return `${this.base}t:${topic}`;
+  }
   holder(holder: string): string {
     return this.holderPrefix + holder;
   }

@@ -49,6 +49,8 @@ export class RedisStore implements StateStore {
   private readonly heartbeatMs: number;
   private readonly log: Logger | undefined;
   private readonly pubsub: RedisChannels;
+  /** Topics (signal/listen) on the same subscriber connection, channels of their own. */
+  private readonly topics: RedisChannels;
   private live = 1;
   private timer: NodeJS.Timeout | undefined;
   private key: { key: Buffer; keyId: string } | undefined;
@@ -68,6 +70,12 @@ export class RedisStore implements StateStore {
     this.pubsub = new RedisChannels(
       this.sub,
       (id) => this.keys.channel(id),
+      (op) => this.call(op),
+      this.log,
+    );
+    this.topics = new RedisChannels(
+      this.sub,
+      (topic) => this.keys.topic(topic),
       (op) => this.call(op),
       this.log,
     );
@@ -217,6 +225,28 @@ export class RedisStore implements StateStore {
     return this.live;
   }
 
+  async takeOnce(key: string, ttlMs: number): Promise<boolean> {
+    return (await this.call(() => this.client.set(this.keys.value(key), '1', { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } }))) === 'OK';
+  }
+
+  async putValue(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.call(() => this.client.set(this.keys.value(key), value, { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } }));
+  }
+
+  async takeValue(key: string): Promise<string | undefined> {
+    const value = await this.call(() => this.client.getDel(this.keys.value(key)));
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  async signal(topic: string): Promise<void> {
+    // The payload is JSON because the channel reader parses it; listeners hear only that it came.
+    await this.call(() => this.client.publish(this.keys.topic(topic), '{}'));
+  }
+
+  listen(topic: string, listener: () => void): Promise<() => void> {
+    return this.topics.subscribe(topic, () => listener());
+  }
+
   close(): Promise<void> {
     this.closed ??= this.shutdown();
     return this.closed;
@@ -234,6 +264,7 @@ export class RedisStore implements StateStore {
         .catch(() => {});
     }
     this.pubsub.clear();
+    this.topics.clear();
     await Promise.all([this.client, this.sub].map((c) => (c.isOpen ? c.close().catch(() => c.destroy()) : undefined)));
     this.state.setCommands(false);
     this.state.close();

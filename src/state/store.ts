@@ -112,6 +112,20 @@ export interface StateStore {
   /** Live replicas, this one included (at least 1): cluster-wide limits are split between them. */
   liveReplicas(): number;
 
+  /**
+   * Marks `key` as taken for `ttlMs`: true for exactly one caller across the replicas sharing the
+   * store, false for every later one until it expires (single-use connect links, issue 33).
+   */
+  takeOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** Keeps a short-lived value every replica can take (a connect flow waiting for its callback). */
+  putValue(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Reads and deletes the value at once: exactly one caller gets it; undefined when gone or expired. */
+  takeValue(key: string): Promise<string | undefined>;
+  /** Tells every replica's listeners of `topic` (a user connected a server), this one's included. */
+  signal(topic: string): Promise<void>;
+  /** Hears `topic`'s signals until the returned function is called; resolves once in place. */
+  listen(topic: string, listener: () => void): Promise<() => void>;
+
   /** Stops heartbeats and subscriptions, closes connections. Idempotent. */
   close(): Promise<void>;
 }

@@ -265,6 +265,60 @@ export function stateStoreContract(name: string, makeSubject: () => Promise<Stor
       await b.close(); // idempotent
     });
 
+    it('takes a key once across replicas, until it expires (single-use connect links)', async () => {
+      const { a, b } = await open();
+      const [x, y] = await Promise.all([a.takeOnce('link:n1', LONG), b.takeOnce('link:n1', LONG)]);
+      // Exactly one of two replicas racing for the same link wins.
+      expect([x, y].filter(Boolean)).toHaveLength(1);
+      expect(await a.takeOnce('link:n1', LONG)).toBe(false);
+      expect(await b.takeOnce('link:n2', LONG)).toBe(true);
+      // After its TTL the key is free again (links carry their own expiry, so that is harmless).
+      expect(await a.takeOnce('link:short', subject.shortTtlMs)).toBe(true);
+      await a.putSession(record('clock'), subject.shortTtlMs);
+      await subject.outlive(a, 'clock');
+      expect(await b.takeOnce('link:short', LONG)).toBe(true);
+    });
+
+    it('keeps a short-lived value that exactly one replica takes (a pending connect flow)', async () => {
+      const { a, b } = await open();
+      await a.putValue('flow:1', '{"any":"text ✓"}', LONG);
+      const taken = await Promise.all([a.takeValue('flow:1'), b.takeValue('flow:1')]);
+      expect(taken.filter((v) => v !== undefined)).toEqual(['{"any":"text ✓"}']);
+      expect(await b.takeValue('flow:1')).toBeUndefined();
+      expect(await b.takeValue('never')).toBeUndefined();
+      await b.putValue('flow:2', 'v', subject.shortTtlMs);
+      await a.putSession(record('clock'), subject.shortTtlMs);
+      await subject.outlive(a, 'clock');
+      expect(await a.takeValue('flow:2')).toBeUndefined();
+    });
+
+    it('signals a topic to the listeners of every replica, and not after they stop', async () => {
+      const { a, b } = await open();
+      let heardA = 0;
+      let resolveB!: () => void;
+      const heardB = new Promise<void>((r) => (resolveB = r));
+      const stopA = await a.listen('connected:alice/gh', () => heardA++);
+      const stopB = await b.listen('connected:alice/gh', () => resolveB());
+      let other = 0;
+      const stopOther = await b.listen('connected:bob/gh', () => other++);
+      await a.signal('connected:alice/gh');
+      await heardB;
+      await waitUntil(() => heardA === 1);
+      stopA();
+      stopB();
+      // A signal after stopping reaches nobody of that topic; one on another topic shows delivery still works.
+      await a.signal('connected:alice/gh');
+      let resolveOther!: () => void;
+      const otherHeard = new Promise<void>((r) => (resolveOther = r));
+      const stopOther2 = await b.listen('connected:bob/gh', () => resolveOther());
+      await a.signal('connected:bob/gh');
+      await otherHeard;
+      expect(heardA).toBe(1);
+      expect(other).toBe(1);
+      stopOther();
+      stopOther2();
+    });
+
     it('shares one signing key between replicas', async () => {
       const { a, b } = await open();
       const [ka, kb] = await Promise.all([a.sharedKey(), b.sharedKey()]);

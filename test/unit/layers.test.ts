@@ -41,6 +41,8 @@ const ALLOWED: Record<string, string[]> = {
   // The store behind sessions shared by replicas (issue 32): beside the router, below inbound.
   state: ['protocol', 'errors', 'log', 'jsonrpc', 'config-types'],
   'inbound/auth': ['protocol', 'errors', 'log', 'config-types'],
+  // The connect pages (issue 33): orchestration only; OAuth/OIDC protocol code stays in the auth/ folders.
+  connect: ['protocol', 'errors', 'log', 'config-types', 'state', 'observability', 'outbound/auth', 'inbound/auth'],
   // Code mode (handlers/run-code.ts, code-callables.ts) is loaded lazily, on the first run or once configured.
   inbound: ['protocol', 'errors', 'log', 'jsonrpc', 'router', 'catalog', 'policy', 'observability', 'config-types', 'inbound/auth', 'codemode', 'state'],
   config: ['protocol', 'errors', 'policy', 'config-types'],
@@ -64,6 +66,7 @@ const ALLOWED: Record<string, string[]> = {
     'outbound/auth',
     'inbound/auth',
     'state',
+    'connect',
   ],
   // observability: `switchboard users revoke` writes credential.revoke to the audit log itself.
   cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth', 'state', 'observability'],

@@ -9,4 +9,6 @@ export { login, logout, probeChallenge, tokenStoreFor, type LoginDeps } from './
 export { FileTokenStore, MemoryTokenStore, defaultTokenFile, type TokenStore, type StoredTokens, type StoredClient } from './token-store.js';
 export { AuthError, AuthErrorCode } from './errors.js';
 export { bearerChallenge, parseWwwAuthenticate } from './challenge.js';
-export { normalizeOAuthConfig, type OAuthConfig, type ServerTarget, type AuthState, type AuthStatus, type AuthLogger } from './types.js';
+export { normalizeOAuthConfig, type OAuthConfig, type ServerTarget, type AuthState, type AuthStatus, type AuthLogger, type FetchLike } from './types.js';
+export { beginBrowserFlow, finishBrowserFlow, type PendingFlow, type BrowserFlowTarget, type BeginOptions } from './browser-flow.js';
+export { oauthErrorCode } from './grants.js';

@@ -79,6 +79,8 @@ export interface ObtainClientOptions {
   now?: () => number;
   /** May a new client be registered now (false on refresh: use what exists). */
   allowRegistration?: boolean;
+  /** RFC 7591 / OIDC application_type to register (default native: a loopback redirect); web for a page on a public URL. */
+  applicationType?: 'native' | 'web';
 }
 
 export async function obtainClient(o: ObtainClientOptions): Promise<ClientIdentity> {
@@ -113,7 +115,7 @@ export async function obtainClient(o: ObtainClientOptions): Promise<ClientIdenti
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: requested,
-    application_type: 'native',
+    application_type: o.applicationType ?? 'native',
   };
   let registered: Record<string, unknown>;
   try {

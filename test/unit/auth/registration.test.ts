@@ -59,6 +59,15 @@ describe('client registration priority (MCP client registration)', () => {
     expect(bodies).toHaveLength(2);
   });
 
+  it('registers a web client for the connect pages on a public URL (issue 33), native stays the default', async () => {
+    const { fetchFn, bodies } = registrar({ client_id: 'web-1', token_endpoint_auth_method: 'none' });
+    const as = { ...base, registration_endpoint: 'http://127.0.0.1:4000/register', token_endpoint_auth_methods_supported: ['none'] };
+    const redirectUri = 'https://gw.example.com/connect/callback';
+    const id = await obtainClient({ config: { type: 'oauth' }, as, store: new MemoryTokenStore(), redirectUri, insecure: true, fetch: fetchFn, applicationType: 'web' });
+    expect(id).toMatchObject({ source: 'dynamic', clientId: 'web-1' });
+    expect(bodies[0]).toMatchObject({ application_type: 'web', redirect_uris: [redirectUri] });
+  });
+
   it('asks for a public client when the AS accepts "none"', async () => {
     const { fetchFn, bodies } = registrar({ client_id: 'pub' });
     const as = { ...base, registration_endpoint: 'http://127.0.0.1:4000/register', token_endpoint_auth_methods_supported: ['none'] };
