@@ -262,17 +262,24 @@ export class App implements SessionOpener {
     );
     const status = () => ({ servers: this.summary(), sessions: this.sessionCount });
     // start() opened the state store; without it (a test listening on an app never started) no pages.
+    const perUserServers = this.current.servers.some((s) => perUserOf(s) !== undefined);
     this.connect =
-      this.state &&
-      (await openConnector({
-        config: () => this.current,
-        state: this.state,
-        audit: this.audit,
-        logger: this.logger,
-        httpFace: options.http !== undefined,
-        faceUrl: () => this.faces?.url,
-      }));
+      this.state === undefined || !perUserServers
+        ? undefined
+        : await openConnector({
+            config: () => this.current,
+            state: this.state,
+            audit: this.audit,
+            logger: this.logger,
+            httpFace: options.http !== undefined,
+            faceUrl: () => this.faces?.url,
+            // One store per process: the one the users' connections read.
+            credentials: await this.perUser.credentials(),
+            onConnect: (user, server) => void this.perUser.noteConnect(user, server),
+          });
     const connect = this.connect?.connector;
+    // The pages ask users to connect, unless a test gave its own asker.
+    if (connect !== undefined && this.options.connectAsker === undefined) this.useConnectAsker(connect);
     const prefixPage = connect === undefined ? undefined : { prefix: '/connect/', serve: connect.handle.bind(connect) };
     this.faces = await openFaces({ opener: this, config: () => this.current, logger: this.logger, status, pages: this.observability.pages, stateStore: this.state, prefixPage }, options);
     return this.faces.url;

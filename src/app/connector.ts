@@ -3,11 +3,10 @@
 // picks how a browser proves who it is from the face in front (listen.auth: a login at its issuer;
 // static client tokens: the token form; no HTTP face or no authentication: the local user), and
 // serves the pages under /connect/ on the HTTP face, or on a loopback listener without one.
-// Until h33-config's schema is merged, the config parts read here are typed locally below.
 
-import type { GatewayConfig, ServerConfig } from '../config/types.js';
+import type { GatewayConfig } from '../config/types.js';
 import { createConnector } from '../connect/connector.js';
-import type { BrowserCheck, Connector, ConnectServer, PerUser } from '../connect/types.js';
+import type { BrowserCheck, Connector, ConnectServer } from '../connect/types.js';
 import { bearerAuthenticator } from '../inbound/http-auth.js';
 import type { Logger } from '../log.js';
 import type { AuditLog } from '../observability/audit.js';
@@ -17,27 +16,15 @@ import { openCredentialStore } from '../state/open-credentials.js';
 import type { StateStore } from '../state/store.js';
 import { faceAuth } from './face-auth.js';
 
-/** `config.credentials` as h33-config normalizes it (typed here until that branch is merged). */
-export interface CredentialsSection {
-  file?: string;
-  keyFile?: string;
-  publicUrl?: string;
-  linkTtlMs: number;
-  localUser: string;
-  login?: { clientId: string; clientSecret?: string; scopes: string[] };
-}
+export type CredentialsSection = GatewayConfig['credentials'];
 
-const DEFAULT_CREDENTIALS: CredentialsSection = { linkTtlMs: 10 * 60_000, localUser: 'local' };
-
-export const credentialsOf = (config: GatewayConfig): CredentialsSection => (config as GatewayConfig & { credentials?: CredentialsSection }).credentials ?? DEFAULT_CREDENTIALS;
-
-const perUserOf = (server: ServerConfig): PerUser | undefined => (server as ServerConfig & { perUser?: PerUser }).perUser;
+export const credentialsOf = (config: GatewayConfig): CredentialsSection => config.credentials;
 
 /** The per-user servers of `config`, as the pages need them. */
 export function perUserServers(config: GatewayConfig): Map<string, ConnectServer> {
   const out = new Map<string, ConnectServer>();
   for (const s of config.servers) {
-    const perUser = perUserOf(s);
+    const perUser = s.perUser;
     if (perUser === undefined) continue;
     const http = s.kind === 'http' ? { url: s.url, ...(s.auth === undefined ? {} : { auth: s.auth as OAuthConfig }) } : {};
     out.set(s.name, { name: s.name, perUser, ...http });
@@ -55,6 +42,8 @@ export interface AppConnectorDeps {
   faceUrl: () => string | undefined;
   /** The CredentialStore when the app already opened one; else opened here from config.credentials. */
   credentials?: CredentialStore;
+  /** Told after a connect stored a credential. */
+  onConnect?: (user: string, server: string) => void;
 }
 
 export interface AppConnector {
@@ -90,6 +79,7 @@ export async function openConnector(deps: AppConnectorDeps): Promise<AppConnecto
       return url === undefined ? undefined : new URL(url).origin;
     },
     browser: browserCheck(deps, settings),
+    ...(deps.onConnect === undefined ? {} : { onConnect: deps.onConnect }),
   });
   return {
     connector,

@@ -4,9 +4,9 @@
 // is CONNECT_REQUIRED, which the router answers by asking the user to connect. Never a secret in
 // a log line, an error message or an audit entry.
 
-import type { ServerConfig } from '../config/types.js';
+import { fillUserRefs, type ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
-import type { AuditLog } from '../observability/audit.js';
+import { auditCredential, type AuditLog } from '../observability/audit.js';
 import { createServerAuth } from '../outbound/auth/server-auth.js';
 import { MemoryTokenStore, type StoredTokens, type TokenStore } from '../outbound/auth/token-store.js';
 import type { ServerAuth } from '../outbound/auth/types.js';
@@ -15,7 +15,6 @@ import type { Connection } from '../router/session.js';
 import type { CredentialStore } from '../state/credentials.js';
 
 /** `${user.NAME}`: a per-user secret's place in a header or env value. */
-const USER_REF = /\$\{user\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export interface PerUserOpenDeps {
   credentials: () => Promise<CredentialStore>;
@@ -68,12 +67,11 @@ export async function openPerUserConnection(deps: PerUserOpenDeps, server: Serve
  */
 export function fillSecrets(server: ServerConfig, values: Readonly<Record<string, string>>): ServerConfig | string {
   let missing: string | undefined;
-  const fill = (text: string) =>
-    text.replace(USER_REF, (_ref, name: string) => {
-      const value = Object.hasOwn(values, name) ? values[name] : undefined;
-      if (value === undefined) missing ??= name;
-      return value ?? '';
-    });
+  const fill = (text: string) => {
+    const filled = fillUserRefs(text, values);
+    missing ??= filled.missing[0];
+    return filled.value;
+  };
   const filledMap = (map: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, fill(v)]));
   const out: ServerConfig = server.kind === 'http' ? { ...server, headers: filledMap(server.headers) } : { ...server, env: filledMap(server.env) };
   return missing ?? out;
@@ -95,7 +93,7 @@ async function refusedMeansReconnect(deps: PerUserOpenDeps, store: CredentialSto
 
 /** The server refused `user`'s credential: it is forgotten (they connect again), and that is audited, never the secret. */
 export async function dropRefused(audit: AuditLog, store: CredentialStore, user: string, server: string): Promise<void> {
-  if (await store.delete(user, server)) audit.record({ server, kind: 'credential.denied', item: user, change: 'dropped', why: 'the server refused the credential' });
+  if (await store.delete(user, server)) auditCredential(audit, 'denied', { user, server, via: 'call', why: 'the server refused the credential; dropped' });
 }
 
 /**
@@ -112,7 +110,7 @@ export function renewer(deps: PerUserOpenDeps, store: CredentialStore, user: str
       renewed = true;
       return { kind: 'oauth', tokens: next };
     });
-    if (renewed) deps.audit.record({ server, kind: 'credential.refresh', item: user, change: 'refreshed', why: 'the access token was renewed' });
+    if (renewed) auditCredential(deps.audit, 'refresh', { user, server, kind: 'oauth', via: 'refresh' });
     return (record.credential as { tokens: StoredTokens }).tokens;
   };
 }

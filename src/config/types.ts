@@ -6,6 +6,8 @@
 import { GatewayError } from '../errors.js';
 import type { toGatewayConfig, toHttpServer, toStdioServer } from './normalize.js';
 
+export type { PerUser } from './normalize.js';
+
 export type GatewayConfig = ReturnType<typeof toGatewayConfig>;
 
 export type StdioServerConfig = ReturnType<typeof toStdioServer>;

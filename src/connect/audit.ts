@@ -1,9 +1,9 @@
 // Audit entries of the connect pages (credential.connect, credential.denied): who, which server,
-// which kind of credential, how. Never a secret, a token or a link. Each entry carries its time
-// in `why`, as the audit log writes an identical entry once per process and every connect counts.
+// which kind of credential, how; through the audit log's one helper for credential events (never
+// deduplicated). Never a secret, a token or a link.
 
-import type { ConnectAudit } from './types.js';
+import { auditCredential as record, type AuditLog } from '../observability/audit.js';
 
-export function auditCredential(audit: ConnectAudit | undefined, what: 'connect' | 'denied', user: string, server: string, kind: string, via: string, at: number): void {
-  audit?.record({ server, kind: `credential.${what}`, item: user, field: kind, change: what === 'connect' ? 'stored' : 'refused', why: `via ${via} at ${new Date(at).toISOString()}` });
+export function auditCredential(audit: Pick<AuditLog, 'record'> | undefined, what: 'connect' | 'denied', user: string, server: string, kind: 'oauth' | 'secrets', via: string, why?: string): void {
+  if (audit !== undefined) record(audit, what, { user, server, kind, via, ...(why === undefined ? {} : { why }) });
 }

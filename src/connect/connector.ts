@@ -183,7 +183,7 @@ class ConnectPages implements Connector {
   /** The browser is `user` (verified): refuse it when the link is another user's, else connect. */
   private async verified(req: IncomingMessage, res: ServerResponse, server: ConnectServer, user: string, link: LinkClaims | undefined, via: string, setCookies: string[] = []): Promise<void> {
     if (link !== undefined && link.u !== user) {
-      auditCredential(this.deps.audit, 'denied', link.u, server.name, server.perUser.kind, `${via}: opened by another user`, this.now());
+      auditCredential(this.deps.audit, 'denied', link.u, server.name, server.perUser.kind, 'connect-page', `${via}: opened by another user`);
       this.deps.logger.warn({ server: server.name }, 'connect link opened by a browser signed in as another user: refused');
       return sendMessage(res, 403, 'This link is for someone else', 'You are signed in as another user than the one this link was made for. Nothing was stored.', { 'set-cookie': setCookies });
     }
@@ -277,7 +277,8 @@ class ConnectPages implements Connector {
 
   private async store(user: string, server: ConnectServer, credential: Credential, kind: 'oauth' | 'secrets'): Promise<void> {
     await this.deps.credentials.put(user, server.name, credential);
-    auditCredential(this.deps.audit, 'connect', user, server.name, kind, 'connect page', this.now());
+    auditCredential(this.deps.audit, 'connect', user, server.name, kind, 'connect-page');
+    this.deps.onConnect?.(user, server.name);
     this.deps.logger.info({ server: server.name, kind }, 'connect: a user stored a credential');
     // Every replica's connected() waiting on this pair hears it; a failure to tell them is logged, the credential stays.
     await this.deps.store.signal(connectedTopic(user, server.name)).catch((err: unknown) => this.deps.logger.warn({ err: String(err) }, 'connect: could not signal the other replicas'));

@@ -4,6 +4,7 @@
 
 import type { FetchLike, OAuthConfig } from '../outbound/auth/index.js';
 import type { Logger } from '../log.js';
+import type { AuditLog } from '../observability/audit.js';
 import type { CredentialStore } from '../state/credentials.js';
 import type { StateStore } from '../state/store.js';
 
@@ -48,10 +49,8 @@ export type BrowserCheck =
   | { readonly kind: 'token'; verify(authorization: string): Promise<string | undefined> }
   | { readonly kind: 'local'; readonly user: string };
 
-/** The audit entry's shape (observability/audit.ts). */
-export interface ConnectAudit {
-  record(entry: { server: string; kind: string; item: string; field?: string; change: string; why: string }): void;
-}
+/** Where credential events are recorded (observability/audit.ts). */
+export type ConnectAudit = Pick<AuditLog, 'record'>;
 
 export interface ConnectorDeps {
   /** The per-user servers in force, by name (looked up per request: a reload applies). */
@@ -68,6 +67,8 @@ export interface ConnectorDeps {
   signingKey?: Buffer;
   fetch?: FetchLike;
   now?: () => number;
+  /** Told after a credential is stored here (the listing of a server nobody had connected starts at once). */
+  onConnect?: (user: string, server: string) => void;
 }
 
 /** What ConnectAsker (src/router/connect-ask.ts) promises, repeated: the router may not be imported here. */

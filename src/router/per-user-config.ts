@@ -1,37 +1,19 @@
-// The config fields of per-user servers (issue 33), read in this one place. They are the config
-// helper's (h33-config: `server.perUser`, `config.credentials`); until its types are merged they are
-// read through these guards, with the agreed defaults, so nothing else casts.
+// The config of per-user servers (issue 33) as the router reads it: how a server is per-user, and
+// the credentials section's settings. Read in this one place.
 
-import type { GatewayConfig, ServerConfig } from '../config/types.js';
+import type { GatewayConfig, PerUser, ServerConfig } from '../config/types.js';
 
-export type PerUser = { kind: 'oauth' } | { kind: 'secrets'; secrets: { name: string; description?: string }[] };
+export type { PerUser };
 
-export interface PerUserBounds {
-  /** Connections one user may hold open (each may be a process). */
-  perUser: number;
-  /** Per-user connections of everyone together. */
-  total: number;
-  /** A connection with no call in flight for this long is closed. */
-  idleTimeoutMs: number;
-}
-
-export interface CredentialSettings {
-  publicUrl?: string;
-  linkTtlMs: number;
-  localUser: string;
-  connections: PerUserBounds;
-}
-
-const DEFAULTS: CredentialSettings = { linkTtlMs: 10 * 60_000, localUser: 'local', connections: { perUser: 16, total: 256, idleTimeoutMs: 10 * 60_000 } };
+export type CredentialSettings = GatewayConfig['credentials'];
+export type PerUserBounds = CredentialSettings['connections'];
 
 /** How `server` is per-user, or undefined for a server every user shares. */
 export function perUserOf(server: ServerConfig): PerUser | undefined {
-  return (server as { perUser?: PerUser }).perUser;
+  return server.perUser;
 }
 
-/** `config.credentials` with the agreed defaults filled in. */
+/** `config.credentials` (defaults filled in by the config). */
 export function credentialSettings(config: GatewayConfig): CredentialSettings {
-  const c = (config as { credentials?: Partial<CredentialSettings> }).credentials;
-  if (c === undefined) return DEFAULTS;
-  return { ...DEFAULTS, ...c, connections: { ...DEFAULTS.connections, ...c.connections } };
+  return config.credentials;
 }
