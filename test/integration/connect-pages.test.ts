@@ -143,7 +143,7 @@ describe.skipIf(!CHROMIUM)('connect pages in a browser', () => {
     expect(stored.credential.tokens.resource).toBe(notes.url);
     // The server sees alice's calls as the account she authorized there.
     expect(await whoami(stored.credential.tokens.accessToken)).toBe('alice-at-notes mcp:read');
-    expect(audits).toContainEqual(expect.objectContaining({ kind: 'credential.connect', item: 'alice', server: 'notes', field: 'oauth' }));
+    expect(audits).toContainEqual(expect.objectContaining({ kind: 'credential.connect', item: 'alice', server: 'notes', credential: 'oauth' }));
     expect(JSON.stringify(audits)).not.toContain(stored.credential.tokens.accessToken);
     // The same link again, even in another browser: refused, as used.
     const again = await visit(await freshPage(), link.url);

@@ -45,25 +45,19 @@ async function startFixture(): Promise<string> {
 }
 
 function config(serverUrl: string, publicUrl?: string): GatewayConfig {
-  const parsed = parseConfig(
+  return parseConfig(
     stringify({
       listen: { host: '127.0.0.1', port: 0 },
       clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
+      // Filled per user from their own secrets: the references make both servers per-user.
       servers: [
-        // `$${` is a literal `${` to the config loader: the reference is filled per user.
-        { name: 'keys', url: serverUrl, headers: { Authorization: 'Bearer $${user.API_KEY}' } },
-        { name: 'proc', command: nodeBin, args: [fixture('per-user-stdio.mjs')], env: { TOKEN: '$${user.TOKEN}' } },
+        { name: 'keys', url: serverUrl, headers: { Authorization: 'Bearer ${user.API_KEY}' } },
+        { name: 'proc', command: nodeBin, args: [fixture('per-user-stdio.mjs')], env: { TOKEN: '${user.TOKEN}' } },
       ],
+      credentials: { ...(publicUrl === undefined ? {} : { publicUrl }), linkTtl: '60s', connections: { perUser: 1, total: 3, idleTimeout: '10m' } },
     }),
     { baseDir: process.cwd(), env: {}, httpFace: true },
   );
-  // The config fields of h33-config, set by hand until its schema is merged.
-  const servers = parsed.servers.map((s) => ({
-    ...s,
-    perUser: { kind: 'secrets', secrets: s.name === 'keys' ? [{ name: 'API_KEY' }] : [{ name: 'TOKEN' }] },
-  }));
-  const credentials = { publicUrl, linkTtlMs: 60_000, localUser: 'local', connections: { perUser: 1, total: 3, idleTimeoutMs: 600_000 } };
-  return { ...parsed, servers, credentials } as GatewayConfig;
 }
 
 async function v1Client(user: keyof typeof TOKENS, capabilities: Record<string, unknown>): Promise<Client> {

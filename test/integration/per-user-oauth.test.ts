@@ -63,13 +63,11 @@ beforeAll(async () => {
     stringify({
       listen: { host: '127.0.0.1', port: 0 },
       clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
-      servers: [{ name: 'notes', url: mcp.url, auth: { type: 'oauth' } }],
+      servers: [{ name: 'notes', url: mcp.url, auth: { type: 'oauth', perUser: true } }],
     }),
     { baseDir: process.cwd(), env: {}, httpFace: true },
   );
-  // h33-config's normalized fields, by hand until its schema is merged.
-  const config = { ...parsed, servers: parsed.servers.map((s) => ({ ...s, perUser: { kind: 'oauth' } })) } as GatewayConfig;
-  app = new App(config, silentLogger(), { credentials: store, connectAsker: pages });
+  app = new App(parsed, silentLogger(), { credentials: store, connectAsker: pages });
   await app.start();
   url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;
 }, 30_000);
