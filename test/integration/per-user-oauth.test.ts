@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { App } from '../../src/app/app.js';
 import { parseConfig } from '../../src/config/load.js';
-import type { GatewayConfig } from '../../src/config/types.js';
 import { silentLogger } from '../../src/log.js';
 import type { Credential, CredentialStore } from '../../src/state/credentials.js';
 import { openCredentialStore } from '../../src/state/open-credentials.js';
