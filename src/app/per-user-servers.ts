@@ -58,6 +58,14 @@ export class PerUserServers {
   private readonly refusedListing = new Set<string>();
   /** The credential each user's connection was opened with (its obtainedAt: a new connect changes it, a refresh does not). */
   private readonly openedWith = new WeakMap<Connection, number>();
+  /**
+   * Bumped whenever the store says a record changed (here, on another replica, by the CLI): a
+   * connection checked since the last change is current without reading the store again, so a
+   * call on a held connection costs a Map lookup, not a file stat and a decryption.
+   */
+  private generation = 0;
+  private readonly checkedAt = new WeakMap<Connection, number>();
+  private stopWatchingStore: (() => void) | undefined;
 
   constructor(
     private readonly host: PerUserHost,
@@ -71,9 +79,12 @@ export class PerUserServers {
 
   /** The configured credential store, opened once, on first use. */
   credentials(): Promise<CredentialStore> {
-    if (this.given.credentials !== undefined) return Promise.resolve(this.given.credentials);
-    const c = (this.host.config() as { credentials?: { file?: string; keyFile?: string } }).credentials;
-    this.opened ??= openCredentialStore({ store: this.host.stateStore(), file: c?.file, keyFile: c?.keyFile, createKey: true });
+    if (this.opened !== undefined) return this.opened;
+    const c = this.host.config().credentials;
+    this.opened = (this.given.credentials !== undefined ? Promise.resolve(this.given.credentials) : openCredentialStore({ store: this.host.stateStore(), file: c.file, keyFile: c.keyFile, createKey: true })).then((store) => {
+      this.stopWatchingStore = store.watch(() => this.generation++);
+      return store;
+    });
     return this.opened;
   }
 
@@ -92,8 +103,12 @@ export class PerUserServers {
 
   /** Whether `connection` still holds `user`'s credential: false once revoked, or replaced by a new connect. */
   async current(connection: Connection, user: string, server: string): Promise<boolean> {
+    if (this.checkedAt.get(connection) === this.generation) return true;
+    const seen = this.generation;
     const record = await (await this.credentials()).get(user, server);
-    return record !== undefined && record.obtainedAt === this.openedWith.get(connection);
+    const current = record !== undefined && record.obtainedAt === this.openedWith.get(connection);
+    if (current) this.checkedAt.set(connection, seen);
+    return current;
   }
 
   /** The server refused `user`'s credential during a call: it is dropped, so the router asks them to connect again. */
@@ -196,9 +211,12 @@ export class PerUserServers {
   async close(): Promise<void> {
     clearInterval(this.watching);
     this.watching = undefined;
+    this.stopWatchingStore?.();
+    this.stopWatchingStore = undefined;
     const opened = this.opened;
     this.opened = undefined;
-    await opened?.then((store) => store.close()).catch(() => undefined);
+    // A store the app was given (tests) is its giver's to close.
+    if (this.given.credentials === undefined) await opened?.then((store) => store.close()).catch(() => undefined);
   }
 
   private deps(user: string): PerUserOpenDeps {

@@ -3,9 +3,10 @@
 // process (a CLI revoking) changed it. Only sealed strings reach the disk.
 
 import { randomBytes } from 'node:crypto';
+import { type FSWatcher, mkdirSync, watch as watchPath } from 'node:fs';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Sealed } from './credential-keys.js';
 import type { SealedBackend } from './credentials.js';
 
@@ -71,6 +72,25 @@ export class FileCredentialBackend implements SealedBackend {
       servers.set(server, next);
       return true;
     });
+  }
+
+  watch(listener: () => void): () => void {
+    // The folder, not the file: every write renames a new file into place (a watch on the file
+    // would follow the old inode). Made now if missing, as a write would make it.
+    const folder = dirname(this.path);
+    const name = basename(this.path);
+    let watcher: FSWatcher;
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      watcher = watchPath(folder, { persistent: false }, (_event, file) => {
+        if (file === null || file === name) listener();
+      });
+    } catch {
+      // No way to hear another process's changes (inotify limits, say): this process's own still count.
+      return () => {};
+    }
+    watcher.on('error', () => watcher.close());
+    return () => watcher.close();
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,9 @@ const UNLOCK = new Script('credential-unlock', "if redis.call('GET', KEYS[1]) ==
 const LOCK_TTL_MS = 30_000;
 const LOCK_POLL_MS = 50;
 
+/** The topic of "some credential changed" (no user or server in it: a listener rereads what it holds). */
+const CHANGED_TOPIC = 'credentials-changed';
+
 /** A Redis glob matching `text` literally. */
 const literal = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
@@ -33,6 +36,8 @@ export class RedisCredentialBackend implements SealedBackend {
     private readonly client: Client,
     base: string,
     private readonly call: <T>(op: () => Promise<T>) => Promise<T>,
+    /** The store's topic signals: every replica hears that a record changed (revoked by the CLI, say). */
+    private readonly topics?: { signal(topic: string): Promise<void>; listen(topic: string, listener: () => void): Promise<() => void> },
   ) {
     this.prefix = `${base}u:`;
     this.lockPrefix = `${base}ul:`;
@@ -44,11 +49,14 @@ export class RedisCredentialBackend implements SealedBackend {
 
   async write(user: string, server: string, sealed: Sealed): Promise<void> {
     await this.call(() => this.client.hSet(this.prefix + user, server, sealed));
+    this.announce();
   }
 
   async remove(user: string, server: string): Promise<boolean> {
     // The last field gone, Redis drops the hash: no empty user is left behind.
-    return (await this.call(() => this.client.hDel(this.prefix + user, server))) === 1;
+    const removed = (await this.call(() => this.client.hDel(this.prefix + user, server))) === 1;
+    if (removed) this.announce();
+    return removed;
   }
 
   async entries(user?: string): Promise<{ user: string; server: string; sealed: Sealed }[]> {
@@ -62,7 +70,19 @@ export class RedisCredentialBackend implements SealedBackend {
   }
 
   async replace(user: string, server: string, expected: Sealed, next: Sealed): Promise<boolean> {
-    return (await this.call(() => runScript(this.client, REPLACE, [this.prefix + user], [server, expected, next]))) === 1;
+    const replaced = (await this.call(() => runScript(this.client, REPLACE, [this.prefix + user], [server, expected, next]))) === 1;
+    if (replaced) this.announce();
+    return replaced;
+  }
+
+  watch(listener: () => void): () => void {
+    const listening = this.topics?.listen(CHANGED_TOPIC, listener).catch(() => undefined);
+    return () => void listening?.then((stop) => stop?.());
+  }
+
+  /** Tells every replica a record changed (best effort: a replica that misses it rereads on its next open). */
+  private announce(): void {
+    void this.topics?.signal(CHANGED_TOPIC).catch(() => undefined);
   }
 
   async lock(user: string, server: string): Promise<() => Promise<void>> {

@@ -67,6 +67,12 @@ export interface CredentialStore {
   refresh(user: string, server: string, doRefresh: (current: CredentialRecord | undefined) => Promise<Credential>): Promise<CredentialRecord>;
   /** Re-seals every record not under the keyring's current key. */
   rotate(): Promise<RotateResult>;
+  /**
+   * Calls `listener` after records changed: through this store, or in another process (the file
+   * renamed into place by `switchboard users revoke`, a write on another replica's Redis). It says
+   * only that something changed, never what. Returns the function that stops it.
+   */
+  watch(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -85,12 +91,16 @@ export interface SealedBackend {
    * only lists and revokes).
    */
   lock?(user: string, server: string): Promise<() => Promise<void>>;
+  /** Calls `listener` when another process may have changed records; returns the function that stops it. */
+  watch?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
 /** The CredentialStore over any backend: seals on the way in, opens on the way out. */
 export class SealedCredentialStore implements CredentialStore {
   private readonly flights = new Map<string, Promise<CredentialRecord>>();
+  private readonly listeners = new Set<() => void>();
+  private stopBackendWatch: (() => void) | undefined;
 
   constructor(
     private readonly backend: SealedBackend,
@@ -108,8 +118,10 @@ export class SealedCredentialStore implements CredentialStore {
     return this.write(user, server, { credential, obtainedAt: at, updatedAt: at });
   }
 
-  delete(user: string, server: string): Promise<boolean> {
-    return this.backend.remove(user, server);
+  async delete(user: string, server: string): Promise<boolean> {
+    const removed = await this.backend.remove(user, server);
+    if (removed) this.changed();
+    return removed;
   }
 
   async list(user?: string): Promise<CredentialEntry[]> {
@@ -156,16 +168,41 @@ export class SealedCredentialStore implements CredentialStore {
       // Lost to a concurrent put or delete: that write is newer, and a put is sealed with the current key.
       if (await this.backend.replace(user, server, sealed, this.keyring.seal(user, server, plaintext))) rotated++;
     }
+    if (rotated > 0) this.changed();
     return { rotated, failed };
   }
 
+  watch(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (this.stopBackendWatch === undefined && this.backend.watch !== undefined) this.stopBackendWatch = this.backend.watch(() => this.changed());
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size > 0) return;
+      this.stopBackendWatch?.();
+      this.stopBackendWatch = undefined;
+    };
+  }
+
   close(): Promise<void> {
+    this.stopBackendWatch?.();
+    this.stopBackendWatch = undefined;
+    this.listeners.clear();
     return this.backend.close();
   }
 
   private async write(user: string, server: string, record: CredentialRecord): Promise<CredentialRecord> {
     await this.backend.write(user, server, this.keyring.seal(user, server, JSON.stringify(record)));
+    this.changed();
     return record;
+  }
+
+  /** Tells the watchers; one that throws is its own problem, not the writer's. */
+  private changed(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {}
+    }
   }
 
   private open(user: string, server: string, sealed: Sealed): CredentialRecord {

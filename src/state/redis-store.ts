@@ -135,7 +135,7 @@ export class RedisStore implements StateStore {
 
   /** Where per-user credentials live with this store: its connection, its key prefix, its guard. */
   credentialBackend(): RedisCredentialBackend {
-    return new RedisCredentialBackend(this.client, this.keys.base, (op) => this.call(op));
+    return new RedisCredentialBackend(this.client, this.keys.base, (op) => this.call(op), { signal: (t) => this.signal(t), listen: (t, l) => this.listen(t, l) });
   }
 
   async putSession(record: SessionRecord, ttlMs: number): Promise<void> {

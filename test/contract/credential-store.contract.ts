@@ -171,6 +171,33 @@ export function credentialStoreContract(name: string, harness: () => BackendHarn
       expect((await s.get('alice', 'github'))?.credential).toEqual({ kind: 'oauth', tokens: tokens('newer') });
     });
 
+    it('tells a watcher of every change, its own and another process\'s, and stops when told', async () => {
+      const h = harness();
+      const first = await h.open();
+      const mine = new SealedCredentialStore(first, new Keyring(key));
+      const theirs = new SealedCredentialStore(await h.peer(first), new Keyring(key));
+      let heard = 0;
+      let wake: (() => void) | undefined;
+      const next = () => new Promise<void>((resolve) => (wake = resolve));
+      const stop = mine.watch(() => {
+        heard++;
+        wake?.();
+      });
+      let change = next();
+      await mine.put('alice', 'github', { kind: 'secrets', values: { TOKEN: 'a' } });
+      await change;
+      // Another process (the CLI revoking, another replica's connect): heard through the backend.
+      change = next();
+      await theirs.delete('alice', 'github');
+      await change;
+      expect(heard).toBeGreaterThanOrEqual(2);
+      stop();
+      const before = heard;
+      await mine.put('bob', 'github', { kind: 'secrets', values: { TOKEN: 'b' } });
+      expect(heard).toBe(before);
+      await theirs.close();
+    });
+
     it('round-trips any user name, server name and secret values', async () => {
       const backend = await harness().open();
       const s = new SealedCredentialStore(backend, new Keyring(key));
