@@ -81,7 +81,9 @@ export class PerUserServers {
   credentials(): Promise<CredentialStore> {
     if (this.opened !== undefined) return this.opened;
     const c = this.host.config().credentials;
-    this.opened = (this.given.credentials !== undefined ? Promise.resolve(this.given.credentials) : openCredentialStore({ store: this.host.stateStore(), file: c.file, keyFile: c.keyFile, createKey: true })).then((store) => {
+    this.opened = (
+      this.given.credentials !== undefined ? Promise.resolve(this.given.credentials) : openCredentialStore({ store: this.host.stateStore(), file: c.file, keyFile: c.keyFile, createKey: true })
+    ).then((store) => {
       this.stopWatchingStore = store.watch(() => this.generation++);
       return store;
     });

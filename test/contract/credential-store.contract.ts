@@ -171,7 +171,7 @@ export function credentialStoreContract(name: string, harness: () => BackendHarn
       expect((await s.get('alice', 'github'))?.credential).toEqual({ kind: 'oauth', tokens: tokens('newer') });
     });
 
-    it('tells a watcher of every change, its own and another process\'s, and stops when told', async () => {
+    it("tells a watcher of every change, its own and another process's, and stops when told", async () => {
       const h = harness();
       const first = await h.open();
       const mine = new SealedCredentialStore(first, new Keyring(key));
