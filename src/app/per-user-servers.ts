@@ -66,6 +66,8 @@ export class PerUserServers {
   private generation = 0;
   private readonly checkedAt = new WeakMap<Connection, number>();
   private stopWatchingStore: (() => void) | undefined;
+  private rechecking: Promise<void> | undefined;
+  private recheckAgain = false;
 
   constructor(
     private readonly host: PerUserHost,
@@ -84,7 +86,11 @@ export class PerUserServers {
     this.opened = (
       this.given.credentials !== undefined ? Promise.resolve(this.given.credentials) : openCredentialStore({ store: this.host.stateStore(), file: c.file, keyFile: c.keyFile, createKey: true })
     ).then((store) => {
-      this.stopWatchingStore = store.watch(() => this.generation++);
+      this.stopWatchingStore = store.watch(() => {
+        this.generation++;
+        // A connect or revoke elsewhere moves the listing now, not at the next look.
+        if (this.watching !== undefined) this.recheckSoon();
+      });
       return store;
     });
     return this.opened;
@@ -200,7 +206,28 @@ export class PerUserServers {
     return this.list([server], user);
   }
 
-  /** Runs recheck() every LISTING_WATCH_MS (connects and revokes made on other replicas or by the CLI). */
+  /** One recheck for a burst of store changes: one running now is followed by one more, not by one per change. */
+  private recheckSoon(): void {
+    if (this.rechecking !== undefined) {
+      this.recheckAgain = true;
+      return;
+    }
+    this.rechecking = this.recheck()
+      .catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'))
+      .finally(() => {
+        this.rechecking = undefined;
+        if (this.recheckAgain) {
+          this.recheckAgain = false;
+          this.recheckSoon();
+        }
+      });
+  }
+
+  /**
+   * Rechecks when the store says a credential changed (a connect or revoke on another replica or
+   * by the CLI), and every LISTING_WATCH_MS besides: a listing connection the server started to
+   * refuse is no change of the store.
+   */
   watch(): void {
     if (this.watching !== undefined) return;
     this.watching = setInterval(() => {
