@@ -89,7 +89,7 @@ export class PerUserServers {
       this.stopWatchingStore = store.watch(() => {
         this.generation++;
         // A connect or revoke elsewhere moves the listing now, not at the next look.
-        if (this.watching !== undefined) this.recheckSoon();
+        if (this.watching !== undefined) void this.recheck();
       });
       return store;
     });
@@ -164,7 +164,26 @@ export class PerUserServers {
    * another user's (or back to `needs-connect` when nobody else has one), and lists servers still
    * waiting. The watch runs it every LISTING_WATCH_MS.
    */
-  async recheck(): Promise<void> {
+  recheck(): Promise<void> {
+    // One at a time: a change seen during one runs one more after it, and every caller waits for both.
+    if (this.rechecking !== undefined) {
+      this.recheckAgain = true;
+      return this.rechecking;
+    }
+    this.rechecking = (async () => {
+      try {
+        do {
+          this.recheckAgain = false;
+          await this.recheckOnce().catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'));
+        } while (this.recheckAgain);
+      } finally {
+        this.rechecking = undefined;
+      }
+    })();
+    return this.rechecking;
+  }
+
+  private async recheckOnce(): Promise<void> {
     const router = this.host.router();
     const entries = await (await this.credentials()).list();
     const has = new Set(entries.map((e) => pair(e.user, e.server)));
@@ -206,23 +225,6 @@ export class PerUserServers {
     return this.list([server], user);
   }
 
-  /** One recheck for a burst of store changes: one running now is followed by one more, not by one per change. */
-  private recheckSoon(): void {
-    if (this.rechecking !== undefined) {
-      this.recheckAgain = true;
-      return;
-    }
-    this.rechecking = this.recheck()
-      .catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'))
-      .finally(() => {
-        this.rechecking = undefined;
-        if (this.recheckAgain) {
-          this.recheckAgain = false;
-          this.recheckSoon();
-        }
-      });
-  }
-
   /**
    * Rechecks when the store says a credential changed (a connect or revoke on another replica or
    * by the CLI), and every LISTING_WATCH_MS besides: a listing connection the server started to
@@ -231,7 +233,7 @@ export class PerUserServers {
   watch(): void {
     if (this.watching !== undefined) return;
     this.watching = setInterval(() => {
-      void this.recheck().catch((err) => this.host.logger.warn({ err: String(err) }, 'listing per-user servers failed'));
+      void this.recheck();
     }, LISTING_WATCH_MS);
     this.watching.unref();
   }
