@@ -1,14 +1,20 @@
 // The fixtures of the per-user credentials tests (issue 33), on their own: the test authorization
 // server logs in the account a flow names (login_hint) or the person a test puts at the login form
 // (loginAccount), so two users can log in through one AS; the API-key MCP server refuses a call
-// without a key and says which key called without ever repeating it.
+// without a key and says which key called without ever repeating it; the browser walker does at a
+// page what a person does, and no more.
 
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 // @ts-expect-error plain JS fixture, shared with the attack suite
 import { keyName, startApiKeyServer } from '../fixtures/servers/api-key-server.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
 import { followRedirects } from '../fixtures/oauth/browser.js';
+// @ts-expect-error plain JS, shared with the attack suite
+import { walkConnectPage } from '../fixtures/oauth/connect-browser.mjs';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 const RESOURCE = 'http://127.0.0.1:9/api';
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -111,4 +117,65 @@ describe('the API-key MCP server', () => {
     expect(((await (await call).json()) as any).result.content[0].text).toBe('released key:alice');
     expect(s.holding).toBe(0);
   });
+});
+
+describe.skipIf(!CHROMIUM)('the connect-page walker drives a real browser the way a person would', () => {
+  // A stand-in for the gateway's pages: /start redirects to a confirm form (one button), that
+  // POSTs on to a secrets form (two password inputs), which POSTs to a done page. /refuse is 403.
+  const posted: string[] = [];
+  let origin: string;
+  let server: http.Server;
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const page = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        if (req.url === '/start') return void res.writeHead(302, { location: '/confirm' }).end();
+        if (req.url === '/confirm') return page(200, '<form method="post" action="/secrets"><button>Connect</button></form>');
+        if (req.url === '/secrets') {
+          posted.push(`confirm:${body}`);
+          return page(
+            200,
+            '<form method="post" action="/done"><input type="password" name="API_KEY"><input type="password" name="OTHER"><input type="hidden" name="csrf" value="c1"><button type="submit">Save</button></form>',
+          );
+        }
+        if (req.url === '/done') {
+          posted.push(body);
+          return page(200, '<p>Connected.</p><form method="post" action="/never"><button>Disconnect</button></form>');
+        }
+        if (req.url === '/refuse') return page(403, '<p>Not yours.</p><form method="post" action="/never"><button>Try again</button></form>');
+        if (req.url !== '/favicon.ico') posted.push(`unexpected ${req.url}`);
+        page(404, 'no');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    chromium = await launchChromium();
+  }, 30_000);
+  afterAll(async () => {
+    await chromium?.close();
+    server?.closeAllConnections();
+    server?.close();
+  });
+
+  it('follows redirects, presses the one button, fills every password input by name, sends once and stops', async () => {
+    const context = await chromium.browser.createBrowserContext();
+    const visit = await walkConnectPage(context, `${origin}/start`, { secrets: { API_KEY: 'k-1', OTHER: 'k-2' } });
+    expect(visit).toMatchObject({ status: 200, steps: 2, url: `${origin}/done` });
+    expect(visit.text).toContain('Connected.');
+    expect(posted).toEqual(['confirm:', 'API_KEY=k-1&OTHER=k-2&csrf=c1']); // never pressed "Disconnect"
+    await context.close();
+  }, 30_000);
+
+  it('stops at a refusal (an error status) without pressing anything', async () => {
+    posted.length = 0;
+    const context = await chromium.browser.createBrowserContext();
+    const visit = await walkConnectPage(context, `${origin}/refuse`);
+    expect(visit).toMatchObject({ status: 403, steps: 0 });
+    expect(visit.text).toContain('Not yours.');
+    expect(posted).toEqual([]);
+    await context.close();
+  }, 30_000);
 });
