@@ -145,6 +145,8 @@ describe.skipIf(!CHROMIUM)('the connect-page walker drives a real browser the wa
           posted.push(body);
           return page(200, '<p>Connected.</p><form method="post" action="/never"><button>Disconnect</button></form>');
         }
+        if (req.url === '/go') return void res.writeHead(302, { location: '/cb?code=c&state=s' }).end();
+        if (req.url?.startsWith('/cb')) posted.push('callback reached');
         if (req.url === '/refuse') return page(403, '<p>Not yours.</p><form method="post" action="/never"><button>Try again</button></form>');
         if (req.url !== '/favicon.ico') posted.push(`unexpected ${req.url}`);
         page(404, 'no');
@@ -166,6 +168,15 @@ describe.skipIf(!CHROMIUM)('the connect-page walker drives a real browser the wa
     expect(visit).toMatchObject({ status: 200, steps: 2, url: `${origin}/done` });
     expect(visit.text).toContain('Connected.');
     expect(posted).toEqual(['confirm:', 'API_KEY=k-1&OTHER=k-2&csrf=c1']); // never pressed "Disconnect"
+    await context.close();
+  }, 30_000);
+
+  it('with stopAt, holds on to a redirect target without loading it (as an attacker keeps a callback URL)', async () => {
+    posted.length = 0;
+    const context = await chromium.browser.createBrowserContext();
+    const visit = await walkConnectPage(context, `${origin}/go`, { stopAt: `${origin}/cb` });
+    expect(visit.stoppedAt).toBe(`${origin}/cb?code=c&state=s`);
+    expect(posted).toEqual([]);
     await context.close();
   }, 30_000);
 
