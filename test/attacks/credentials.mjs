@@ -3,6 +3,7 @@
 // or reading one in what the gateway writes. Each runs against the built gateway with real
 // authorization servers and Debian's Chromium (test/attacks/per-user-setup.mjs).
 
+import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { walkConnectPage } from '../fixtures/oauth/connect-browser.mjs';
 import { breached, held } from './lib.mjs';
@@ -195,8 +196,9 @@ export const credentials = [
             return breached(`the connects did not happen (no ${need}; oauth page ${oauth.status}, secret page ${secret.status}, bob's link ${url ? 'given' : 'missing'}), so nothing was tested`);
         }
         const secrets = [...(await s.heldSecrets()), ...s.clientTokens];
-        const metrics = await fetch(`${s.publicUrl}/metrics`, { headers: { authorization: `Bearer ${s.clientTokens[0]}` } }).then((r) => r.text());
-        const { readFileSync } = await import('node:fs');
+        const scrape = await fetch(`${s.publicUrl}/metrics`, { headers: { authorization: `Bearer ${s.opsToken}` } });
+        if (scrape.status !== 200) return breached(`/metrics answered ${scrape.status} to the operator, so it was not scanned`);
+        const metrics = await scrape.text();
         const places = { stderr: s.gw.lines.join('\n'), audit: s.audit(), metrics, 'credentials file': readFileSync(s.credentialsFile, 'utf8') };
         for (const [where, text] of Object.entries(places)) {
           const found = secrets.filter((x) => text.includes(x));

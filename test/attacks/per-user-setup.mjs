@@ -98,8 +98,11 @@ export async function perUserStage({ cli, keyedNames = ['keyed'], notes = false,
     const { openCredentialStore } = await import(pathToFileURL(path.join(path.dirname(cli), 'state/open-credentials.js')).href);
     const store = await openCredentialStore({ file: credentialsFile, env: { SWITCHBOARD_CREDENTIALS_KEY: key } });
     for (const [user, server, values] of seed) await store.put(user, server, { kind: 'secrets', values });
+    const opsToken = `ops-${randomBytes(16).toString('hex')}`;
     const config = {
       listen: { auth: { issuer: as1.issuer } },
+      // An operator's static token, to read /metrics (OAuth users match no profile: they see all).
+      clients: [{ name: 'ops', token: opsToken, operator: true }],
       credentials: { file: credentialsFile, publicUrl, ...credentials },
       sanitize: { auditLog: auditFile },
       servers,
@@ -123,6 +126,7 @@ export async function perUserStage({ cli, keyedNames = ['keyed'], notes = false,
       keyed,
       store,
       clientTokens,
+      opsToken,
       credentialsFile,
       /** The audit file's text ('' when nothing was written). */
       audit: () => (existsSync(auditFile) ? readFileSync(auditFile, 'utf8') : ''),

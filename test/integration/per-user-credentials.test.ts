@@ -31,6 +31,7 @@ import { connectStatelessHttp, type StatelessClient } from '../helpers/stateless
 if (!CHROMIUM) process.stderr.write('per-user-credentials: no chromium (apt-get install chromium, or set CHROMIUM_PATH); skipped\n');
 
 const KEY = randomBytes(32).toString('hex');
+const OPS_TOKEN = `ops-${randomBytes(16).toString('hex')}`;
 const ALICE_KEY = `alice-api-key-${randomBytes(12).toString('hex')}`;
 const BOB_KEY = `bob-api-key-${randomBytes(12).toString('hex')}`;
 
@@ -108,8 +109,15 @@ async function clientAs(user: string, o: { mode: 'legacy' | 'modern'; urlElicita
     return (r.content as { type: string; text: string }[])[0]!.text;
   };
   const hasTool = async (name: string) => (await client.client.listTools()).tools.some((t) => t.name === name);
-  /** Resolves when the gateway says the tool list changed (register before what changes it). */
-  const nextToolsChange = () => new Promise<void>((resolve) => toolsChanged.push(resolve));
+  /** Resolves when the gateway says the tool list changed (register before what changes it); rejects after 10 s. */
+  const nextToolsChange = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${user}'s session heard no notifications/tools/list_changed within 10 s`)), 10_000);
+      toolsChanged.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   return { client, asked, walks, completed, call, hasTool, nextToolsChange };
 }
 
@@ -141,6 +149,8 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
       ],
       {
         listen: { auth: { issuer: as1.issuer, requiredScopes: ['mcp:read'] } },
+        // An operator's static token, to read /metrics (OAuth users match no profile: they see all).
+        clients: [{ name: 'ops', token: OPS_TOKEN, operator: true }],
         credentials: { file: path.join(dir, 'credentials.json'), publicUrl },
         sanitize: { auditLog: path.join(dir, 'audit.jsonl') },
       },
@@ -266,7 +276,9 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
         `no credential.connect for ${user}`,
       ).toBe(true);
     expect(entries('credential.revoke').some((l) => l.includes('"bob"'))).toBe(true);
-    const metrics = await (await fetch(`${publicUrl}/metrics`)).text();
+    const scrape = await fetch(`${publicUrl}/metrics`, { headers: { authorization: `Bearer ${OPS_TOKEN}` } });
+    expect(scrape.status).toBe(200);
+    const metrics = await scrape.text();
     const secrets = [...held, ...clientTokens, ...notes.seen.map((h) => h.replace(/^Bearer /, ''))];
     const places = { audit, stderr: gw.stderrLines.join('\n'), metrics };
     for (const [where, text] of Object.entries(places)) for (const secret of secrets) expect(text.includes(secret), `a secret (${secret.slice(0, 6)}…) is in the ${where}`).toBe(false);
