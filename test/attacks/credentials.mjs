@@ -77,10 +77,13 @@ export const credentials = [
         const callback = `${s.publicUrl}/connect/callback`;
         const aliceBrowser = await s.browserOf();
         const bobBrowser = await s.browserOf();
+        // The callback from AS2 (the one that would store tokens; `iss` names the AS, RFC 9207),
+        // not the gateway login's at AS1 before it: held on to, not loaded.
+        const fromAs2 = (u) => u.startsWith(callback) && new URL(u).searchParams.get('iss') === s.as2.issuer;
         const capture = async (user, browser) => {
           s.as1.loginAccount = user;
           s.as2.loginAccount = user;
-          const walk = await walkConnectPage(browser, `${s.publicUrl}/connect/notes`, { stopAt: callback });
+          const walk = await walkConnectPage(browser, `${s.publicUrl}/connect/notes`, { stopAt: fromAs2 });
           return new URL(walk.stoppedAt);
         };
         const ofAlice = await capture('alice', aliceBrowser);

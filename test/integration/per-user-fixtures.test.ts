@@ -138,7 +138,7 @@ describe.skipIf(!CHROMIUM)('the connect-page walker drives a real browser the wa
           posted.push(`confirm:${body}`);
           return page(
             200,
-            '<form method="post" action="/done"><input type="password" name="API_KEY"><input type="password" name="OTHER"><input type="hidden" name="csrf" value="c1"><button type="submit">Save</button></form>',
+            '<form method="post" action="/done"><input type="password" name="API_KEY"><input type="password" name="secret.OTHER"><input type="hidden" name="csrf" value="c1"><button type="submit">Save</button></form>',
           );
         }
         if (req.url === '/done') {
@@ -162,12 +162,12 @@ describe.skipIf(!CHROMIUM)('the connect-page walker drives a real browser the wa
     server?.close();
   });
 
-  it('follows redirects, presses the one button, fills every password input by name, sends once and stops', async () => {
+  it('follows redirects, presses the one button, fills every password input by name (or secret.NAME), sends once and stops', async () => {
     const context = await chromium.browser.createBrowserContext();
     const visit = await walkConnectPage(context, `${origin}/start`, { secrets: { API_KEY: 'k-1', OTHER: 'k-2' } });
     expect(visit).toMatchObject({ status: 200, steps: 2, url: `${origin}/done` });
     expect(visit.text).toContain('Connected.');
-    expect(posted).toEqual(['confirm:', 'API_KEY=k-1&OTHER=k-2&csrf=c1']); // never pressed "Disconnect"
+    expect(posted).toEqual(['confirm:', 'API_KEY=k-1&secret.OTHER=k-2&csrf=c1']); // never pressed "Disconnect"
     await context.close();
   }, 30_000);
 
@@ -176,6 +176,8 @@ describe.skipIf(!CHROMIUM)('the connect-page walker drives a real browser the wa
     const context = await chromium.browser.createBrowserContext();
     const visit = await walkConnectPage(context, `${origin}/go`, { stopAt: `${origin}/cb` });
     expect(visit.stoppedAt).toBe(`${origin}/cb?code=c&state=s`);
+    const byPredicate = await walkConnectPage(context, `${origin}/go`, { stopAt: (u: string) => new URL(u).searchParams.get('state') === 's' });
+    expect(byPredicate.stoppedAt).toBe(`${origin}/cb?code=c&state=s`);
     expect(posted).toEqual([]);
     await context.close();
   }, 30_000);
