@@ -76,7 +76,13 @@ export async function perUserStage({ cli, keyedNames = ['keyed'], notes = false,
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     const gwUrl = `${publicUrl}/mcp`;
-    const as1 = await startAuthServer({ resources: { [gwUrl]: { scopes: ['mcp:read'] } } });
+    // The connect pages log browsers in there as the pre-registered public client `switchboard-connect`.
+    const as1 = await startAuthServer({
+      resources: { [gwUrl]: { scopes: ['mcp:read'] } },
+      clients: [
+        { client_id: 'switchboard-connect', token_endpoint_auth_method: 'none', redirect_uris: [`${publicUrl}/connect/callback`], grant_types: ['authorization_code'], response_types: ['code'] },
+      ],
+    });
     closers.push(() => as1.close());
     const keyed = await startApiKeyServer({ labels });
     closers.push(() => keyed.close());
@@ -103,7 +109,7 @@ export async function perUserStage({ cli, keyedNames = ['keyed'], notes = false,
       listen: { auth: { issuer: as1.issuer } },
       // An operator's static token, to read /metrics (OAuth users match no profile: they see all).
       clients: [{ name: 'ops', token: opsToken, operator: true }],
-      credentials: { file: credentialsFile, publicUrl, ...credentials },
+      credentials: { file: credentialsFile, publicUrl, login: { clientId: 'switchboard-connect', scopes: ['openid', 'mcp:read'] }, ...credentials },
       sanitize: { auditLog: auditFile },
       servers,
     };

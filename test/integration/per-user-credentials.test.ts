@@ -128,7 +128,14 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
     const gwUrl = `${publicUrl}/mcp`;
     dir = trackDir(await mkdtemp(path.join(os.tmpdir(), 'switchboard-per-user-')));
     // AS1: the gateway's own issuer; it issues tokens for the gateway's resource (its MCP URL).
-    as1 = await startAuthServer({ resources: { [gwUrl]: { scopes: ['mcp:read'] } } });
+    // The connect pages log browsers in there as the pre-registered public client `switchboard-connect`
+    // (credentials.login), asking for the scope the face requires.
+    as1 = await startAuthServer({
+      resources: { [gwUrl]: { scopes: ['mcp:read'] } },
+      clients: [
+        { client_id: 'switchboard-connect', token_endpoint_auth_method: 'none', redirect_uris: [`${publicUrl}/connect/callback`], grant_types: ['authorization_code'], response_types: ['code'] },
+      ],
+    });
     // AS2: the notes server's; the gateway registers there itself (DCR) for each user's login.
     // (It reads its resources per request: notes' URL is known once notes listens.)
     const as2Resources: Record<string, { scopes: string[] }> = {};
@@ -151,7 +158,7 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
         listen: { auth: { issuer: as1.issuer, requiredScopes: ['mcp:read'] } },
         // An operator's static token, to read /metrics (OAuth users match no profile: they see all).
         clients: [{ name: 'ops', token: OPS_TOKEN, operator: true }],
-        credentials: { file: path.join(dir, 'credentials.json'), publicUrl },
+        credentials: { file: path.join(dir, 'credentials.json'), publicUrl, login: { clientId: 'switchboard-connect', scopes: ['openid', 'mcp:read'] } },
         sanitize: { auditLog: path.join(dir, 'audit.jsonl') },
       },
     );
