@@ -58,10 +58,17 @@ const gw = start(process.execPath, [GATEWAY, 'serve', '-c', configFile, '--http'
 });
 const url = await Promise.race([listening, gw.exitPromise.then(() => Promise.reject(new Error(`the gateway exited:\n${gw.stderrTail()}`)))]);
 
-const session = new HttpSession(url, createAgent(concurrency));
-session.headers.authorization = `Bearer ${token}`;
+/** The bench client with the profile's token on every request (initialize rebuilds its headers midway). */
+class AuthorizedSession extends HttpSession {
+  get headers() {
+    return this._headers;
+  }
+  set headers(h) {
+    this._headers = { ...h, authorization: `Bearer ${token}` };
+  }
+}
+const session = new AuthorizedSession(url, createAgent(concurrency));
 await session.initialize();
-session.headers.authorization = `Bearer ${token}`;
 const params = (name) => JSON.stringify({ name: `${name}__whoami`, arguments: {} });
 
 /** Wall µs and gateway CPU µs per call for `calls` calls of `tool`, `concurrency` at once. */
