@@ -15,7 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startApiKeyServer } from '../test/fixtures/servers/api-key-server.mjs';
+import { keyName, startApiKeyServer } from '../test/fixtures/servers/api-key-server.mjs';
 import { createAgent, HttpSession } from './lib/http-client.mjs';
 import { GATEWAY, ROOT_DIR } from './lib/paths.mjs';
 import { cpuNs, installCleanupHooks, start } from './lib/procs.mjs';
@@ -28,18 +28,19 @@ installCleanupHooks();
 
 const dir = mkdtempSync(join(os.tmpdir(), 'switchboard-bench-per-user-'));
 const key = randomBytes(32).toString('hex');
-const apiKey = `bench-${randomBytes(8).toString('hex')}`;
+const sharedKey = `bench-shared-${randomBytes(8).toString('hex')}`;
+const userKey = `bench-user-${randomBytes(8).toString('hex')}`;
 const token = `bench-token-${randomBytes(8).toString('hex')}`;
 const server = await startApiKeyServer();
 const credentialsFile = join(dir, 'credentials.json');
 const { openCredentialStore } = await import(pathToFileURL(join(ROOT_DIR, 'dist/state/open-credentials.js')).href);
 const store = await openCredentialStore({ file: credentialsFile, env: { SWITCHBOARD_CREDENTIALS_KEY: key } });
-await store.put('profile:bench', 'mine', { kind: 'secrets', values: { API_KEY: apiKey } });
+await store.put('profile:bench', 'mine', { kind: 'secrets', values: { API_KEY: userKey } });
 const config = {
   clients: [{ name: 'bench', token }],
   credentials: { file: credentialsFile },
   servers: [
-    { name: 'shared', url: server.url, transport: 'streamable-http', headers: { Authorization: `Bearer ${apiKey}` } },
+    { name: 'shared', url: server.url, transport: 'streamable-http', headers: { Authorization: `Bearer ${sharedKey}` } },
     { name: 'mine', url: server.url, transport: 'streamable-http', headers: { Authorization: 'Bearer ${user.API_KEY}' } },
   ],
 };
@@ -89,6 +90,14 @@ async function measure(tool) {
 }
 
 try {
+  // Each entry reaches the server with its own key: the per-user one with the user's, filled per call's user.
+  for (const [tool, key] of [
+    ['shared', sharedKey],
+    ['mine', userKey],
+  ]) {
+    const said = (await session.request('tools/call', { name: `${tool}__whoami`, arguments: {} }))?.content?.[0]?.text;
+    if (said !== keyName(key)) throw new Error(`${tool}__whoami said ${said}, not ${keyName(key)}: the entry is not reached as configured`);
+  }
   // Warm-up: the per-user connection is opened here (the first call), then held; both sides optimized.
   await measure('shared');
   await measure('mine');
