@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { walkConnectPage } from '../fixtures/oauth/connect-browser.mjs';
-import { breached, held } from './lib.mjs';
+import { breached, held, messagesOf, rawHttp } from './lib.mjs';
 import { linkOfCall, perUserStage } from './per-user-setup.mjs';
 
 const CAROL_KEY = 'carol-key-9d1f2e7a5b3c';
@@ -132,10 +132,31 @@ export const credentials = [
         bob.headers = (extra = {}) => ({ ...headers(extra), ...spoof });
         const before = s.keyed.callers.length;
         const r = await bob.call('keyed__whoami');
-        const text = JSON.stringify(r.response ?? r.text);
+        // The same through the stateless revision (2026-07-28): no session, the user from each request's token alone.
+        const modern = await rawHttp(bob.url, {
+          headers: {
+            ...spoof,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${bob.token}`,
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'keyed__whoami',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'keyed__whoami', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+          }),
+        });
+        const text = JSON.stringify(r.response ?? r.text) + modern.text;
         const used = s.keyed.callers.slice(before);
-        if (text.includes('key:alice') || used.includes('key:alice')) return breached(`bob's call with user headers ran with alice's key (${used.join(', ')})`);
-        return held(`bob's call acted as bob: ${r.response?.error ? `error ${r.response.error.code}` : text.slice(0, 80)}; keys used: ${used.join(', ') || 'none'}`);
+        if (text.includes('key:alice') || used.includes('key:alice')) return breached(`bob's calls with user headers ran with alice's key (${used.join(', ')})`);
+        const stateless = messagesOf(modern).at(-1);
+        return held(
+          `bob's calls acted as bob: 2025 ${r.response?.error ? `error ${r.response.error.code}` : text.slice(0, 60)}, 2026 ${stateless?.error ? `error ${stateless.error.code}` : JSON.stringify(stateless?.result ?? modern.status).slice(0, 60)}; keys used: ${used.join(', ') || 'none'}`,
+        );
       });
     },
   },
