@@ -19,6 +19,7 @@ import path from 'node:path';
 import type { BrowserContext } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
+import { loginToken, subOf } from '../fixtures/oauth/login-token.js';
 // @ts-expect-error plain JS, shared with the attack suite
 import { walkConnectPage } from '../fixtures/oauth/connect-browser.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protected-server.js';
@@ -58,9 +59,11 @@ const freePort = () =>
     });
   });
 
-/** `user`'s access token at AS1 for the gateway (the MCP client's own login, minted by AS1's key). */
+/** `user`'s access token at AS1 for the gateway: the MCP client's own login, a real code + PKCE flow with `user` at the login form. */
 async function tokenOf(user: string): Promise<string> {
-  const token = await as1.mint({ sub: user, aud: gw.url, scope: 'mcp:read', client_id: 'mcp-client' });
+  as1.loginAccount = user;
+  const token = await loginToken(as1, { resource: gw.url, scope: 'mcp:read' });
+  expect(subOf(token)).toBe(user);
   clientTokens.push(token);
   return token;
 }
@@ -209,7 +212,7 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
     const before = notes.seen.length;
     expect(await alice.call('notes__whoami')).toBe('alice mcp:read');
     expect(alice.asked).toEqual([]);
-    const subs = notes.seen.slice(before).map((h) => JSON.parse(Buffer.from(h.split(' ')[1]!.split('.')[1]!, 'base64url').toString()).sub);
+    const subs = notes.seen.slice(before).map((h) => subOf(h.replace(/^Bearer /, '')));
     expect(new Set(subs)).toEqual(new Set(['alice']));
   }, 20_000);
 

@@ -4,20 +4,18 @@
 // without a key and says which key called without ever repeating it; the browser walker does at a
 // page what a person does, and no more.
 
-import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 // @ts-expect-error plain JS fixture, shared with the attack suite
 import { keyName, startApiKeyServer } from '../fixtures/servers/api-key-server.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
-import { followRedirects } from '../fixtures/oauth/browser.js';
+import { loginToken, subOf } from '../fixtures/oauth/login-token.js';
 // @ts-expect-error plain JS, shared with the attack suite
 import { walkConnectPage } from '../fixtures/oauth/connect-browser.mjs';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 const RESOURCE = 'http://127.0.0.1:9/api';
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 describe('the test authorization server logs in the account a flow asks for', () => {
   let as: AuthServer;
@@ -27,36 +25,7 @@ describe('the test authorization server logs in the account a flow asks for', ()
   afterAll(() => as?.close());
 
   /** A whole authorization code + PKCE flow by a fresh browser (no session): the access token's sub. */
-  async function loginSub(loginHint?: string): Promise<string> {
-    const reg = await fetch(`${as.issuer}/reg`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'], scope: 'mcp:read' }),
-    });
-    const { client_id } = (await reg.json()) as { client_id: string };
-    const verifier = randomBytes(32).toString('base64url');
-    const authorize = new URL(`${as.issuer}/auth`);
-    authorize.search = new URLSearchParams({
-      client_id,
-      response_type: 'code',
-      redirect_uri: REDIRECT,
-      scope: 'mcp:read',
-      resource: RESOURCE,
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      ...(loginHint ? { login_hint: loginHint } : {}),
-    }).toString();
-    const visit = await followRedirects(authorize.href, 20, REDIRECT);
-    const code = new URL(visit.url).searchParams.get('code');
-    expect(code, `no code in ${visit.url}`).toBeTruthy();
-    const token = await fetch(`${as.issuer}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT, client_id, code_verifier: verifier, resource: RESOURCE }),
-    });
-    const { access_token } = (await token.json()) as { access_token: string };
-    return JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString('utf8')).sub;
-  }
+  const loginSub = async (loginHint?: string) => subOf(await loginToken(as, { resource: RESOURCE, scope: 'mcp:read', ...(loginHint ? { loginHint } : {}) }));
 
   it('logs in the login_hint account, else the default one', async () => {
     expect(await loginSub('alice')).toBe('alice');
