@@ -102,7 +102,22 @@ async function clientAs(user: string, o: { mode: 'legacy' | 'modern'; urlElicita
     },
   });
   const toolsChanged: (() => void)[] = [];
-  client.client.setNotificationHandler('notifications/elicitation/complete', (n) => void completed.push(n.params.elicitationId));
+  const completionWaiters: (() => void)[] = [];
+  client.client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+    completed.push(n.params.elicitationId);
+    for (const f of completionWaiters.splice(0)) f();
+  });
+  /** Resolves once `n` elicitation/complete notifications arrived; rejects after 10 s. */
+  const completions = (n: number) =>
+    new Promise<string[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${user}'s session heard ${completed.length} of ${n} notifications/elicitation/complete within 10 s`)), 10_000);
+      const check = () => {
+        if (completed.length < n) return void completionWaiters.push(check);
+        clearTimeout(timer);
+        resolve(completed);
+      };
+      check();
+    });
   client.client.setNotificationHandler('notifications/tools/list_changed', () => {
     for (const f of toolsChanged.splice(0)) f();
   });
@@ -121,7 +136,7 @@ async function clientAs(user: string, o: { mode: 'legacy' | 'modern'; urlElicita
         resolve();
       });
     });
-  return { client, asked, walks, completed, call, hasTool, nextToolsChange };
+  return { client, asked, walks, completed, completions, call, hasTool, nextToolsChange };
 }
 
 describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
@@ -204,7 +219,7 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
     expect(as2.counts.authorize).toBe(authorizedBefore + 1);
     expect(as2.logins.at(-1)?.accountId).toBe('bob');
     // The elicitation completes, to the session that was asked (on its own stream: it may trail the answer).
-    await expect.poll(() => bob.completed, { timeout: 10_000, interval: 50 }).toEqual([bob.asked[0]!.elicitationId]);
+    expect(await bob.completions(1)).toEqual([bob.asked[0]!.elicitationId]);
     expect(alice.completed).toEqual([]);
   }, 30_000);
 
@@ -241,7 +256,7 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
     expect(visit.status, visit.text).toBe(200);
     expect(await plain.call('keyed__whoami')).toBe(keyName(BOB_KEY));
     expect(plain.asked).toEqual([]);
-    await expect.poll(() => plain.completed, { timeout: 10_000, interval: 50 }).toEqual([elicitation.elicitationId]);
+    expect(await plain.completions(1)).toEqual([elicitation.elicitationId]);
   }, 30_000);
 
   /** Every secret the gateway holds for alice and bob, read through the store with the key (before a revoke drops bob's). */
