@@ -127,15 +127,21 @@ async function clientAs(user: string, o: { mode: 'legacy' | 'modern'; urlElicita
     return (r.content as { type: string; text: string }[])[0]!.text;
   };
   const hasTool = async (name: string) => (await client.client.listTools()).tools.some((t) => t.name === name);
-  /** Resolves when the gateway says the tool list changed (register before what changes it); rejects after 10 s. */
-  const nextToolsChange = () =>
-    new Promise<void>((resolve, reject) => {
+  /**
+   * Resolves when the gateway says the tool list changed (register before what changes it);
+   * rejects after 10 s. Not awaiting it (the list had changed already) is no error.
+   */
+  const nextToolsChange = () => {
+    const change = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${user}'s session heard no notifications/tools/list_changed within 10 s`)), 10_000);
       toolsChanged.push(() => {
         clearTimeout(timer);
         resolve();
       });
     });
+    change.catch(() => {});
+    return change;
+  };
   return { client, asked, walks, completed, completions, call, hasTool, nextToolsChange };
 }
 
