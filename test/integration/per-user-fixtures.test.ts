@@ -47,6 +47,13 @@ describe('the test authorization server logs in the account a flow asks for', ()
       as.loginAccount = undefined;
     }
     expect(await loginSub('alice')).toBe('alice');
+    as.loginAs('carol'); // the same, by its other name
+    try {
+      expect(await loginSub('alice')).toBe('carol');
+    } finally {
+      as.loginAs(undefined);
+    }
+    expect(as.loginAccount).toBeUndefined();
   });
 });
 
