@@ -142,7 +142,15 @@ async function clientAs(user: string, o: { mode: 'legacy' | 'modern'; urlElicita
     change.catch(() => {});
     return change;
   };
-  return { client, asked, walks, completed, completions, call, hasTool, nextToolsChange };
+  /** Resolves once `name` is in the session's tool list, checking again at each tools/list_changed (10 s without one fails). */
+  const toolListed = async (name: string) => {
+    for (;;) {
+      const change = nextToolsChange(); // listening first, then looking: a change between the two is heard
+      if (await hasTool(name)) return;
+      await change;
+    }
+  };
+  return { client, asked, walks, completed, completions, call, hasTool, toolListed };
 }
 
 describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
@@ -203,13 +211,11 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
   it("alice, the first user of notes, connects at its page: logged in as alice at AS1 and AS2; the server sees alice's calls as alice's", async () => {
     alice = await clientAs('alice', { mode: 'legacy', urlElicitation: true });
     expect(await alice.hasTool('notes__whoami')).toBe(false); // nobody has connected: nothing to list it with
-    const listed = alice.nextToolsChange();
     const visit = await walkAs('alice', `${publicUrl}/connect/notes`);
     expect(visit.status, visit.text).toBe(200);
     expect(as1.logins.at(-1)?.accountId).toBe('alice');
     expect(as2.logins.at(-1)?.accountId).toBe('alice');
-    if (!(await alice.hasTool('notes__whoami'))) await listed;
-    expect(await alice.hasTool('notes__whoami')).toBe(true);
+    await alice.toolListed('notes__whoami'); // her connect gave the server its listing connection
     expect(await alice.call('notes__whoami')).toBe('alice mcp:read');
     expect(alice.asked).toEqual([]);
   }, 30_000);
@@ -238,12 +244,11 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
   }, 20_000);
 
   it('per-user API keys: alice fills the secret form at the page; the server sees her key', async () => {
-    const listed = alice.nextToolsChange();
     const visit = await walkAs('alice', `${publicUrl}/connect/keyed`, { API_KEY: ALICE_KEY });
     expect(visit.status, visit.text).toBe(200);
     expect(visit.steps).toBeGreaterThanOrEqual(1); // a form was filled and sent
     expect(visit.text).not.toContain(ALICE_KEY); // nothing echoed back
-    if (!(await alice.hasTool('keyed__whoami'))) await listed;
+    await alice.toolListed('keyed__whoami');
     expect(await alice.call('keyed__whoami')).toBe(keyName(ALICE_KEY));
     expect(keyed.seen.at(-1)).toBe(`Bearer ${ALICE_KEY}`);
   }, 30_000);
