@@ -210,6 +210,8 @@ describe.skipIf(!CHROMIUM)('per-user credentials, end to end', () => {
 
   it("alice, the first user of notes, connects at its page: logged in as alice at AS1 and AS2; the server sees alice's calls as alice's", async () => {
     alice = await clientAs('alice', { mode: 'legacy', urlElicitation: true });
+    // Tools come once someone connects: the session must be told it may list them (and when they change).
+    expect(alice.client.client.getServerCapabilities()?.tools, 'initialize declared no tools capability: the client would never list the tools that come later').toMatchObject({ listChanged: true });
     expect(await alice.hasTool('notes__whoami')).toBe(false); // nobody has connected: nothing to list it with
     const visit = await walkAs('alice', `${publicUrl}/connect/notes`);
     expect(visit.status, visit.text).toBe(200);
