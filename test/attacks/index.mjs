@@ -4,6 +4,7 @@
 // test/integration/attacks.test.ts runs each as a test.
 import { codemode } from './codemode.mjs';
 import { crashes } from './crashes.mjs';
+import { credentials } from './credentials.mjs';
 import { exhaustion } from './exhaustion.mjs';
 import { leaks } from './leaks.mjs';
 import { lists } from './lists.mjs';
@@ -60,6 +61,7 @@ const BY_ITEM = {
   30.3: 'policy',
   30.4: 'fairness',
   32: 'exhaustion',
+  33: 'policy',
 };
 /** Items whose attacks fall in different classes. */
 const BY_NAME = {
@@ -70,9 +72,11 @@ const BY_NAME = {
   "another client replays a client's SSE stream with its Last-Event-ID": 'policy',
   'a stateless request reaches a tool outside its profile': 'policy',
   'a stateful-era server asks a stateless client for input past the gateway': 'integrity',
+  'one user fills the connection pool': 'fairness',
+  'a per-user secret in the logs': 'secrets',
 };
 
-export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...lists, ...principals, ...relay, ...names, ...vouch, ...codemode].map((a) => ({
+export const attacks = [...crashes, ...exhaustion, ...leaks, ...stateless, ...tokens, ...lists, ...principals, ...relay, ...names, ...vouch, ...codemode, ...credentials].map((a) => ({
   ...a,
   class: BY_NAME[a.name] ?? BY_ITEM[a.item],
 }));

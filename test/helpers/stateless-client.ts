@@ -30,6 +30,8 @@ export interface StatelessConnectOptions {
   roots?: Root[];
   /** Probe / request timeout for connect (SDK default 60 s). */
   timeoutMs?: number;
+  /** Headers sent on every HTTP request (e.g. the user's `authorization`). */
+  headers?: Record<string, string>;
 }
 
 export interface AskedInput {
@@ -95,7 +97,7 @@ async function connect(modern: StatelessClient, transport: StreamableHTTPClientT
 /** A v2 client over Streamable HTTP. */
 export async function connectStatelessHttp(url: string | URL, options: StatelessConnectOptions = {}): Promise<StatelessClient> {
   const modern = newClient(options);
-  return connect(modern, new StreamableHTTPClientTransport(new URL(url)), options);
+  return connect(modern, new StreamableHTTPClientTransport(new URL(url), options.headers ? { requestInit: { headers: options.headers } } : undefined), options);
 }
 
 export interface StdioCommand {
