@@ -158,6 +158,9 @@ export class ConnectionRegistry {
   capabilities(): MergedCapabilities {
     const caps: MergedCapabilities = {};
     for (const c of this.servers.values()) {
+      // A per-user server nobody has connected yet will list tools once someone does: a session
+      // opened before that must be able to hear of them (a client lists only what was declared).
+      if (c.state === 'needs-connect') caps.tools = { listChanged: true };
       if (c.state !== 'ready') continue;
       const s = c.capabilities;
       if (s.tools) caps.tools = { listChanged: true };
