@@ -40,6 +40,8 @@ async function protectedStandIn(issuer) {
     if (req.method === 'GET' && req.url.startsWith('/.well-known/oauth-protected-resource')) return json(200, { resource: url, authorization_servers: [issuer], scopes_supported: ['mcp:read'] });
     const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!token) return json(401, { error: 'token required' }, { 'www-authenticate': `Bearer resource_metadata="http://127.0.0.1:${server.address().port}/.well-known/oauth-protected-resource/mcp"` });
+    // No GET stream, no session to DELETE: what a JSON-only server answers to the other methods.
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     let text = '';
     req.on('data', (d) => (text += d));
     req.on('end', () => {
