@@ -1,11 +1,39 @@
 // Attacks that tried to exhaust the gateway's memory, sockets and sessions (issue "Hardening",
 // items 2, 3, 4): the gateway must refuse at once, stay within bounds, and keep serving others.
 
+import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { HttpClient, breached, held, rawHttp, stdioServer, withGateway } from './lib.mjs';
 
 const MiB = 1024 * 1024;
 const TOKENS = `clients:\n  - name: alice\n    token: alice-token\n  - name: canary\n    token: canary-token\n`;
+
+/** A canary client in its own process (canary-process.mjs): ready once its session is open; `go` starts its calls. */
+async function startCanary(url, token, tool, count) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./canary-process.mjs', import.meta.url)), url, token, tool, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const lines = [];
+  let wake;
+  child.stdout.on('data', (d) => {
+    out += d;
+    for (let nl = out.indexOf('\n'); nl !== -1; nl = out.indexOf('\n')) {
+      lines.push(out.slice(0, nl));
+      out = out.slice(nl + 1);
+      wake?.();
+    }
+  });
+  const line = (n) =>
+    new Promise((resolve, reject) => {
+      const check = () => (lines.length > n ? resolve(lines[n]) : undefined);
+      wake = check;
+      child.once('exit', () => (lines.length > n ? resolve(lines[n]) : reject(new Error('the canary process ended early'))));
+      check();
+    });
+  if ((await line(0)) !== 'ready') throw new Error('the canary did not start');
+  return { go: () => child.stdin.write('go\n'), stop: () => child.stdin.write('stop\n'), done: line(1).then((l) => JSON.parse(l)) };
+}
 
 export const exhaustion = [
   {
@@ -24,10 +52,11 @@ export const exhaustion = [
             return c;
           }),
         );
-        const canary = new HttpClient(gw.url, { token: 'canary-token' });
-        await canary.initialize();
+        // The canary is another client, in a process of its own, calling its own server meanwhile.
+        const canary = await startCanary(gw.url, 'canary-token', 'calm__echo', 20);
         const payload = body(1);
         const outcomes = { answered: 0, refused: 0, failed: 0 };
+        canary.go();
         const bomb = Promise.all(
           bombers.flatMap((c) =>
             Array.from({ length: 10 }, () =>
@@ -39,21 +68,13 @@ export const exhaustion = [
             ),
           ),
         );
-        // The canary is another client calling its own server while the bomb goes off.
-        let canaryOk = 0;
-        const canaryErrors = [];
-        const canaryRuns = (async () => {
-          for (let i = 0; i < 20; i++) {
-            const r = await canary.call('calm__echo', { text: `c${i}` }).catch((e) => ({ error: String(e) }));
-            if (r?.response?.result?.content?.[0]?.text === `c${i}`) canaryOk++;
-            else canaryErrors.push(JSON.stringify(r?.response ?? r).slice(0, 160));
-          }
-        })();
-        await Promise.all([bomb, canaryRuns]);
+        await bomb;
+        canary.stop();
+        const { ok: canaryOk, total: canaryCalls, errors: canaryErrors } = await canary.done;
         const peak = gw.peakRssMiB();
         const alive = gw.alive;
-        const detail = `peak RSS ${peak.toFixed(0)} MiB; 60 bomb calls: ${outcomes.answered} answered, ${outcomes.refused} refused, ${outcomes.failed} other; canary ${canaryOk}/20${canaryErrors.length ? ` (${canaryErrors[0]})` : ''}`;
-        return alive && peak < 1024 && canaryOk === 20 && outcomes.failed === 0 && outcomes.refused > 0 ? held(detail) : breached(`${alive ? '' : 'the gateway died; '}${detail}`);
+        const detail = `peak RSS ${peak.toFixed(0)} MiB; 60 bomb calls: ${outcomes.answered} answered, ${outcomes.refused} refused, ${outcomes.failed} other; canary ${canaryOk}/${canaryCalls} (calling all along the bomb)${canaryErrors.length ? ` (${canaryErrors[0]})` : ''}`;
+        return alive && peak < 1024 && canaryCalls >= 20 && canaryOk === canaryCalls && outcomes.failed === 0 && outcomes.refused > 0 ? held(detail) : breached(`${alive ? '' : 'the gateway died; '}${detail}`);
       });
     },
   },
