@@ -74,7 +74,9 @@ export const exhaustion = [
         const peak = gw.peakRssMiB();
         const alive = gw.alive;
         const detail = `peak RSS ${peak.toFixed(0)} MiB; 60 bomb calls: ${outcomes.answered} answered, ${outcomes.refused} refused, ${outcomes.failed} other; canary ${canaryOk}/${canaryCalls} (calling all along the bomb)${canaryErrors.length ? ` (${canaryErrors[0]})` : ''}`;
-        return alive && peak < 1024 && canaryCalls >= 20 && canaryOk === canaryCalls && outcomes.failed === 0 && outcomes.refused > 0 ? held(detail) : breached(`${alive ? '' : 'the gateway died; '}${detail}`);
+        return alive && peak < 1024 && canaryCalls >= 20 && canaryOk === canaryCalls && outcomes.failed === 0 && outcomes.refused > 0
+          ? held(detail)
+          : breached(`${alive ? '' : 'the gateway died; '}${detail}`);
       });
     },
   },
