@@ -218,7 +218,12 @@ export class PerUserServers {
       if (!revoked && !refused) continue;
       if (refused) this.refusedListing.add(pair(by, server.name));
       this.listedBy.delete(server.name);
-      if (c.listed) this.keptLists.set(server.name, { lists: c.lists, ...(c.instructions !== undefined ? { instructions: c.instructions } : {}), ...(c.serverInfo !== undefined ? { serverInfo: c.serverInfo } : {}) });
+      if (c.listed)
+        this.keptLists.set(server.name, {
+          lists: c.lists,
+          ...(c.instructions !== undefined ? { instructions: c.instructions } : {}),
+          ...(c.serverInfo !== undefined ? { serverInfo: c.serverInfo } : {}),
+        });
       this.replace(server.name, this.host.shared(server));
       await c.close();
       this.host.logger.info({ server: server.name, why: revoked ? 'revoked' : 'refused' }, "per-user server's listing credential is gone; listing with another user's");
