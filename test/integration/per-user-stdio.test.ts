@@ -27,6 +27,7 @@ if (!CHROMIUM) process.stderr.write('per-user-stdio: no chromium (apt-get instal
 const KEY = randomBytes(32).toString('base64');
 const FIRST = `first-token-${randomBytes(8).toString('hex')}`;
 const SECOND = `second-token-${randomBytes(8).toString('hex')}`;
+const THIRD = `third-token-${randomBytes(8).toString('hex')}`;
 
 let dir: string;
 let yaml: string;
@@ -41,9 +42,26 @@ const asked: { mode: string; url: string; elicitationId: string }[] = [];
 const completed: string[] = [];
 const completionWaiters: (() => void)[] = [];
 const walks: Promise<{ status: number; text: string }>[] = [];
+/** How the person answers a connect link: in the browser, or by typing the secret into `switchboard users connect`. */
+let answerBy: 'browser' | 'terminal' = 'browser';
+const terminalConnects: ReturnType<typeof usersConnect>['done'][] = [];
 
 const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
 const toolNames = async () => (await client.listTools()).tools.map((t) => t.name);
+
+/** Resolves once the gateway has logged `n` lines matching `re`. */
+const loggedTimes = (re: RegExp, n: number) =>
+  new Promise<void>((resolve) => {
+    const log = stdioStderr(client);
+    const check = () => {
+      if (log.lines.filter((l) => re.test(l)).length < n) return;
+      log.off('line', check);
+      resolve();
+    };
+    log.on('line', check);
+    check();
+  });
+const LISTING_GONE = /"server":"proc".*listing credential is gone/;
 
 /** Resolves at the next tools/list_changed after this call. */
 const nextToolsChange = () => new Promise<void>((resolve) => changeWaiters.push(resolve));
@@ -80,7 +98,8 @@ beforeAll(async () => {
       c.setRequestHandler(ElicitRequestSchema, async (req) => {
         const p = req.params as unknown as { mode: string; url: string; elicitationId: string };
         asked.push(p);
-        walks.push(walkConnectPage(browser, p.url, { secrets: { TOKEN: SECOND } }));
+        if (answerBy === 'browser') walks.push(walkConnectPage(browser, p.url, { secrets: { TOKEN: SECOND } }));
+        else terminalConnects.push(usersConnect(['proc'], configFile, { SWITCHBOARD_CREDENTIALS_KEY: KEY }, `TOKEN=${THIRD}\n`).done);
         return { action: 'accept' };
       });
     },
@@ -113,7 +132,7 @@ describe.skipIf(!CHROMIUM)('per-user stdio server, the local user of a stdio gat
     const revoked = await runCli(['users', 'revoke', 'local', 'proc'], yaml, { SWITCHBOARD_CREDENTIALS_KEY: KEY });
     expect([revoked.code, revoked.stdout]).toEqual([0, "revoked local's credential for proc\n"]);
     // The gateway heard the revoke and let the listing connection go (nobody else can list with theirs) ...
-    await stdioStderr(client).waitForLine(/"server":"proc".*listing credential is gone/, 15_000, 'gateway stderr');
+    await loggedTimes(LISTING_GONE, 1);
     // ... yet the tool it listed is still there to call: otherwise nothing could ask the local user to connect.
     expect(await toolNames()).toContain('proc__whoami');
     const r = await client.callTool({ name: 'proc__whoami', arguments: {} }, undefined, { timeout: 60_000 });
@@ -127,5 +146,18 @@ describe.skipIf(!CHROMIUM)('per-user stdio server, the local user of a stdio gat
     expect(text(r)).toMatch(new RegExp(`^token:${SECOND} `));
     await completion(asked[0]!.elicitationId);
     expect(toolsChanged).toBeGreaterThan(0);
+  });
+
+  it('a call waiting on an accepted link goes on when the user connects with users connect instead of the page', async () => {
+    const revoked = await runCli(['users', 'revoke', 'local', 'proc'], yaml, { SWITCHBOARD_CREDENTIALS_KEY: KEY });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    await loggedTimes(LISTING_GONE, 2);
+    answerBy = 'terminal';
+    const r = await client.callTool({ name: 'proc__whoami', arguments: {} }, undefined, { timeout: 60_000 });
+    expect(asked).toHaveLength(2);
+    const connected = await terminalConnects[0]!;
+    expect(connected.code, connected.stderr).toBe(0);
+    expect(text(r)).toMatch(new RegExp(`^token:${THIRD} `));
+    await completion(asked[1]!.elicitationId);
   });
 });
