@@ -41,7 +41,11 @@ export function connectUrl(config: GatewayConfig, server: string): string {
 
 /** A per-user server's problem while nobody has connected it (its state is `needs-connect`); undefined for other servers. */
 export function needsConnect(config: GatewayConfig, server: ServerConfig): string | undefined {
-  return perUserOf(server) === undefined ? undefined : `no user has connected it yet: connect at ${connectUrl(config, server.name)}`;
+  if (perUserOf(server) === undefined) return undefined;
+  // With no public URL (stdio) there is no page to open before a call hands out a link: the CLI is the way.
+  const cli = `switchboard users connect ${server.name}`;
+  if (credentialSettings(config).publicUrl === undefined) return `no user has connected it yet: run ${cli}`;
+  return `no user has connected it yet: connect at ${connectUrl(config, server.name)} (or run ${cli})`;
 }
 
 /** While a per-user server waits for its first user, the store is looked at this often for a connect made elsewhere. */

@@ -113,8 +113,10 @@ afterAll(async () => {
 });
 
 describe.skipIf(!CHROMIUM)('per-user stdio server, the local user of a stdio gateway', () => {
-  it('lists no tool of the server before anybody connects: no call could ask for a connect', async () => {
+  it('lists no tool of the server before anybody connects: no call could ask for a connect; its problem says to run users connect', async () => {
     expect(await toolNames()).not.toContain('proc__whoami');
+    // No page to open before a call hands out a link (no public URL): the problem names the CLI, not a URL.
+    await loggedTimes(/proc: needs-connect — no user has connected it yet: run switchboard users connect proc"/, 1);
   });
 
   it('users connect from the terminal: the running gateway hears the file change, lists the tool, the call carries the token', async () => {
