@@ -192,12 +192,17 @@ async function loginOrLogout(options: CliOptions): Promise<void> {
   process.exit(await (options.command === 'login' ? runLogin(target, io) : runLogout(target, io)));
 }
 
-/** `switchboard users`: list, revoke or rotate stored per-user credentials. */
+/** `switchboard users`: list, revoke or rotate stored per-user credentials, or connect one. */
 async function users(options: CliOptions): Promise<void> {
   const { logger } = output(options, 'warn');
   const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(`${note}\n`), { httpFace: false, onWarning: warnLine });
-  const { runUsers } = await import('./cli/users.js');
   const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+  if (options.usersAction === 'connect') {
+    // Loaded here only: the OAuth libraries cost start-up time every other command would pay.
+    const { runUsersConnect } = await import('./cli/users-connect.js');
+    return process.exit(await runUsersConnect(config, logger, { server: options.server!, ...(options.user !== undefined ? { user: options.user } : {}) }, { ...io, input: process.stdin }));
+  }
+  const { runUsers } = await import('./cli/users.js');
   process.exit(await runUsers(config, logger, { action: options.usersAction ?? 'list', user: options.user, server: options.server, json: options.json }, io));
 }
 

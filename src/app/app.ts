@@ -439,7 +439,12 @@ export class App implements SessionOpener {
 
   private catalogInput(): CatalogServerInput[] {
     const described = new Map(this.current.servers.map((s) => [s.name, s.description]));
-    return this.router.connections().map((c) => ({ config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions, serverInfo: c.serverInfo, description: described.get(c.name) }));
+    return this.router.connections().map((c) => {
+      // A per-user server whose last listing credential was revoked keeps its tools listed (a call asks to connect).
+      const kept = c.state === 'needs-connect' ? this.perUser.kept(c.name) : undefined;
+      if (kept !== undefined) return { config: c.config, ready: true, lists: kept.lists, instructions: kept.instructions, serverInfo: kept.serverInfo, description: described.get(c.name) };
+      return { config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions, serverInfo: c.serverInfo, description: described.get(c.name) };
+    });
   }
 
   private connectionLimits() {

@@ -41,11 +41,22 @@ export function connectUrl(config: GatewayConfig, server: string): string {
 
 /** A per-user server's problem while nobody has connected it (its state is `needs-connect`); undefined for other servers. */
 export function needsConnect(config: GatewayConfig, server: ServerConfig): string | undefined {
-  return perUserOf(server) === undefined ? undefined : `no user has connected it yet: connect at ${connectUrl(config, server.name)}`;
+  if (perUserOf(server) === undefined) return undefined;
+  // With no public URL (stdio) there is no page to open before a call hands out a link: the CLI is the way.
+  const cli = `switchboard users connect ${server.name}`;
+  if (credentialSettings(config).publicUrl === undefined) return `no user has connected it yet: run ${cli}`;
+  return `no user has connected it yet: connect at ${connectUrl(config, server.name)} (or run ${cli})`;
 }
 
 /** While a per-user server waits for its first user, the store is looked at this often for a connect made elsewhere. */
 export const LISTING_WATCH_MS = 5000;
+
+/** What the catalog needs of a listing connection that is gone. */
+export interface KeptLists {
+  readonly lists: Connection['lists'];
+  readonly instructions?: string;
+  readonly serverInfo?: Connection['serverInfo'];
+}
 
 const pair = (user: string, server: string) => `${user}\u0000${server}`;
 
@@ -65,6 +76,14 @@ export class PerUserServers {
    */
   private generation = 0;
   private readonly checkedAt = new WeakMap<Connection, number>();
+  /**
+   * The lists of a listing connection whose credential went away (revoked, refused) with nobody
+   * else's to list with: the catalog keeps showing them, so a call still reaches the router and
+   * asks its user to connect (otherwise the last user's revoke would leave no tool to call, and on
+   * stdio no link to connect by). Held in memory only; forgotten once a user's credential lists
+   * the server again.
+   */
+  private readonly keptLists = new Map<string, KeptLists>();
   private stopWatchingStore: (() => void) | undefined;
   private rechecking: Promise<void> | undefined;
   private recheckAgain = false;
@@ -149,6 +168,7 @@ export class PerUserServers {
           const connection = this.host.shared(server, listing);
           this.replace(name, connection);
           this.listedBy.set(name, candidate);
+          this.keptLists.delete(name);
           await old.close();
           await connection.connect();
           this.host.logger.info({ server: name, state: connection.state }, "per-user server listed with one user's credential");
@@ -202,6 +222,12 @@ export class PerUserServers {
       if (!revoked && !refused) continue;
       if (refused) this.refusedListing.add(pair(by, server.name));
       this.listedBy.delete(server.name);
+      if (c.listed)
+        this.keptLists.set(server.name, {
+          lists: c.lists,
+          ...(c.instructions !== undefined ? { instructions: c.instructions } : {}),
+          ...(c.serverInfo !== undefined ? { serverInfo: c.serverInfo } : {}),
+        });
       this.replace(server.name, this.host.shared(server));
       await c.close();
       this.host.logger.info({ server: server.name, why: revoked ? 'revoked' : 'refused' }, "per-user server's listing credential is gone; listing with another user's");
@@ -209,6 +235,11 @@ export class PerUserServers {
       again.push(server.name);
     }
     if (again.length > 0) await this.list(again);
+  }
+
+  /** The lists `server` had before its listing credential went away, while it waits in `needs-connect` (see keptLists). */
+  kept(server: string): KeptLists | undefined {
+    return this.keptLists.get(server);
   }
 
   private replace(name: string, connection: Connection): void {

@@ -39,6 +39,11 @@ export const USAGE = `Usage:
   switchboard users revoke USER [SERVER] [-c FILE]
       Delete USER's credential for SERVER, or all of USER's; each is audited
       (credential.revoke). Exit 1: there was nothing to revoke.
+  switchboard users connect SERVER [--user USER] [-c FILE]
+      Store USER's own credential for the per-user SERVER (default USER: the config's
+      credentials.localUser): its secrets, typed without echo (or NAME=value lines on
+      stdin), or its OAuth login as for switchboard login. A running gateway lists the
+      server's tools at once. The local user's first connect on stdio. Exit 1: not stored.
   switchboard users rotate [-c FILE]
       Re-seal every stored credential under the current key (after a key rotation).
       Exit 1: some records open with no key held.
@@ -52,7 +57,7 @@ Options:
   --client NAME       (check, search, run) the catalog as client profile NAME sees it
   --server NAME       (search) only this server's tools; repeat for several
   --limit N           (search) most tools to print, 1..20 (default 5)
-  --user USER         (users list) only this user's credentials
+  --user USER         (users list) only this user's credentials; (users connect) whose
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
   --log-format FMT    pretty | json (default: pretty on a terminal)
   -h, --help          this help
@@ -60,15 +65,15 @@ Options:
 
 export interface CliOptions {
   command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'run' | 'login' | 'logout' | 'users' | 'help' | 'version';
-  /** users: list, revoke or rotate. */
-  usersAction?: 'list' | 'revoke' | 'rotate';
-  /** users list: only this user's (--user); users revoke: whose. */
+  /** users: list, revoke, rotate or connect. */
+  usersAction?: 'list' | 'revoke' | 'rotate' | 'connect';
+  /** users list: only this user's (--user); users revoke, users connect: whose. */
   user?: string;
   /** search: what to look for. */
   query?: string;
   /** run: the script's file (- for stdin). */
   file?: string;
-  /** login, logout: the server's name; users revoke: only this server's. */
+  /** login, logout, users connect: the server's name; users revoke: only this server's. */
   server?: string;
   /** search: only these servers' tools (--server, repeated). */
   servers?: string[];
@@ -150,7 +155,7 @@ export function parseCli(argv: string[]): CliOptions {
     return { ...base, command, server: rest[0] };
   }
   if (command === 'users') return { ...base, command, ...usersArgs(rest, values.user) };
-  if (values.user !== undefined) throw new UsageError('--user only applies to users list');
+  if (values.user !== undefined) throw new UsageError('--user only applies to users list and users connect');
   if (command === 'status' && rest.length === 1) {
     if (!/^https?:\/\//i.test(rest[0]!)) throw new UsageError(`status expects the gateway's URL (e.g. http://127.0.0.1:8808/mcp), got "${rest[0]}"`);
     if (values.http !== undefined) throw new UsageError('give the gateway either as a URL or with --http, not both');
@@ -162,7 +167,7 @@ export function parseCli(argv: string[]): CliOptions {
   return { ...base, command };
 }
 
-/** `users [list] [--user U]`, `users revoke USER [SERVER]`, `users rotate`. */
+/** `users [list] [--user U]`, `users revoke USER [SERVER]`, `users rotate`, `users connect SERVER [--user U]`. */
 function usersArgs(rest: string[], user: string | undefined): Pick<CliOptions, 'usersAction' | 'user' | 'server'> {
   const [action = 'list', ...args] = rest;
   if (action === 'list') {
@@ -170,7 +175,12 @@ function usersArgs(rest: string[], user: string | undefined): Pick<CliOptions, '
     if (user !== undefined && user.trim() === '') throw new UsageError('--user expects a user');
     return { usersAction: 'list', ...(user !== undefined ? { user } : {}) };
   }
-  if (user !== undefined) throw new UsageError('--user only applies to users list (users revoke takes the user as its argument)');
+  if (action === 'connect') {
+    if (args.length !== 1 || args[0]!.trim() === '') throw new UsageError('users connect expects the name of one server (switchboard users connect SERVER [--user USER])');
+    if (user !== undefined && user.trim() === '') throw new UsageError('--user expects a user');
+    return { usersAction: 'connect', server: args[0], ...(user !== undefined ? { user } : {}) };
+  }
+  if (user !== undefined) throw new UsageError('--user only applies to users list and users connect (users revoke takes the user as its argument)');
   if (action === 'revoke') {
     if (args.length < 1 || args.length > 2 || args.some((a) => a.trim() === '')) throw new UsageError('users revoke expects a USER and optionally a SERVER (switchboard users revoke USER [SERVER])');
     return { usersAction: 'revoke', user: args[0], ...(args[1] !== undefined ? { server: args[1] } : {}) };
@@ -179,5 +189,5 @@ function usersArgs(rest: string[], user: string | undefined): Pick<CliOptions, '
     if (args.length > 0) throw new UsageError(`users rotate takes no argument, got "${args[0]}"`);
     return { usersAction: 'rotate' };
   }
-  throw new UsageError(`unknown users action "${action}" (list, revoke or rotate)`);
+  throw new UsageError(`unknown users action "${action}" (list, revoke, rotate or connect)`);
 }

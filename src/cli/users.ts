@@ -47,7 +47,7 @@ export interface UserCredentialLine {
   problem?: string;
 }
 
-interface Opened {
+export interface Opened {
   credentials: CredentialStore;
   /** Set when no key opens records: listing and revoking still work, without kinds and dates. */
   keyProblem?: string;
@@ -57,9 +57,10 @@ interface Opened {
 /**
  * The store the config names. Listing and revoking need no key (records are stored under their
  * names), so without one they go on with a throwaway keyring that opens nothing; rotating does.
- * The CLI never makes a key: that is the gateway's first start.
+ * Only `users connect` (`createKey`) makes a key, as the gateway's first start would: it writes a
+ * record that must open later.
  */
-async function openCredentials(config: GatewayConfig, logger: Logger, needKey: boolean, env: NodeJS.ProcessEnv): Promise<Opened> {
+export async function openCredentials(config: GatewayConfig, logger: Logger, needKey: boolean, env: NodeJS.ProcessEnv, createKey = false): Promise<Opened> {
   let state: StateStore | undefined;
   if (config.state.redis !== undefined) {
     state = await openStore(config, logger, { connectWaitMs: 3000 });
@@ -68,7 +69,7 @@ async function openCredentials(config: GatewayConfig, logger: Logger, needKey: b
       throw new Error(`${(await credentialsWhere(config, env)).store}: unreachable`);
     }
   }
-  const options = { store: state, file: config.credentials.file, keyFile: config.credentials.keyFile, env };
+  const options = { store: state, file: config.credentials.file, keyFile: config.credentials.keyFile, env, createKey };
   let credentials: CredentialStore;
   let keyProblem: string | undefined;
   try {
@@ -76,7 +77,7 @@ async function openCredentials(config: GatewayConfig, logger: Logger, needKey: b
   } catch (err) {
     if (needKey) {
       await state?.close();
-      throw new Error(`no credentials key to re-seal with: ${(await credentialsWhere(config, env)).key}`);
+      throw new Error(`no credentials key ${createKey ? 'to seal with' : 'to re-seal with'}: ${createKey ? describeError(err) : (await credentialsWhere(config, env)).key}`);
     }
     keyProblem = describeError(err);
     credentials = await openCredentialStore({ ...options, keyring: new Keyring(randomBytes(32)) });

@@ -70,10 +70,12 @@ class ConnectPages implements Connector {
       if (signal.aborted) return reject(signal.reason);
       let done = false;
       let stop: (() => void) | undefined;
+      let unwatch: (() => void) | undefined;
       const finish = (err?: unknown) => {
         if (done) return;
         done = true;
         stop?.();
+        unwatch?.();
         signal.removeEventListener('abort', onAbort);
         if (err === undefined) resolve();
         else reject(err);
@@ -84,7 +86,9 @@ class ConnectPages implements Connector {
         if (done) return;
         this.deps.credentials.get(user, server).then((r) => r !== undefined && finish(), finish);
       };
-      // Listening first, then looking: a connect between the two is heard, not missed.
+      // Listening first, then looking: a connect between the two is heard, not missed. The store's
+      // own watch hears a connect no page made (`switchboard users connect`, another process).
+      unwatch = this.deps.credentials.watch(check);
       this.deps.store.listen(connectedTopic(user, server), check).then((s) => {
         if (done) return s();
         stop = s;

@@ -234,7 +234,7 @@ describe('per-user servers', () => {
     expect(text(await carol.callTool({ name: 'keys__whoami', arguments: {} }))).toBe('key:alice-key');
   });
 
-  it('with no user connected, the server waits in needs-connect saying where to connect, with no tools; the first connect lists it; a revoke moves the listing on', async () => {
+  it('with no user connected, the server waits in needs-connect saying where to connect, with no tools; the first connect lists it; a revoke moves the listing on, the last one keeps its tools listed', async () => {
     const empty = await openCredentialStore({
       file: join(mkdtempSync(join(tmpdir(), 'sb-per-user-empty-')), 'credentials.json'),
       env: { SWITCHBOARD_CREDENTIALS_KEY: randomBytes(32).toString('hex') },
@@ -256,11 +256,13 @@ describe('per-user servers', () => {
       await second.perUser.recheck(); // what the watch runs every few seconds
       expect(keys().state).toBe('ready');
       expect(second.router.connection('keys')!.config).toMatchObject({ headers: { Authorization: 'Bearer alice-key' } });
-      const unlisted = firstValueFrom(second.store.snapshots.pipe(filter((c) => !c.lists.tools.entries.some((e) => e.server === 'keys'))));
+      // With nobody's credential left the server waits again, yet keeps the tools it listed: a call
+      // must still reach the router to ask its user to connect (the stdio gateway's only way back).
       await empty.delete('profile:alice', 'keys');
       await second.perUser.recheck();
-      await unlisted;
       expect(keys().state).toBe('needs-connect');
+      second.store.rebuild();
+      expect(second.catalog.lists.tools.entries.filter((e) => e.server === 'keys').length).toBeGreaterThan(0);
     } finally {
       await second.close();
       await empty.close();

@@ -1,9 +1,11 @@
 // `switchboard users` as an operator runs it: the built CLI against a real credentials file (records
 // sealed by the store the gateway uses) and, once, a real redis-server. It lists who has what
 // without ever printing a token or secret, revokes one pair or all of a user's (audited as
-// credential.revoke via cli, exit 1 when there was nothing), and re-seals under a new key.
+// credential.revoke via cli, exit 1 when there was nothing), and re-seals under a new key. `users
+// connect` stores a user's own credential: secrets from stdin, or an OAuth login at a real
+// authorization server (oidc-provider) with the test as the browser.
 
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,10 @@ import { openCredentialStore } from '../../src/state/open-credentials.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import { cleanup, runCli, trackDir } from '../helpers/index.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { usersConnect } from '../helpers/users-connect.js';
+import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
+import { followRedirects } from '../fixtures/oauth/browser.js';
+import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protected-server.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const NEW_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -167,5 +173,109 @@ describe('switchboard users, Redis', () => {
     expect((JSON.parse(after.stdout) as { credentials: { user: string }[] }).credentials.map((c) => c.user)).toEqual(['bob']);
     noSecret(listed.stdout + listed.stderr + revoked.stdout + after.stdout);
     expect(listed.stdout + listed.stderr).not.toContain('users-redis-secret');
+  });
+});
+
+describe('switchboard users connect', () => {
+  const PAT = 'tracker-pat-never-printed';
+  let as: AuthServer;
+  let mcp: ProtectedServer;
+  let cdir: string;
+  let configFile: string;
+  const env = () => ({ SWITCHBOARD_CREDENTIALS_KEY: KEY, XDG_STATE_HOME: cdir, SWITCHBOARD_NO_BROWSER: '1' });
+  const stored = async (user: string, server: string) => {
+    const store = await openCredentialStore({ file: path.join(cdir, 'credentials.json'), env: { SWITCHBOARD_CREDENTIALS_KEY: KEY } });
+    try {
+      return (await store.get(user, server))?.credential;
+    } finally {
+      await store.close();
+    }
+  };
+  const audit = () =>
+    existsSync(path.join(cdir, 'audit.jsonl'))
+      ? readFileSync(path.join(cdir, 'audit.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
+
+  beforeAll(async () => {
+    const resources: Record<string, { scopes: string[] }> = {};
+    as = await startAuthServer({ resources });
+    mcp = await startProtectedServer({ issuer: as.issuer, requiredScopes: ['mcp:read'] });
+    resources[mcp.url] = { scopes: ['mcp:read'] };
+    cdir = trackDir(mkdtempSync(path.join(os.tmpdir(), 'switchboard-users-connect-')));
+    configFile = path.join(cdir, 'switchboard.yaml');
+    writeFileSync(
+      configFile,
+      `credentials: { file: ${path.join(cdir, 'credentials.json')}, localUser: me }
+sanitize: { auditLog: ${path.join(cdir, 'audit.jsonl')} }
+servers:
+  - { name: tracker, command: node, args: [tracker.mjs], env: { TRACKER_TOKEN: "\${user.TRACKER_TOKEN}", TRACKER_ORG: "\${user.TRACKER_ORG}" }, userSecrets: { TRACKER_TOKEN: "your personal access token" } }
+  - { name: notes, url: "${mcp.url}", auth: { type: oauth, perUser: true } }
+  - { name: shared, command: node, args: [shared.mjs] }
+`,
+    );
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await as?.close();
+  });
+
+  it('stores the local user\u2019s secrets read from stdin (the gateway\u2019s key made as its first start would), audited, never printed', async () => {
+    const r = await usersConnect(['tracker'], configFile, env(), `TRACKER_TOKEN=${PAT}\nTRACKER_ORG=acme\n`).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("stored me's secrets for tracker; a running gateway picks them up at once\n");
+    expect(await stored('me', 'tracker')).toEqual({ kind: 'secrets', values: { TRACKER_TOKEN: PAT, TRACKER_ORG: 'acme' } });
+    const listed = await runCli(['users', 'list', '--json'], readFileSync(configFile, 'utf8'), { SWITCHBOARD_CREDENTIALS_KEY: KEY });
+    expect((JSON.parse(listed.stdout) as { credentials: { user: string; server: string; kind: string }[] }).credentials.map((c) => [c.user, c.server, c.kind])).toEqual([['me', 'tracker', 'secrets']]);
+    expect(audit().map((a) => [a.kind, a.user, a.server, a.credential, a.via])).toEqual([['credential.connect', 'me', 'tracker', 'secrets', 'cli']]);
+    expect(r.stdout + r.stderr + JSON.stringify(audit())).not.toContain(PAT);
+  });
+
+  it('stores nothing and exits 1 for an unknown or a missing secret name, naming names and never the values', async () => {
+    const unknown = await usersConnect(['tracker', '--user', 'bob'], configFile, env(), `TRACKER_TOKEN=${PAT}\nTRACKER_ORGG=acme\n`).done;
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/names "TRACKER_ORGG", which this server does not take.*nothing was stored/);
+    const missing = await usersConnect(['tracker', '--user', 'bob'], configFile, env(), `TRACKER_TOKEN=${PAT}\n`).done;
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no value for TRACKER_ORG .*nothing was stored/);
+    expect(unknown.stderr + missing.stderr).not.toContain(PAT);
+    expect(await stored('bob', 'tracker')).toBeUndefined();
+  });
+
+  it('exits 1 for a server that is not per-user, or not configured, naming the per-user ones', async () => {
+    const shared = await usersConnect(['shared'], configFile, env()).done;
+    expect([shared.code, shared.stderr]).toEqual([
+      1,
+      'switchboard: "shared" takes no per-user credential: it has no ${user.NAME} secrets and no auth.perUser (per-user servers in the config: tracker, notes)',
+    ]);
+    const none = await usersConnect(['nope'], configFile, env()).done;
+    expect([none.code, none.stderr]).toEqual([1, 'switchboard: no server named "nope" (per-user servers in the config: tracker, notes)']);
+  });
+
+  it('an OAuth server: the login URL on stderr, the browser\u2019s redirect back, the tokens stored for --user', async () => {
+    const run = usersConnect(['notes', '--user', 'alice'], configFile, env());
+    const line = await run.stderr.waitForLine(/by opening: (\S+)/, 15_000, 'users connect stderr');
+    const visit = await followRedirects(/by opening: (\S+)/.exec(line)![1]!);
+    expect(visit.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("stored alice's OAuth tokens for notes; a running gateway picks them up at once\n");
+    const credential = await stored('alice', 'notes');
+    expect(credential).toMatchObject({ kind: 'oauth', tokens: { issuer: as.issuer, resource: mcp.url, grant: 'authorization_code' } });
+    const tokens = (credential as { tokens: { accessToken: string; refreshToken?: string } }).tokens;
+    // The token is one the protected server takes.
+    const answer = await fetch(mcp.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } }),
+    });
+    await answer.body?.cancel();
+    expect(answer.status).toBe(200);
+    expect(audit().at(-1)).toMatchObject({ kind: 'credential.connect', user: 'alice', server: 'notes', credential: 'oauth', via: 'cli' });
+    for (const secret of [tokens.accessToken, tokens.refreshToken].filter((t) => t !== undefined)) {
+      expect(r.stdout + r.stderr + JSON.stringify(audit())).not.toContain(secret);
+    }
   });
 });

@@ -1,5 +1,5 @@
 // How `switchboard users` reads its command line: list by default, --user only for list, revoke
-// with a user and an optional server, rotate alone; anything else is a usage error (exit 2).
+// with a user and an optional server, rotate alone, connect with a server and an optional --user; anything else is a usage error (exit 2).
 
 import { describe, expect, it } from 'vitest';
 import { UsageError, parseCli } from '../../../src/cli/args.js';
@@ -17,7 +17,16 @@ describe('users arguments', () => {
     expect(parseCli(['users', 'rotate'])).toMatchObject({ usersAction: 'rotate' });
   });
 
+  it('connects a server, for the local user by default or --user', () => {
+    expect(parseCli(['users', 'connect', 'github'])).toMatchObject({ usersAction: 'connect', server: 'github' });
+    expect(parseCli(['users', 'connect', 'github']).user).toBeUndefined();
+    expect(parseCli(['users', 'connect', 'github', '--user', 'alice'])).toMatchObject({ usersAction: 'connect', server: 'github', user: 'alice' });
+  });
+
   it.each([
+    [['users', 'connect']],
+    [['users', 'connect', 'a', 'b']],
+    [['users', 'connect', 'github', '--user', '']],
     [['users', 'revoke']],
     [['users', 'revoke', 'a', 'b', 'c']],
     [['users', 'revoke', 'alice', '--user', 'bob']],
