@@ -8,11 +8,10 @@
 
 import type { Catalog, CatalogExposure, CatalogServerInput } from '../catalog/build.js';
 import type { CodeDeclarer } from '../catalog/code-tool.js';
-import { UI_EXTENSION } from '../catalog/ui-uris.js';
 import { loadTokenCounter } from '../search/tokens.js';
 import type { GuardOptions } from '../catalog/guard.js';
 import { CatalogStore } from '../catalog/store.js';
-import type { GatewayConfig, ServerConfig } from '../config/types.js';
+import type { GatewayConfig } from '../config/types.js';
 import { ByteBudget } from '../inbound/budget.js';
 import { ClientSession } from '../inbound/client-session.js';
 import type { SessionOpener } from '../inbound/session-opener.js';
@@ -26,25 +25,22 @@ import { startObservability, type Observability } from '../observability/setup.j
 import { handlers } from '../inbound/handlers/index.js';
 import type { LockFile } from '../catalog/pinning.js';
 import { readLock } from './lock-file.js';
-import { SERVER_STATES, ServerConnection } from '../outbound/server-connection.js';
+import { SERVER_STATES } from '../outbound/server-connection.js';
 import { summarize, type ServerSummary } from '../outbound/summary.js';
 import { Router } from '../router/router.js';
 import { openStore } from '../state/open-store.js';
 import { takeSharedKey } from './shared-key.js';
 import type { SessionRecord, StateStore } from '../state/store.js';
 import { ToolFinder } from './tool-finder.js';
-import type { UserEntry } from './per-user-open.js';
-import { needsConnect, PerUserServers } from './per-user-servers.js';
-import { perUserOf } from '../router/per-user-config.js';
+import { ConnectionFactory } from './connection-factory.js';
+import { PerUserServers } from './per-user-servers.js';
 import type { ConnectAsker } from '../router/connect-ask.js';
 import type { CredentialStore } from '../state/credentials.js';
-import type { ServerAuth } from '../outbound/auth/types.js';
-import type { Connection, RequestOwner, Session } from '../router/session.js';
+import type { Connection } from '../router/session.js';
 import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { openConnector, type AppConnector } from './connector.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
 import { exposureOf, nearABudget, usesCodeMode } from './exposure.js';
-import { type JsonObject, valueAt } from '../protocol/json.js';
 
 export type { ServerSummary };
 
@@ -60,15 +56,6 @@ export interface AppOptions {
   /** The connect pages that ask users to connect per-user servers (src/connect/; tests: a fake). */
   connectAsker?: ConnectAsker;
 }
-
-/**
- * What a shared connection declares: what the gateway can route. Sampling, elicitation and roots
- * requests a server sends during a call go to the client that made the call (and fail with an
- * error for a client that did not declare them, or when no call can be told). Servers register
- * capability-gated tools from this, so the catalog connection of a per-session server declares the
- * same: its tools are what each session's own connection will offer.
- */
-const SHARED_CLIENT_CAPABILITIES = { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } };
 
 /** Stateless sessions have no channel for messages not tied to a request. */
 const NOTHING_PUSHED = (): void => {};
@@ -98,6 +85,8 @@ export class App implements SessionOpener {
   private declare?: CodeDeclarer;
   /** Per-user servers (issue 33): their credentials, connect pages, users' connections and listing. */
   readonly perUser: PerUserServers;
+  /** Builds every server connection: shared, a user's own, a session's own. */
+  private readonly connections: ConnectionFactory;
 
   constructor(
     private current: GatewayConfig,
@@ -108,6 +97,7 @@ export class App implements SessionOpener {
     this.observer = new Observer(() => this.store.current);
     this.audit = tapAudit(createAuditLog({ file: current.sanitize.auditLog, logger }), (entry) => this.observer.audited(entry));
     this.store = new CatalogStore(() => this.catalogInput(), current.naming, this.guardOptions(), this.exposure());
+    this.connections = new ConnectionFactory({ config: () => this.current, logger, events: () => this.router.connectionEvents(), observer: this.observer, reconnect: options.reconnect });
     this.perUser = new PerUserServers(
       {
         router: () => this.router,
@@ -115,8 +105,8 @@ export class App implements SessionOpener {
         logger,
         config: () => this.current,
         stateStore: () => this.state,
-        shared: (server, listing) => this.sharedConnection(server, listing),
-        own: (entry, user, auth) => this.ownConnection(entry, user, auth),
+        shared: (server, listing) => this.connections.shared(server, listing),
+        own: (entry, user, auth) => this.connections.own(entry, user, auth),
         invalidate: () => this.store.invalidate(),
       },
       { credentials: options.credentials, connectAsker: options.connectAsker },
@@ -126,14 +116,14 @@ export class App implements SessionOpener {
       audit: this.audit,
       logger,
       config: () => this.current,
-      openIsolated: (s, session) => this.openIsolated(s, session),
+      openIsolated: (s, session) => this.connections.isolated(s, session),
       observer: this.observer,
       openPerUser: (s, user) => this.perUser.open(s, user),
       perUserCurrent: (c, user, server) => this.perUser.current(c, user, server),
       perUserRefused: (user, server) => this.perUser.refused(user, server),
       connectAsker: () => this.perUser.connectAsker,
     });
-    this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.sharedConnection(s)])));
+    this.router.setConnections(new Map(current.servers.map((s) => [s.name, this.connections.shared(s)])));
     this.finder = new ToolFinder(
       () => this.store.current,
       () => this.current.catalog.embeddings,
@@ -163,11 +153,7 @@ export class App implements SessionOpener {
    */
   async start(waitMs?: number): Promise<void> {
     await Promise.all([this.loadLock(), this.loadCodeMode(), this.openState()]);
-    const perUser = this.current.servers.filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
-    if (perUser.length > 0) {
-      await this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed at start'));
-      this.perUser.watch();
-    }
+    await this.perUser.startListing(this.current.servers);
     const all = Promise.all(this.router.connections().map((c) => c.connect()));
     if (waitMs === undefined) await all;
     else {
@@ -203,7 +189,7 @@ export class App implements SessionOpener {
         servers.set(name, old!);
         continue;
       }
-      const connection = this.sharedConnection(entry);
+      const connection = this.connections.shared(entry);
       if (old) {
         this.router.transfer(old, connection);
         stopping.push(this.router.retire(old));
@@ -212,11 +198,7 @@ export class App implements SessionOpener {
       starting.push(connection.connect().then(() => this.router.restore(connection)));
     }
     this.router.setConnections(servers);
-    const perUser = [...fresh.values()].filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
-    if (perUser.length > 0) {
-      starting.push(this.perUser.list(perUser).catch((err) => this.logger.warn({ err: String(err) }, 'per-user servers not listed')));
-      this.perUser.watch();
-    }
+    starting.push(this.perUser.startListing([...fresh.values()]));
     this.faces?.reloaded();
     this.store.setExposure(this.exposure());
     await this.loadCodeMode();
@@ -262,21 +244,17 @@ export class App implements SessionOpener {
     );
     const status = () => ({ servers: this.summary(), sessions: this.sessionCount });
     // start() opened the state store; without it (a test listening on an app never started) no pages.
-    const perUserServers = this.current.servers.some((s) => perUserOf(s) !== undefined);
     this.connect =
-      this.state === undefined || !perUserServers
-        ? undefined
-        : await openConnector({
-            config: () => this.current,
-            state: this.state,
-            audit: this.audit,
-            logger: this.logger,
-            httpFace: options.http !== undefined,
-            faceUrl: () => this.faces?.url,
-            // One store per process: the one the users' connections read.
-            credentials: await this.perUser.credentials(),
-            onConnect: (user, server) => void this.perUser.noteConnect(user, server),
-          });
+      this.state &&
+      (await openConnector({
+        config: () => this.current,
+        state: this.state,
+        audit: this.audit,
+        logger: this.logger,
+        httpFace: options.http !== undefined,
+        faceUrl: () => this.faces?.url,
+        perUser: this.perUser,
+      }));
     const connect = this.connect?.connector;
     // The pages ask users to connect, unless a test gave its own asker.
     if (connect !== undefined && this.options.connectAsker === undefined) this.useConnectAsker(connect);
@@ -445,62 +423,5 @@ export class App implements SessionOpener {
       if (kept !== undefined) return { config: c.config, ready: true, lists: kept.lists, instructions: kept.instructions, serverInfo: kept.serverInfo, description: described.get(c.name) };
       return { config: c.config, ready: c.listed, lists: c.lists, instructions: c.instructions, serverInfo: c.serverInfo, description: described.get(c.name) };
     });
-  }
-
-  private connectionLimits() {
-    const l = this.current.limits;
-    // List bounds are read at each fetch: a reload's new ones apply to servers it kept too.
-    return { maxMessageBytes: l.maxMessageBytes, maxDepth: l.maxDepth, writeBufferBytes: l.writeBufferBytes, maxCallsInFlight: l.maxCallsPerServer, listLimits: () => this.current.limits };
-  }
-
-  /**
-   * The shared connection of `server`. A per-user server's only lists (calls go to each user's
-   * own): made from `listing`, a user's filled entry, or until a user has connected, one that
-   * waits in `needs-connect` saying where to connect.
-   */
-  private sharedConnection(server: ServerConfig, listing?: UserEntry): Connection {
-    const waiting = listing === undefined ? needsConnect(this.current, server) : undefined;
-    return new ServerConnection<RequestOwner>(listing?.entry ?? server, this.logger.child({ server: server.name }), this.router.connectionEvents(), {
-      ...this.connectionLimits(),
-      clientCapabilities: SHARED_CLIENT_CAPABILITIES,
-      reconnect: this.options.reconnect,
-      observer: this.observer,
-      ...(listing?.auth ? { auth: listing.auth } : {}),
-      ...(waiting !== undefined ? { needsConnect: waiting } : {}),
-    });
-  }
-
-  /** `user`'s own connection to a per-user server (calls only: its lists are the listing connection's). */
-  private ownConnection(entry: ServerConfig, user: string, auth: ServerAuth | undefined): Connection {
-    return new ServerConnection<RequestOwner>(entry, this.logger.child({ server: entry.name, user }), this.router.connectionEvents(), {
-      ...this.connectionLimits(),
-      clientCapabilities: SHARED_CLIENT_CAPABILITIES,
-      fetchLists: false,
-      reconnect: this.options.reconnect,
-      observer: this.observer,
-      ...(auth ? { auth } : {}),
-    });
-  }
-
-  private async openIsolated(server: ServerConfig, session: Session): Promise<Connection> {
-    const caps = session.clientCapabilities;
-    const declared: JsonObject = {};
-    for (const key of ['roots', 'sampling', 'elicitation'] as const) if (caps[key]) declared[key] = caps[key];
-    // The client's own MCP Apps settings (its MIME types) where they differ from ours: this
-    // connection speaks for that one client. Without them it declares the gateway's.
-    const ui = valueAt(caps, 'extensions', UI_EXTENSION);
-    if (ui !== null && typeof ui === 'object') declared.extensions = { [UI_EXTENSION]: ui };
-    const connection = new ServerConnection<RequestOwner>(server, this.logger.child({ server: server.name, session: session.id }), this.router.connectionEvents(), {
-      ...this.connectionLimits(),
-      clientCapabilities: declared,
-      fetchLists: false,
-      owner: { session, client: session },
-      reconnect: this.options.reconnect,
-      observer: this.observer,
-    });
-    await connection.connect();
-    if (connection.state !== 'ready') throw connection.unavailable();
-    if (session.logLevel && connection.capabilities.logging) await connection.request('logging/setLevel', { level: session.logLevel }).catch(() => undefined);
-    return connection;
   }
 }

@@ -15,6 +15,7 @@ import type { CredentialStore } from '../state/credentials.js';
 import { openCredentialStore } from '../state/open-credentials.js';
 import type { StateStore } from '../state/store.js';
 import { faceAuth } from './face-auth.js';
+import type { PerUserServers } from './per-user-servers.js';
 
 export type CredentialsSection = GatewayConfig['credentials'];
 
@@ -40,10 +41,8 @@ export interface AppConnectorDeps {
   /** Serve on the HTTP face (its MCP URL, once it listens); false: stdio only, a loopback listener. */
   httpFace: boolean;
   faceUrl: () => string | undefined;
-  /** The CredentialStore when the app already opened one; else opened here from config.credentials. */
-  credentials?: CredentialStore;
-  /** Told after a connect stored a credential. */
-  onConnect?: (user: string, server: string) => void;
+  /** The app's per-user servers: their one CredentialStore (opened only when a server is per-user), told of each connect. */
+  perUser?: Pick<PerUserServers, 'credentials' | 'noteConnect'>;
 }
 
 export interface AppConnector {
@@ -57,9 +56,9 @@ export async function openConnector(deps: AppConnectorDeps): Promise<AppConnecto
   const config = deps.config;
   if (perUserServers(config()).size === 0) return undefined;
   const settings = credentialsOf(config());
-  const owned = deps.credentials === undefined;
+  const owned = deps.perUser === undefined;
   const credentials =
-    deps.credentials ??
+    (await deps.perUser?.credentials()) ??
     (await openCredentialStore({ store: deps.state, ...(settings.file ? { file: settings.file } : {}), ...(settings.keyFile ? { keyFile: settings.keyFile } : {}), createKey: true }));
   const connector = createConnector({
     servers: () => perUserServers(config()),
@@ -79,7 +78,7 @@ export async function openConnector(deps: AppConnectorDeps): Promise<AppConnecto
       return url === undefined ? undefined : new URL(url).origin;
     },
     browser: browserCheck(deps, settings),
-    ...(deps.onConnect === undefined ? {} : { onConnect: deps.onConnect }),
+    ...(deps.perUser === undefined ? {} : { onConnect: (user: string, server: string) => void deps.perUser?.noteConnect(user, server) }),
   });
   return {
     connector,

@@ -247,6 +247,14 @@ export class PerUserServers {
     router.setConnections(new Map(router.connections().map((c) => [c.name, c.name === name ? connection : c])));
   }
 
+  /** Lists the per-user servers among `servers` (at start, or the ones a reload added) and keeps watching; never throws. */
+  async startListing(servers: readonly ServerConfig[]): Promise<void> {
+    const names = servers.filter((s) => perUserOf(s) !== undefined).map((s) => s.name);
+    if (names.length === 0) return;
+    await this.list(names).catch((err) => this.host.logger.warn({ err: String(err) }, 'per-user servers not listed'));
+    this.watch();
+  }
+
   /**
    * A connect was stored (the connect pages call this): a server nobody had connected gets its
    * listing connection now. Connects this process does not hear of (another replica's, the CLI's)

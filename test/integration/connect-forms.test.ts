@@ -36,6 +36,8 @@ const OTHER_TOKEN = `other-${randomBytes(8).toString('hex')}`;
 const SECRET = `sk-${randomBytes(8).toString('hex')}`;
 let dir: string;
 let credentials: SealedCredentialStore;
+/** The app's side as openConnector sees it: the one store, and a connect heard of (nothing to list here). */
+const given = (store: CredentialStore) => ({ credentials: async () => store, noteConnect: async () => {} });
 
 /** A parsed config with one per-user secrets server, `perUser` added as h33-config will normalize it. */
 function perUserConfig(listen: string[] = []): GatewayConfig {
@@ -76,7 +78,7 @@ describe('the gateway-token form (static client tokens on the HTTP face)', () =>
   beforeAll(async () => {
     const config = perUserConfig();
     const audit = createAuditLog({ logger: silentLogger() });
-    app = (await openConnector({ config: () => config, state: new MemoryStore(), audit, logger: silentLogger(), httpFace: true, faceUrl: () => endpoint?.url, credentials }))!;
+    app = (await openConnector({ config: () => config, state: new MemoryStore(), audit, logger: silentLogger(), httpFace: true, faceUrl: () => endpoint?.url, perUser: given(credentials) }))!;
     endpoint = await startHttpEndpoint({} as SessionOpener, {
       host: '127.0.0.1',
       port: 0,
@@ -140,7 +142,7 @@ describe('the loopback listener of a stdio-only gateway', () => {
       logger: silentLogger(),
       httpFace: false,
       faceUrl: () => undefined,
-      credentials,
+      perUser: given(credentials),
     }))!;
   });
   afterAll(() => app.close());
@@ -274,7 +276,7 @@ describe('the login at the face issuer (listen.auth) through app/connector.ts', 
       logger: silentLogger(),
       httpFace: true,
       faceUrl: () => endpoint?.url,
-      credentials,
+      perUser: given(credentials),
     }))!;
     endpoint = await startHttpEndpoint({} as SessionOpener, {
       host: '127.0.0.1',
