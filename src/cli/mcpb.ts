@@ -104,7 +104,7 @@ export function commandOf(dir: string): McpbCommand {
         if (description) notes[v] = description;
         return spec?.default !== undefined && !spec.required ? `\${${v}:-${String(spec.default).replaceAll('}', '')}}` : `\${${v}}`;
       })
-      .replaceAll('\0', '$${');
+      .replaceAll('\0', () => '$${');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(config.env ?? {})) env[k] = fill(v);
   return { command: fill(config.command), args: (config.args ?? []).map(fill), env, notes, dir };

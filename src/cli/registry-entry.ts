@@ -152,7 +152,7 @@ function keyValues(
 function argumentList(args: ArgumentJson[], notes: Record<string, string>): string[] {
   const out: string[] = [];
   for (const a of args) {
-    const value = a.value !== undefined ? fillTemplate(a.value, a.variables, notes) : a.default;
+    const value = a.value !== undefined ? fillTemplate(a.value, a.variables, notes) : a.default?.replaceAll('${', () => '$${');
     if (a.type === 'named') {
       if (!a.name) continue;
       if (value === undefined && !a.isRequired && a.format === 'boolean') continue;
@@ -175,7 +175,7 @@ function reference(hint: string, input: InputJson, notes: Record<string, string>
 
 /** `{name}` in a value or URL template becomes `${NAME}` (for the variables the document declares). */
 function fillTemplate(text: string, variables: Record<string, InputJson> | undefined, notes: Record<string, string>): string {
-  const escaped = text.replaceAll('${', '$${');
+  const escaped = text.replaceAll('${', () => '$${'); // a function: in a replacement string $$ is one $
   return escaped.replace(/\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (whole, key: string, at: number) => {
     if (escaped[at - 1] === '$') return whole;
     const input = variables?.[key];

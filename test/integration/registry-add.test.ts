@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RegistryClient } from '../../src/cli/registry-client.js';
 import { cleanup, runCli } from '../helpers/index.js';
 import { configFile, startRegistry } from '../helpers/registry.js';
 
@@ -198,6 +199,11 @@ describe('registry errors change nothing', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(message);
     expect(cfg.read()).toBe(USER_CONFIG);
+  });
+
+  it('a registry that stops answering mid-body times out with a clear error', async () => {
+    const client = new RegistryClient(registry.url, { timeoutMs: 300 });
+    await expect(client.server('io.example/hang')).rejects.toThrow(/did not answer within 0\.3s: GET .*io\.example%2Fhang/);
   });
 
   it('an unreachable registry', async () => {
