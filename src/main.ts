@@ -181,6 +181,11 @@ async function status(options: CliOptions): Promise<void> {
  */
 async function registry(options: CliOptions): Promise<void> {
   const { readConfigText, registryAdd, registrySearch, registryUrl } = await import('./cli/registry.js');
+  // add edits a file: never the demo config shipped inside the installed package by default.
+  if (options.command === 'add' && options.config === undefined && !process.env.SWITCHBOARD_CONFIG?.trim()) {
+    process.stderr.write('switchboard: add edits a config file: name it with -c FILE (or $SWITCHBOARD_CONFIG)\n');
+    return process.exit(2);
+  }
   const configFile = configPath(options);
   const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
   let url: string;

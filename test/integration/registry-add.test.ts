@@ -103,6 +103,12 @@ describe('add', () => {
     expect(after.startsWith(USER_CONFIG)).toBe(true);
   });
 
+  it('will not edit the demo config shipped with the package when no -c is given', async () => {
+    const r = await runCli(['add', 'io.github.example/weather', '--registry', registry.url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('name it with -c FILE');
+  });
+
   it('--update of a name not in the file is an error', async () => {
     const cfg = configFile(USER_CONFIG);
     const r = await add(['io.github.example/weather', '--update'], cfg.file);
