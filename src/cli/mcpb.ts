@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { variableName } from './registry-entry.js';
-import { unzipInto } from './zip.js';
+import { readZipEntry, unzipInto } from './zip.js';
 
 export class McpbError extends Error {}
 
@@ -31,13 +31,30 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(os.homedir(), '.cache'), 'switchboard');
 }
 
+/** The bundle, downloaded and checked against the registry's SHA-256 (a mismatch throws). */
+async function verifiedBundle(url: string, sha256: string): Promise<Buffer> {
+  const bundle = await download(url);
+  const actual = createHash('sha256').update(bundle).digest('hex');
+  if (actual !== sha256) throw new McpbError(`the bundle at ${url} has SHA-256 ${actual}, the registry says ${sha256}: not installed`);
+  return bundle;
+}
+
+/**
+ * What `add --dry-run` shows: the bundle downloaded and verified in memory, its manifest read from
+ * the archive, the command as it would run from the cache folder. Nothing is written.
+ */
+export async function previewMcpb(url: string, sha256: string, cache = cacheDir()): Promise<McpbCommand> {
+  const dir = path.join(cache, 'mcpb', sha256);
+  const manifest = readZipEntry(await verifiedBundle(url, sha256), 'manifest.json');
+  if (!manifest) throw new McpbError(`the bundle at ${url} has no manifest.json`);
+  return commandFrom(manifest.toString('utf8'), dir);
+}
+
 /** Downloads, verifies and unpacks the bundle (or finds it unpacked), and reads how to run it. */
 export async function installMcpb(url: string, sha256: string, cache = cacheDir()): Promise<McpbCommand> {
   const dir = path.join(cache, 'mcpb', sha256);
   if (!existsSync(path.join(dir, 'manifest.json'))) {
-    const bundle = await download(url);
-    const actual = createHash('sha256').update(bundle).digest('hex');
-    if (actual !== sha256) throw new McpbError(`the bundle at ${url} has SHA-256 ${actual}, the registry says ${sha256}: not installed`);
+    const bundle = await verifiedBundle(url, sha256);
     mkdirSync(path.dirname(dir), { recursive: true });
     // Unpacked beside its final place and renamed: a failed unpack leaves no half folder behind.
     const temp = mkdtempSync(path.join(path.dirname(dir), `.${sha256.slice(0, 12)}-`));
@@ -81,9 +98,13 @@ interface Manifest {
 
 /** The manifest's mcp_config with its placeholders filled: ${__dirname} is the unpacked folder. */
 export function commandOf(dir: string): McpbCommand {
+  return commandFrom(readFileSync(path.join(dir, 'manifest.json'), 'utf8'), dir);
+}
+
+function commandFrom(text: string, dir: string): McpbCommand {
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    manifest = JSON.parse(text) as Manifest;
   } catch (err) {
     throw new McpbError(`the bundle's manifest.json cannot be read: ${(err as Error).message}`);
   }

@@ -5,7 +5,7 @@
 
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { AddServerError, addServer, hasServer, registryUrlIn } from '../config/add-server.js';
-import { installMcpb, McpbError } from './mcpb.js';
+import { installMcpb, McpbError, previewMcpb } from './mcpb.js';
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError, type ServerResponse } from './registry-client.js';
 import { EntryError, localName, planEntry, type PlannedEntry } from './registry-entry.js';
 import { ZipError } from './zip.js';
@@ -93,15 +93,10 @@ export async function registryAdd(options: AddOptions, io: RegistryIo): Promise<
   }
 }
 
-/** An mcpb entry's command comes from the bundle's manifest; a dry run does not download. */
+/** An mcpb entry's command comes from the bundle's manifest; a dry run verifies it in memory only. */
 async function fillMcpb(plan: PlannedEntry, dryRun: boolean, io: RegistryIo): Promise<void> {
   const { url, sha256 } = plan.mcpb!;
-  if (dryRun) {
-    plan.entry.command = '(from the bundle manifest, once downloaded)';
-    io.err(`dry run: the bundle ${url} is not downloaded; add without --dry-run verifies its SHA-256 (${sha256}) and unpacks it\n`);
-    return;
-  }
-  const run = await installMcpb(url, sha256);
+  const run = dryRun ? await previewMcpb(url, sha256) : await installMcpb(url, sha256);
   const packageArgs = (plan.entry.args as string[] | undefined) ?? [];
   const env = { ...run.env, ...((plan.entry.env as Record<string, string> | undefined) ?? {}) };
   const { name } = plan.entry;
@@ -110,7 +105,7 @@ async function fillMcpb(plan: PlannedEntry, dryRun: boolean, io: RegistryIo): Pr
   if (Object.keys(env).length > 0) entry.env = env;
   plan.entry = entry;
   Object.assign(plan.notes.vars, run.notes);
-  io.err(`verified the bundle's SHA-256 and unpacked it into ${run.dir}\n`);
+  io.err(dryRun ? `dry run: verified the bundle's SHA-256; it would be unpacked into ${run.dir}\n` : `verified the bundle's SHA-256 and unpacked it into ${run.dir}\n`);
 }
 
 /** Replaces the file in one rename (same folder, same mode), so a failure leaves it as it was. */

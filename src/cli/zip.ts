@@ -13,14 +13,21 @@ const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
-/** Unpacks `zip` into `dir` (which must exist); returns the files written. */
-export function unzipInto(zip: Buffer, dir: string, maxTotalBytes = 512 * 1024 * 1024): string[] {
+interface ZipEntry {
+  name: string;
+  /** Unix mode from the central directory (0 when the archive was not made on unix). */
+  mode: number;
+  size: number;
+  /** The entry's bytes, inflated and checked against the size the archive gives. */
+  read: () => Buffer;
+}
+
+/** The archive's entries, from its central directory. */
+function* entries(zip: Buffer): Generator<ZipEntry> {
   const end = findEnd(zip);
   const count = zip.readUInt16LE(end + 10);
   let at = zip.readUInt32LE(end + 16);
   if (count === 0xffff || at === 0xffffffff) throw new ZipError('zip64 archives are not supported');
-  const written: string[] = [];
-  let total = 0;
   for (let i = 0; i < count; i++) {
     if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw new ZipError('the archive is damaged (central directory)');
     const flags = zip.readUInt16LE(at + 8);
@@ -34,25 +41,44 @@ export function unzipInto(zip: Buffer, dir: string, maxTotalBytes = 512 * 1024 *
     const local = zip.readUInt32LE(at + 42);
     const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
     at += 46 + nameLength + extraLength + commentLength;
-
     if (flags & 1) throw new ZipError(`${name}: encrypted entries are not supported`);
+    const read = (): Buffer => {
+      if (local + 30 > zip.length || zip.readUInt32LE(local) !== LOCAL) throw new ZipError(`${name}: the archive is damaged (local header)`);
+      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+      const raw = zip.subarray(start, start + compressed);
+      if (raw.length !== compressed) throw new ZipError(`${name}: the archive is truncated`);
+      let data: Buffer;
+      if (method === 0) data = Buffer.from(raw);
+      else if (method === 8) data = inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
+      else throw new ZipError(`${name}: compression method ${method} is not supported (only stored and deflate)`);
+      if (data.length !== size) throw new ZipError(`${name}: unpacked to ${data.length} bytes, the archive says ${size}`);
+      return data;
+    };
+    yield { name, mode, size, read };
+  }
+}
+
+/** One file's bytes, read in memory (`add --dry-run` reads a bundle's manifest this way). */
+export function readZipEntry(zip: Buffer, name: string): Buffer | undefined {
+  for (const entry of entries(zip)) if (entry.name === name) return entry.read();
+  return undefined;
+}
+
+/** Unpacks `zip` into `dir` (which must exist); returns the files written. */
+export function unzipInto(zip: Buffer, dir: string, maxTotalBytes = 512 * 1024 * 1024): string[] {
+  const written: string[] = [];
+  let total = 0;
+  for (const entry of entries(zip)) {
+    const { name, mode } = entry;
     if ((mode & 0o170000) === 0o120000) throw new ZipError(`${name}: symbolic links are not allowed in a bundle`);
     const target = safePath(dir, name);
     if (name.endsWith('/')) {
       mkdirSync(target, { recursive: true });
       continue;
     }
-    total += size;
+    total += entry.size;
     if (total > maxTotalBytes) throw new ZipError(`the archive unpacks to more than ${maxTotalBytes} bytes`);
-    if (local + 30 > zip.length || zip.readUInt32LE(local) !== LOCAL) throw new ZipError(`${name}: the archive is damaged (local header)`);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const raw = zip.subarray(start, start + compressed);
-    if (raw.length !== compressed) throw new ZipError(`${name}: the archive is truncated`);
-    let data: Buffer;
-    if (method === 0) data = Buffer.from(raw);
-    else if (method === 8) data = inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
-    else throw new ZipError(`${name}: compression method ${method} is not supported (only stored and deflate)`);
-    if (data.length !== size) throw new ZipError(`${name}: unpacked to ${data.length} bytes, the archive says ${size}`);
+    const data = entry.read();
     mkdirSync(path.dirname(target), { recursive: true });
     // Keep the owner's execute bit (a binary server's entry point), nothing wider than 0755.
     writeFileSync(target, data, { mode: mode & 0o100 ? 0o755 : 0o644 });

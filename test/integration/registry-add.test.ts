@@ -182,6 +182,22 @@ describe('add with an mcpb bundle', () => {
     expect(check.stdout).toContain('hello__greet');
   });
 
+  it('--dry-run verifies the bundle and prints its command, unpacking and writing nothing', async () => {
+    const cfg = configFile(USER_CONFIG);
+    const cache = path.join(cfg.dir, 'cache');
+    const r = await add(['io.github.example/hello', '--dry-run'], cfg.file, { SWITCHBOARD_CACHE_DIR: cache });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('command: node');
+    expect(r.stdout).toContain(`- ${path.join(cache, 'mcpb', '9e2c48ea632b39ee2565710d1c708326e3d98ca8b9e5a18ab72bf47abc72a1c4')}/server/index.js`);
+    expect(r.stderr).toContain("dry run: verified the bundle's SHA-256");
+    expect(existsSync(cache)).toBe(false);
+    expect(cfg.read()).toBe(USER_CONFIG);
+
+    const tampered = await add(['io.github.example/tampered', '--dry-run'], cfg.file, { SWITCHBOARD_CACHE_DIR: cache });
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(/the registry says 0{64}: not installed/);
+  });
+
   it("refuses a bundle whose SHA-256 is not the registry's: nothing written, nothing unpacked", async () => {
     const cfg = configFile(USER_CONFIG);
     const cache = path.join(cfg.dir, 'cache');
