@@ -175,6 +175,33 @@ async function status(options: CliOptions): Promise<void> {
   }
 }
 
+/**
+ * registry search and add. The config is read as YAML text, not loaded: a file whose variables
+ * are unset (as an added server's are until they are set) must still take another entry.
+ */
+async function registry(options: CliOptions): Promise<void> {
+  const { readConfigText, registryAdd, registrySearch, registryUrl } = await import('./cli/registry.js');
+  // add edits a file: never the demo config shipped inside the installed package by default.
+  if (options.command === 'add' && options.config === undefined && !process.env.SWITCHBOARD_CONFIG?.trim()) {
+    process.stderr.write('switchboard: add edits a config file: name it with -c FILE (or $SWITCHBOARD_CONFIG)\n');
+    return process.exit(2);
+  }
+  const configFile = configPath(options);
+  const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+  let url: string;
+  try {
+    url = registryUrl(options.registry, readConfigText(configFile));
+  } catch (err) {
+    process.stderr.write(`switchboard: ${configFile}: ${describeError(err)}\n`);
+    return process.exit(2);
+  }
+  const code =
+    options.command === 'add'
+      ? await registryAdd({ spec: options.spec!, url, configFile, dryRun: options.dryRun ?? false, update: options.update ?? false }, io)
+      : await registrySearch({ text: options.query!, url, all: options.all ?? false, json: options.json, ...(options.cursor !== undefined ? { cursor: options.cursor } : {}) }, io);
+  process.exit(code);
+}
+
 /** login and logout: exit 2 when the config names no such HTTP server. */
 async function loginOrLogout(options: CliOptions): Promise<void> {
   const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(`${note}\n`));
@@ -247,6 +274,9 @@ async function main(argv: string[]): Promise<void> {
       return loginOrLogout(options);
     case 'users':
       return users(options);
+    case 'registry-search':
+    case 'add':
+      return registry(options);
   }
 }
 

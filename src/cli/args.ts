@@ -26,6 +26,15 @@ export const USAGE = `Usage:
   switchboard lock [-c FILE]
       Connect to every server and write the lock file (pinning.lockFile): a SHA-256
       of each tool's definition. Commit it; changed tools are then held back.
+  switchboard registry search TEXT [--registry URL] [--cursor C | --all] [--json]
+      Search an MCP Registry (default: the config's registry.url, else the official
+      https://registry.modelcontextprotocol.io) for servers whose name contains TEXT.
+  switchboard add NAME[@VERSION] [-c FILE] [--registry URL] [--dry-run] [--update]
+      Append a pinned entry for registry server NAME (latest version unless @VERSION)
+      to the config, keeping its comments: npm (npx), pypi (uvx), oci (docker, by
+      digest), mcpb (downloaded, SHA-256 verified, unpacked) or a remote URL. Required
+      variables become \${VAR} references. --dry-run prints the entry and writes nothing;
+      --update moves an existing entry to the new version. Exit 1: nothing changed.
   switchboard login SERVER [-c FILE]
       Authorize the gateway towards an OAuth-protected HTTP server: prints a URL to open
       (and opens a browser when there is one), then stores the tokens (mode 0600) where
@@ -57,6 +66,11 @@ Options:
   --client NAME       (check, search, run) the catalog as client profile NAME sees it
   --server NAME       (search) only this server's tools; repeat for several
   --limit N           (search) most tools to print, 1..20 (default 5)
+  --registry URL      (registry search, add) the MCP Registry to ask
+  --cursor C          (registry search) the page after the one that printed C
+  --all               (registry search) follow every page (at most 20)
+  --dry-run           (add) print the entry, change nothing
+  --update            (add) move an entry already in the config to the new version
   --user USER         (users list) only this user's credentials; (users connect) whose
   --log-level LEVEL   trace | debug | info | warn | error | silent (env SWITCHBOARD_LOG_LEVEL)
   --log-format FMT    pretty | json (default: pretty on a terminal)
@@ -64,7 +78,16 @@ Options:
   -v, --version       print the version`;
 
 export interface CliOptions {
-  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'run' | 'login' | 'logout' | 'users' | 'help' | 'version';
+  command: 'serve' | 'check' | 'lock' | 'status' | 'search' | 'run' | 'login' | 'logout' | 'users' | 'registry-search' | 'add' | 'help' | 'version';
+  /** registry search, add: the registry's URL (--registry). */
+  registry?: string;
+  /** registry search: the page to read (--cursor); all: follow every page (--all). */
+  cursor?: string;
+  all?: boolean;
+  /** add: NAME[@VERSION] of the registry server. */
+  spec?: string;
+  dryRun?: boolean;
+  update?: boolean;
   /** users: list, revoke, rotate or connect. */
   usersAction?: 'list' | 'revoke' | 'rotate' | 'connect';
   /** users list: only this user's (--user); users revoke, users connect: whose. */
@@ -113,6 +136,11 @@ function parseOptions(argv: string[]) {
         limit: { type: 'string' },
         server: { type: 'string', multiple: true },
         user: { type: 'string' },
+        registry: { type: 'string' },
+        cursor: { type: 'string' },
+        all: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        update: { type: 'boolean' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -140,6 +168,10 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.help) return { ...base, command: 'help' };
   if (values.version) return { ...base, command: 'version' };
   const [command, ...rest] = positionals;
+  if (command === 'registry' || command === 'add') return { ...base, ...registryArgs(command, rest, values) };
+  if (values.registry !== undefined || values.cursor !== undefined || values.all || values['dry-run'] || values.update) {
+    throw new UsageError('--registry, --cursor, --all, --dry-run and --update only apply to registry search and add');
+  }
   if (command === 'search') {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError('search expects one QUERY (quote it: switchboard search "open a bug")');
     const limit = values.limit === undefined ? 5 : Number(values.limit);
@@ -165,6 +197,30 @@ export function parseCli(argv: string[]): CliOptions {
   if (command === undefined) return { ...base, command: 'help' };
   if (command !== 'serve' && command !== 'check' && command !== 'lock' && command !== 'status') throw new UsageError(`unknown command "${command}"`);
   return { ...base, command };
+}
+
+/** `registry search TEXT [--cursor C | --all]`, `add NAME[@VERSION] [--dry-run] [--update]`. */
+function registryArgs(
+  command: 'registry' | 'add',
+  rest: string[],
+  values: { registry?: string; cursor?: string; all?: boolean; 'dry-run'?: boolean; update?: boolean; user?: string },
+): Pick<CliOptions, 'command' | 'registry' | 'cursor' | 'all' | 'spec' | 'dryRun' | 'update' | 'query'> {
+  if (values.user !== undefined) throw new UsageError('--user only applies to users list and users connect');
+  if (values.registry !== undefined && !/^https?:\/\/./i.test(values.registry)) throw new UsageError(`--registry expects an http:// or https:// URL, got "${values.registry}"`);
+  const registry = values.registry !== undefined ? { registry: values.registry } : {};
+  if (command === 'registry') {
+    const [action, ...args] = rest;
+    if (action !== 'search') throw new UsageError(`unknown registry action "${action ?? ''}" (registry search TEXT)`);
+    if (args.length !== 1 || args[0]!.trim() === '') throw new UsageError('registry search expects one TEXT (part of the server names to find)');
+    if (values['dry-run'] || values.update) throw new UsageError('--dry-run and --update only apply to add');
+    if (values.cursor !== undefined && values.all) throw new UsageError('give either --cursor or --all');
+    return { command: 'registry-search', query: args[0]!, all: values.all ?? false, ...registry, ...(values.cursor !== undefined ? { cursor: values.cursor } : {}) };
+  }
+  if (rest.length !== 1 || !/^[A-Za-z0-9.-]+\/[A-Za-z0-9._-]+(@[^@\s]+)?$/.test(rest[0]!)) {
+    throw new UsageError('add expects one registry server NAME[@VERSION], e.g. switchboard add io.github.example/weather@1.2.0');
+  }
+  if (values.cursor !== undefined || values.all) throw new UsageError('--cursor and --all only apply to registry search');
+  return { command: 'add', spec: rest[0]!, dryRun: values['dry-run'] ?? false, update: values.update ?? false, ...registry };
 }
 
 /** `users [list] [--user U]`, `users revoke USER [SERVER]`, `users rotate`, `users connect SERVER [--user U]`. */

@@ -203,6 +203,14 @@ function build(editor: boolean) {
       pinning: policy.pinning,
       state: stateSchema(subst),
       credentials: credentialsSchema(subst),
+      registry: z
+        .strictObject({
+          url: subst(z.string().refine(isHttpUrl, { error: 'must be an http:// or https:// URL' })).meta({
+            description: 'Base URL of an MCP Registry (API v0.1), e.g. a private one (default: https://registry.modelcontextprotocol.io).',
+          }),
+        })
+        .optional()
+        .meta({ description: 'Where `switchboard registry search` and `switchboard add` look servers up. The gateway itself never reads it.' }),
     })
     .meta({
       title: 'Switchboard configuration',

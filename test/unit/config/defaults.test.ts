@@ -83,6 +83,9 @@ describe('the JSON Schema', () => {
         // A server's own list bounds: absent means the limits.* ones.
         ...['servers', 'mcpServers'].flatMap((s) => ['', '.maxItems', '.maxBytes', '.fetchTimeout'].map((k) => `.${s}.listLimits${k}`)),
         '.state.redis', // in memory
+        // Only the registry commands read it: absent means the official registry.
+        '.registry',
+        '.registry.url',
         '.state.keyPrefix', // none: keys start sb:
         '.clients.match', // token only
         '.clients.match.scope',
@@ -134,6 +137,7 @@ describe('defaults in the tables of docs/configuration.md', () => {
     '`pinning`': '.pinning',
     '`state`': '.state',
     '`credentials`': '.credentials',
+    '`registry`': '.registry',
   };
   type Row = { section: string; key: string; cell: string; meaning: string };
   const rows: Row[] = [];
