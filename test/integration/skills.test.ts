@@ -61,7 +61,7 @@ beforeAll(async () => {
         // b's refunds is denied by b's own resource rules: it must be neither listed, got nor read.
         fixtureServer('b', 'skills', ['--name', 'b', '--skills', 'git-workflow,refunds'], { resources: { deny: ['skill://refunds/**'] } }),
       ],
-      { naming: { mode: 'on-conflict' }, catalog: { pageSize: 2 } },
+      { naming: { mode: 'on-conflict' }, catalog: { pageSize: 2 }, sanitize: { results: false } },
     ),
   );
 });
@@ -119,6 +119,7 @@ describe.each(CLIENTS)('skills through the gateway: $label', ({ connect }) => {
     await client.close();
   });
 
+  // sanitize.results is off in this config: a SKILL.md is cleaned all the same.
   it('cleans a poisoned skill’s description and SKILL.md text', async () => {
     const client = await connect(gw.url);
     const got = await client.request('skills/get', { uri: 'a+skill://helper/SKILL.md' });
