@@ -14,6 +14,7 @@ import type { Connection } from '../../router/session.js';
 import type { Handler, RequestContext } from '../context.js';
 import { connectionFor, forwardOn, resourceTargets } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
+import { skillHeld } from '../../catalog/pinning.js';
 
 /** Pages read from one server per skills/list: a server that keeps handing out cursors is cut off. */
 const MAX_SERVER_PAGES = 20;
@@ -34,7 +35,20 @@ async function skillsOf(context: RequestContext, connection: Connection): Promis
     if (typeof result.nextCursor !== 'string' || result.nextCursor === '') break;
     cursor = result.nextCursor;
   }
-  return { server: name, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || name), skills };
+  return { server: name, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || name), skills: skills.filter((s) => !held(context, name, s)) };
+}
+
+/**
+ * Whether the lock holds this skill back (its entry changed since `switchboard lock`, or it is new
+ * under newTools: hold), as a changed tool is held: not listed, not got. Logged each time it is met.
+ */
+function held(context: RequestContext, server: string, raw: unknown): boolean {
+  const pins = context.gateway.catalog.pins;
+  if (!isSkillEntry(raw) || pins === undefined) return false;
+  const reason = skillHeld(server, raw, pins.lock, pins.newTools);
+  if (reason === undefined) return false;
+  context.gateway.logger.warn({ server, skill: raw.uri, reason }, 'skill held back by the lock file; run `switchboard lock` once you trust it');
+  return true;
 }
 
 /** Every visible server's skills, merged; a server that fails to answer is left out and logged. */
@@ -83,6 +97,7 @@ export const getSkill: Handler = async (params, context) => {
   const connection = await connectionFor(context, t.server);
   const result = unwrap(await forwardOn(connection, context, 'skills/get', { ...params, uri: t.uri }));
   if (!isSkillEntry(result.skill)) throw new RpcError(ErrorCode.InternalError, `server "${t.server}" answered skills/get with no valid skill entry`);
+  if (held(context, t.server, result.skill)) throw new RpcError(ErrorCode.ResourceNotFound, 'Skill not found', { uri: String(uri) });
   const { gateway } = context;
   const [exposed] = mergeSkills(
     [{ server: t.server, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || t.server), skills: [result.skill] }],
