@@ -4,9 +4,12 @@
 // extension declared, one merged and namespaced list paged by the gateway, skills/get and
 // resources/read routed back to the right server, the denied skill nowhere, the poison cleaned.
 
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, connectHttpClient, fixtureServer, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
+import { cleanup, connectHttpClient, fixtureServer, runCli, startGateway, yamlServers, type HttpGateway } from '../helpers/index.js';
 import { connectStatelessHttp } from '../helpers/stateless-client.js';
 
 afterAll(cleanup);
@@ -129,5 +132,38 @@ describe.each(CLIENTS)('skills through the gateway: $label', ({ connect }) => {
     expect(read.contents[0].text).toContain('Be helpful.');
     expect(read.contents[0].text).not.toMatch(TAG_CHARS);
     await client.close();
+  });
+});
+
+describe('skill pinning', () => {
+  it('holds back a skill whose entry changed since `switchboard lock`, and only that server’s', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-skills-'));
+    const lockFile = path.join(dir, 'switchboard.lock');
+    const config = (version: string) =>
+      yamlServers(
+        [fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow', '--version', version]), fixtureServer('b', 'skills', ['--name', 'b', '--skills', 'refunds'])],
+        { pinning: { lockFile } },
+      );
+    const locked = await runCli(['lock'], config('1'));
+    expect(locked.code).toBe(0);
+    expect(locked.stdout).toMatch(/a: 0 tools, 1 skills pinned/);
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8'));
+    expect(lock.servers.a.skills['skill://git-workflow/SKILL.md']).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // a's SKILL.md changed (version 2): its digest no longer matches the pin.
+    const changed = await startGateway(config('2'));
+    const client = await connectHttpClient(changed.url);
+    const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    expect(listed.skills.map((s: any) => s.uri)).toEqual(['b+skill://refunds/SKILL.md']);
+    await expect(client.request({ method: 'skills/get', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    await changed.waitForStderr(/skill held back by the lock file/);
+    await client.close();
+
+    // Unchanged, the same skill is there.
+    const same = await startGateway(config('1'));
+    const again = await connectHttpClient(same.url);
+    const all = (await again.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    expect(all.skills.map((s: any) => s.uri).sort()).toEqual(['a+skill://git-workflow/SKILL.md', 'b+skill://refunds/SKILL.md']);
+    await again.close();
   });
 });
