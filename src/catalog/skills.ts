@@ -56,9 +56,7 @@ export function exposeSkill(server: string, uriPrefix: string, raw: JsonObject &
     frontmatter[field] = r.text;
     findings.push(...r.findings);
   }
-  const resources = Array.isArray(raw.resources)
-    ? raw.resources.map((r) => (isJsonObject(r) && typeof r.uri === 'string' ? { ...r, uri: namespaceUri(uriPrefix, r.uri) } : r))
-    : raw.resources;
+  const resources = Array.isArray(raw.resources) ? raw.resources.map((r) => (isJsonObject(r) && typeof r.uri === 'string' ? { ...r, uri: namespaceUri(uriPrefix, r.uri) } : r)) : raw.resources;
   const entry: JsonObject = { ...raw, uri: namespaceUri(uriPrefix, raw.uri), frontmatter, resources };
   return { server, original: raw.uri, entry, findings };
 }
@@ -70,7 +68,12 @@ export function exposeSkill(server: string, uriPrefix: string, raw: JsonObject &
  * rewritten one would fail that check. A skill whose name is withheld (it reached into another
  * server's namespace) is left out, as such a tool is.
  */
-export function mergeSkills(servers: readonly ServerSkills[], naming: NamingOptions, sanitize: SanitizeOptions, allow: (server: string, exposedUri: string, originalUri: string) => boolean): ExposedSkill[] {
+export function mergeSkills(
+  servers: readonly ServerSkills[],
+  naming: NamingOptions,
+  sanitize: SanitizeOptions,
+  allow: (server: string, exposedUri: string, originalUri: string) => boolean,
+): ExposedSkill[] {
   const exposed: ExposedSkill[] = [];
   const requests: { server: string; prefix: string; name: string }[] = [];
   for (const s of servers) {

@@ -140,17 +140,25 @@ describe('skill pinning', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-skills-'));
     const lockFile = path.join(dir, 'switchboard.lock');
     const config = (version: string) =>
-      yamlServers(
-        [fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow', '--version', version]), fixtureServer('b', 'skills', ['--name', 'b', '--skills', 'refunds'])],
-        { pinning: { lockFile } },
-      );
+      yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow', '--version', version]), fixtureServer('b', 'skills', ['--name', 'b', '--skills', 'refunds'])], {
+        pinning: { lockFile },
+      });
     const locked = await runCli(['lock'], config('1'));
     expect(locked.code).toBe(0);
     expect(locked.stdout).toMatch(/a: 0 tools, 1 skills pinned/);
     const lock = JSON.parse(readFileSync(lockFile, 'utf8'));
     expect(lock.servers.a.skills['skill://git-workflow/SKILL.md']).toMatch(/^sha256:[0-9a-f]{64}$/);
 
-    // a's SKILL.md changed (version 2): its digest no longer matches the pin.
+    // a's SKILL.md changed (version 2): its digest no longer matches the pin. `check` says so…
+    const checked = await runCli(['check', '--json'], config('2'));
+    const rows = JSON.parse(checked.stdout).skills;
+    expect(rows).toEqual([
+      { name: 'a__git-workflow', server: 'a', uri: 'a+skill://git-workflow/SKILL.md', original: 'skill://git-workflow/SKILL.md', held: 'changed' },
+      { name: 'b__refunds', server: 'b', uri: 'b+skill://refunds/SKILL.md', original: 'skill://refunds/SKILL.md' },
+    ]);
+    const text = await runCli(['check'], config('2'));
+    expect(text.stdout).toMatch(/Skills \(2\)[^\n]*\n\s+a__git-workflow\s+a\s+a\+skill:\/\/git-workflow\/SKILL\.md\s+HELD \(changed\)/);
+    // …and the gateway holds it back.
     const changed = await startGateway(config('2'));
     const client = await connectHttpClient(changed.url);
     const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
