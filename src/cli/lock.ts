@@ -5,7 +5,6 @@
 import { buildLock, pinSkills, type LockFile } from '../catalog/pinning.js';
 import { SKILLS_EXTENSION } from '../catalog/skills.js';
 import { valueAt, type JsonObject } from '../protocol/json.js';
-import type { Connection } from '../router/session.js';
 import type { App } from '../app/app.js';
 import { readLock, writeLock } from '../app/lock-file.js';
 
@@ -48,6 +47,9 @@ export async function writeLockFile(app: App): Promise<LockOutcome> {
   });
   return { file, servers, failed };
 }
+
+/** A server connection as the app hands them out (cli does not import the router). */
+type Connection = ReturnType<App['router']['connections']>[number];
 
 /** Pages a skills/list reads at most: a server that keeps handing out cursors is cut off. */
 const MAX_SKILL_PAGES = 20;
