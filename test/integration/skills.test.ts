@@ -22,6 +22,8 @@ const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
 interface SkillClient {
   /** The code of "resource not found" in the client's era (2026-07-28 says -32602 Invalid params). */
   notFound: number;
+  /** Whether list results carry the 2026-07-28 caching attributes (ttlMs, cacheScope). */
+  cacheHints: boolean;
   extensions(): Record<string, unknown> | undefined;
   request(method: string, params: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ const CLIENTS: Array<{ label: string; connect(url: string): Promise<SkillClient>
       const client = await connectHttpClient(url);
       return {
         notFound: -32002,
+        cacheHints: false,
         extensions: () => (client.getServerCapabilities() as any)?.extensions,
         request: (method, params) => client.request({ method, params } as any, anyResult),
         close: () => client.close(),
@@ -46,6 +49,7 @@ const CLIENTS: Array<{ label: string; connect(url: string): Promise<SkillClient>
       const { client } = await connectStatelessHttp(url);
       return {
         notFound: -32602,
+        cacheHints: true,
         extensions: () => (client.getServerCapabilities() as any)?.extensions,
         request: (method, params) => client.request({ method, params } as any, anyResult as any),
         close: () => client.close(),
@@ -75,6 +79,8 @@ async function listAll(client: SkillClient): Promise<any[]> {
   let pages = 0;
   do {
     const page = await client.request('skills/list', cursor === undefined ? {} : { cursor });
+    // SEP-2640: in 2026-07-28 skills/list carries the list-caching attributes, as tools/list does.
+    expect(page.ttlMs).toBe(client.cacheHints ? 0 : undefined);
     skills.push(...page.skills);
     cursor = page.nextCursor;
     pages++;
@@ -164,6 +170,9 @@ describe('skill pinning', () => {
     const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
     expect(listed.skills.map((s: any) => s.uri)).toEqual(['b+skill://refunds/SKILL.md']);
     await expect(client.request({ method: 'skills/get', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    // Its SKILL.md is held back with it; b's, unchanged, is read.
+    await expect(client.request({ method: 'resources/read', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    expect(((await client.request({ method: 'resources/read', params: { uri: 'b+skill://refunds/SKILL.md' } } as any, anyResult)) as any).contents[0].text).toContain('Served by b');
     await changed.waitForStderr(/skill held back by the lock file/);
     await client.close();
 

@@ -73,6 +73,21 @@ async function mergedSkills(context: RequestContext): Promise<ExposedSkill[]> {
   return merged;
 }
 
+/**
+ * Refuses a resources/read of a SKILL.md (the server's `uri`) the lock holds back: with pins for
+ * the server's skills, its current entry is asked for (skills/get) and judged as skills/list would.
+ * Other files of a held skill stay readable: a host checks them against the entry it loaded.
+ */
+export async function refuseHeldSkillRead(context: RequestContext, connection: Connection, uri: string): Promise<void> {
+  const pins = context.gateway.catalog.pins;
+  if (pins?.lock === undefined) return;
+  const server = connection.config.name;
+  const answer = await forwardOn(connection, context, 'skills/get', { uri }).then(unwrap, () => undefined);
+  // A server that does not answer for it: not a skill it serves, an ordinary resource.
+  if (answer === undefined || !isSkillEntry(answer.skill)) return;
+  if (held(context, server, answer.skill)) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: String(uri) });
+}
+
 function decodeCursor(cursor: unknown): number {
   const n = typeof cursor === 'string' && /^s[0-9]{1,9}$/.test(cursor) ? Number(cursor.slice(1)) : Number.NaN;
   if (!Number.isSafeInteger(n)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
