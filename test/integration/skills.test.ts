@@ -184,3 +184,28 @@ describe('skill pinning', () => {
     await again.close();
   });
 });
+
+describe('a client profile’s resource rules', () => {
+  it('hide a skill from that client: not listed, not got, not read; another client sees it', async () => {
+    const env = { LIMITED_TOKEN: 'limited-token-1', FULL_TOKEN: 'full-token-2' };
+    const profiled = await startGateway(
+      yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow,refunds'])], {
+        clients: [
+          { name: 'limited', token: '${LIMITED_TOKEN}', resources: { deny: ['a+skill://refunds/**'] } },
+          { name: 'full', token: '${FULL_TOKEN}' },
+        ],
+      }),
+      { env },
+    );
+    const limited = await connectHttpClient(profiled.url, { headers: { authorization: `Bearer ${env.LIMITED_TOKEN}` } });
+    const listed = (await limited.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    expect(listed.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md']);
+    await expect(limited.request({ method: 'skills/get', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    await expect(limited.request({ method: 'resources/read', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    const full = await connectHttpClient(profiled.url, { headers: { authorization: `Bearer ${env.FULL_TOKEN}` } });
+    const all = (await full.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    expect(all.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md', 'a+skill://refunds/SKILL.md']);
+    await limited.close();
+    await full.close();
+  });
+});
