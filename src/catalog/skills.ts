@@ -62,6 +62,14 @@ export function exposeSkill(server: string, uriPrefix: string, raw: JsonObject &
 }
 
 /**
+ * The naming options of skills: the config's mode and separator, and every enabled server's prefix
+ * as its namespace, so a skill called `gh__x` on another server cannot pass for gh's (naming.ts).
+ */
+export function skillNaming(naming: { separator: string; mode: NamingOptions['mode'] }, servers: readonly { name: string; prefix: string; enabled: boolean }[]): NamingOptions {
+  return { separator: naming.separator, mode: naming.mode, namespaces: new Map(servers.filter((s) => s.enabled).map((s) => [s.name, s.prefix])) };
+}
+
+/**
  * Every server's skills merged into one list, in server order. Names follow the tools' rules
  * (prefixes, clashes); the exposed name goes to `_meta["io.modelcontextprotocol/skills"].name`,
  * never over `frontmatter.name`: a host compares the frontmatter with the SKILL.md it reads, and a

@@ -4,7 +4,7 @@
 
 import type { App } from '../app/app.js';
 import { skillHeld } from '../catalog/pinning.js';
-import { SKILLS_EXTENSION, isSkillEntry, mergeSkills, type ServerSkills } from '../catalog/skills.js';
+import { SKILLS_EXTENSION, isSkillEntry, mergeSkills, skillNaming, type ServerSkills } from '../catalog/skills.js';
 import { uriPrefixFor } from '../catalog/resource-uris.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
@@ -44,7 +44,12 @@ export async function skillsReport(app: App, profile: ClientProfile | undefined)
       if (reason !== undefined && isSkillEntry(raw)) held.set(`${s.server}\n${raw.uri}`, reason);
     }
   }
-  const merged = mergeSkills(servers, app.config.naming, app.config.sanitize, (server, exposed, original) => view.allowsUri(exposed) && (catalog.resourcePolicy.get(server)?.(original) ?? false));
+  const merged = mergeSkills(
+    servers,
+    skillNaming(app.config.naming, app.config.servers),
+    app.config.sanitize,
+    (server, exposed, original) => view.allowsUri(exposed) && (catalog.resourcePolicy.get(server)?.(original) ?? false),
+  );
   const skills = merged.map((s) => {
     const row: SkillRow = { name: String((s.entry._meta as Record<string, { name: string }>)[SKILLS_EXTENSION]!.name), server: s.server, uri: String(s.entry.uri), original: s.original };
     const reason = held.get(`${s.server}\n${s.original}`);

@@ -9,7 +9,7 @@ import { RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { JsonObject } from '../../protocol/json.js';
 import { uriPrefixFor } from '../../catalog/resource-uris.js';
-import { type ExposedSkill, SKILLS_EXTENSION, type ServerSkills, isSkillEntry, mergeSkills } from '../../catalog/skills.js';
+import { type ExposedSkill, SKILLS_EXTENSION, type ServerSkills, isSkillEntry, mergeSkills, skillNaming } from '../../catalog/skills.js';
 import type { Connection } from '../../router/session.js';
 import type { Handler, RequestContext } from '../context.js';
 import { connectionFor, forwardOn, resourceTargets } from './forward.js';
@@ -65,7 +65,7 @@ async function mergedSkills(context: RequestContext): Promise<ExposedSkill[]> {
   );
   const merged = mergeSkills(
     answers.filter((a) => a !== undefined),
-    { separator: gateway.config.naming.separator, mode: gateway.config.naming.mode },
+    skillNaming(gateway.config.naming, gateway.config.servers),
     gateway.config.sanitize,
     uriAllowed(context),
   );
@@ -116,7 +116,7 @@ export const getSkill: Handler = async (params, context) => {
   const { gateway } = context;
   const [exposed] = mergeSkills(
     [{ server: t.server, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || t.server), skills: [result.skill] }],
-    { separator: gateway.config.naming.separator, mode: gateway.config.naming.mode },
+    skillNaming(gateway.config.naming, gateway.config.servers),
     gateway.config.sanitize,
     uriAllowed(context),
   );

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type LockFile, parseLock, pinSkills, renderLock, skillDigest, skillHeld } from '../../../src/catalog/pinning.js';
-import { SKILLS_EXTENSION, isSkillEntry, isSkillFile, mergeSkills } from '../../../src/catalog/skills.js';
+import { SKILLS_EXTENSION, isSkillEntry, isSkillFile, mergeSkills, skillNaming } from '../../../src/catalog/skills.js';
 
 const D = (c: string) => `sha256:${c.repeat(64)}`;
 const entry = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -42,6 +42,15 @@ describe('mergeSkills', () => {
       all,
     );
     expect(merged.map((s) => (s.entry._meta as any)[SKILLS_EXTENSION].name)).toEqual(['a__refunds', 'git', 'b__refunds']);
+  });
+
+  it('withholds a name that reaches into another server’s namespace, as for tools', () => {
+    const naming = skillNaming({ separator: '__', mode: 'on-conflict' }, [
+      { name: 'gh', prefix: 'gh', enabled: true },
+      { name: 'evil', prefix: '', enabled: true },
+    ]);
+    const merged = mergeSkills([{ server: 'evil', prefix: '', uriPrefix: 'evil', skills: [entry('gh__deploy'), entry('fine')] }], naming, sanitize, all);
+    expect(merged.map((s) => (s.entry._meta as any)[SKILLS_EXTENSION].name)).toEqual(['fine']);
   });
 
   it('drops invalid entries and those the rules deny, judged on the exposed and the server URI', () => {
