@@ -66,6 +66,8 @@ export interface Catalog {
   about: ReadonlyMap<string, ServerAbout>;
   /** How tools are shown (full, search, auto) to each profile: see tool-exposure.ts. */
   exposure: CatalogExposure;
+  /** The lock and newTools the catalog was guarded with: skills (not in the snapshot) are held by them when listed. */
+  pins?: Pick<GuardOptions, 'lock' | 'newTools'>;
 }
 
 /** Looks up the URI clients see for a server's own URI (a Map is one). */
@@ -345,7 +347,7 @@ export function buildCatalog(servers: readonly CatalogServerInput[], naming: Gat
   lists.resourceTemplates = uriList(allowed(servers, 'resourceTemplates', guard, report), 'uriTemplate', ui, uriOwners, (e, p) => router.addTemplate(e.server, e.original, p));
   const apps = appCatalog(tools.references, [...lists.resources.entries, ...lists.resourceTemplates.entries], ui, router, rename);
   const { instructions, about } = aboutServers(servers, guard, report);
-  return { lists, report, resources: router, resourcePolicy, renamedUris: uiRenames(renamedUris, apps), instructions, about, exposure, apps };
+  return { lists, report, resources: router, resourcePolicy, renamedUris: uiRenames(renamedUris, apps), instructions, about, exposure, apps, pins: { lock: guard.lock, newTools: guard.newTools } };
 }
 
 /**

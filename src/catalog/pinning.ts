@@ -77,7 +77,23 @@ export interface LockFile {
   version: 1;
   /** ISO time the lock was built. */
   generated: string;
-  servers: Record<string, { tools: Record<string /* original tool name */, string /* digest */> }>;
+  servers: Record<string, ServerPins>;
+}
+
+export interface ServerPins {
+  tools: Record<string /* original tool name */, string /* digest */>;
+  /** Skills (SEP-2640): the server's skill URI → skillDigest of its entry. Absent in older locks. */
+  skills?: Record<string, string>;
+}
+
+/**
+ * sha256 of the canonical JSON of a skill entry's `uri`, `frontmatter` and `resources` as the
+ * SERVER sent them: the manifest carries every file's own digest and size, so a change to any file
+ * of the skill, its metadata, or the set of its files changes this digest. Like the files'
+ * digests it is only as good as the server that sent it: not a security boundary.
+ */
+export function skillDigest(entry: JsonObject): string {
+  return digestOf(pick(entry, ['uri', 'frontmatter', 'resources']));
 }
 
 const hasOwn = (obj: object, key: string) => Object.hasOwn(obj, key);
@@ -91,7 +107,13 @@ function sortedLock(lock: LockFile): LockFile {
     const tools = {};
     const given = lock.servers[server]!.tools;
     for (const name of Object.keys(given).sort()) setOwn(tools, name, given[name]);
-    setOwn(servers, server, { tools });
+    const entry: ServerPins = { tools };
+    const skills = lock.servers[server]!.skills;
+    if (skills !== undefined) {
+      entry.skills = {};
+      for (const uri of Object.keys(skills).sort()) setOwn(entry.skills, uri, skills[uri]);
+    }
+    setOwn(servers, server, entry);
   }
   return { version: 1, generated: lock.generated, servers };
 }
@@ -127,6 +149,11 @@ function lockProblem(data: unknown): string | undefined {
       if (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest)) {
         return `${at}.tools[${JSON.stringify(name)}] must be "sha256:" and 64 hex digits`;
       }
+    }
+    if (entry.skills === undefined) continue;
+    if (!isRecord(entry.skills)) return `${at}.skills must be an object`;
+    for (const [uri, digest] of Object.entries(entry.skills)) {
+      if (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest)) return `${at}.skills[${JSON.stringify(uri)}] must be "sha256:" and 64 hex digits`;
     }
   }
   return undefined;
@@ -193,4 +220,25 @@ export function checkPins(server: string, tools: JsonObject[], lock: LockFile | 
     else verdict.held.push({ name: tool.name, reason: legacyDigest(tool) === expected ? 'unpinned' : 'changed', expected, actual });
   }
   return verdict;
+}
+
+/** Adds `server`'s skill pins (its skill entries as it sent them) to a lock. The first entry of a URI wins. */
+export function pinSkills(lock: LockFile, server: string, entries: readonly JsonObject[]): void {
+  if (!hasOwn(lock.servers, server)) setOwn(lock.servers, server, { tools: {} });
+  const skills: Record<string, string> = {};
+  for (const e of entries) if (typeof e.uri === 'string' && !hasOwn(skills, e.uri)) setOwn(skills, e.uri, skillDigest(e));
+  lock.servers[server]!.skills = skills;
+}
+
+/**
+ * Why a skill entry is held back by the lock, or undefined when it may be shown. As for tools:
+ * no lock, nothing held; a digest that differs from its pin, `changed`; no pin (a server or a lock
+ * without skills counts as none), `new` under newTools: hold.
+ */
+export function skillHeld(server: string, entry: JsonObject, lock: LockFile | undefined, newTools: 'allow' | 'hold'): HeldReason | undefined {
+  if (!lock || typeof entry.uri !== 'string') return undefined;
+  const pins = hasOwn(lock.servers, server) ? lock.servers[server]!.skills : undefined;
+  const expected = pins && hasOwn(pins, entry.uri) ? pins[entry.uri] : undefined;
+  if (expected === undefined) return newTools === 'hold' ? 'new' : undefined;
+  return expected === skillDigest(entry) ? undefined : 'changed';
 }

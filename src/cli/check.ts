@@ -11,6 +11,7 @@ import { describeState } from '../state/redis-url.js';
 import { listsSettled, startWithProgress } from './connect.js';
 import { perUserReport, sharedServers } from './per-user-report.js';
 import { catalogReport, renderReport, type CatalogReport } from './report.js';
+import { skillsReport } from './skills-report.js';
 import type { Terminal } from './terminal.js';
 
 const DONE = '✓';
@@ -33,6 +34,9 @@ export async function runCheck(config: GatewayConfig, logger: Logger, terminal: 
     // Exact o200k figures for the report; with no tool there is nothing to count.
     if (app.catalog.lists.tools.entries.length > 0) await app.exactTokens();
     const report = catalogReport(app, profile, configWarnings);
+    const skills = await skillsReport(app, profile);
+    report.skills = skills.skills;
+    report.problems.push(...skills.problems);
     report.state = await state;
     if (report.state.reachable === false) report.problems.push({ server: 'state', problem: `${report.state.store}: unreachable, so new sessions would be refused` });
     const users = await perUser;

@@ -2,13 +2,15 @@
 // tool's definition as the server sends it. A server that cannot be reached keeps the pins it
 // had: a flaky server must not silently lose its protection.
 
-import { buildLock, type LockFile } from '../catalog/pinning.js';
+import { buildLock, pinSkills, type LockFile } from '../catalog/pinning.js';
+import { SKILLS_EXTENSION } from '../catalog/skills.js';
+import { valueAt, type JsonObject } from '../protocol/json.js';
 import type { App } from '../app/app.js';
 import { readLock, writeLock } from '../app/lock-file.js';
 
 export interface LockOutcome {
   file: string;
-  servers: { name: string; tools: number; changed: string[]; added: string[]; removed: string[]; kept?: boolean }[];
+  servers: { name: string; tools: number; skills?: number; changed: string[]; added: string[]; removed: string[]; kept?: boolean }[];
   failed: string[];
 }
 
@@ -19,6 +21,15 @@ export async function writeLockFile(app: App): Promise<LockOutcome> {
   const ready = connections.filter((c) => c.state === 'ready');
   const lock: LockFile = buildLock(ready.map((c) => ({ name: c.name, tools: c.lists.tools })));
   const failed = connections.filter((c) => c.state !== 'ready').map((c) => c.name);
+  // Skills (SEP-2640): each entry's digest, for servers that declare the extension.
+  for (const c of ready) {
+    if (valueAt(c.capabilities, 'extensions', SKILLS_EXTENSION) === undefined) continue;
+    const skills = await skillEntries(c).catch(() => undefined);
+    // A skills/list that fails keeps the skill pins the server had, as an unreachable server keeps all of its pins.
+    const kept = previous?.servers[c.name]?.skills;
+    if (skills !== undefined) pinSkills(lock, c.name, skills);
+    else if (kept !== undefined) lock.servers[c.name]!.skills = kept;
+  }
   for (const name of failed) if (previous?.servers[name]) lock.servers[name] = previous.servers[name]!;
   await writeLock(file, lock);
   const servers = Object.entries(lock.servers).map(([name, entry]) => {
@@ -27,6 +38,7 @@ export async function writeLockFile(app: App): Promise<LockOutcome> {
     return {
       name,
       tools: Object.keys(now).length,
+      ...(entry.skills === undefined ? {} : { skills: Object.keys(entry.skills).length }),
       changed: Object.keys(now).filter((t) => t in before && before[t] !== now[t]),
       added: Object.keys(now).filter((t) => !(t in before)),
       removed: Object.keys(before).filter((t) => !(t in now)),
@@ -36,11 +48,30 @@ export async function writeLockFile(app: App): Promise<LockOutcome> {
   return { file, servers, failed };
 }
 
+/** A server connection as the app hands them out (cli does not import the router). */
+type Connection = ReturnType<App['router']['connections']>[number];
+
+/** Pages a skills/list reads at most: a server that keeps handing out cursors is cut off. */
+const MAX_SKILL_PAGES = 20;
+
+/** Every skill entry `connection`'s server lists (all pages), as it sent them. */
+export async function skillEntries(connection: Connection): Promise<JsonObject[]> {
+  const entries: JsonObject[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_SKILL_PAGES; page++) {
+    const result = (await connection.request('skills/list', cursor === undefined ? {} : { cursor }, { timeoutMs: connection.config.timeoutMs })) as JsonObject;
+    if (Array.isArray(result.skills)) for (const s of result.skills) if (s !== null && typeof s === 'object' && !Array.isArray(s)) entries.push(s as JsonObject);
+    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') break;
+    cursor = result.nextCursor;
+  }
+  return entries;
+}
+
 export function renderLockOutcome(o: LockOutcome): string {
   let out = `wrote ${o.file}\n`;
   for (const s of o.servers) {
     const delta = [s.added.length && `${s.added.length} new`, s.changed.length && `${s.changed.length} changed`, s.removed.length && `${s.removed.length} removed`].filter(Boolean).join(', ');
-    out += `  ${s.name}: ${s.tools} tools pinned${s.kept ? ' (unreachable: previous pins kept)' : ''}${delta ? ` — ${delta}` : ''}\n`;
+    out += `  ${s.name}: ${s.tools} tools${s.skills === undefined ? '' : `, ${s.skills} skills`} pinned${s.kept ? ' (unreachable: previous pins kept)' : ''}${delta ? ` — ${delta}` : ''}\n`;
     for (const t of s.changed) out += `    changed: ${t}\n`;
   }
   for (const name of o.failed) if (!o.servers.some((s) => s.name === name)) out += `  ${name}: unreachable and not in the previous lock: nothing pinned\n`;

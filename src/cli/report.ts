@@ -10,6 +10,7 @@ import { boundsReport, renderBounds, type BoundsReport } from './bounds-report.j
 import { renderPerUser, type PerUserReport } from './per-user-report.js';
 import { renderShares, sharesReport, type SharesReport } from './shares-report.js';
 import type { JsonObject } from '../protocol/json.js';
+import type { SkillRow } from './skills-report.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -75,6 +76,8 @@ export interface CatalogReport {
   prompts: { name: string; server: string; original: string }[];
   resources: { uri: string; server: string; original: string }[];
   resourceTemplates: { uriTemplate: string; server: string; original: string }[];
+  /** Skills (SEP-2640) of the servers that declare the extension (skills-report.ts); absent until fetched. */
+  skills?: SkillRow[];
   problems: { server: string; problem: string }[];
   /**
    * What works but is likely not what was meant (exit code unchanged): settings only the HTTP
@@ -246,6 +249,10 @@ export function renderReport(r: CatalogReport): string {
   out += table(r.resources.map((t) => [t.uri, t.server, t.original]));
   out += `\nResource templates (${r.resourceTemplates.length})\n`;
   out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
+  if (r.skills?.length) {
+    out += `\nSkills (${r.skills.length}): exposed name, server, URI, held back by the lock file\n`;
+    out += table(r.skills.map((s) => [s.name, s.server, s.uri, s.held ? `HELD (${s.held})` : '']));
+  }
   if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n${table(r.held.map((h) => [h.server, h.name, h.reason]))}`;
   if (r.blocked.length) out += `\nWithheld (${r.blocked.length})\n${table(r.blocked.map((b) => [b.server, b.kind, b.item, b.why]))}`;
   if (r.resourceRules.length) {

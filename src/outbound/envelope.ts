@@ -24,12 +24,14 @@ export interface RequestEnvelope {
 
 /**
  * Extensions the gateway declares on every connection: MCP Apps (`io.modelcontextprotocol/ui`), so
- * servers register their UI tools. One connection serves every session, and the catalog built from
+ * servers register their UI tools; Skills (`io.modelcontextprotocol/skills`, SEP-2640), which the
+ * gateway consumes (skills/list, skills/get) for its clients, so a server that offers skills only to
+ * clients that declare the extension offers them. One connection serves every session, and the catalog built from
  * it is what a per-session connection must match: the inbound side hides what a client without apps
  * must not see (docs/apps.md). (2026-07-28: the connection's default envelope; a request the router
  * sends with its client's own capabilities carries those.)
  */
-const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+const DECLARED_EXTENSIONS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] }, 'io.modelcontextprotocol/skills': {} };
 // The caps are the gateway's own (app.ts builds them): extensions, if any, is an object.
 export const withDeclaredExtensions = (caps: JsonObject = {}): JsonObject => ({ ...caps, extensions: { ...DECLARED_EXTENSIONS, ...(caps.extensions as JsonObject | undefined) } });
 

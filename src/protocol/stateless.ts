@@ -98,8 +98,8 @@ export function readEnvelope(params: JsonObject | undefined, checkVersion = true
 /** Methods of the stateful era that a stateless request may not use (404 + -32601 on HTTP). */
 export const STATEFUL_ONLY: ReadonlySet<string> = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tasks/result', 'tasks/list']);
 
-/** Results that carry caching hints (ttlMs, cacheScope). */
-export const CACHEABLE: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+/** Results that carry caching hints (ttlMs, cacheScope); skills/list per SEP-2640 in this revision. */
+export const CACHEABLE: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'skills/list']);
 
 /** The only methods a server may answer with input_required (MRTR). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);

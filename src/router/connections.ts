@@ -7,6 +7,7 @@
 // state is session-state.ts's) and builds no connection (the app does).
 
 import { valueAt } from '../protocol/json.js';
+import { SKILLS_EXTENSION } from '../catalog/skills.js';
 import type { ServerConfig } from '../config/types.js';
 import { GatewayError } from '../errors.js';
 import { IsolatedConnections } from './isolated.js';
@@ -170,8 +171,16 @@ export class ConnectionRegistry {
       if (s.completions) caps.completions = {};
       if (valueAt(s, 'resources', 'subscribe')) caps.resources = { ...caps.resources!, subscribe: true };
       if (s.tasks) caps.tasks = mergeTasks(caps.tasks, s.tasks);
+      // Skills: the gateway serves skills/list and skills/get itself, merged; it routes no
+      // resources/directory/read, so it declares no directoryRead whatever a server says.
+      if (valueAt(s, 'extensions', SKILLS_EXTENSION) !== undefined) caps.extensions = { ...caps.extensions, [SKILLS_EXTENSION]: {} };
     }
     return caps;
+  }
+
+  /** The ready shared connections whose server declared `extension`, in config order. */
+  declaring(extension: string): Connection[] {
+    return [...this.servers.values()].filter((c) => c.state === 'ready' && valueAt(c.capabilities, 'extensions', extension) !== undefined);
   }
 
   /** Tells every ready server that logs, shared or per-session, `level` (once: not again while it holds it). */

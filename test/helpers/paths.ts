@@ -11,7 +11,7 @@ export const nodeBin = process.execPath;
 /** The built CLI entry point (override with SWITCHBOARD_MAIN=/abs/path/main.js, e.g. to test another build). */
 export const gatewayMain = process.env.SWITCHBOARD_MAIN ?? path.join(repoRoot, 'dist', 'main.js');
 
-export type FixtureName = 'echo' | 'paginated' | 'misbehaving' | 'http-server' | 'interactive' | 'poisoned' | 'catalog' | 'hostile';
+export type FixtureName = 'echo' | 'paginated' | 'misbehaving' | 'http-server' | 'interactive' | 'poisoned' | 'catalog' | 'hostile' | 'skills';
 
 /** Absolute path to a fixture server: fixture('echo') or fixture('echo.mjs'). */
 export function fixture(name: FixtureName | `${FixtureName}.mjs` | (string & {})): string {

@@ -22,6 +22,8 @@ import { renameInPrompt, renameInRead, renameInToolResult } from '../../catalog/
 import { judgePromptResult, judgeReadResult, judgeToolResult, uriJudge } from '../../catalog/relayed-uris.js';
 import { appReadTargets, noteAppRead, readSanitizer, toolForCall } from './app-routing.js';
 import { type JsonObject, isJsonObject } from '../../protocol/json.js';
+import { isSkillFile } from '../../catalog/skills.js';
+import { refuseHeldSkillRead } from './skills.js';
 
 type ForwardOptions = NonNullable<Parameters<Connection['forward']>[2]>;
 
@@ -131,9 +133,10 @@ function cleanAnswer(
   item: string,
   result: JsonObject,
   clean: (r: JsonObject, o: { action: SanitizeAction }) => { result: JsonObject; findings: Finding[] },
+  always = false,
 ): JsonObject {
   const sanitize = context.gateway.config.sanitize;
-  if (!sanitize.results) return result;
+  if (!sanitize.results && !always) return result;
   const cleaned = clean(result, sanitize);
   for (const f of cleaned.findings) context.gateway.audit.record({ server, kind: 'result', item, field: f.field, change: f.change, why: f.why });
   return cleaned.result;
@@ -166,11 +169,15 @@ export const readResource: Handler = async (params, context) => {
     const t = targets[i]!;
     try {
       const connection = await connectionFor(context, t.server);
+      // A SKILL.md is held back with its skill (lock file), as a changed tool's calls are refused.
+      const skillFile = isSkillFile(t.uri, connection.capabilities);
+      if (skillFile) await refuseHeldSkillRead(context, connection, t.uri);
       const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
       noteAppRead(context.session, t.server, t.uri);
       const judged = judgeReadResult(result, uriJudge(context.gateway.catalog, context.view, t.server));
       const clean = readSanitizer(context, t.uri, connection.capabilities);
-      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean), context.gateway.catalog.renamedUris.get(t.server));
+      // A SKILL.md is instructions for the model: always cleaned, whatever sanitize.results says.
+      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean, skillFile), context.gateway.catalog.renamedUris.get(t.server));
     } catch (err) {
       // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;

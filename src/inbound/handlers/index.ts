@@ -8,6 +8,7 @@ import { discover } from './discover.js';
 import { listen } from './listen.js';
 import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
+import { getSkill, listSkills } from './skills.js';
 import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks.js';
 import { statelessCancelTask, statelessGetTask } from './stateless-tasks.js';
 
@@ -26,6 +27,8 @@ export const handlers: ReadonlyMap<string, Handler> = new Map(
     'resources/read': readResource,
     'resources/subscribe': subscribe,
     'resources/unsubscribe': unsubscribe,
+    'skills/list': listSkills,
+    'skills/get': getSkill,
     'completion/complete': complete,
     'logging/setLevel': setLogLevel,
     'tasks/get': getTask,

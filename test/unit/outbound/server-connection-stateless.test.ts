@@ -49,7 +49,7 @@ describe('the envelope', () => {
     expect(call.params._meta).toEqual({
       'custom/key': 1,
       [env.version]: VERSION,
-      [env.caps]: { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/ui': expect.any(Object) } },
+      [env.caps]: { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/ui': expect.any(Object), 'io.modelcontextprotocol/skills': {} } },
       [env.info]: { name: 'switchboard', version: expect.any(String) },
       [env.level]: 'debug',
       traceparent: '00-abc-def-01',
