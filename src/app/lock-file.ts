@@ -1,8 +1,8 @@
 // Reading and writing the lock file (tool pinning): the file I/O around catalog/pinning.ts,
 // which stays pure. Writes are atomic: readers see the old file or the new one, never a half.
 
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-file.js';
+import { readFile } from 'node:fs/promises';
 import { parseLock, renderLock, type LockFile } from '../catalog/pinning.js';
 
 /** undefined when the file does not exist; throws a clear Error on a malformed file (path in the message). */
@@ -20,13 +20,5 @@ export async function readLock(path: string): Promise<LockFile | undefined> {
 
 /** Writes the lock atomically (temp file in the same folder, then rename). */
 export async function writeLock(path: string, lock: LockFile): Promise<void> {
-  // Same folder, so the rename never crosses file systems.
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, renderLock(lock), { flag: 'wx' });
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
+  await writeFileAtomic(path, renderLock(lock));
 }

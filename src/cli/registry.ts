@@ -3,7 +3,8 @@
 // bundle download can get wrong fails before the file is touched; the file is then replaced in
 // one rename, so it is either as it was, byte for byte, or has the new entry.
 
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-file.js';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { AddServerError, addServer, hasServer, registryUrlIn } from '../config/add-server.js';
 import { installMcpb, McpbError, previewMcpb } from './mcpb.js';
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError, type ServerResponse } from './registry-client.js';
@@ -83,7 +84,7 @@ export async function registryAdd(options: AddOptions, io: RegistryIo): Promise<
       io.out(addServer('', { entry: plan.entry as PlannedEntry['entry'] & { name: string }, notes: plan.notes, comment: `from the MCP Registry: ${plan.source}` }, { update: false }));
       io.err(`dry run: ${options.configFile} not changed\n`);
     } else {
-      writeAtomically(options.configFile, after);
+      await writeAtomically(options.configFile, after);
       io.err(`${options.update ? 'updated' : 'added'} server "${local}" (${plan.source}) in ${options.configFile}\n`);
     }
     if (needed.length > 0) io.err(`it needs these environment variables set: ${needed.join(', ')} (switchboard check says which are unset)\n`);
@@ -109,11 +110,8 @@ async function fillMcpb(plan: PlannedEntry, dryRun: boolean, io: RegistryIo): Pr
 }
 
 /** Replaces the file in one rename (same folder, same mode), so a failure leaves it as it was. */
-function writeAtomically(file: string, text: string): void {
-  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode });
-  renameSync(temp, file);
+function writeAtomically(file: string, text: string): Promise<void> {
+  return writeFileAtomic(file, text, { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o644 });
 }
 
 function failure(err: unknown, io: RegistryIo): number {

@@ -2,9 +2,9 @@
 // directory), written atomically (temp file + rename) through one queue, re-read when another
 // process (a CLI revoking) changed it. Only sealed strings reach the disk.
 
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../atomic-file.js';
 import { type FSWatcher, mkdirSync, watch as watchPath } from 'node:fs';
-import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Sealed } from './credential-keys.js';
@@ -133,15 +133,7 @@ export class FileCredentialBackend implements SealedBackend {
       const next: Records = new Map([...records].map(([u, s]) => [u, new Map(s)]));
       if (!change(next)) return false;
       const shape: FileShape = { version: 1, records: [...next].flatMap(([u, s]) => [...s].map(([server, sealed]): [string, string, Sealed] => [u, server, sealed])) };
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      const tmp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        await writeFile(tmp, `${JSON.stringify(shape, null, 1)}\n`, { mode: 0o600, flag: 'wx' });
-        await rename(tmp, this.path);
-      } catch (err) {
-        await unlink(tmp).catch(() => {});
-        throw err;
-      }
+      await writeFileAtomic(this.path, `${JSON.stringify(shape, null, 1)}\n`, { mode: 0o600, folderMode: 0o700 });
       this.cacheStamp = ''; // the next read re-stats and re-parses what was written
       return true;
     });

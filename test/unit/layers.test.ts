@@ -28,6 +28,8 @@ const ALLOWED: Record<string, string[]> = {
   protocol: [],
   errors: ['protocol'],
   log: [],
+  // Replacing a file in one rename: the tokens, credentials and lock files, the config on `add`.
+  'atomic-file': [],
   transport: ['protocol'],
   jsonrpc: ['protocol', 'errors', 'transport'],
   policy: ['protocol'],
@@ -35,11 +37,11 @@ const ALLOWED: Record<string, string[]> = {
   'search/embeddings': ['search'],
   catalog: ['protocol', 'policy', 'search', 'config-types'],
   observability: ['protocol', 'errors', 'log', 'catalog', 'config-types'],
-  'outbound/auth': ['protocol', 'errors', 'log'],
+  'outbound/auth': ['protocol', 'errors', 'log', 'atomic-file'],
   outbound: ['protocol', 'errors', 'log', 'jsonrpc', 'transport', 'config-types', 'outbound/auth'],
   router: ['protocol', 'errors', 'log', 'jsonrpc', 'outbound', 'catalog', 'policy', 'observability', 'config-types', 'state'],
   // The store behind sessions shared by replicas (issue 32): beside the router, below inbound.
-  state: ['protocol', 'errors', 'log', 'jsonrpc', 'config-types'],
+  state: ['protocol', 'errors', 'log', 'atomic-file', 'jsonrpc', 'config-types'],
   'inbound/auth': ['protocol', 'errors', 'log', 'config-types'],
   // The connect pages (issue 33): orchestration only; OAuth/OIDC protocol code stays in the auth/ folders.
   connect: ['protocol', 'errors', 'log', 'config-types', 'state', 'observability', 'outbound/auth', 'inbound/auth'],
@@ -67,9 +69,10 @@ const ALLOWED: Record<string, string[]> = {
     'inbound/auth',
     'state',
     'connect',
+    'atomic-file',
   ],
   // observability: `switchboard users revoke` writes credential.revoke to the audit log itself.
-  cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth', 'state', 'observability'],
+  cli: ['protocol', 'errors', 'log', 'app', 'config', 'config-types', 'catalog', 'outbound', 'inbound', 'search', 'outbound/auth', 'inbound/auth', 'state', 'observability', 'atomic-file'],
   main: ['protocol', 'errors', 'log', 'app', 'cli', 'config', 'config-types'],
   // Takes callbacks for everything it needs from the gateway; search only for the token estimate.
   codemode: ['search'],

@@ -3,10 +3,10 @@
 // per store, and re-read when another process (`switchboard login`) changed it. Tokens are keyed
 // by server name + server URL; registered clients by the AS issuer that issued them.
 
-import { mkdir, readFile, rename, stat, writeFile, chmod, unlink } from 'node:fs/promises';
+import { writeFileAtomic } from '../../atomic-file.js';
+import { readFile, stat, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 
 export interface StoredTokens {
   accessToken: string;
@@ -120,15 +120,7 @@ export class FileTokenStore implements TokenStore {
       this.cacheStamp = ''; // always start from what is on disk now
       const f = structuredClone(await this.read());
       change(f);
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      const tmp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        await writeFile(tmp, `${JSON.stringify(f, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-        await rename(tmp, this.path);
-      } catch (err) {
-        await unlink(tmp).catch(() => {});
-        throw err;
-      }
+      await writeFileAtomic(this.path, `${JSON.stringify(f, null, 2)}\n`, { mode: 0o600, folderMode: 0o700 });
       this.cacheStamp = ''; // next read re-stats and re-parses what we wrote
     });
     this.queue = run.catch(() => {});
