@@ -8,8 +8,14 @@ import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 
 export type { ListKind };
 
+/**
+ * What a cursor pages: a catalog list, or the skills the gateway merges per skills/list
+ * (SEP-2640), which are not in the catalog snapshot but page the same way.
+ */
+export type CursorKind = ListKind | 'skills';
+
 export interface CursorState {
-  kind: ListKind;
+  kind: CursorKind;
   /** The last key returned on the previous page. */
   afterKey: string;
   /** Index just after afterKey when issued; the fallback when afterKey has vanished. */
@@ -23,7 +29,7 @@ export interface CursorCodec {
    * is given, for a cursor of another kind (the caller answers JSON-RPC -32602 either way).
    * Accepts `unknown` because `params.cursor` comes straight from the client.
    */
-  decode(cursor: unknown, expectedKind?: ListKind): CursorState | undefined;
+  decode(cursor: unknown, expectedKind?: CursorKind): CursorState | undefined;
 }
 
 /*
@@ -34,8 +40,8 @@ export interface CursorCodec {
  * mac = HMAC-SHA256(secret, LABEL || everything before the mac), first 16 bytes.
  */
 const VERSION = 1;
-/** The kind byte of the wire format is the position in this list: never reorder it. */
-const KINDS: readonly ListKind[] = LIST_KINDS;
+/** The kind byte of the wire format is the position in this list: never reorder it, only append. */
+const KINDS: readonly CursorKind[] = [...LIST_KINDS, 'skills'];
 const FLAG_UTF16 = 1;
 const FLAG_NO_KEY = 2;
 const HEADER_BYTES = 7;
@@ -158,7 +164,7 @@ export function indexKeys(keys: readonly string[]): PageIndex {
  * `kind` stamps the next cursor; `after` must be of the same kind (decode with expectedKind).
  * `pageSize` must be ≥ 1 (Infinity = one page).
  */
-export function pageBounds(keys: PageIndex, pageSize: number, after: CursorState | undefined, kind: ListKind): { start: number; end: number; next?: CursorState } {
+export function pageBounds(keys: PageIndex, pageSize: number, after: CursorState | undefined, kind: CursorKind): { start: number; end: number; next?: CursorState } {
   if (!(pageSize >= 1)) throw new RangeError(`pageSize must be >= 1, got ${pageSize}`);
   if (after !== undefined && after.kind !== kind) {
     throw new TypeError(`a ${after.kind} cursor cannot page ${kind}`);

@@ -8,6 +8,7 @@
 import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
 import { assignNames, type NamingOptions } from './naming.js';
 import { namespaceUri } from './resource-uris.js';
+import { canonicalUri } from '../policy/uri.js';
 import { type Finding, type SanitizeOptions, sanitizeText } from './sanitize.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -30,12 +31,67 @@ export interface ExposedSkill {
   findings: Finding[];
 }
 
+/** Whether a server declared the Skills extension. */
+export function declaresSkills(serverCapabilities: JsonObject | undefined): boolean {
+  return valueAt(serverCapabilities, 'extensions', SKILLS_EXTENSION) !== undefined;
+}
+
 /**
  * Whether a read of `uri` (the server's own) is of a skill's SKILL.md on a server that declared
  * the extension: the file a host loads into the model's context as instructions.
  */
 export function isSkillFile(uri: string, serverCapabilities: JsonObject | undefined): boolean {
-  return /\/SKILL\.md$/.test(uri) && valueAt(serverCapabilities, 'extensions', SKILLS_EXTENSION) !== undefined;
+  return /\/SKILL\.md$/.test(uri) && declaresSkills(serverCapabilities);
+}
+
+/** How many enclosing folders of a file are looked at for the skill it belongs to. */
+const MAX_SKILL_DEPTH = 8;
+
+/**
+ * The SKILL.md URIs whose skill a file at `uri` may be part of, innermost first: its own folder's,
+ * then each enclosing folder's (SEP-2640: a skill's files live under the folder of its SKILL.md,
+ * and skills nest). A SKILL.md is its own skill's first candidate. Judged on the canonical URI
+ * (policy/uri.ts: dot segments removed, escapes decoded) — the file a server will read, so
+ * `skill://free/../held/x` belongs to `held`. `undefined` for a URI that cannot be canonicalized
+ * (no one can tell whose file it is); empty for one with no `scheme://` path. At most
+ * MAX_SKILL_DEPTH candidates.
+ */
+export function enclosingSkillFiles(uri: string): string[] | undefined {
+  const canonical = canonicalUri(uri);
+  if (!canonical.ok) return undefined;
+  const at = canonical.uri.indexOf('://');
+  if (at <= 0) return [];
+  const head = canonical.uri.slice(0, at + 3);
+  const segments = canonical.uri
+    .slice(at + 3)
+    .split(/[?#]/, 1)[0]!
+    .split('/');
+  const out: string[] = [];
+  for (let k = segments.length - 1; k >= 1 && out.length < MAX_SKILL_DEPTH; k--) {
+    const folder = segments.slice(0, k);
+    if (folder.some((s) => s === '')) continue;
+    out.push(`${head}${folder.join('/')}/SKILL.md`);
+  }
+  return out;
+}
+
+/** SEP-2640's per-skill limits: every conforming host loads a skill up to these; a server SHOULD NOT serve more. */
+export const SKILL_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
+
+/**
+ * Why a skill entry is past SEP-2640's limits (its `resources` entries, SKILL.md included, or the
+ * sum of their `size`), or undefined. A `"dynamic"` manifest offers nothing to count. The gateway
+ * passes such a skill on (a host MAY load larger ones) and says so: hosts are not bound to load it.
+ */
+export function skillOverLimits(entry: JsonObject): string | undefined {
+  if (!Array.isArray(entry.resources)) return undefined;
+  const files = entry.resources.length;
+  let bytes = 0;
+  for (const r of entry.resources) if (isJsonObject(r) && typeof r.size === 'number' && r.size > 0) bytes += r.size;
+  const over: string[] = [];
+  if (files > SKILL_LIMITS.files) over.push(`${files} files (the limit is ${SKILL_LIMITS.files})`);
+  if (bytes > SKILL_LIMITS.bytes) over.push(`${bytes} bytes (the limit is ${SKILL_LIMITS.bytes})`);
+  return over.length === 0 ? undefined : over.join(', ');
 }
 
 /** Whether an entry is one the SEP lets a host load: a uri, a frontmatter with a name, resources an array or "dynamic". */

@@ -250,8 +250,8 @@ export function renderReport(r: CatalogReport): string {
   out += `\nResource templates (${r.resourceTemplates.length})\n`;
   out += table(r.resourceTemplates.map((t) => [t.uriTemplate, t.server, t.original]));
   if (r.skills?.length) {
-    out += `\nSkills (${r.skills.length}): exposed name, server, URI, held back by the lock file\n`;
-    out += table(r.skills.map((s) => [s.name, s.server, s.uri, s.held ? `HELD (${s.held})` : '']));
+    out += `\nSkills (${r.skills.length}): exposed name, server, URI, held back by the lock file, past SEP-2640's limits\n`;
+    out += table(r.skills.map((s) => [s.name, s.server, s.uri, [s.held ? `HELD (${s.held})` : '', s.over ? `OVER LIMITS (${s.over})` : ''].filter(Boolean).join(' ')]));
   }
   if (r.held.length) out += `\nHeld back by the lock file (${r.held.length}): run \`switchboard lock\` once you trust them\n${table(r.held.map((h) => [h.server, h.name, h.reason]))}`;
   if (r.blocked.length) out += `\nWithheld (${r.blocked.length})\n${table(r.blocked.map((b) => [b.server, b.kind, b.item, b.why]))}`;

@@ -1,10 +1,11 @@
 // What `switchboard check` shows of skills (SEP-2640): every skill the servers that declare the
 // extension list, by the name and URI clients would see (the same merge skills/list does, the
-// --client profile's resource rules applied), and whether the lock file holds it back.
+// --client profile's resource rules applied), whether the lock file holds it back, and whether it
+// is past SEP-2640's per-skill limits.
 
 import type { App } from '../app/app.js';
 import { skillHeld } from '../catalog/pinning.js';
-import { SKILLS_EXTENSION, isSkillEntry, mergeSkills, skillNaming, type ServerSkills } from '../catalog/skills.js';
+import { SKILLS_EXTENSION, isSkillEntry, mergeSkills, skillNaming, skillOverLimits, type ServerSkills } from '../catalog/skills.js';
 import { uriPrefixFor } from '../catalog/resource-uris.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
@@ -20,6 +21,8 @@ export interface SkillRow {
   original: string;
   /** Why the lock file holds it back (clients do not see it), when it does. */
   held?: string;
+  /** How it is past SEP-2640's per-skill limits (512 files, 16 MiB), when it is: hosts need not load it. */
+  over?: string;
 }
 
 /** The skills rows, and a problem per server whose skills/list failed. */
@@ -54,6 +57,8 @@ export async function skillsReport(app: App, profile: ClientProfile | undefined)
     const row: SkillRow = { name: String((s.entry._meta as Record<string, { name: string }>)[SKILLS_EXTENSION]!.name), server: s.server, uri: String(s.entry.uri), original: s.original };
     const reason = held.get(`${s.server}\n${s.original}`);
     if (reason !== undefined) row.held = reason;
+    const over = skillOverLimits(s.entry);
+    if (over !== undefined) row.over = over;
     return row;
   });
   return { skills, problems };

@@ -121,6 +121,20 @@ describe.each(CLIENTS)('skills through the gateway: $label', ({ connect }) => {
     await client.close();
   });
 
+  it('pages with the gateway’s signed cursors: a cursor it did not make is -32602', async () => {
+    const client = await connect(gw.url);
+    const first = await client.request('skills/list', {});
+    expect(first.nextCursor).toEqual(expect.any(String));
+    // The unsigned offset the first version used, and the first page's cursor with a byte changed.
+    await expect(client.request('skills/list', { cursor: 's1' })).rejects.toMatchObject({ code: -32602 });
+    const forged = `${first.nextCursor.slice(0, -2)}${first.nextCursor.endsWith('AA') ? 'AB' : 'AA'}`;
+    await expect(client.request('skills/list', { cursor: forged })).rejects.toMatchObject({ code: -32602 });
+    // A tools/list cursor is not a skills/list cursor.
+    const tools = await client.request('tools/list', {});
+    if (tools.nextCursor !== undefined) await expect(client.request('skills/list', { cursor: tools.nextCursor })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
   it('hides a denied skill from skills/get and resources/read too', async () => {
     const client = await connect(gw.url);
     await expect(client.request('skills/get', { uri: 'b+skill://refunds/SKILL.md' })).rejects.toMatchObject({ code: client.notFound });
@@ -170,9 +184,11 @@ describe('skill pinning', () => {
     const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
     expect(listed.skills.map((s: any) => s.uri)).toEqual(['b+skill://refunds/SKILL.md']);
     await expect(client.request({ method: 'skills/get', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
-    // Its SKILL.md is held back with it; b's, unchanged, is read.
+    // Its SKILL.md and its other files are held back with it; b's, unchanged, are read.
     await expect(client.request({ method: 'resources/read', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    await expect(client.request({ method: 'resources/read', params: { uri: 'a+skill://git-workflow/references/NOTES.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
     expect(((await client.request({ method: 'resources/read', params: { uri: 'b+skill://refunds/SKILL.md' } } as any, anyResult)) as any).contents[0].text).toContain('Served by b');
+    expect(((await client.request({ method: 'resources/read', params: { uri: 'b+skill://refunds/references/NOTES.md' } } as any, anyResult)) as any).contents[0].text).toBe('Notes of refunds on b.\n');
     await changed.waitForStderr(/skill held back by the lock file/);
     await client.close();
 
@@ -182,6 +198,63 @@ describe('skill pinning', () => {
     const all = (await again.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
     expect(all.skills.map((s: any) => s.uri).sort()).toEqual(['a+skill://git-workflow/SKILL.md', 'b+skill://refunds/SKILL.md']);
     await again.close();
+  });
+});
+
+describe('skill pinning under newTools: hold', () => {
+  it('holds back every file of a skill the lock file has never seen; a pinned one stays readable', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-skills-'));
+    const lockFile = path.join(dir, 'switchboard.lock');
+    const servers = (skills: string) => [fixtureServer('a', 'skills', ['--name', 'a', '--skills', skills])];
+    expect((await runCli(['lock'], yamlServers(servers('git-workflow'), { pinning: { lockFile } }))).code).toBe(0);
+    // The server now also serves `refunds`, which nobody pinned.
+    const held = await startGateway(yamlServers(servers('git-workflow,refunds'), { pinning: { lockFile, newTools: 'hold' } }));
+    const client = await connectHttpClient(held.url);
+    const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    expect(listed.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md']);
+    for (const file of ['SKILL.md', 'references/NOTES.md']) {
+      await expect(client.request({ method: 'resources/read', params: { uri: `a+skill://refunds/${file}` } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+      const read = (await client.request({ method: 'resources/read', params: { uri: `a+skill://git-workflow/${file}` } } as any, anyResult)) as any;
+      expect(read.contents[0].text).toContain('git-workflow');
+    }
+    await client.close();
+  });
+});
+
+describe('SEP-2640’s per-skill limits', () => {
+  it('passes a skill past 512 files on, warns in the log, and `check` marks it', async () => {
+    const config = yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow', '--oversized'])]);
+    const over = await startGateway(config);
+    const client = await connectHttpClient(over.url);
+    const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    const bulk = listed.skills.find((s: any) => s.uri === 'a+skill://bulk/SKILL.md');
+    expect(bulk.resources).toHaveLength(513);
+    await over.waitForStderr(/past SEP-2640's per-skill limits/);
+    await client.close();
+    const checked = await runCli(['check', '--json'], config);
+    const rows = JSON.parse(checked.stdout).skills;
+    expect(rows.find((r: any) => r.original === 'skill://bulk/SKILL.md').over).toBe('513 files (the limit is 512)');
+    expect(rows.find((r: any) => r.original === 'skill://git-workflow/SKILL.md').over).toBeUndefined();
+    const text = await runCli(['check'], config);
+    expect(text.stdout).toMatch(/a\+skill:\/\/bulk\/SKILL\.md\s+OVER LIMITS \(513 files/);
+  });
+});
+
+describe('a per-session server’s skills', () => {
+  it('are listed from its catalog connection; skills/get and reads answer on each session’s own', async () => {
+    const isolated = await startGateway(yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow'], { isolation: 'per-session' })]));
+    const one = await connectHttpClient(isolated.url);
+    const two = await connectHttpClient(isolated.url);
+    for (const client of [one, two]) {
+      const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+      expect(listed.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md']);
+      const got = (await client.request({ method: 'skills/get', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)) as any;
+      expect(got.skill._meta[SKILLS]).toEqual({ name: 'a__git-workflow', server: 'a' });
+      const read = (await client.request({ method: 'resources/read', params: { uri: 'a+skill://git-workflow/references/NOTES.md' } } as any, anyResult)) as any;
+      expect(read.contents[0].text).toBe('Notes of git-workflow on a.\n');
+    }
+    await one.close();
+    await two.close();
   });
 });
 

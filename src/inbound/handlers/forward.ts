@@ -169,9 +169,9 @@ export const readResource: Handler = async (params, context) => {
     const t = targets[i]!;
     try {
       const connection = await connectionFor(context, t.server);
-      // A SKILL.md is held back with its skill (lock file), as a changed tool's calls are refused.
+      // A skill's files are held back with it (lock file), as a changed tool's calls are refused.
+      await refuseHeldSkillRead(context, connection, t.uri);
       const skillFile = isSkillFile(t.uri, connection.capabilities);
-      if (skillFile) await refuseHeldSkillRead(context, connection, t.uri);
       const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
       noteAppRead(context.session, t.server, t.uri);
       const judged = judgeReadResult(result, uriJudge(context.gateway.catalog, context.view, t.server));

@@ -1,6 +1,8 @@
 // skills/list and skills/get (SEP-2640): unlike the other lists, skills are not held in the
-// catalog snapshot; each skills/list asks every ready server that declared the extension (all its
-// pages, bounded), merges the answers (catalog/skills.ts), and pages the merged list itself.
+// catalog snapshot (SEP-2640 defines no change notification for them, so a held copy would go
+// stale unseen); each skills/list asks every ready server that declared the extension (all its
+// pages, bounded), merges the answers (catalog/skills.ts), and pages the merged list with the
+// gateway's signed cursors. A skill the lock file holds back is held with all its files.
 // A skill is visible where its URI is readable: the profile's `resources` rules judge the exposed
 // URI and the server's `resources` rules its own, exactly as for resources/read, so a denied
 // skill can neither be listed, got, nor read.
@@ -9,12 +11,14 @@ import { RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { JsonObject } from '../../protocol/json.js';
 import { uriPrefixFor } from '../../catalog/resource-uris.js';
-import { type ExposedSkill, SKILLS_EXTENSION, type ServerSkills, isSkillEntry, mergeSkills, skillNaming } from '../../catalog/skills.js';
+import { type ExposedSkill, SKILLS_EXTENSION, type ServerSkills, declaresSkills, enclosingSkillFiles, isSkillEntry, mergeSkills, skillNaming, skillOverLimits } from '../../catalog/skills.js';
 import type { Connection } from '../../router/session.js';
 import type { Handler, RequestContext } from '../context.js';
 import { connectionFor, forwardOn, resourceTargets } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
 import { skillHeld } from '../../catalog/pinning.js';
+import { canonicalUri } from '../../policy/uri.js';
+import { type CursorState, indexKeys, pageBounds } from '../../catalog/cursor.js';
 
 /** Pages read from one server per skills/list: a server that keeps handing out cursors is cut off. */
 const MAX_SERVER_PAGES = 20;
@@ -74,32 +78,72 @@ async function mergedSkills(context: RequestContext): Promise<ExposedSkill[]> {
 }
 
 /**
- * Refuses a resources/read of a SKILL.md (the server's `uri`) the lock holds back: with pins for
- * the server's skills, its current entry is asked for (skills/get) and judged as skills/list would.
- * Other files of a held skill stay readable: a host checks them against the entry it loaded.
+ * Refuses a resources/read of any file of a skill the lock holds back (`uri` is the server's own):
+ * its SKILL.md and every other file under its folder, as a changed tool's calls are refused. The
+ * skill a file belongs to is the innermost enclosing one the lock pins for this server; under
+ * `newTools: hold` with none pinned, the innermost `skill://` folder the server answers skills/get
+ * for. Its current entry is asked for (skills/get) and judged as skills/list would: a skill is
+ * held by what the server serves now, so each such read costs one skills/get.
  */
 export async function refuseHeldSkillRead(context: RequestContext, connection: Connection, uri: string): Promise<void> {
   const pins = context.gateway.catalog.pins;
-  if (pins?.lock === undefined) return;
+  if (pins?.lock === undefined || !declaresSkills(connection.capabilities)) return;
   const server = connection.config.name;
-  const answer = await forwardOn(connection, context, 'skills/get', { uri }).then(unwrap, () => undefined);
-  // A server that does not answer for it: not a skill it serves, an ordinary resource.
-  if (answer === undefined || !isSkillEntry(answer.skill)) return;
-  if (held(context, server, answer.skill)) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: String(uri) });
+  const pinned = Object.hasOwn(pins.lock.servers, server) ? pins.lock.servers[server]!.skills : undefined;
+  const candidates = enclosingSkillFiles(uri);
+  // A URI no one can tell the skill of is not read past a lock that pins skills.
+  if (candidates === undefined) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: String(uri) });
+  // Pins are keyed by the server's own spelling: compared canonical to canonical, asked by theirs.
+  const pinnedByCanonical = new Map<string, string>();
+  for (const own of Object.keys(pinned ?? {})) {
+    const c = canonicalUri(own);
+    if (c.ok) pinnedByCanonical.set(c.uri, own);
+  }
+  let ask = candidates.flatMap((c) => pinnedByCanonical.get(c) ?? []);
+  // Nothing pinned encloses it: only a new skill could hold it back, and only under hold.
+  if (ask.length === 0) {
+    if (pins.newTools !== 'hold' || !uri.startsWith('skill://')) return;
+    ask = candidates;
+  }
+  for (const skillUri of ask) {
+    const answer = await forwardOn(connection, context, 'skills/get', { uri: skillUri }).then(unwrap, () => undefined);
+    // A server that does not answer for it: no skill there (any more); the next folder out is tried.
+    if (answer === undefined || !isSkillEntry(answer.skill)) continue;
+    if (held(context, server, answer.skill)) throw new RpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: String(uri) });
+    return;
+  }
 }
 
-function decodeCursor(cursor: unknown): number {
-  const n = typeof cursor === 'string' && /^s[0-9]{1,9}$/.test(cursor) ? Number(cursor.slice(1)) : Number.NaN;
-  if (!Number.isSafeInteger(n)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
-  return n;
+/** Warns once per (server, skill URI) a process meets it past SEP-2640's limits. */
+const warnedOverLimits = new Set<string>();
+
+function noteOverLimits(context: RequestContext, skills: readonly ExposedSkill[]): void {
+  for (const s of skills) {
+    const over = skillOverLimits(s.entry);
+    const key = `${s.server}\n${s.original}`;
+    if (over === undefined || warnedOverLimits.has(key)) continue;
+    if (warnedOverLimits.size < 10_000) warnedOverLimits.add(key);
+    context.gateway.logger.warn({ server: s.server, skill: s.original, over }, "skill is past SEP-2640's per-skill limits; hosts need not load it");
+  }
 }
 
+/**
+ * skills/list, paged by the gateway's signed cursors (as tools/list is): keyed by the exposed URI,
+ * so a skill added or dropped between pages shifts nothing, and a cursor of another list, another
+ * process, or tampered with is -32602.
+ */
 export const listSkills: Handler = async (params, context) => {
-  const start = params?.cursor === undefined ? 0 : decodeCursor(params.cursor);
+  const { gateway } = context;
+  let after: CursorState | undefined;
+  if (params?.cursor !== undefined) {
+    after = gateway.cursors.decode(params.cursor, 'skills');
+    if (after === undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+  }
   const all = await mergedSkills(context);
-  const end = Math.min(all.length, start + context.gateway.config.catalog.pageSize);
+  noteOverLimits(context, all);
+  const { start, end, next } = pageBounds(indexKeys(all.map((s) => s.entry.uri as string)), gateway.config.catalog.pageSize, after, 'skills');
   const result: JsonObject = { skills: all.slice(start, end).map((s) => s.entry) };
-  if (end < all.length) result.nextCursor = `s${end}`;
+  if (next) result.nextCursor = gateway.cursors.encode(next);
   return result;
 };
 

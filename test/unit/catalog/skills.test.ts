@@ -1,9 +1,11 @@
 // Skills (SEP-2640) through the gateway, the pure parts: how entries are exposed and merged
 // (catalog/skills.ts) and how they are pinned and held (catalog/pinning.ts).
 
+import fc from 'fast-check';
+import { canonicalUri } from '../../../src/policy/uri.js';
 import { describe, expect, it } from 'vitest';
 import { type LockFile, parseLock, pinSkills, renderLock, skillDigest, skillHeld } from '../../../src/catalog/pinning.js';
-import { SKILLS_EXTENSION, isSkillEntry, isSkillFile, mergeSkills, skillNaming } from '../../../src/catalog/skills.js';
+import { SKILLS_EXTENSION, enclosingSkillFiles, isSkillEntry, isSkillFile, mergeSkills, skillNaming, skillOverLimits } from '../../../src/catalog/skills.js';
 
 const D = (c: string) => `sha256:${c.repeat(64)}`;
 const entry = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -122,5 +124,73 @@ describe('skill pins', () => {
     expect(parseLock(renderLock(l), 'f').servers.a!.skills).toEqual({ 'skill://x/SKILL.md': skillDigest(entry('x')) });
     const bad = JSON.stringify({ version: 1, generated: 'now', servers: { a: { tools: {}, skills: { 'skill://x/SKILL.md': 'md5:1' } } } });
     expect(() => parseLock(bad, 'f')).toThrow(/skills\["skill:\/\/x\/SKILL.md"\] must be "sha256:"/);
+  });
+});
+
+describe('enclosingSkillFiles: the skills a file may belong to', () => {
+  it('names each enclosing folder’s SKILL.md, innermost first; a SKILL.md is its own first', () => {
+    expect(enclosingSkillFiles('skill://acme/billing/refunds/references/GUIDE.md')).toEqual([
+      'skill://acme/billing/refunds/references/SKILL.md',
+      'skill://acme/billing/refunds/SKILL.md',
+      'skill://acme/billing/SKILL.md',
+      'skill://acme/SKILL.md',
+    ]);
+    expect(enclosingSkillFiles('skill://git-workflow/SKILL.md')).toEqual(['skill://git-workflow/SKILL.md']);
+    expect(enclosingSkillFiles('urn:x:y')).toEqual([]);
+    expect(enclosingSkillFiles('skill://only')).toEqual([]);
+    // Judged on the file a server reads: dot segments resolved, escaped dots decoded.
+    expect(enclosingSkillFiles('skill://acme/free/../held/references/x.md')).toEqual(['skill://acme/held/references/SKILL.md', 'skill://acme/held/SKILL.md', 'skill://acme/SKILL.md']);
+    expect(enclosingSkillFiles('skill://acme/free/%2E%2E/held/x.md')).toEqual(['skill://acme/held/SKILL.md', 'skill://acme/SKILL.md']);
+    // Above the skill path's first segment: nobody can tell whose file it is (the read is refused).
+    expect(enclosingSkillFiles('skill://free/../held/x.md')).toBeUndefined();
+    expect(enclosingSkillFiles('skill://a//b/c.md')).toEqual(['skill://a/b/SKILL.md', 'skill://a/SKILL.md']);
+  });
+
+  it('property: every candidate is a SKILL.md in a folder that encloses the file, at most 8, innermost first', () => {
+    const segment = fc.stringMatching(/^[a-z0-9.-]{0,6}$/);
+    fc.assert(
+      fc.property(fc.constantFrom('skill://', 'file:///', 'x-y://'), fc.array(segment, { minLength: 1, maxLength: 14 }), (head, segments) => {
+        const uri = head + segments.join('/');
+        const out = enclosingSkillFiles(uri);
+        const canonical = canonicalUri(uri);
+        expect(out === undefined).toBe(!canonical.ok);
+        if (out === undefined || !canonical.ok) return; // the caller refuses the read
+        expect(out.length).toBeLessThanOrEqual(8);
+        let previous = Number.POSITIVE_INFINITY;
+        for (const c of out) {
+          expect(c.endsWith('/SKILL.md')).toBe(true);
+          const folder = c.slice(0, -'SKILL.md'.length);
+          expect(canonical.uri.startsWith(folder)).toBe(true);
+          expect(folder.length).toBeLessThan(previous);
+          previous = folder.length;
+        }
+      }),
+    );
+  });
+});
+
+describe('skillOverLimits: SEP-2640’s 512 files and 16 MiB per skill', () => {
+  const withFiles = (count: number, size: number) => ({
+    ...entry('bulk'),
+    resources: Array.from({ length: count }, (_, i) => ({ uri: `skill://bulk/${i}`, digest: D('c'), size })),
+  });
+  it('accepts a skill at the limits and names what is past them', () => {
+    expect(skillOverLimits(withFiles(512, 1))).toBeUndefined();
+    expect(skillOverLimits(withFiles(513, 1))).toBe('513 files (the limit is 512)');
+    expect(skillOverLimits(withFiles(1, 16 * 1024 * 1024))).toBeUndefined();
+    expect(skillOverLimits(withFiles(2, 8 * 1024 * 1024 + 1))).toBe('16777218 bytes (the limit is 16777216)');
+    expect(skillOverLimits(withFiles(600, 30_000))).toBe('600 files (the limit is 512), 18000000 bytes (the limit is 16777216)');
+  });
+  it('has nothing to count in a "dynamic" manifest, and ignores sizes that are not positive numbers', () => {
+    expect(skillOverLimits({ ...entry('d'), resources: 'dynamic' })).toBeUndefined();
+    expect(
+      skillOverLimits({
+        ...entry('d'),
+        resources: [
+          { uri: 'skill://d/x', size: '99999999999' },
+          { uri: 'skill://d/y', size: -5 },
+        ],
+      }),
+    ).toBeUndefined();
   });
 });
