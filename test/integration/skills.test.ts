@@ -137,7 +137,10 @@ describe.each(CLIENTS)('skills through the gateway: $label', ({ connect }) => {
 
   it('hides a denied skill from skills/get and resources/read too', async () => {
     const client = await connect(gw.url);
-    await expect(client.request('skills/get', { uri: 'b+skill://refunds/SKILL.md' })).rejects.toMatchObject({ code: client.notFound });
+    // SEP-2640: skills/get of a URI that is no skill the client may get is -32602 in every era.
+    await expect(client.request('skills/get', { uri: 'b+skill://refunds/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request('skills/get', { uri: 'b+skill://nothing-here/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request('skills/get', { uri: 'nobody+skill://x/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
     await expect(client.request('resources/read', { uri: 'b+skill://refunds/SKILL.md' })).rejects.toMatchObject({ code: client.notFound });
     await client.close();
   });
@@ -183,7 +186,7 @@ describe('skill pinning', () => {
     const client = await connectHttpClient(changed.url);
     const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
     expect(listed.skills.map((s: any) => s.uri)).toEqual(['b+skill://refunds/SKILL.md']);
-    await expect(client.request({ method: 'skills/get', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    await expect(client.request({ method: 'skills/get', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32602 });
     // Its SKILL.md and its other files are held back with it; b's, unchanged, are read.
     await expect(client.request({ method: 'resources/read', params: { uri: 'a+skill://git-workflow/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
     await expect(client.request({ method: 'resources/read', params: { uri: 'a+skill://git-workflow/references/NOTES.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
@@ -273,7 +276,7 @@ describe('a client profile’s resource rules', () => {
     const limited = await connectHttpClient(profiled.url, { headers: { authorization: `Bearer ${env.LIMITED_TOKEN}` } });
     const listed = (await limited.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
     expect(listed.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md']);
-    await expect(limited.request({ method: 'skills/get', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
+    await expect(limited.request({ method: 'skills/get', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32602 });
     await expect(limited.request({ method: 'resources/read', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
     const full = await connectHttpClient(profiled.url, { headers: { authorization: `Bearer ${env.FULL_TOKEN}` } });
     const all = (await full.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;

@@ -147,16 +147,34 @@ export const listSkills: Handler = async (params, context) => {
   return result;
 };
 
+/**
+ * SEP-2640: a URI that does not identify a skill the server serves is -32602 Invalid params, in
+ * every protocol revision (unlike resources/read's -32002 of the 2025 ones). Hidden, denied and
+ * held skills get the same answer as absent ones.
+ */
+const skillNotFound = (uri: unknown) => new RpcError(ErrorCode.InvalidParams, 'Skill not found', { uri: String(uri) });
+
 /** skills/get: the exposed URI routed like a resources/read, the answer's entry exposed like a listed one. */
 export const getSkill: Handler = async (params, context) => {
   const uri = params?.uri;
-  const targets = resourceTargets(context, uri).filter((t) => context.connections.declaring(SKILLS_EXTENSION).some((c) => c.config.name === t.server));
+  if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'params.uri must be a string');
+  let targets: ReturnType<typeof resourceTargets> = [];
+  try {
+    targets = resourceTargets(context, uri).filter((t) => context.connections.declaring(SKILLS_EXTENSION).some((c) => c.config.name === t.server));
+  } catch {
+    // Unknown, or denied by the rules: not a skill this client can get.
+  }
   const t = targets[0];
-  if (t === undefined) throw new RpcError(ErrorCode.ResourceNotFound, 'Skill not found', { uri: String(uri) });
+  if (t === undefined) throw skillNotFound(uri);
   const connection = await connectionFor(context, t.server);
-  const result = unwrap(await forwardOn(connection, context, 'skills/get', { ...params, uri: t.uri }));
+  const result = await forwardOn(connection, context, 'skills/get', { ...params, uri: t.uri })
+    .then(unwrap)
+    .catch((err: unknown) => {
+      // A server of the 2025 revisions may say -32002 as its resources/read does: the client hears the SEP's code.
+      throw err instanceof RpcError && err.code === ErrorCode.ResourceNotFound ? skillNotFound(uri) : err;
+    });
   if (!isSkillEntry(result.skill)) throw new RpcError(ErrorCode.InternalError, `server "${t.server}" answered skills/get with no valid skill entry`);
-  if (held(context, t.server, result.skill)) throw new RpcError(ErrorCode.ResourceNotFound, 'Skill not found', { uri: String(uri) });
+  if (held(context, t.server, result.skill)) throw skillNotFound(uri);
   const { gateway } = context;
   const [exposed] = mergeSkills(
     [{ server: t.server, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || t.server), skills: [result.skill] }],
@@ -164,7 +182,7 @@ export const getSkill: Handler = async (params, context) => {
     gateway.config.sanitize,
     uriAllowed(context),
   );
-  if (exposed === undefined) throw new RpcError(ErrorCode.ResourceNotFound, 'Skill not found', { uri: String(uri) });
+  if (exposed === undefined) throw skillNotFound(uri);
   for (const f of exposed.findings) gateway.audit.record({ server: t.server, kind: 'skill', item: exposed.original, field: f.field, change: f.change, why: f.why });
   return { ...result, skill: exposed.entry };
 };
