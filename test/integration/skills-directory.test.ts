@@ -1,5 +1,6 @@
 // resources/directory/read (SEP-2640 "Directory Listing") through the gateway, over both eras:
-// skill server `a` implements it (directoryRead: true, two children a page), `b` does not. The
+// skill server `a` implements it (directoryRead: true, two children a page), `b` does not, `c`
+// does and clashes with a's non-skill docs://manual tree. The
 // official SDK v1 client (2025-11-25) and the v2 client pinned to 2026-07-28 each see directoryRead
 // declared; list a skill's folder with namespaced children, descend into subfolders and read a
 // child file; page with the gateway's wrapped cursor, which is refused for another directory; get
@@ -63,13 +64,18 @@ function received(server: 'a' | 'b'): string[] {
   return lines.filter(Boolean).map((l) => JSON.parse(l));
 }
 
+/** a: two children a page, a poisoned skill, and a child in b's namespace among docs://manual's. */
+const SERVER_A = ['--name', 'a', '--skills', 'git-workflow', '--poison', '--directory', '--dir-page', '2', '--spoof-child', 'b+skill://git-workflow/SKILL.md'];
+
 let gw: HttpGateway;
 
 beforeAll(async () => {
   gw = await startGateway(
     yamlServers(
       [
-        fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow', '--poison', '--directory', '--dir-page', '2', '--calls', callsFile.a]),
+        fixtureServer('a', 'skills', [...SERVER_A, '--calls', callsFile.a]),
+        // c serves the same docs://manual tree as a: its URIs are namespaced `c+` on the clash.
+        fixtureServer('c', 'skills', ['--name', 'c', '--skills', 'pdf', '--directory']),
         // b answers directory reads if one reaches it (--calls), but never declared directoryRead.
         fixtureServer('b', 'skills', ['--name', 'b', '--skills', 'git-workflow', '--calls', callsFile.b]),
       ],
@@ -127,6 +133,28 @@ describe.each(CLIENTS)('resources/directory/read through the gateway: $label', (
     // A listed child is readable as it is spelled.
     const eu = await client.request('resources/read', { uri: regional.children[0].uri });
     expect(eu.contents[0].text).toBe('EU template of git-workflow.\n');
+    await client.close();
+  });
+
+  it('spells a non-skill folder’s children as resources/list spells that server’s URIs', async () => {
+    const client = await connect(gw.url, TOKENS.FULL_TOKEN);
+    // a listed docs://manual/intro.md first: its URIs stay as they are. The child a names in b's
+    // namespace (--spoof-child) would be read from b: it is dropped.
+    const ofA = await readAll(client, 'docs://manual');
+    expect(summary(ofA.children)).toEqual([
+      ['docs://manual/chapters', 'inode/directory'],
+      ['docs://manual/intro.md', 'text/markdown'],
+    ]);
+    // c's clashed, so c's folder is reached as c+docs://…, and so are its children, listed or not.
+    const ofC = await readAll(client, 'c+docs://manual');
+    expect(summary(ofC.children)).toEqual([
+      ['c+docs://manual/chapters', 'inode/directory'],
+      ['c+docs://manual/intro.md', 'text/markdown'],
+    ]);
+    const chapters = await readAll(client, 'c+docs://manual/chapters');
+    expect(summary(chapters.children)).toEqual([['c+docs://manual/chapters/one.md', 'text/markdown']]);
+    const one = await client.request('resources/read', { uri: 'c+docs://manual/chapters/one.md' });
+    expect(one.contents[0].text).toBe('Chapter one of c.\n');
     await client.close();
   });
 
