@@ -26,8 +26,6 @@ export const DIRECTORY_READ = 'resources/directory/read';
  */
 const MARK = '\u0000directory\u0000';
 const PAST_ANY_LIST = 0xffffffff;
-/** The codec drops keys longer than this (cursor.ts MAX_KEY_BYTES); a longer payload could not be carried. */
-const MAX_PAYLOAD_BYTES = 2048;
 
 interface DirectoryCursor {
   server: string;
@@ -41,10 +39,12 @@ function invalid(message: string, uri: unknown): RpcError {
 
 function wrapCursor(context: RequestContext, state: DirectoryCursor): string {
   const afterKey = MARK + JSON.stringify([state.server, state.uri, state.cursor]);
-  if (Buffer.byteLength(afterKey, 'utf8') > MAX_PAYLOAD_BYTES) {
+  const cursor = context.gateway.cursors.encode({ kind: 'resources', afterKey, offset: PAST_ANY_LIST });
+  // The codec leaves out a key over its size limit (cursor.ts): such a cursor would lose the server's.
+  if (context.gateway.cursors.decode(cursor, 'resources')?.afterKey !== afterKey) {
     throw new RpcError(ErrorCode.InternalError, `server "${state.server}" answered a directory read with a cursor too long for the gateway to carry`);
   }
-  return context.gateway.cursors.encode({ kind: 'resources', afterKey, offset: PAST_ANY_LIST });
+  return cursor;
 }
 
 /** The server's cursor inside `cursor`, which must have been issued for this very directory URI. */
