@@ -9,10 +9,11 @@ import { LIST_KINDS, type ListKind } from '../protocol/mcp.js';
 export type { ListKind };
 
 /**
- * What a cursor pages: a catalog list, or the skills the gateway merges per skills/list
- * (SEP-2640), which are not in the catalog snapshot but page the same way.
+ * What a cursor pages: a catalog list; the skills the gateway merges per skills/list (SEP-2640),
+ * which are not in the catalog snapshot but page the same way; or one server's directory read
+ * (resources/directory/read), whose cursor carries that server's own.
  */
-export type CursorKind = ListKind | 'skills';
+export type CursorKind = ListKind | 'skills' | 'directory';
 
 export interface CursorState {
   kind: CursorKind;
@@ -41,7 +42,7 @@ export interface CursorCodec {
  */
 const VERSION = 1;
 /** The kind byte of the wire format is the position in this list: never reorder it, only append. */
-const KINDS: readonly CursorKind[] = [...LIST_KINDS, 'skills'];
+const KINDS: readonly CursorKind[] = [...LIST_KINDS, 'skills', 'directory'];
 const FLAG_UTF16 = 1;
 const FLAG_NO_KEY = 2;
 const HEADER_BYTES = 7;

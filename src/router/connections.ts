@@ -45,7 +45,7 @@ export interface MergedCapabilities {
   logging?: Record<string, never>;
   completions?: Record<string, never>;
   tasks?: MergedTasks;
-  extensions?: Record<string, object>;
+  extensions?: Record<string, { directoryRead?: true }>;
 }
 
 export interface MergedTasks {
@@ -171,9 +171,13 @@ export class ConnectionRegistry {
       if (s.completions) caps.completions = {};
       if (valueAt(s, 'resources', 'subscribe')) caps.resources = { ...caps.resources!, subscribe: true };
       if (s.tasks) caps.tasks = mergeTasks(caps.tasks, s.tasks);
-      // Skills: the gateway serves skills/list and skills/get itself, merged; it routes no
-      // resources/directory/read, so it declares no directoryRead whatever a server says.
-      if (valueAt(s, 'extensions', SKILLS_EXTENSION) !== undefined) caps.extensions = { ...caps.extensions, [SKILLS_EXTENSION]: {} };
+      // Skills: the gateway serves skills/list and skills/get itself, merged, and routes
+      // resources/directory/read to the servers that implement it: directoryRead is declared
+      // when one ready server does (skills-directory.ts refuses the others' directories).
+      if (valueAt(s, 'extensions', SKILLS_EXTENSION) !== undefined) {
+        const directoryRead = caps.extensions?.[SKILLS_EXTENSION]?.directoryRead === true || declaresDirectoryRead(s);
+        caps.extensions = { ...caps.extensions, [SKILLS_EXTENSION]: directoryRead ? { directoryRead: true } : {} };
+      }
     }
     return caps;
   }
@@ -231,6 +235,11 @@ const noPerUser: PerUserDeps = {
   current: async () => false,
   refused: async () => {},
 };
+
+/** Whether a server's capabilities say it implements resources/directory/read (SEP-2640: `directoryRead: true`, nothing else). */
+export function declaresDirectoryRead(capabilities: unknown): boolean {
+  return valueAt(capabilities, 'extensions', SKILLS_EXTENSION, 'directoryRead') === true;
+}
 
 /** Tasks capability of the merged servers: what any of them offers for tools/call. */
 function mergeTasks(into: MergedTasks | undefined, tasks: { list?: unknown; cancel?: unknown; requests?: { tools?: { call?: unknown } } }): MergedTasks {

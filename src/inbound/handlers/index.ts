@@ -9,6 +9,7 @@ import { listen } from './listen.js';
 import { listHandler } from './list.js';
 import { subscribe, unsubscribe } from './subscribe.js';
 import { getSkill, listSkills } from './skills.js';
+import { DIRECTORY_READ, readDirectory } from './skills-directory.js';
 import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks.js';
 import { statelessCancelTask, statelessGetTask } from './stateless-tasks.js';
 
@@ -29,6 +30,7 @@ export const handlers: ReadonlyMap<string, Handler> = new Map(
     'resources/unsubscribe': unsubscribe,
     'skills/list': listSkills,
     'skills/get': getSkill,
+    [DIRECTORY_READ]: readDirectory,
     'completion/complete': complete,
     'logging/setLevel': setLogLevel,
     'tasks/get': getTask,

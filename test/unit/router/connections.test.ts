@@ -39,6 +39,28 @@ describe('ConnectionRegistry', () => {
     });
   });
 
+  it('declares the skills extension with directoryRead only when a ready server declares directoryRead: true, whatever the order', async () => {
+    const SKILLS = 'io.modelcontextprotocol/skills';
+    fakeServers.define('plain', { capabilities: { extensions: { [SKILLS]: {} } } });
+    fakeServers.define('dir', { capabilities: { extensions: { [SKILLS]: { directoryRead: true } } } });
+    fakeServers.define('loose', { capabilities: { extensions: { [SKILLS]: { directoryRead: 'yes' } } } });
+    wired = wire([
+      { name: 'plain', command: 'plain' },
+      { name: 'dir', command: 'dir' },
+      { name: 'loose', command: 'loose' },
+    ]);
+    await wired.connect();
+    expect(wired.router.registry.capabilities().extensions).toEqual({ [SKILLS]: { directoryRead: true } });
+    await wired.close();
+    wired = wire([
+      { name: 'plain', command: 'plain' },
+      { name: 'loose', command: 'loose' },
+      { name: 'down', command: 'missing' },
+    ]);
+    await wired.connect();
+    expect(wired.router.registry.capabilities().extensions).toEqual({ [SKILLS]: {} });
+  });
+
   it('tells each server that logs the level once, and again only after it forgot it', async () => {
     fakeServers.define('a', { capabilities: { logging: {} } });
     fakeServers.define('quiet', { capabilities: {} });
