@@ -51,7 +51,7 @@ describe('registry search', () => {
     expect(nextCursor).toBeUndefined();
     expect(servers.map((s) => `${s.name}@${s.version}`)).toContain('io.github.example/weather@1.1.0');
     expect(servers.map((s) => s.name).filter((n) => n === 'io.github.example/weather')).toHaveLength(1);
-    expect(servers.length).toBe(8);
+    expect(servers.length).toBe(9);
   });
 
   it('uses the registry the config names when --registry is not given', async () => {
@@ -137,6 +137,27 @@ describe('add', () => {
     expect(tagged.code).toBe(0);
     expect(tagged.stderr).toMatch(/warning: the image ghcr\.io\/example\/fetcher:0\.9\.0 is not pinned by digest/);
     expect(cfg.read()).toContain('(unpinned: tag only)');
+  });
+
+  it('runs a nuget package with dnx, pinned, its own arguments after --', async () => {
+    const cfg = configFile(USER_CONFIG);
+    const r = await add(['io.github.example/dice'], cfg.file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('warning');
+    expect(cfg.read().slice(USER_CONFIG.length)).toBe(`
+  # from the MCP Registry: io.github.example/dice 0.5.0: nuget Example.DiceMcpServer@0.5.0
+  - name: dice
+    command: dnx
+    args:
+      - Example.DiceMcpServer@0.5.0
+      - --yes
+      - --
+      - mcp
+      - start
+    env:
+      # Sides on each die
+      DICE_SIDES: \${DICE_SIDES:-6}
+`);
   });
 
   it('turns a remote into url + transport, with its variables and headers as ${VAR} references', async () => {
