@@ -10,6 +10,8 @@
 // needs, but keeps the values already set for env and headers, and every key the user added.
 
 import { Document, isMap, isScalar, isSeq, parseDocument, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { MAX_NAME_LENGTH } from './schema-values.js';
+import { validName } from './server-entries.js';
 
 export class AddServerError extends Error {}
 
@@ -29,6 +31,11 @@ function parse(text: string): Document {
   if (doc.errors.length > 0) throw new AddServerError(`the config is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   if (doc.contents !== null && !isMap(doc.contents)) throw new AddServerError('the config is not a YAML mapping (key: value) at its top level');
   return doc;
+}
+
+/** A name chosen for the entry (`add --name`), held to the rule every server name in the config keeps. */
+export function checkServerName(name: string): void {
+  if (!validName(name)) throw new AddServerError(`--name "${name}" is not a server name: use 1 to ${MAX_NAME_LENGTH} lowercase letters, digits and -`);
 }
 
 /** `registry.url` from the config's text, read without loading (the file may hold unset variables). */

@@ -103,6 +103,35 @@ describe('add', () => {
     expect(after.startsWith(USER_CONFIG)).toBe(true);
   });
 
+  it("--name chooses the entry's name, held to the config's rule; --update with --name finds that entry", async () => {
+    const cfg = configFile(USER_CONFIG);
+    const bad = await add(['io.github.example/weather@1.0.0', '--name', 'Forecasts_EU'], cfg.file);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--name "Forecasts_EU" is not a server name: use 1 to 64 lowercase letters, digits and -');
+    expect(cfg.read()).toBe(USER_CONFIG);
+
+    const r = await add(['io.github.example/weather@1.0.0', '--name', 'forecasts-eu'], cfg.file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('added server "forecasts-eu"');
+    expect(cfg.read()).toContain('  # from the MCP Registry: io.github.example/weather 1.0.0: npm @example/weather-mcp@1.0.0\n  - name: forecasts-eu\n');
+
+    // The same registry server again under its own name is another entry; under the taken one, an error.
+    const taken = await add(['io.github.example/weather@1.0.0', '--name', 'forecasts-eu'], cfg.file);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('--update io.github.example/weather --name forecasts-eu');
+    const without = await add(['io.github.example/weather', '--update'], cfg.file);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain('no server named "weather"');
+    expect(without.stderr).toContain('name the entry with --name');
+
+    const up = await add(['io.github.example/weather', '--update', '--name', 'forecasts-eu'], cfg.file);
+    expect(up.code, up.stderr).toBe(0);
+    const after = cfg.read();
+    expect(after).toContain('  # from the MCP Registry: io.github.example/weather 1.1.0: npm @example/weather-mcp@1.1.0\n  - name: forecasts-eu\n');
+    expect(after).not.toContain('weather-mcp@1.0.0');
+    expect(after).not.toContain('name: weather\n');
+  });
+
   it('will not edit the demo config shipped with the package when no -c is given', async () => {
     const r = await runCli(['add', 'io.github.example/weather', '--registry', registry.url]);
     expect(r.code).toBe(2);
