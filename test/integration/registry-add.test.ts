@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { RegistryClient } from '../../src/cli/registry-client.js';
 import { cleanup, runCli } from '../helpers/index.js';
 import { configFile, startRegistry } from '../helpers/registry.js';
@@ -130,6 +131,28 @@ describe('add', () => {
     expect(after).toContain('  # from the MCP Registry: io.github.example/weather 1.1.0: npm @example/weather-mcp@1.1.0\n  - name: forecasts-eu\n');
     expect(after).not.toContain('weather-mcp@1.0.0');
     expect(after).not.toContain('name: weather\n');
+  });
+
+  it('--update moves an entry written in flow style, in a flow list, keeping the rest of the file', async () => {
+    const flow = `# Flow style throughout.
+servers: [
+  { name: local-notes, command: node, args: ["-e", "1"], enabled: false },   # ours
+  { name: weather, command: npx, args: [-y, "@example/weather-mcp@1.0.0", --units, metric], env: { WEATHER_REGION: eu } }
+]
+listen: { host: 127.0.0.1, port: 0 }
+`;
+    const cfg = configFile(flow);
+    const up = await add(['io.github.example/weather', '--update'], cfg.file);
+    expect(up.code, up.stderr).toBe(0);
+    expect(cfg.read()).toBe(`# Flow style throughout.
+servers: [
+  { name: local-notes, command: node, args: ["-e", "1"], enabled: false },   # ours
+  # from the MCP Registry: io.github.example/weather 1.1.0: npm @example/weather-mcp@1.1.0
+  { name: weather, command: npx, args: [ -y, "@example/weather-mcp@1.1.0", --units, metric ], env: { WEATHER_REGION: eu } }
+]
+listen: { host: 127.0.0.1, port: 0 }
+`);
+    expect(parse(cfg.read()).servers[1].args).toEqual(['-y', '@example/weather-mcp@1.1.0', '--units', 'metric']);
   });
 
   it('will not edit the demo config shipped with the package when no -c is given', async () => {
