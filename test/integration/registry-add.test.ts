@@ -52,7 +52,7 @@ describe('registry search', () => {
     expect(nextCursor).toBeUndefined();
     expect(servers.map((s) => `${s.name}@${s.version}`)).toContain('io.github.example/weather@1.1.0');
     expect(servers.map((s) => s.name).filter((n) => n === 'io.github.example/weather')).toHaveLength(1);
-    expect(servers.length).toBe(9);
+    expect(servers.length).toBe(10);
   });
 
   it('uses the registry the config names when --registry is not given', async () => {
@@ -279,6 +279,18 @@ describe('add with an mcpb bundle', () => {
     expect(r.stderr).toMatch(/has SHA-256 9e2c48ea[0-9a-f]+, the registry says 0{64}: not installed/);
     expect(cfg.read()).toBe(USER_CONFIG);
     expect(existsSync(path.join(cache, 'mcpb')) ? readdirSync(path.join(cache, 'mcpb')) : []).toEqual([]);
+  });
+  it('refuses a bundle with the right digest whose archive would write outside its folder: nothing written, nothing left in the cache', async () => {
+    const cfg = configFile(USER_CONFIG);
+    const cache = path.join(cfg.dir, 'cache');
+    for (const flags of [[], ['--dry-run']]) {
+      const r = await add(['io.github.example/escape', ...flags], cfg.file, { SWITCHBOARD_CACHE_DIR: cache });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('switchboard: unsafe path in the archive: invalid relative path: ../../escape.js');
+      expect(cfg.read()).toBe(USER_CONFIG);
+      expect(existsSync(path.join(cache, 'mcpb')) ? readdirSync(path.join(cache, 'mcpb')) : []).toEqual([]);
+      expect(existsSync(path.join(cache, 'escape.js'))).toBe(false);
+    }
   });
 });
 
