@@ -3,8 +3,10 @@
 // bundle path is cold CLI code, so its async streams cost nothing that matters). yauzl reads the
 // central directory, refuses absolute paths, `..` and backslashes, and checks every entry's
 // inflated bytes against its declared size; on top of that this refuses symbolic links, encrypted
-// entries, more entries or more bytes than a bound (declared sizes first, then the bytes actually
-// inflated), and any name that would land outside the folder. Every failure is a ZipError.
+// entries, a name given twice, more entries or more bytes than a bound (by the declared sizes
+// before anything is inflated, and again by a running count of the bytes inflated, which yauzl's
+// per-entry check keeps within the declared total: the count is there should that check ever let
+// more through), and any name that would land outside the folder. Every failure is a ZipError.
 
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -36,7 +38,7 @@ export async function unzipInto(zip: Buffer, dir: string, limits: Partial<ZipLim
         mkdirSync(path.dirname(target), { recursive: true });
         written.push(target);
         // Keep the owner's execute bit (a binary server's entry point), nothing wider than 0755.
-        // 'wx': a name the archive gives twice is refused, not silently overwritten.
+        // 'wx': nothing already there is overwritten (a name given twice is refused before this).
         return createWriteStream(target, { flags: 'wx', mode: mode & 0o100 ? 0o755 : 0o644 });
       },
     },
@@ -84,8 +86,12 @@ async function eachFile(zip: Buffer, limits: ZipLimits, visit: Visitor): Promise
     if (archive.entryCount > limits.maxEntries) throw new ZipError(`the archive holds ${archive.entryCount} entries, more than ${limits.maxEntries}`);
     let declared = 0;
     let inflated = 0;
+    const seen = new Set<string>();
     for await (const entry of archive.eachEntry()) {
       const name = entry.fileName;
+      // Twice, the second would overwrite the first (or a dry run read the one an install would not).
+      if (seen.has(name)) throw new ZipError(`the archive names ${name} twice`);
+      seen.add(name);
       const mode = entry.externalFileAttributes >>> 16;
       if ((mode & 0o170000) === 0o120000) throw new ZipError(`${name}: symbolic links are not allowed in a bundle`);
       if (entry.isEncrypted()) throw new ZipError(`${name}: encrypted entries are not supported`);
@@ -113,7 +119,8 @@ async function eachFile(zip: Buffer, limits: ZipLimits, visit: Visitor): Promise
 function asZipError(err: unknown): ZipError {
   if (err instanceof ZipError) return err;
   const message = (err as Error).message ?? String(err);
-  if ((err as NodeJS.ErrnoException).code === 'EEXIST') return new ZipError(`the archive names a file twice: ${(err as NodeJS.ErrnoException).path ?? ''}`);
+  // The file system's (a full disk, a file where the archive wants a folder), not the archive's.
+  if (typeof (err as NodeJS.ErrnoException).code === 'string') return new ZipError(`cannot write the bundle's files: ${message}`);
   if (/^(invalid characters in fileName|absolute path|invalid relative path)/.test(message)) return new ZipError(`unsafe path in the archive: ${message}`);
   if (/End of central directory record signature not found/.test(message)) return new ZipError('not a zip archive (no end of central directory)');
   if (/^(too many|too few) bytes in the stream/.test(message)) return new ZipError(`an entry unpacks to other than the size the archive declares (${message})`);

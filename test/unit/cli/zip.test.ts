@@ -157,8 +157,30 @@ describe('unzipInto', () => {
         ]),
         dir,
       ),
-    ).rejects.toThrow(/names a file twice/);
+    ).rejects.toThrow(/the archive names manifest\.json twice/);
     expect(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).toBe('{}');
+    await expect(
+      readZipEntry(
+        zip([
+          { name: 'manifest.json', data: '{}' },
+          { name: 'manifest.json', data: '{"evil":1}' },
+        ]),
+        'manifest.json',
+      ),
+    ).rejects.toThrow(/twice/);
+  });
+
+  it("says when the folder cannot take a file, as the file system's failure rather than the archive's", async () => {
+    fresh();
+    await expect(
+      unzipInto(
+        zip([
+          { name: 'server', data: 'a file' },
+          { name: 'server/index.js', data: 'x' },
+        ]),
+        dir,
+      ),
+    ).rejects.toThrow(/cannot write the bundle's files: .*ENOTDIR|cannot write the bundle's files: .*EEXIST/);
   });
 
   it('says when the bytes are not a zip at all', async () => {
