@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RegistryClient } from '../../src/cli/registry-client.js';
 import { cleanup, runCli } from '../helpers/index.js';
+import { repoRoot } from '../helpers/paths.js';
 import { configFile, startRegistry } from '../helpers/registry.js';
 
 let registry: { url: string; stop: () => void };
@@ -210,6 +211,14 @@ listen: { host: 127.0.0.1, port: 0 }
       # Sides on each die
       DICE_SIDES: \${DICE_SIDES:-6}
 `);
+
+    // check runs the entry: a stand-in dnx first on PATH serves only when called as the entry says.
+    const { DICE_SIDES: _unset, ...rest } = process.env;
+    const env = { ...(Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<string, string>) };
+    env.PATH = `${path.join(repoRoot, 'test/fixtures/registry/bin')}${path.delimiter}${process.env.PATH ?? ''}`;
+    const check = await runCli(['check', '--json', '-c', cfg.file], undefined, env);
+    expect(check.code, check.stderr + check.stdout).toBe(0);
+    expect(check.stdout).toContain('dice__echo');
   });
 
   it('turns a remote into url + transport, with its variables and headers as ${VAR} references', async () => {
