@@ -197,7 +197,17 @@ async function registry(options: CliOptions): Promise<void> {
   }
   const code =
     options.command === 'add'
-      ? await registryAdd({ spec: options.spec!, url, configFile, dryRun: options.dryRun ?? false, update: options.update ?? false }, io)
+      ? await registryAdd(
+          {
+            spec: options.spec!,
+            url,
+            configFile,
+            dryRun: options.dryRun ?? false,
+            update: options.update ?? false,
+            ...(options.localName !== undefined ? { name: options.localName } : {}),
+          },
+          io,
+        )
       : await registrySearch({ text: options.query!, url, all: options.all ?? false, json: options.json, ...(options.cursor !== undefined ? { cursor: options.cursor } : {}) }, io);
   process.exit(code);
 }

@@ -29,11 +29,12 @@ export const USAGE = `Usage:
   switchboard registry search TEXT [--registry URL] [--cursor C | --all] [--json]
       Search an MCP Registry (default: the config's registry.url, else the official
       https://registry.modelcontextprotocol.io) for servers whose name contains TEXT.
-  switchboard add NAME[@VERSION] [-c FILE] [--registry URL] [--dry-run] [--update]
+  switchboard add NAME[@VERSION] [-c FILE] [--registry URL] [--name LOCAL] [--dry-run] [--update]
       Append a pinned entry for registry server NAME (latest version unless @VERSION)
       to the config, keeping its comments: npm (npx), pypi (uvx), oci (docker, by
-      digest), mcpb (downloaded, SHA-256 verified, unpacked) or a remote URL. Required
-      variables become \${VAR} references. --dry-run prints the entry and writes nothing;
+      digest), nuget (dnx), mcpb (downloaded, SHA-256 verified, unpacked) or a remote
+      URL. Required variables become \${VAR} references. The entry is named LOCAL, else
+      after NAME's part after the slash. --dry-run prints the entry and writes nothing;
       --update moves an existing entry to the new version. Exit 1: nothing changed.
   switchboard login SERVER [-c FILE]
       Authorize the gateway towards an OAuth-protected HTTP server: prints a URL to open
@@ -69,6 +70,7 @@ Options:
   --registry URL      (registry search, add) the MCP Registry to ask
   --cursor C          (registry search) the page after the one that printed C
   --all               (registry search) follow every page (at most 20)
+  --name LOCAL        (add) the entry's name in the config (default: from NAME)
   --dry-run           (add) print the entry, change nothing
   --update            (add) move an entry already in the config to the new version
   --user USER         (users list) only this user's credentials; (users connect) whose
@@ -86,6 +88,8 @@ export interface CliOptions {
   all?: boolean;
   /** add: NAME[@VERSION] of the registry server. */
   spec?: string;
+  /** add: the entry's name in the config (--name), instead of one made from the registry name. */
+  localName?: string;
   dryRun?: boolean;
   update?: boolean;
   /** users: list, revoke, rotate or connect. */
@@ -141,6 +145,7 @@ function parseOptions(argv: string[]) {
         all: { type: 'boolean' },
         'dry-run': { type: 'boolean' },
         update: { type: 'boolean' },
+        name: { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -169,8 +174,8 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.version) return { ...base, command: 'version' };
   const [command, ...rest] = positionals;
   if (command === 'registry' || command === 'add') return { ...base, ...registryArgs(command, rest, values) };
-  if (values.registry !== undefined || values.cursor !== undefined || values.all || values['dry-run'] || values.update) {
-    throw new UsageError('--registry, --cursor, --all, --dry-run and --update only apply to registry search and add');
+  if (values.registry !== undefined || values.cursor !== undefined || values.all || values['dry-run'] || values.update || values.name !== undefined) {
+    throw new UsageError('--registry, --cursor, --all, --name, --dry-run and --update only apply to registry search and add');
   }
   if (command === 'search') {
     if (rest.length !== 1 || rest[0]!.trim() === '') throw new UsageError('search expects one QUERY (quote it: switchboard search "open a bug")');
@@ -199,12 +204,12 @@ export function parseCli(argv: string[]): CliOptions {
   return { ...base, command };
 }
 
-/** `registry search TEXT [--cursor C | --all]`, `add NAME[@VERSION] [--dry-run] [--update]`. */
+/** `registry search TEXT [--cursor C | --all]`, `add NAME[@VERSION] [--name LOCAL] [--dry-run] [--update]`. */
 function registryArgs(
   command: 'registry' | 'add',
   rest: string[],
-  values: { registry?: string; cursor?: string; all?: boolean; 'dry-run'?: boolean; update?: boolean; user?: string },
-): Pick<CliOptions, 'command' | 'registry' | 'cursor' | 'all' | 'spec' | 'dryRun' | 'update' | 'query'> {
+  values: { registry?: string; cursor?: string; all?: boolean; 'dry-run'?: boolean; update?: boolean; name?: string; user?: string },
+): Pick<CliOptions, 'command' | 'registry' | 'cursor' | 'all' | 'spec' | 'localName' | 'dryRun' | 'update' | 'query'> {
   if (values.user !== undefined) throw new UsageError('--user only applies to users list and users connect');
   if (values.registry !== undefined && !/^https?:\/\/./i.test(values.registry)) throw new UsageError(`--registry expects an http:// or https:// URL, got "${values.registry}"`);
   const registry = values.registry !== undefined ? { registry: values.registry } : {};
@@ -212,7 +217,7 @@ function registryArgs(
     const [action, ...args] = rest;
     if (action !== 'search') throw new UsageError(`unknown registry action "${action ?? ''}" (registry search TEXT)`);
     if (args.length !== 1 || args[0]!.trim() === '') throw new UsageError('registry search expects one TEXT (part of the server names to find)');
-    if (values['dry-run'] || values.update) throw new UsageError('--dry-run and --update only apply to add');
+    if (values['dry-run'] || values.update || values.name !== undefined) throw new UsageError('--name, --dry-run and --update only apply to add');
     if (values.cursor !== undefined && values.all) throw new UsageError('give either --cursor or --all');
     return { command: 'registry-search', query: args[0]!, all: values.all ?? false, ...registry, ...(values.cursor !== undefined ? { cursor: values.cursor } : {}) };
   }
@@ -220,7 +225,14 @@ function registryArgs(
     throw new UsageError('add expects one registry server NAME[@VERSION], e.g. switchboard add io.github.example/weather@1.2.0');
   }
   if (values.cursor !== undefined || values.all) throw new UsageError('--cursor and --all only apply to registry search');
-  return { command: 'add', spec: rest[0]!, dryRun: values['dry-run'] ?? false, update: values.update ?? false, ...registry };
+  return {
+    command: 'add',
+    spec: rest[0]!,
+    dryRun: values['dry-run'] ?? false,
+    update: values.update ?? false,
+    ...registry,
+    ...(values.name !== undefined ? { localName: values.name } : {}),
+  };
 }
 
 /** `users [list] [--user U]`, `users revoke USER [SERVER]`, `users rotate`, `users connect SERVER [--user U]`. */

@@ -45,7 +45,7 @@ async function verifiedBundle(url: string, sha256: string): Promise<Buffer> {
  */
 export async function previewMcpb(url: string, sha256: string, cache = cacheDir()): Promise<McpbCommand> {
   const dir = path.join(cache, 'mcpb', sha256);
-  const manifest = readZipEntry(await verifiedBundle(url, sha256), 'manifest.json');
+  const manifest = await readZipEntry(await verifiedBundle(url, sha256), 'manifest.json');
   if (!manifest) throw new McpbError(`the bundle at ${url} has no manifest.json`);
   return commandFrom(manifest.toString('utf8'), dir);
 }
@@ -59,7 +59,7 @@ export async function installMcpb(url: string, sha256: string, cache = cacheDir(
     // Unpacked beside its final place and renamed: a failed unpack leaves no half folder behind.
     const temp = mkdtempSync(path.join(path.dirname(dir), `.${sha256.slice(0, 12)}-`));
     try {
-      unzipInto(bundle, temp);
+      await unzipInto(bundle, temp);
       if (!existsSync(path.join(temp, 'manifest.json'))) throw new McpbError(`the bundle at ${url} has no manifest.json`);
       rmSync(dir, { recursive: true, force: true });
       renameSync(temp, dir);

@@ -1,5 +1,6 @@
 // A registry server.json turned into a config entry: which package (or remote) to run and how,
-// pinned to the version (and digest) the registry names. Pure: no I/O; an mcpb package comes back
+// pinned to the version (and digest) the registry names: npm → npx, pypi → uvx, oci → docker,
+// nuget → dnx, the runners the schema's runtimeHint names. Pure: no I/O; an mcpb package comes back
 // as a plan (its archive is fetched and unpacked by cli/mcpb.ts, which fills in the command).
 //
 // What is required and not given (an environment variable, a header, an argument's value) becomes
@@ -24,7 +25,14 @@ export interface PlannedEntry {
 }
 
 /** Package kinds in the order they are preferred: ones a runner fetches by exact version first. */
-const PREFERRED = ['npm', 'pypi', 'oci', 'mcpb'];
+const PREFERRED = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'];
+
+/**
+ * The runner of each kind: the four the server.json schema names as `runtimeHint` examples, one per
+ * kind, each one that fetches the package at the exact version pinned. A hint naming another
+ * runner is not followed (the schema says nothing of how another would be called).
+ */
+const RUNNERS: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'docker', nuget: 'dnx' };
 
 /** The config's name for a registry name: its part after the slash, in lowercase letters, digits and -. */
 export function localName(registryName: string): string {
@@ -57,12 +65,13 @@ export function planEntry(server: ServerJson, name = localName(server.name)): Pl
   if (remote) return remoteEntry(server, remote, name);
   const kinds = [...new Set([...(server.packages ?? []).map((p) => `${p.registryType} (${p.transport?.type ?? 'stdio'})`), ...(server.remotes ?? []).map((r) => `remote ${r.type}`)])];
   throw new EntryError(
-    `${server.name} ${server.version} has nothing switchboard can run${kinds.length ? `: it offers ${kinds.join(', ')}` : ': no packages and no remotes'} (supported: npm, pypi, oci and mcpb packages over stdio, streamable-http and sse remotes)`,
+    `${server.name} ${server.version} has nothing switchboard can run${kinds.length ? `: it offers ${kinds.join(', ')}` : ': no packages and no remotes'} (supported: npm, pypi, oci, nuget and mcpb packages over stdio, streamable-http and sse remotes)`,
   );
 }
 
 function packageEntry(server: ServerJson, pkg: PackageJson, name: string): PlannedEntry {
   const warnings: string[] = [];
+  checkRuntimeHint(server, pkg, warnings);
   const notes = { env: {} as Record<string, string>, headers: {} as Record<string, string>, vars: {} as Record<string, string> };
   const env = keyValues(pkg.environmentVariables ?? [], (v) => v.name, notes.env, notes.vars, warnings, 'environment variable');
   const runtime = argumentList(pkg.runtimeArguments ?? [], notes.vars);
@@ -93,6 +102,12 @@ function packageEntry(server: ServerJson, pkg: PackageJson, name: string): Plann
       source = `oci ${image.ref}${image.pinned ? '' : ' (unpinned: tag only)'}`;
       break;
     }
+    case 'nuget':
+      // dnx (the .NET 10 SDK) runs a NuGet tool package at this exact version; --yes answers its
+      // download prompt (no one is there to answer it); the tool's own arguments come after --.
+      entry = { name, command: 'dnx', args: [`${pkg.identifier}@${needVersion()}`, '--yes', ...runtime, ...(after.length > 0 ? ['--', ...after] : [])] };
+      source = `nuget ${pkg.identifier}@${version}`;
+      break;
     case 'mcpb':
       if (!pkg.fileSha256 || !/^[a-f0-9]{64}$/.test(pkg.fileSha256)) throw new EntryError(`${server.name}: its mcpb package has no valid fileSha256, so its download cannot be verified`);
       if (!/^https:\/\//.test(pkg.identifier) && !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(pkg.identifier))
@@ -106,6 +121,26 @@ function packageEntry(server: ServerJson, pkg: PackageJson, name: string): Plann
   }
   if (Object.keys(env).length > 0) entry.env = env;
   return { entry, notes, source: `${server.name} ${server.version}: ${source}`, warnings, ...(mcpb ? { mcpb } : {}) };
+}
+
+/**
+ * `runtimeHint` names the runner the publisher had in mind. Ours for the kind: nothing to say. Another
+ * one: the package still runs with ours (a warning), unless runtimeArguments were written for that
+ * other runner, which ours would misread (an error). An mcpb bundle's manifest says how it runs.
+ */
+function checkRuntimeHint(server: ServerJson, pkg: PackageJson, warnings: string[]): void {
+  const hint = pkg.runtimeHint?.trim();
+  const runner = RUNNERS[pkg.registryType];
+  if (pkg.registryType === 'mcpb') {
+    if ((pkg.runtimeArguments ?? []).length > 0) warnings.push("the mcpb package's runtimeArguments are not used: the bundle's manifest.json gives the command that runs it");
+    return;
+  }
+  if (!hint || !runner || hint === runner) return;
+  if ((pkg.runtimeArguments ?? []).length > 0)
+    throw new EntryError(
+      `${server.name}: its ${pkg.registryType} package's runtimeArguments are for the runtime "${hint}", and switchboard runs ${pkg.registryType} packages with ${runner}, which could misread them`,
+    );
+  warnings.push(`the registry hints the runtime "${hint}" for ${pkg.identifier}; it runs with ${runner}, the runner for ${pkg.registryType} packages, which fetches the pinned version`);
 }
 
 function remoteEntry(server: ServerJson, remote: RemoteJson, name: string): PlannedEntry {

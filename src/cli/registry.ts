@@ -5,7 +5,7 @@
 
 import { writeFileAtomic } from '../atomic-file.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { AddServerError, addServer, hasServer, registryUrlIn } from '../config/add-server.js';
+import { AddServerError, addServer, checkServerName, hasServer, registryUrlIn } from '../config/add-server.js';
 import { installMcpb, McpbError, previewMcpb } from './mcpb.js';
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError, type ServerResponse } from './registry-client.js';
 import { EntryError, localName, planEntry, type PlannedEntry } from './registry-entry.js';
@@ -58,6 +58,8 @@ export interface AddOptions {
   configFile: string;
   dryRun: boolean;
   update: boolean;
+  /** The entry's name in the config (--name); else one made from the registry name. */
+  name?: string;
 }
 
 export async function registryAdd(options: AddOptions, io: RegistryIo): Promise<number> {
@@ -68,10 +70,15 @@ export async function registryAdd(options: AddOptions, io: RegistryIo): Promise<
     const before = readConfigText(options.configFile);
     const text = before ?? '';
     // Checked before the registry is asked: a name already there is an error without --update.
-    const local = localName(name);
+    if (options.name !== undefined) checkServerName(options.name);
+    const local = options.name ?? localName(name);
+    const named = options.name !== undefined ? ` --name ${local}` : '';
     if (!options.update && hasServer(text, local))
-      throw new AddServerError(`a server named "${local}" is already in ${options.configFile} (switchboard add --update ${name} moves it to the new version)`);
-    if (options.update && !hasServer(text, local)) throw new AddServerError(`no server named "${local}" in ${options.configFile} to update (add it without --update)`);
+      throw new AddServerError(
+        `a server named "${local}" is already in ${options.configFile} (switchboard add --update ${name}${named} moves it to the new version; --name gives the new one another name)`,
+      );
+    if (options.update && !hasServer(text, local))
+      throw new AddServerError(`no server named "${local}" in ${options.configFile} to update (add it without --update${options.name === undefined ? ', or name the entry with --name' : ''})`);
 
     const { server } = await new RegistryClient(options.url).server(name, version);
     const plan = planEntry(server, local);

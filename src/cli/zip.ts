@@ -1,100 +1,134 @@
-// A small zip reader for mcpb bundles (which are zip archives): stored and deflated entries, read
-// from the central directory, written under one folder. No zip package is a dependency, and this
-// is all a bundle needs. It refuses what would escape that folder (absolute paths, `..`, links),
-// zip64 and encrypted entries, and an archive that would unpack to more than a bound.
+// mcpb bundles are zip archives: this unpacks one under a folder, or reads one file of it, through
+// yauzl (a reader that has met far more malformed archives than a hand-written one would; the
+// bundle path is cold CLI code, so its async streams cost nothing that matters). yauzl reads the
+// central directory, refuses absolute paths, `..` and backslashes, and checks every entry's
+// inflated bytes against its declared size; on top of that this refuses symbolic links, encrypted
+// entries, a name given twice, more entries or more bytes than a bound (by the declared sizes
+// before anything is inflated, and again by a running count of the bytes inflated, which yauzl's
+// per-entry check keeps within the declared total: the count is there should that check ever let
+// more through), and any name that would land outside the folder. Every failure is a ZipError.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fromBufferPromise } from 'yauzl';
 
 export class ZipError extends Error {}
 
-const EOCD = 0x06054b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
-
-interface ZipEntry {
-  name: string;
-  /** Unix mode from the central directory (0 when the archive was not made on unix). */
-  mode: number;
-  size: number;
-  /** The entry's bytes, inflated and checked against the size the archive gives. */
-  read: () => Buffer;
+export interface ZipLimits {
+  /** Bytes the whole archive may unpack to (declared, and inflated). */
+  maxTotalBytes: number;
+  /** Entries (files and folders) the archive may hold. */
+  maxEntries: number;
 }
 
-/** The archive's entries, from its central directory. */
-function* entries(zip: Buffer): Generator<ZipEntry> {
-  const end = findEnd(zip);
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  if (count === 0xffff || at === 0xffffffff) throw new ZipError('zip64 archives are not supported');
-  for (let i = 0; i < count; i++) {
-    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw new ZipError('the archive is damaged (central directory)');
-    const flags = zip.readUInt16LE(at + 8);
-    const method = zip.readUInt16LE(at + 10);
-    const compressed = zip.readUInt32LE(at + 20);
-    const size = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extraLength = zip.readUInt16LE(at + 30);
-    const commentLength = zip.readUInt16LE(at + 32);
-    const mode = zip.readUInt32LE(at + 38) >>> 16;
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    at += 46 + nameLength + extraLength + commentLength;
-    if (flags & 1) throw new ZipError(`${name}: encrypted entries are not supported`);
-    const read = (): Buffer => {
-      if (local + 30 > zip.length || zip.readUInt32LE(local) !== LOCAL) throw new ZipError(`${name}: the archive is damaged (local header)`);
-      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-      const raw = zip.subarray(start, start + compressed);
-      if (raw.length !== compressed) throw new ZipError(`${name}: the archive is truncated`);
-      let data: Buffer;
-      if (method === 0) data = Buffer.from(raw);
-      else if (method === 8) data = inflateRawSync(raw, { maxOutputLength: Math.max(size, 1) });
-      else throw new ZipError(`${name}: compression method ${method} is not supported (only stored and deflate)`);
-      if (data.length !== size) throw new ZipError(`${name}: unpacked to ${data.length} bytes, the archive says ${size}`);
-      return data;
-    };
-    yield { name, mode, size, read };
-  }
-}
-
-/** One file's bytes, read in memory (`add --dry-run` reads a bundle's manifest this way). */
-export function readZipEntry(zip: Buffer, name: string): Buffer | undefined {
-  for (const entry of entries(zip)) if (entry.name === name) return entry.read();
-  return undefined;
-}
+const DEFAULTS: ZipLimits = { maxTotalBytes: 512 * 1024 * 1024, maxEntries: 10_000 };
 
 /** Unpacks `zip` into `dir` (which must exist); returns the files written. */
-export function unzipInto(zip: Buffer, dir: string, maxTotalBytes = 512 * 1024 * 1024): string[] {
+export async function unzipInto(zip: Buffer, dir: string, limits: Partial<ZipLimits> = {}): Promise<string[]> {
   const written: string[] = [];
-  let total = 0;
-  for (const entry of entries(zip)) {
-    const { name, mode } = entry;
-    if ((mode & 0o170000) === 0o120000) throw new ZipError(`${name}: symbolic links are not allowed in a bundle`);
-    const target = safePath(dir, name);
-    if (name.endsWith('/')) {
-      mkdirSync(target, { recursive: true });
-      continue;
-    }
-    total += entry.size;
-    if (total > maxTotalBytes) throw new ZipError(`the archive unpacks to more than ${maxTotalBytes} bytes`);
-    const data = entry.read();
-    mkdirSync(path.dirname(target), { recursive: true });
-    // Keep the owner's execute bit (a binary server's entry point), nothing wider than 0755.
-    writeFileSync(target, data, { mode: mode & 0o100 ? 0o755 : 0o644 });
-    written.push(target);
-  }
+  await eachFile(
+    zip,
+    { ...DEFAULTS, ...limits },
+    {
+      folder: (name) => void mkdirSync(safePath(dir, name), { recursive: true }),
+      file: (name, mode) => {
+        const target = safePath(dir, name);
+        mkdirSync(path.dirname(target), { recursive: true });
+        written.push(target);
+        // Keep the owner's execute bit (a binary server's entry point), nothing wider than 0755.
+        // 'wx': nothing already there is overwritten (a name given twice is refused before this).
+        return createWriteStream(target, { flags: 'wx', mode: mode & 0o100 ? 0o755 : 0o644 });
+      },
+    },
+  );
   return written;
 }
 
-function findEnd(zip: Buffer): number {
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === EOCD) return i;
-  }
-  throw new ZipError('not a zip archive (no end of central directory)');
+/**
+ * One file's bytes (`add --dry-run` reads a bundle's manifest this way). The whole archive is
+ * walked with the same checks as `unzipInto`, the other files inflated and dropped, so a dry run
+ * refuses what an install would.
+ */
+export async function readZipEntry(zip: Buffer, name: string, limits: Partial<ZipLimits> = {}): Promise<Buffer | undefined> {
+  let chunks: Buffer[] | undefined;
+  await eachFile(
+    zip,
+    { ...DEFAULTS, ...limits },
+    {
+      folder: () => {},
+      file: (entryName) => {
+        const keep: Buffer[] | undefined = entryName === name ? [] : undefined;
+        if (keep) chunks = keep;
+        return new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            keep?.push(chunk);
+            done();
+          },
+        });
+      },
+    },
+  );
+  return chunks && Buffer.concat(chunks);
 }
 
-/** `dir/name`, or an error when the name would land outside `dir`. */
+interface Visitor {
+  folder: (name: string) => void;
+  /** Where a file's inflated bytes go (they are counted against the bound on the way). */
+  file: (name: string, mode: number) => Writable;
+}
+
+async function eachFile(zip: Buffer, limits: ZipLimits, visit: Visitor): Promise<void> {
+  try {
+    // strictFileNames: a backslash is refused as it is, not read as a folder separator.
+    const archive = await fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, decodeStrings: true });
+    if (archive.entryCount > limits.maxEntries) throw new ZipError(`the archive holds ${archive.entryCount} entries, more than ${limits.maxEntries}`);
+    let declared = 0;
+    let inflated = 0;
+    const seen = new Set<string>();
+    for await (const entry of archive.eachEntry()) {
+      const name = entry.fileName;
+      // Twice, the second would overwrite the first (or a dry run read the one an install would not).
+      if (seen.has(name)) throw new ZipError(`the archive names ${name} twice`);
+      seen.add(name);
+      const mode = entry.externalFileAttributes >>> 16;
+      if ((mode & 0o170000) === 0o120000) throw new ZipError(`${name}: symbolic links are not allowed in a bundle`);
+      if (entry.isEncrypted()) throw new ZipError(`${name}: encrypted entries are not supported`);
+      if (name.endsWith('/')) {
+        visit.folder(name);
+        continue;
+      }
+      declared += entry.uncompressedSize;
+      if (declared > limits.maxTotalBytes) throw new ZipError(`the archive unpacks to more than ${limits.maxTotalBytes} bytes (by the sizes it declares)`);
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          inflated += chunk.length;
+          if (inflated > limits.maxTotalBytes) done(new ZipError(`the archive unpacks to more than ${limits.maxTotalBytes} bytes`));
+          else done(null, chunk);
+        },
+      });
+      await pipeline(await archive.openReadStreamPromise(entry), counted, visit.file(name, mode));
+    }
+  } catch (err) {
+    throw asZipError(err);
+  }
+}
+
+/** yauzl's own errors, said in our words: what was wrong with the archive. */
+function asZipError(err: unknown): ZipError {
+  if (err instanceof ZipError) return err;
+  const message = (err as Error).message ?? String(err);
+  // The file system's (a full disk, a file where the archive wants a folder), not the archive's.
+  if (typeof (err as NodeJS.ErrnoException).code === 'string') return new ZipError(`cannot write the bundle's files: ${message}`);
+  if (/^(invalid characters in fileName|absolute path|invalid relative path)/.test(message)) return new ZipError(`unsafe path in the archive: ${message}`);
+  if (/End of central directory record signature not found/.test(message)) return new ZipError('not a zip archive (no end of central directory)');
+  if (/^(too many|too few) bytes in the stream/.test(message)) return new ZipError(`an entry unpacks to other than the size the archive declares (${message})`);
+  if (/^entry is encrypted|strong encryption/.test(message)) return new ZipError(`encrypted entries are not supported (${message})`);
+  return new ZipError(`the archive is damaged: ${message}`);
+}
+
+/** `dir/name`, or an error when the name would land outside `dir` (yauzl checks; so do we). */
 function safePath(dir: string, name: string): string {
   if (name.includes('\\') || name.includes('\0') || path.posix.isAbsolute(name) || name.split('/').includes('..')) throw new ZipError(`unsafe path in the archive: ${JSON.stringify(name)}`);
   const target = path.resolve(dir, name);

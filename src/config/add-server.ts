@@ -3,13 +3,16 @@
 // place (source ranges) and renders the entry; that text is spliced into the file's own text, so
 // every byte outside the entry stays as it was (printing the whole document back would respace
 // flow maps and comments). Only where the file has no block list under `servers:` (none, empty,
-// or a flow list) is the whole document printed back, comments kept.
+// or a flow list) is the whole document printed back, comments kept. An entry written in flow style
+// (`- { name: x, ... }`, or in `servers: [ ... ]`) is updated in place as one flow map on one line.
 //
 // `add` appends to `servers:` (creating it when the file has none). `--update` rewrites the pinned
 // parts of an existing entry (command, args, url, transport) and adds variables the new version
 // needs, but keeps the values already set for env and headers, and every key the user added.
 
-import { Document, isMap, isScalar, isSeq, parseDocument, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isCollection, isMap, isScalar, isSeq, parseDocument, type Pair, visit, type YAMLMap, type YAMLSeq } from 'yaml';
+import { MAX_NAME_LENGTH } from './schema-values.js';
+import { validName } from './server-entries.js';
 
 export class AddServerError extends Error {}
 
@@ -29,6 +32,11 @@ function parse(text: string): Document {
   if (doc.errors.length > 0) throw new AddServerError(`the config is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   if (doc.contents !== null && !isMap(doc.contents)) throw new AddServerError('the config is not a YAML mapping (key: value) at its top level');
   return doc;
+}
+
+/** A name chosen for the entry (`add --name`), held to the rule every server name in the config keeps. */
+export function checkServerName(name: string): void {
+  if (!validName(name)) throw new AddServerError(`--name "${name}" is not a server name: use 1 to ${MAX_NAME_LENGTH} lowercase letters, digits and -`);
 }
 
 /** `registry.url` from the config's text, read without loading (the file may hold unset variables). */
@@ -52,7 +60,7 @@ export function addServer(text: string, add: NewEntry, options: { update: boolea
   if (options.update) {
     if (!existing) throw new AddServerError(`no server named "${name}" in the config to update (add it without --update)`);
     updateEntry(doc, existing, add);
-    return spliceUpdated(text, existing, add.comment);
+    return existing.flow || servers(doc)?.flow ? spliceUpdatedFlow(text, existing, add.comment) : spliceUpdated(text, existing, add.comment);
   }
   if (existing) throw new AddServerError(`a server named "${name}" is already in the config (switchboard add --update moves it to the new version)`);
   const seq = servers(doc);
@@ -121,6 +129,39 @@ function spliceUpdated(text: string, item: YAMLMap, comment: string): string {
   return `${text.slice(0, from)}${' '.repeat(column)}# ${comment}\n${rendered}${text.slice(end)}`;
 }
 
+/**
+ * A flow entry (`- { name: x, ... }`, or an item of `servers: [ ... ]`) is replaced by the same map
+ * in flow style on one line, from its first byte to its last: the text around it (the list's
+ * brackets and commas, other entries on the same line, a comment after it) stays as it was. A
+ * comment inside a flow map would break it over lines, so there are none in it (the entry's own
+ * comments, and the registry's descriptions, are not kept there); the "from the MCP Registry" line
+ * goes above it when it starts its line, and is left out when it shares one with other text.
+ */
+function spliceUpdatedFlow(text: string, item: YAMLMap, comment: string): string {
+  if (!item.range) return text;
+  const [start, end] = item.range;
+  const out = `${text.slice(0, start)}${oneLineFlow(item)}${text.slice(end)}`;
+  const line = lineStart(text, start);
+  const before = text.slice(line, start);
+  if (!/^\s*(-\s+)?$/.test(before)) return out;
+  const above = lineStart(text, line - 1);
+  const ours = line > 0 && /^\s*# from the MCP Registry:/.test(text.slice(above, line));
+  return `${out.slice(0, ours ? above : line)}${/^\s*/.exec(before)![0]}# ${comment}\n${out.slice(line)}`;
+}
+
+function oneLineFlow(item: YAMLMap): string {
+  const copy = item.clone() as YAMLMap;
+  visit(copy, {
+    Node(_, node) {
+      if (isCollection(node)) node.flow = true;
+      node.comment = undefined;
+      node.commentBefore = undefined;
+      node.spaceBefore = false;
+    },
+  });
+  return new Document(copy).toString({ lineWidth: 0 }).trimEnd();
+}
+
 function servers(doc: Document): YAMLSeq | undefined {
   const seq = doc.get('servers', true);
   return isSeq(seq) ? seq : undefined;
@@ -152,8 +193,15 @@ function appendEntry(doc: Document, add: NewEntry): void {
 
 function updateEntry(doc: Document, existing: YAMLMap, add: NewEntry): void {
   for (const key of PINNED_KEYS) {
-    if (add.entry[key] === undefined) existing.delete(key);
-    else existing.set(key, doc.createNode(add.entry[key]));
+    if (add.entry[key] === undefined) {
+      existing.delete(key);
+      continue;
+    }
+    const node = doc.createNode(add.entry[key]);
+    // `args: [a, b]` the user wrote in flow style stays in flow style.
+    const old: unknown = existing.get(key, true);
+    if (isCollection(old) && isCollection(node) && old.flow) node.flow = true;
+    existing.set(key, node);
   }
   // An mcpb bundle's folder moves with its digest; another kind keeps the cwd the user chose.
   if (add.entry.cwd !== undefined) existing.set('cwd', add.entry.cwd);
@@ -172,7 +220,8 @@ function updateEntry(doc: Document, existing: YAMLMap, add: NewEntry): void {
       values.set(doc.createNode(k), v);
       const note = [add.notes[key][k], varsNote(v, add.notes.vars)].filter(Boolean).join('; ');
       const pair = values.items.find((p) => isScalar(p.key) && p.key.value === k);
-      if (note && pair && isScalar(pair.key)) pair.key.commentBefore = ` ${note}`;
+      // Not inside `env: { ... }`: a comment there would break the user's one-line map over lines.
+      if (note && pair && isScalar(pair.key) && !values.flow) pair.key.commentBefore = ` ${note}`;
     }
   }
 }

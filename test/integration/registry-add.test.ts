@@ -5,8 +5,10 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { RegistryClient } from '../../src/cli/registry-client.js';
 import { cleanup, runCli } from '../helpers/index.js';
+import { repoRoot } from '../helpers/paths.js';
 import { configFile, startRegistry } from '../helpers/registry.js';
 
 let registry: { url: string; stop: () => void };
@@ -51,7 +53,7 @@ describe('registry search', () => {
     expect(nextCursor).toBeUndefined();
     expect(servers.map((s) => `${s.name}@${s.version}`)).toContain('io.github.example/weather@1.1.0');
     expect(servers.map((s) => s.name).filter((n) => n === 'io.github.example/weather')).toHaveLength(1);
-    expect(servers.length).toBe(8);
+    expect(servers.length).toBe(10);
   });
 
   it('uses the registry the config names when --registry is not given', async () => {
@@ -103,6 +105,57 @@ describe('add', () => {
     expect(after.startsWith(USER_CONFIG)).toBe(true);
   });
 
+  it("--name chooses the entry's name, held to the config's rule; --update with --name finds that entry", async () => {
+    const cfg = configFile(USER_CONFIG);
+    const bad = await add(['io.github.example/weather@1.0.0', '--name', 'Forecasts_EU'], cfg.file);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--name "Forecasts_EU" is not a server name: use 1 to 64 lowercase letters, digits and -');
+    expect(cfg.read()).toBe(USER_CONFIG);
+
+    const r = await add(['io.github.example/weather@1.0.0', '--name', 'forecasts-eu'], cfg.file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('added server "forecasts-eu"');
+    expect(cfg.read()).toContain('  # from the MCP Registry: io.github.example/weather 1.0.0: npm @example/weather-mcp@1.0.0\n  - name: forecasts-eu\n');
+
+    // The same registry server again under its own name is another entry; under the taken one, an error.
+    const taken = await add(['io.github.example/weather@1.0.0', '--name', 'forecasts-eu'], cfg.file);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('--update io.github.example/weather --name forecasts-eu');
+    const without = await add(['io.github.example/weather', '--update'], cfg.file);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain('no server named "weather"');
+    expect(without.stderr).toContain('name the entry with --name');
+
+    const up = await add(['io.github.example/weather', '--update', '--name', 'forecasts-eu'], cfg.file);
+    expect(up.code, up.stderr).toBe(0);
+    const after = cfg.read();
+    expect(after).toContain('  # from the MCP Registry: io.github.example/weather 1.1.0: npm @example/weather-mcp@1.1.0\n  - name: forecasts-eu\n');
+    expect(after).not.toContain('weather-mcp@1.0.0');
+    expect(after).not.toContain('name: weather\n');
+  });
+
+  it('--update moves an entry written in flow style, in a flow list, keeping the rest of the file', async () => {
+    const flow = `# Flow style throughout.
+servers: [
+  { name: local-notes, command: node, args: ["-e", "1"], enabled: false },   # ours
+  { name: weather, command: npx, args: [-y, "@example/weather-mcp@1.0.0", --units, metric], env: { WEATHER_REGION: eu } }
+]
+listen: { host: 127.0.0.1, port: 0 }
+`;
+    const cfg = configFile(flow);
+    const up = await add(['io.github.example/weather', '--update'], cfg.file);
+    expect(up.code, up.stderr).toBe(0);
+    expect(cfg.read()).toBe(`# Flow style throughout.
+servers: [
+  { name: local-notes, command: node, args: ["-e", "1"], enabled: false },   # ours
+  # from the MCP Registry: io.github.example/weather 1.1.0: npm @example/weather-mcp@1.1.0
+  { name: weather, command: npx, args: [ -y, "@example/weather-mcp@1.1.0", --units, metric ], env: { WEATHER_REGION: eu } }
+]
+listen: { host: 127.0.0.1, port: 0 }
+`);
+    expect(parse(cfg.read()).servers[1].args).toEqual(['-y', '@example/weather-mcp@1.1.0', '--units', 'metric']);
+  });
+
   it('will not edit the demo config shipped with the package when no -c is given', async () => {
     const r = await runCli(['add', 'io.github.example/weather', '--registry', registry.url]);
     expect(r.code).toBe(2);
@@ -137,6 +190,35 @@ describe('add', () => {
     expect(tagged.code).toBe(0);
     expect(tagged.stderr).toMatch(/warning: the image ghcr\.io\/example\/fetcher:0\.9\.0 is not pinned by digest/);
     expect(cfg.read()).toContain('(unpinned: tag only)');
+  });
+
+  it('runs a nuget package with dnx, pinned, its own arguments after --', async () => {
+    const cfg = configFile(USER_CONFIG);
+    const r = await add(['io.github.example/dice'], cfg.file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('warning');
+    expect(cfg.read().slice(USER_CONFIG.length)).toBe(`
+  # from the MCP Registry: io.github.example/dice 0.5.0: nuget Example.DiceMcpServer@0.5.0
+  - name: dice
+    command: dnx
+    args:
+      - Example.DiceMcpServer@0.5.0
+      - --yes
+      - --
+      - mcp
+      - start
+    env:
+      # Sides on each die
+      DICE_SIDES: \${DICE_SIDES:-6}
+`);
+
+    // check runs the entry: a stand-in dnx first on PATH serves only when called as the entry says.
+    const { DICE_SIDES: _unset, ...rest } = process.env;
+    const env = { ...(Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<string, string>) };
+    env.PATH = `${path.join(repoRoot, 'test/fixtures/registry/bin')}${path.delimiter}${process.env.PATH ?? ''}`;
+    const check = await runCli(['check', '--json', '-c', cfg.file], undefined, env);
+    expect(check.code, check.stderr + check.stdout).toBe(0);
+    expect(check.stdout).toContain('dice__echo');
   });
 
   it('turns a remote into url + transport, with its variables and headers as ${VAR} references', async () => {
@@ -206,6 +288,18 @@ describe('add with an mcpb bundle', () => {
     expect(r.stderr).toMatch(/has SHA-256 9e2c48ea[0-9a-f]+, the registry says 0{64}: not installed/);
     expect(cfg.read()).toBe(USER_CONFIG);
     expect(existsSync(path.join(cache, 'mcpb')) ? readdirSync(path.join(cache, 'mcpb')) : []).toEqual([]);
+  });
+  it('refuses a bundle with the right digest whose archive would write outside its folder: nothing written, nothing left in the cache', async () => {
+    const cfg = configFile(USER_CONFIG);
+    const cache = path.join(cfg.dir, 'cache');
+    for (const flags of [[], ['--dry-run']]) {
+      const r = await add(['io.github.example/escape', ...flags], cfg.file, { SWITCHBOARD_CACHE_DIR: cache });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('switchboard: unsafe path in the archive: invalid relative path: ../../escape.js');
+      expect(cfg.read()).toBe(USER_CONFIG);
+      expect(existsSync(path.join(cache, 'mcpb')) ? readdirSync(path.join(cache, 'mcpb')) : []).toEqual([]);
+      expect(existsSync(path.join(cache, 'escape.js'))).toBe(false);
+    }
   });
 });
 

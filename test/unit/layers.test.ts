@@ -109,6 +109,8 @@ const HOMES: Record<string, string[]> = {
   'quickjs-emscripten-core': ['codemode/'],
   '@jitl/quickjs-wasmfile-release-sync': ['codemode/engine.ts'],
   sucrase: ['codemode/transpile.ts'],
+  // mcpb bundles are zip archives: only the bundle unpacker reads them.
+  yauzl: ['cli/zip.ts'],
 };
 
 interface Edge {

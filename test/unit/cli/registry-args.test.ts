@@ -24,6 +24,11 @@ describe('registry search and add on the command line', () => {
       config: 'x.yaml',
     });
     expect(parseCli(['add', 'io.github.example/weather', '--update'])).toMatchObject({ command: 'add', update: true, dryRun: false });
+    expect(parseCli(['add', 'io.github.example/weather'])).not.toHaveProperty('localName');
+  });
+
+  it('parses add --name LOCAL', () => {
+    expect(parseCli(['add', 'io.github.example/weather', '--name', 'forecasts', '--update'])).toMatchObject({ command: 'add', localName: 'forecasts', update: true });
   });
 
   it.each([
@@ -35,6 +40,8 @@ describe('registry search and add on the command line', () => {
     [['add', 'io.github.example/weather', '--all'], /only apply to registry search/],
     [['add', 'io.github.example/weather', '--registry', 'ftp://x'], /--registry expects an http/],
     [['check', '--dry-run'], /only apply to registry search and add/],
+    [['check', '--name', 'x'], /only apply to registry search and add/],
+    [['registry', 'search', 'x', '--name', 'y'], /--name, --dry-run and --update only apply to add/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCli(argv)).toThrow(UsageError);
     expect(() => parseCli(argv)).toThrow(message);

@@ -39,7 +39,11 @@ describe('planEntry', () => {
 
   it('refuses what it cannot pin or run, saying what the server offers', () => {
     expect(() => planEntry(server({ packages: [{ registryType: 'npm', identifier: '@x/demo' }] }))).toThrow(/names no version/);
-    expect(() => planEntry(server({ packages: [{ registryType: 'nuget', identifier: 'Demo', version: '1.0.0' }] }))).toThrow(/it offers nuget \(stdio\)/);
+    expect(() => planEntry(server({ packages: [{ registryType: 'cargo', identifier: 'demo', version: '1.0.0' }] }))).toThrow(/it offers cargo \(stdio\)/);
+    expect(() => planEntry(server({ packages: [{ registryType: 'nuget', identifier: 'Demo', version: '1.0.0', transport: { type: 'sse', url: 'http://localhost/sse' } }] }))).toThrow(
+      /it offers nuget \(sse\)/,
+    );
+    expect(() => planEntry(server({ packages: [{ registryType: 'nuget', identifier: 'Demo' }] }))).toThrow(/nuget package Demo names no version/);
     expect(() => planEntry(server({ packages: [{ registryType: 'mcpb', identifier: 'https://x.example/b.mcpb' }] }))).toThrow(/no valid fileSha256/);
     expect(() => planEntry(server({ packages: [{ registryType: 'mcpb', identifier: 'http://x.example/b.mcpb', fileSha256: 'a'.repeat(64) }] }))).toThrow(/not an https:\/\/ URL/);
   });
@@ -77,6 +81,56 @@ describe('planEntry', () => {
     );
     expect(plan.entry).toEqual({ name: 'demo-server', command: 'docker', args: ['run', '-i', '--rm', '-e', 'TOKEN', 'docker.io/x/demo:1.2.0'], env: { TOKEN: '${TOKEN}' } });
     expect(plan.warnings.join('\n')).toMatch(/not pinned by digest/);
+  });
+
+  it('runs a nuget package with dnx at its version, --yes, and its own arguments after --', () => {
+    const plan = planEntry(
+      server({
+        packages: [
+          {
+            registryType: 'nuget',
+            identifier: 'Knapcode.SampleMcpServer',
+            version: '0.4.0-beta',
+            runtimeHint: 'dnx',
+            runtimeArguments: [{ type: 'named', name: '--prerelease', format: 'boolean', value: 'true' }],
+            packageArguments: [
+              { type: 'positional', value: 'mcp' },
+              { type: 'positional', value: 'start' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(plan.entry).toEqual({ name: 'demo-server', command: 'dnx', args: ['Knapcode.SampleMcpServer@0.4.0-beta', '--yes', '--prerelease', 'true', '--', 'mcp', 'start'] });
+    expect(plan.source).toContain('nuget Knapcode.SampleMcpServer@0.4.0-beta');
+    const bare = planEntry(server({ packages: [{ registryType: 'nuget', identifier: 'Demo', version: '1.0.0' }] }));
+    expect(bare.entry.args).toEqual(['Demo@1.0.0', '--yes']);
+  });
+
+  it('takes npm, pypi and oci before nuget', () => {
+    const plan = planEntry(
+      server({
+        packages: [
+          { registryType: 'nuget', identifier: 'Demo', version: '1.0.0' },
+          { registryType: 'oci', identifier: `docker.io/x/demo@sha256:${'a'.repeat(64)}`, version: '1.0.0' },
+        ],
+      }),
+    );
+    expect(plan.entry.command).toBe('docker');
+  });
+
+  it("follows runtimeHint when it names the kind's own runner, and says so when it names another", () => {
+    const pkg = { registryType: 'npm', identifier: '@x/demo', version: '1.0.0' };
+    expect(planEntry(server({ packages: [{ ...pkg, runtimeHint: 'npx' }] })).warnings).toEqual([]);
+    const other = planEntry(server({ packages: [{ ...pkg, runtimeHint: 'bunx' }] }));
+    expect(other.entry).toEqual({ name: 'demo-server', command: 'npx', args: ['-y', '@x/demo@1.0.0'] });
+    expect(other.warnings).toEqual([expect.stringMatching(/hints the runtime "bunx" for @x\/demo; it runs with npx/)]);
+  });
+
+  it('refuses runtimeArguments written for a runtime other than the one it would run', () => {
+    expect(() =>
+      planEntry(server({ packages: [{ registryType: 'pypi', identifier: 'demo', version: '1.0.0', runtimeHint: 'pipx', runtimeArguments: [{ type: 'named', name: '--spec', value: 'x' }] }] })),
+    ).toThrow(/runtimeArguments are for the runtime "pipx", and switchboard runs pypi packages with uvx/);
   });
 
   it('makes header names into variable names', () => {

@@ -50,3 +50,70 @@ describe('addServer', () => {
     expect(registryUrlIn('servers: []\n')).toBeUndefined();
   });
 });
+
+describe('addServer --update on flow-style entries', () => {
+  const v2 = {
+    entry: { name: 'demo', command: 'npx', args: ['-y', 'demo@2.0.0'], env: { TOKEN: '${TOKEN}', REGION: '${REGION}' } },
+    notes: { env: { REGION: 'Region code (required)' }, headers: {}, vars: {} },
+    comment: 'from the MCP Registry: x/demo 2.0.0',
+  };
+  const update = (text: string) => addServer(text, v2, { update: true });
+
+  it('a flow map in a block list: one line again, its trailing comment and the other entries kept', () => {
+    const text = `# head
+servers:
+  # ours
+  - { name: demo, command: npx, args: [-y, "demo@1.0.0"], env: { TOKEN: abc }, description: mine }   # trailing
+  - name: other
+    command: node
+`;
+    const after = update(text);
+    expect(after).toBe(`# head
+servers:
+  # ours
+  # from the MCP Registry: x/demo 2.0.0
+  - { name: demo, command: npx, args: [ -y, demo@2.0.0 ], env: { TOKEN: abc, REGION: "\${REGION}" }, description: mine }   # trailing
+  - name: other
+    command: node
+`);
+    // Again: our comment line is replaced, not stacked.
+    expect(update(after)).toBe(after);
+    expect(parse(after).servers[0]).toEqual({ name: 'demo', command: 'npx', args: ['-y', 'demo@2.0.0'], env: { TOKEN: 'abc', REGION: '${REGION}' }, description: 'mine' });
+  });
+
+  it('servers as a flow list over several lines: the item is replaced in place, brackets, commas and comments kept', () => {
+    const text = `servers: [
+  # first
+  { name: demo, command: npx, args: [-y, "demo@1.0.0"] },  # mine
+  { name: other, command: node }
+]
+listen: { port: 0 }   # keep
+`;
+    const after = update(text);
+    expect(after).toBe(`servers: [
+  # first
+  # from the MCP Registry: x/demo 2.0.0
+  { name: demo, command: npx, args: [ -y, demo@2.0.0 ], env: { TOKEN: "\${TOKEN}", REGION: "\${REGION}" } },  # mine
+  { name: other, command: node }
+]
+listen: { port: 0 }   # keep
+`);
+    expect(parse(after).servers).toEqual([v2.entry, { name: 'other', command: 'node' }]);
+    expect(update(after)).toBe(after);
+  });
+
+  it('servers as a flow list on one line: the item replaced, the line otherwise as it was (no room for a comment)', () => {
+    const text = 'servers: [{ name: other, command: node }, { name: demo, command: npx, args: [-y, "demo@1.0.0"] }]  # flow\nlisten: { port: 0 }\n';
+    const after = update(text);
+    expect(after).toBe(
+      'servers: [{ name: other, command: node }, { name: demo, command: npx, args: [ -y, demo@2.0.0 ], env: { TOKEN: "${TOKEN}", REGION: "${REGION}" } }]  # flow\nlisten: { port: 0 }\n',
+    );
+    expect(parse(after).servers[1]).toEqual(v2.entry);
+  });
+
+  it('a block entry keeps its flow-style args and env as flow (no comment breaks the env map)', () => {
+    const text = 'servers:\n  - name: demo\n    command: npx\n    args: [-y, "demo@1.0.0"]\n    env: { TOKEN: abc }\n';
+    const after = update(text);
+    expect(after).toBe('servers:\n  # from the MCP Registry: x/demo 2.0.0\n  - name: demo\n    command: npx\n    args: [ -y, demo@2.0.0 ]\n    env: { TOKEN: abc, REGION: "${REGION}" }\n');
+  });
+});
