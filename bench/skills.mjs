@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { createAgent, HttpSession } from './lib/http-client.mjs';
-import { GATEWAY, ROOT_DIR } from './lib/paths.mjs';
-import { cpuNs, installCleanupHooks, start } from './lib/procs.mjs';
+import { GATEWAY, ROOT_DIR, startGatewayHttp } from './lib/paths.mjs';
+import { cpuNs, installCleanupHooks } from './lib/procs.mjs';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '8' } } });
 const requests = Number(values.requests);
@@ -38,17 +38,7 @@ execFileSync(process.execPath, [GATEWAY, 'lock', '-c', lockConfig], { stdio: ['i
 const configFile = join(dir, 'switchboard.yaml');
 write(configFile, [skillServer('plain'), skillServer('locked')]);
 
-let onListening;
-const listening = new Promise((resolve) => (onListening = resolve));
-const gw = start(process.execPath, [GATEWAY, 'serve', '-c', configFile, '--http', '127.0.0.1:0'], {
-  label: 'gateway',
-  env: { ...process.env, SWITCHBOARD_LOG_LEVEL: 'info', XDG_STATE_HOME: dir },
-  onStderrLine: (line) => {
-    const m = /listening on (https?:\/\/[^\s"'\\,]+)/.exec(line);
-    if (m) onListening(m[1]);
-  },
-});
-const url = await Promise.race([listening, gw.exitPromise.then(() => Promise.reject(new Error(`the gateway exited:\n${gw.stderrTail()}`)))]);
+const { proc: gw, url } = await startGatewayHttp(configFile, { env: { SWITCHBOARD_LOG_LEVEL: 'info', XDG_STATE_HOME: dir } });
 const session = new HttpSession(url, createAgent(concurrency));
 await session.initialize();
 
