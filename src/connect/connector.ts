@@ -15,7 +15,7 @@ import { takeFlow, saveFlow, FLOW_COOKIE, type FlowRecord } from './flows.js';
 import { escapeHtml, redirect, secretsForm, sendForm, sendMessage, sendPage, tokenForm } from './html.js';
 import { FormTooLarge, pathOf, queryOf, readCookie, readForm } from './http.js';
 import { beginLogin, cookieUser, flowCookie, identityCookie } from './identity.js';
-import { issueLink, takeLink, type LinkClaims } from './links.js';
+import { issueLink, readLink, useLink, type LinkClaims } from './links.js';
 import { startLoopbackPages, type LoopbackPages } from './loopback.js';
 import { nonce, sealers, type Sealers } from './seal.js';
 import type { ConnectLink, ConnectServer, Connector, ConnectorDeps } from './types.js';
@@ -30,6 +30,13 @@ interface FormClaims {
   readonly x: number;
   readonly n: string;
   readonly link?: LinkClaims;
+}
+
+/** A link that can no longer be used: 410, whatever the reason, with a way on. */
+function linkSpent(res: ServerResponse, why: 'expired' | 'used', setCookies: string[] = []): void {
+  sendMessage(res, 410, why === 'expired' ? 'This link has expired' : 'This link was already used', 'Each link works once, for a short time. Ask your client for a new one.', {
+    'set-cookie': setCookies,
+  });
 }
 
 export function createConnector(deps: ConnectorDeps): Connector {
@@ -141,16 +148,20 @@ class ConnectPages implements Connector {
     return this.open(req, res, server);
   }
 
-  /** GET /connect/<server>[?l=<link>]: take the link, know the browser, go on. */
+  /**
+   * GET /connect/<server>[?l=<link>]: open the link, know the browser, go on. The link is used up
+   * only once the browser is known to be its user (verified()), so a GET by anything else (an
+   * unfurler, a mail scanner, a failed login) leaves it working.
+   */
   private async open(req: IncomingMessage, res: ServerResponse, server: ConnectServer): Promise<void> {
     const s = await this.sealers();
     const token = queryOf(req).get('l') ?? undefined;
     let link: LinkClaims | undefined;
     if (token !== undefined) {
-      const v = await takeLink(s.link, this.deps.store, token, server.name, this.now());
+      const v = readLink(s.link, token, server.name, this.now());
       if (!v.ok) {
         if (v.why === 'invalid') return sendMessage(res, 400, 'This link is not valid', 'Ask your client for a new link.');
-        return sendMessage(res, 410, v.why === 'expired' ? 'This link has expired' : 'This link was already used', 'Each link works once, for a short time. Ask your client for a new one.');
+        return linkSpent(res, 'expired');
       }
       link = v.claims;
     }
@@ -191,6 +202,8 @@ class ConnectPages implements Connector {
       this.deps.logger.warn({ server: server.name }, 'connect link opened by a browser signed in as another user: refused');
       return sendMessage(res, 403, 'This link is for someone else', 'You are signed in as another user than the one this link was made for. Nothing was stored.', { 'set-cookie': setCookies });
     }
+    // The browser is the link's user: now, and only now, the link is spent (once, on any replica).
+    if (link !== undefined && !(await useLink(this.deps.store, link, this.now()))) return linkSpent(res, 'used', setCookies);
     const s = await this.sealers();
     const base = await this.base();
     const secure = base.startsWith('https:');

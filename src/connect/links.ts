@@ -1,6 +1,6 @@
 // Connect links (issue 33): `<publicUrl>/connect/<server>?l=<token>`, the token sealed (seal.ts)
 // with the user, the server, the elicitation it answers, its expiry and a nonce. Single use: the
-// first open takes the nonce in the StateStore, so no replica honours it twice.
+// first verified use takes the nonce in the StateStore, so no replica honours it twice.
 
 import type { StateStore } from '../state/store.js';
 import { nonce, type Sealer } from './seal.js';
@@ -31,11 +31,12 @@ export function readLink(sealer: Sealer, token: string | undefined, server: stri
   return { ok: true, claims: c };
 }
 
-/** Opens and uses up the link: true for the first open on any replica, 'used' after. */
-export async function takeLink(sealer: Sealer, store: StateStore, token: string | undefined, server: string, now: number): Promise<LinkVerdict> {
-  const v = readLink(sealer, token, server, now);
-  if (!v.ok) return v;
+/**
+ * Uses up an opened link: true for the first use on any replica, false after. Called once the
+ * browser is verified as the link's user, not when the link is first fetched: a chat unfurler or
+ * a mail scanner that GETs every URL must not spend the user's link (it gets a login page).
+ */
+export async function useLink(store: StateStore, claims: LinkClaims, now: number): Promise<boolean> {
   // Kept a little past the link's expiry; after that the expiry alone refuses it.
-  const taken = await store.takeOnce(`connect:link:${v.claims.n}`, v.claims.x - now + 60_000);
-  return taken ? v : { ok: false, why: 'used' };
+  return store.takeOnce(`connect:link:${claims.n}`, Math.max(claims.x - now, 0) + 60_000);
 }

@@ -151,6 +151,24 @@ describe.skipIf(!CHROMIUM)('connect pages in a browser', () => {
     expect(again.text).toContain('already used');
   });
 
+  it('a link first fetched by a previewer (a chat unfurler, a mail scanner) still connects its user', async () => {
+    const link = await connector.link('frank', 'notes');
+    // The previewer GETs the link with no cookie of the user's and follows nothing: a login redirect.
+    for (let i = 0; i < 2; i++) {
+      const preview = await fetch(link.url, { redirect: 'manual' });
+      expect(preview.status).toBe(302);
+      expect(preview.headers.get('location')).toContain(gatewayAs.issuer);
+    }
+    // Then frank opens it in her browser: the link works, once.
+    serverAs.loginAs('frank-at-notes');
+    const done = await visit(await freshPage(), link.url);
+    serverAs.loginAs(undefined);
+    expect(done.text).toContain('notes is connected');
+    expect((await credentials.get('frank', 'notes'))?.credential.kind).toBe('oauth');
+    const again = await visit(await freshPage(), link.url);
+    expect(again.status).toBe(410);
+  });
+
   it('refuses a browser signed in as bob on a link for carol, and stores nothing', async () => {
     const link = await connector.link('carol', 'notes');
     gatewayAs.loginAs('bob');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { issueLink, readLink, takeLink } from '../../../src/connect/links.js';
+import { issueLink, readLink, useLink } from '../../../src/connect/links.js';
 import { Sealer } from '../../../src/connect/seal.js';
 import { MemoryStore } from '../../../src/state/memory-store.js';
 
@@ -59,20 +59,30 @@ describe('connect links', () => {
     expect(readLink(sealer, token, 'github', 600_000)).toEqual({ ok: false, why: 'expired' });
   });
 
-  it('works once across replicas: two stores sharing state, racing, let exactly one take it', async () => {
+  it('is used once across replicas: two stores sharing state, racing, let exactly one use it', async () => {
     let now = 1_000;
     const a = new MemoryStore({ now: () => now });
     const b = new MemoryStore({ now: () => now, shareWith: a });
-    const token = tokenOf(issueLink(sealer, BASE, 'alice', 'github', 'el', 60_000));
-    const results = await Promise.all([takeLink(sealer, a, token, 'github', now), takeLink(sealer, b, token, 'github', now)]);
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, why: 'used' }]);
-    // Later still used, then (past the link's expiry) expired, whichever replica is asked.
-    expect(await takeLink(sealer, a, token, 'github', now)).toEqual({ ok: false, why: 'used' });
-    now = 60_000;
-    expect(await takeLink(sealer, b, token, 'github', now)).toEqual({ ok: false, why: 'expired' });
+    const opened = readLink(sealer, tokenOf(issueLink(sealer, BASE, 'alice', 'github', 'el', 60_000)), 'github', now);
+    if (!opened.ok) throw new Error('the link did not open');
+    const results = await Promise.all([useLink(a, opened.claims, now), useLink(b, opened.claims, now)]);
+    expect(results.sort()).toEqual([false, true]);
+    // Later still used, whichever replica is asked, up to and past the link's expiry.
+    expect(await useLink(a, opened.claims, now)).toBe(false);
+    now = 60_500;
+    expect(await useLink(b, opened.claims, now)).toBe(false);
     // Another link for the same pair is a new one.
-    const again = tokenOf(issueLink(sealer, BASE, 'alice', 'github', 'el', 120_000));
-    expect((await takeLink(sealer, b, again, 'github', now)).ok).toBe(true);
+    const again = readLink(sealer, tokenOf(issueLink(sealer, BASE, 'alice', 'github', 'el', 120_000)), 'github', now);
+    if (!again.ok) throw new Error('the link did not open');
+    expect(await useLink(b, again.claims, now)).toBe(true);
+  });
+
+  it('is not used by being read: only a use spends it', async () => {
+    const store = new MemoryStore({ now: () => 1_000 });
+    const token = tokenOf(issueLink(sealer, BASE, 'alice', 'github', 'el', 60_000));
+    for (let i = 0; i < 3; i++) expect(readLink(sealer, token, 'github', 1_000).ok).toBe(true);
+    const opened = readLink(sealer, token, 'github', 1_000);
+    if (!opened.ok) throw new Error('the link did not open');
+    expect(await useLink(store, opened.claims, 1_000)).toBe(true);
   });
 });
