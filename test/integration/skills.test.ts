@@ -262,10 +262,10 @@ describe('a per-session server’s skills', () => {
 });
 
 describe('a client profile’s resource rules', () => {
-  it('hide a skill from that client: not listed, not got, not read; another client sees it', async () => {
+  it('hide a skill from that client: not listed, not got, not read; another client sees it; a server listing no resources is judged the same', async () => {
     const env = { LIMITED_TOKEN: 'limited-token-1', FULL_TOKEN: 'full-token-2' };
     const profiled = await startGateway(
-      yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow,refunds'])], {
+      yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow,refunds']), fixtureServer('u', 'skills', ['--name', 'u', '--skills', 'pdf', '--unlisted'])], {
         clients: [
           { name: 'limited', token: '${LIMITED_TOKEN}', resources: { deny: ['a+skill://refunds/**'] } },
           { name: 'full', token: '${FULL_TOKEN}' },
@@ -275,12 +275,15 @@ describe('a client profile’s resource rules', () => {
     );
     const limited = await connectHttpClient(profiled.url, { headers: { authorization: `Bearer ${env.LIMITED_TOKEN}` } });
     const listed = (await limited.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
-    expect(listed.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md']);
+    // u lists no resources at all (nothing of it is in the profile's lists): its skills are judged by the resource rules all the same.
+    expect(listed.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md', 'u+skill://pdf/SKILL.md']);
+    expect(((await limited.request({ method: 'skills/get', params: { uri: 'u+skill://pdf/SKILL.md' } } as any, anyResult)) as any).skill.frontmatter.name).toBe('pdf');
+    expect(((await limited.request({ method: 'resources/read', params: { uri: 'u+skill://pdf/SKILL.md' } } as any, anyResult)) as any).contents[0].text).toContain('Served by u');
     await expect(limited.request({ method: 'skills/get', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32602 });
     await expect(limited.request({ method: 'resources/read', params: { uri: 'a+skill://refunds/SKILL.md' } } as any, anyResult)).rejects.toMatchObject({ code: -32002 });
     const full = await connectHttpClient(profiled.url, { headers: { authorization: `Bearer ${env.FULL_TOKEN}` } });
     const all = (await full.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
-    expect(all.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md', 'a+skill://refunds/SKILL.md']);
+    expect(all.skills.map((s: any) => s.uri)).toEqual(['a+skill://git-workflow/SKILL.md', 'a+skill://refunds/SKILL.md', 'u+skill://pdf/SKILL.md']);
     await limited.close();
     await full.close();
   });

@@ -25,8 +25,7 @@ const MAX_SERVER_PAGES = 20;
 
 function uriAllowed(context: RequestContext) {
   const catalog = context.gateway.catalog;
-  return (server: string, exposedUri: string, originalUri: string): boolean =>
-    context.view.seesServer(server) !== false && context.view.allowsUri(exposedUri) && (catalog.resourcePolicy.get(server)?.(originalUri) ?? false);
+  return (server: string, exposedUri: string, originalUri: string): boolean => context.view.allowsUri(exposedUri) && (catalog.resourcePolicy.get(server)?.(originalUri) ?? false);
 }
 
 async function skillsOf(context: RequestContext, connection: Connection): Promise<ServerSkills> {
@@ -58,7 +57,10 @@ function held(context: RequestContext, server: string, raw: unknown): boolean {
 /** Every visible server's skills, merged; a server that fails to answer is left out and logged. */
 async function mergedSkills(context: RequestContext): Promise<ExposedSkill[]> {
   const { gateway } = context;
-  const servers = context.connections.declaring(SKILLS_EXTENSION).filter((c) => context.view.seesServer(c.config.name) !== false);
+  // Every declaring server: a skill is judged by the resource rules alone (uriAllowed), not by
+  // whether the profile sees any tool, prompt or resource of its server (a server need not list
+  // its skill files in resources/list).
+  const servers = context.connections.declaring(SKILLS_EXTENSION);
   const answers = await Promise.all(
     servers.map((c) =>
       skillsOf(context, c).catch((err: unknown) => {
