@@ -1,6 +1,7 @@
 // The one cleaning stage every model-visible string goes through, whatever field it is in.
 // Invariants, for any input: the result is a fixed point (cleaning it again changes nothing), never
-// longer than the input nor the cap, and free of invisible/control characters.
+// longer than the input nor the cap, and free of invisible/control characters (but for a CR that
+// ends a line before its LF, and a byte-order mark that starts the text: see INVISIBLE, CONTROL).
 
 import { quote, removeSpans } from './injection.js';
 import { detect, type Hit } from './sanitize-detect.js';
@@ -33,16 +34,20 @@ export interface Finding {
 // controls, zero-width and other format characters (\p{Cf}), Hangul fillers, the supplementary
 // variation selectors, and a variation selector that follows another one or starts the text (one
 // after a visible character is legitimate emoji/CJK presentation; runs of them smuggle data).
-// A zero-width joiner between two pictographs is kept: it is how 👩‍💻 and 🏳️‍🌈 are written.
+// A zero-width joiner between two pictographs is kept: it is how 👩‍💻 and 🏳️‍🌈 are written. So is a
+// byte-order mark that starts the text: a file saved by a Windows editor begins with one, it hides
+// nothing, and removing it would break the digest a host checks a skill file against (SEP-2640).
 const INVISIBLE =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: lone variation selectors and joiners are what this class is for
-  /(?!(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic}))[\u{E0000}-\u{E007F}\p{Cf}\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]|(?<=[\uFE00-\uFE0F])[\uFE00-\uFE0F]|^[\uFE00-\uFE0F]/gu;
+  /(?!^\uFEFF)(?!(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic}))[\u{E0000}-\u{E007F}\p{Cf}\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]|(?<=[\uFE00-\uFE0F])[\uFE00-\uFE0F]|^[\uFE00-\uFE0F]/gu;
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
 // Whole terminal escape sequences (CSI, OSC/DCS/PM/APC strings up to their terminator or the end,
 // two-character escapes), so no parameter bytes are left behind as visible garbage.
 const ANSI = /(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
-const CONTROL = /(?![\n\t])\p{Cc}|\p{Cs}/gu;
+// A carriage return before a line feed is a Windows line end, not control: kept (a file served with
+// CRLF line ends must keep its digest). A lone one (it rewrites a terminal line) is removed.
+const CONTROL = /(?![\n\t])(?!\r\n)\p{Cc}|\p{Cs}/gu;
 // An unterminated comment hides everything after it in a renderer, so it goes to the end.
 const HTML_COMMENT = /<!--[\s\S]*?(?:--!?>|$)/g;
 

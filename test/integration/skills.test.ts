@@ -4,6 +4,7 @@
 // extension declared, one merged and namespaced list paged by the gateway, skills/get and
 // resources/read routed back to the right server, the denied skill nowhere, the poison cleaned.
 
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -201,6 +202,25 @@ describe('skill pinning', () => {
     const all = (await again.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
     expect(all.skills.map((s: any) => s.uri).sort()).toEqual(['a+skill://git-workflow/SKILL.md', 'b+skill://refunds/SKILL.md']);
     await again.close();
+  });
+});
+
+describe('digests through the gateway', () => {
+  it('a skill’s files read through it match the digests and sizes of its entry, CRLF, BOM and all (SEP-2640 Integrity)', async () => {
+    // sanitize.results on: every file is cleaned, and clean files must come out byte for byte.
+    const gw2 = await startGateway(yamlServers([fixtureServer('w', 'skills', ['--name', 'w', '--skills', 'refunds', '--windows'])], { sanitize: { results: true } }));
+    for (const { connect } of CLIENTS) {
+      const client = await connect(gw2.url);
+      const [entry] = (await client.request('skills/list', {})).skills;
+      expect(entry.resources.length).toBe(2);
+      for (const file of entry.resources) {
+        const text: string = (await client.request('resources/read', { uri: file.uri })).contents[0].text;
+        if (file.uri.endsWith('/SKILL.md')) expect(text.startsWith('\uFEFF---\r\n')).toBe(true);
+        expect(Buffer.byteLength(text, 'utf8')).toBe(file.size);
+        expect(`sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`).toBe(file.digest);
+      }
+      await client.close();
+    }
   });
 });
 

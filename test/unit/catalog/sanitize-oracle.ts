@@ -5,7 +5,15 @@
 const EMOJI_JOIN = /(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
 const FORBIDDEN = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF\p{Cf}\p{Cs}\x1b]|(?![\n\t])\p{Cc}/u;
 
-export const hasForbidden = (s: string): boolean => FORBIDDEN.test(s.replace(EMOJI_JOIN, ''));
+// A Windows line end (CR LF) and a byte-order mark that starts the text are what files are made
+// of, and hide nothing: allowed (a skill file must keep the digest its server gives).
+export const hasForbidden = (s: string): boolean =>
+  FORBIDDEN.test(
+    s
+      .replace(EMOJI_JOIN, '')
+      .replace(/\r\n/g, '\n')
+      .replace(/^\uFEFF/, ''),
+  );
 
 /** Every string in `value` (object keys included), except under `_meta`. Iterative. */
 export function allStrings(value: unknown): string[] {

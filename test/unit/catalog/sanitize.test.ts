@@ -41,9 +41,16 @@ describe('sanitizeText: removals', () => {
     expect(r.findings).toEqual([{ field: 'text', change: 'removed-ansi', why }]);
   });
 
-  it('removes control characters but keeps newlines and tabs; CR goes', () => {
-    const why = 'control characters, 4 removed: "\\u{0}\\u{7}\\u{D}\\u{85}"';
-    expect(sanitizeText('a\x00b\x07c\r\n\td\x85e', strip)).toEqual({ text: 'abc\n\tde', findings: [{ field: 'text', change: 'removed-control', why }] });
+  it('removes control characters but keeps newlines, tabs and Windows line ends; a lone CR goes', () => {
+    const why = 'control characters, 4 removed: "\\u{0}\\u{7}\\u{85}\\u{D}"';
+    expect(sanitizeText('a\x00b\x07c\r\n\td\x85e\rf', strip)).toEqual({ text: 'abc\r\n\tdef', findings: [{ field: 'text', change: 'removed-control', why }] });
+  });
+
+  it('keeps a file as a Windows editor saves it (a leading byte-order mark, CRLF line ends): its digest holds', () => {
+    const file = '\uFEFF---\r\nname: refunds\r\ndescription: Refund a charge.\r\n---\r\n# Refunds\r\n';
+    expect(sanitizeText(file, strip)).toEqual({ text: file, findings: [] });
+    // Only at the start: a byte-order mark inside the text is a zero-width character like any other.
+    expect(sanitizeText('a\uFEFFb', strip).text).toBe('ab');
   });
 
   it('drops unpaired surrogates and variation-selector runs (smuggled data); keeps emoji', () => {
