@@ -10,6 +10,7 @@ import { asClientFile } from './client-file.js';
 import { crossCheck, separatorOf } from './cross-check.js';
 import { parseWithout } from './excused.js';
 import { credentialsProblems, misplacedUserRefs } from './per-user-check.js';
+import { stateProblems } from './schema-state.js';
 import { toGatewayConfig } from './normalize.js';
 import { policyProblems } from './policy.js';
 import { errorMap, formatPath, translateIssues, type Found } from './problems.js';
@@ -116,7 +117,7 @@ export function parseConfig(text: string, options: ParseOptions): GatewayConfig 
   // and compiling it cost more start-up time than it saved (bench/NOTES.md, start-up).
   const result = configSchema.safeParse(data, { error: errorMap, reportInput: false, jitless: true });
   if (!result.success) found.push(...translateIssues(result.error.issues).filter((p) => !isUnder(p.path)));
-  found.push(...crossCheck(entries, separatorOf(data)), ...policyProblems(data, entries), ...credentialsProblems(data));
+  found.push(...crossCheck(entries, separatorOf(data)), ...policyProblems(data, entries), ...credentialsProblems(data), ...stateProblems(data));
 
   if (found.length > 0) fail(inFileOrder(doc, found));
   if (result.success) return toGatewayConfig(result.data, resolve(baseDir));

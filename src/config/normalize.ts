@@ -208,7 +208,19 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
       listRefetchMaxIntervalMs: listRefetchMaxInterval,
     },
     /** Where what replicas share lives (src/state/open-store.ts): Redis when `redis` is set, else memory. */
-    state: { redis: data.state.redis, keyPrefix: data.state.keyPrefix, maxEvents: data.state.maxEvents, maxEventBytes: data.state.maxEventBytes, heartbeatMs: data.state.heartbeat },
+    state: {
+      redis: data.state.redis,
+      /** PEM files for TLS to Redis (absolute paths; read by the store at start). */
+      tls: data.state.tls && {
+        caFile: data.state.tls.ca === undefined ? undefined : resolve(baseDir, data.state.tls.ca),
+        certFile: data.state.tls.cert === undefined ? undefined : resolve(baseDir, data.state.tls.cert),
+        keyFile: data.state.tls.key === undefined ? undefined : resolve(baseDir, data.state.tls.key),
+      },
+      keyPrefix: data.state.keyPrefix,
+      maxEvents: data.state.maxEvents,
+      maxEventBytes: data.state.maxEventBytes,
+      heartbeatMs: data.state.heartbeat,
+    },
     /** Per-user credentials: where they are kept, the connect pages, the bounds on per-user connections. */
     credentials: toCredentials(data.credentials, baseDir),
     /** The limits of a run_code run (codemode/limits.ts CodeModeLimits, one to one). */

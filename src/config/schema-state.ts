@@ -22,6 +22,18 @@ export function stateSchema(subst: Subst) {
           description:
             'Redis to keep sessions, resumable SSE events, call claims and cluster-wide counts in, so that every replica with the same config serves every session: redis://[user:password@]host[:port][/db], or rediss:// for TLS. Use ${VAR} for the password. Without it: in memory, one process. Read at start.',
         }),
+      tls: z
+        .strictObject({
+          ca: z.string().min(1).optional().meta({ description: "PEM file of the CA (or CAs) that signed Redis's certificate, trusted instead of the system's. Relative to the config file." }),
+          cert: z
+            .string()
+            .min(1)
+            .optional()
+            .meta({ description: "PEM file of the gateway's client certificate, for a Redis that checks clients (redis.conf tls-auth-clients yes, its default). With key." }),
+          key: z.string().min(1).optional().meta({ description: 'PEM file of the private key of cert. With cert. Read at start; never logged.' }),
+        })
+        .optional()
+        .meta({ description: 'TLS to a rediss:// Redis: a private CA, and a client certificate for mutual TLS. Read at start.' }),
       keyPrefix: z
         .string()
         .regex(/^[A-Za-z0-9_.:-]{0,64}$/, { error: 'must be at most 64 of A-Z a-z 0-9 _ . : -' })
@@ -46,4 +58,24 @@ export function stateSchema(subst: Subst) {
     })
     .prefault({})
     .meta({ description: 'Where sessions and what replicas share live: in memory, or in Redis when redis is set.' });
+}
+
+/** `state.tls` is for a rediss:// URL (not a redis:// one), and a client certificate goes with its key. */
+export function stateProblems(tree: unknown): { path: (string | number)[]; message: string }[] {
+  const state = isRecord(tree) && isRecord(tree.state) ? tree.state : undefined;
+  const tls = state !== undefined && isRecord(state.tls) ? state.tls : undefined;
+  if (tls === undefined) return [];
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  // No redis (memory, or an unset ${REDIS_URL:-}): nothing to connect, so nothing to contradict.
+  if (typeof state!.redis === 'string' && state!.redis !== '' && !state!.redis.startsWith('rediss://')) {
+    problems.push({ path: ['state', 'tls'], message: 'is for a rediss:// URL, and state.redis is redis:// (no TLS): the settings would be ignored' });
+  }
+  if ((tls.cert === undefined) !== (tls.key === undefined)) {
+    problems.push({ path: ['state', 'tls', tls.cert === undefined ? 'cert' : 'key'], message: 'is needed with the other: a client certificate goes with its private key' });
+  }
+  return problems;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

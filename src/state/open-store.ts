@@ -2,11 +2,34 @@
 // store (and node-redis with it) is loaded by a dynamic import, so a gateway without a store never
 // loads it and the bundle keeps it in a chunk of its own.
 
+import { readFileSync } from 'node:fs';
 import type { GatewayConfig } from '../config/types.js';
+import type { RedisTls } from './redis-connection.js';
 import type { Logger } from '../log.js';
 import { MemoryStore } from './memory-store.js';
 import { maskRedisUrl } from './redis-url.js';
 import type { StateStore } from './store.js';
+
+/** The contents of state.tls's files; a file that cannot be read stops the start, saying which. */
+function readTls(tls: GatewayConfig['state']['tls']): RedisTls | undefined {
+  if (tls === undefined) return undefined;
+  const read = (what: string, file: string | undefined): Buffer | undefined => {
+    if (file === undefined) return undefined;
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`state.tls.${what}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  };
+  const out: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+  const ca = read('ca', tls.caFile);
+  const cert = read('cert', tls.certFile);
+  const key = read('key', tls.keyFile);
+  if (ca) out.ca = ca;
+  if (cert) out.cert = cert;
+  if (key) out.key = key;
+  return out;
+}
 
 export interface OpenStoreOptions {
   /** How long to wait for Redis at start before serving anyway with the store 'down' (default 5 s). */
@@ -29,6 +52,7 @@ export async function openStore(
   const { RedisStore } = await import('./redis-store.js');
   const store = new RedisStore({
     url: state.redis,
+    tls: readTls(state.tls),
     keyPrefix: state.keyPrefix,
     maxEvents: state.maxEvents,
     maxEventBytes: state.maxEventBytes,

@@ -5,8 +5,15 @@
 import { createClient, ErrorReply } from '@redis/client';
 import type { Script } from './redis-scripts.js';
 
+/** What a rediss:// connection trusts and shows (state.tls, the files' contents): all optional. */
+export interface RedisTls {
+  readonly ca?: Buffer;
+  readonly cert?: Buffer;
+  readonly key?: Buffer;
+}
+
 /** The two connections of one store; nothing is connected yet. */
-export function connections(url: string, timeoutMs: number) {
+export function connections(url: string, timeoutMs: number, tls: RedisTls = {}) {
   const client = createClient({
     url,
     // Reject while reconnecting instead of queueing: a replica must answer 503 now, not in minutes.
@@ -14,6 +21,10 @@ export function connections(url: string, timeoutMs: number) {
     commandOptions: { timeout: timeoutMs },
     maintNotifications: 'disabled',
     socket: {
+      // With a rediss:// URL node-redis speaks TLS; these add a private CA and a client certificate.
+      ...(tls.ca ? { ca: tls.ca } : {}),
+      ...(tls.cert ? { cert: tls.cert } : {}),
+      ...(tls.key ? { key: tls.key } : {}),
       connectTimeout: timeoutMs,
       // Quick at first (a Redis restart takes about a second), then at most every 2 s, with jitter
       // so that replicas do not all knock at once.

@@ -8,7 +8,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { RedisChannels } from './redis-channels.js';
 import { RedisCredentialBackend } from './credential-redis.js';
-import { type Client, connections, isCommandError, runScript, timed, watch } from './redis-connection.js';
+import { type Client, connections, isCommandError, type RedisTls, runScript, timed, watch } from './redis-connection.js';
 import { RedisHealth } from './redis-health.js';
 import { claimOf, ENTRY_ID, recordFields, recordOf, RedisKeys, type Claim } from './redis-record.js';
 import { APPEND, CLAIM, COUNT, DELETE, HEARTBEAT, PATCH, PUT, type Script, TOUCH } from './redis-scripts.js';
@@ -19,6 +19,8 @@ import { StoreDownError, type SessionMessage, type SessionRecord, type StateStor
 export interface RedisStoreOptions {
   /** redis:// or rediss:// URL, maybe with user:password (never logged as is). */
   readonly url: string;
+  /** TLS material for a rediss:// URL (state.tls): a private CA, a client certificate and key. */
+  readonly tls?: RedisTls;
   /** Put after "sb:" in every key and channel. */
   readonly keyPrefix?: string;
   /** Events kept per session (default 1000). */
@@ -66,7 +68,7 @@ export class RedisStore implements StateStore {
     this.heartbeatMs = options.heartbeatMs ?? 5000;
     this.log = options.logger;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
-    ({ client: this.client, sub: this.sub } = connections(options.url, this.commandTimeoutMs));
+    ({ client: this.client, sub: this.sub } = connections(options.url, this.commandTimeoutMs, options.tls));
     this.pubsub = new RedisChannels(
       this.sub,
       (id) => this.keys.channel(id),

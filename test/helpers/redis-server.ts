@@ -4,7 +4,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,8 @@ export interface RedisServer {
   readonly port: number;
   /** With tls: the server's self-signed certificate (give it to clients as NODE_EXTRA_CA_CERTS). */
   readonly cert?: string;
+  /** With tls 'mutual': the CA that signed the server's and the client's certificates, and the client's pair (PEM files). */
+  readonly mutual?: { ca: string; clientCert: string; clientKey: string };
   /** Stops it (SIGTERM); its data is gone. */
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
@@ -46,16 +48,43 @@ function selfSigned(dir: string): { cert: string; key: string } {
   return { cert, key };
 }
 
+/**
+ * A CA, a server certificate for 127.0.0.1 and a client certificate, both signed by it, in `dir`:
+ * what a Redis that checks its clients (tls-auth-clients yes) and its clients need.
+ */
+function mutualTls(dir: string): { cert: string; key: string; ca: string; clientCert: string; clientKey: string } {
+  const file = (name: string) => path.join(dir, name);
+  const run = (args: string[]) => {
+    const made = spawnSync('openssl', args, { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`openssl ${args[0]} failed: ${made.stderr || made.error}`);
+  };
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run(['req', '-x509', ...ec, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=switchboard test CA']);
+  for (const [who, subject, ext] of [
+    ['server', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1'],
+    ['client', '/CN=switchboard', 'extendedKeyUsage=clientAuth'],
+  ] as const) {
+    run(['req', ...ec, '-keyout', file(`${who}.key`), '-out', file(`${who}.csr`), '-subj', subject]);
+    writeFileSync(file(`${who}.ext`), `${ext}\n`);
+    run(['x509', '-req', '-in', file(`${who}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file(`${who}.pem`), '-days', '1', '-extfile', file(`${who}.ext`)]);
+  }
+  return { cert: file('server.pem'), key: file('server.key'), ca: file('ca.pem'), clientCert: file('client.pem'), clientKey: file('client.key') };
+}
+
 interface LaunchOptions {
   password?: string;
-  tls?: { cert: string; key: string };
+  tls?: { cert: string; key: string; ca?: string };
 }
 
 /** Runs redis-server on `port`; resolves when it is ready, rejects with its output if it exits first. */
 function launch(port: number, dir: string, options: LaunchOptions): Promise<ChildProcess> {
   // With TLS, the port speaks only TLS (`--port 0` turns plain TCP off).
   const ports = options.tls
-    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-auth-clients', 'no']
+    ? [
+        ...['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key],
+        // With a CA, clients must show a certificate it signed (Redis's own default); without, none is asked.
+        ...(options.tls.ca ? ['--tls-ca-cert-file', options.tls.ca, '--tls-auth-clients', 'yes'] : ['--tls-auth-clients', 'no']),
+      ]
     : ['--port', String(port)];
   const args = [...ports, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'notice'];
   if (options.password !== undefined) args.push('--requirepass', options.password);
@@ -77,10 +106,11 @@ function launch(port: number, dir: string, options: LaunchOptions): Promise<Chil
   });
 }
 
-export async function startRedis(options: { password?: string; tls?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(options: { password?: string; tls?: boolean | 'mutual' } = {}): Promise<RedisServer> {
   if (REDIS_SERVER === undefined) throw new Error('redis-server is not installed: `apt-get install redis-server` (.ci/run does), the Redis store tests need a real one');
   const dir = trackDir(mkdtempSync(path.join(os.tmpdir(), 'switchboard-redis-')));
-  const launchOptions: LaunchOptions = { password: options.password, tls: options.tls ? selfSigned(dir) : undefined };
+  const mutual = options.tls === 'mutual' ? mutualTls(dir) : undefined;
+  const launchOptions: LaunchOptions = { password: options.password, tls: mutual ?? (options.tls ? selfSigned(dir) : undefined) };
   let child: ChildProcess | undefined;
   let port = 0;
   // Another process may take the free port before redis binds it: try another.
@@ -97,6 +127,7 @@ export async function startRedis(options: { password?: string; tls?: boolean } =
     url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,
     port,
     cert: launchOptions.tls?.cert,
+    mutual: mutual && { ca: mutual.ca, clientCert: mutual.clientCert, clientKey: mutual.clientKey },
     async stop() {
       if (child !== undefined) await terminate(child);
       child = undefined;

@@ -63,6 +63,37 @@ describe('switchboard check and state', () => {
     await tls.stop();
   });
 
+  it('rediss with state.tls: a private CA and a client certificate reach a Redis that checks its clients', async () => {
+    const tls = await startRedis({ tls: 'mutual', password: 'mtls-secret' });
+    const { ca, clientCert, clientKey } = tls.mutual!;
+    const config = (fields: string) => `state: { redis: "\${REDIS_URL}", tls: { ${fields} } }\nservers: []\n`;
+    const both = await check('mtls', config(`ca: "${ca}", cert: "${clientCert}", key: "${clientKey}"`), { REDIS_URL: tls.url });
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toMatch(new RegExp(`^state: redis at 127\\.0\\.0\\.1:${tls.port} \\(TLS, password hidden\\): reachable$`, 'm'));
+    // The CA alone (no NODE_EXTRA_CA_CERTS needed) gets as far as the handshake; Redis then wants a certificate.
+    const caOnly = await check('mtls-ca-only', config(`ca: "${ca}"`), { REDIS_URL: tls.url });
+    expect(caOnly.code).toBe(1);
+    expect(caOnly.stdout).toMatch(/UNREACHABLE/);
+    expect(caOnly.stderr).not.toMatch(/self[- ]signed|unable to verify/i);
+    // Nothing of the key's contents or the password is ever printed.
+    const keyText = readFileSync(clientKey, 'utf8').split('\n')[1]!;
+    for (const r of [both, caOnly]) expect(r.stdout + r.stderr).not.toContain(keyText);
+    expect(both.stdout + both.stderr + caOnly.stdout + caOnly.stderr).not.toContain('mtls-secret');
+    await tls.stop();
+  });
+
+  it('state.tls: refused with a redis:// URL, a certificate without its key, and a file that cannot be read, each saying so', async () => {
+    const plain = await runCli(['check'], 'state: { redis: "redis://127.0.0.1:1", tls: { ca: "/x/ca.pem" } }\nservers: []\n');
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/state\.tls: is for a rediss:\/\/ URL/);
+    const half = await runCli(['check'], 'state: { redis: "rediss://127.0.0.1:1", tls: { cert: "/x/c.pem" } }\nservers: []\n');
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/state\.tls\.key: is needed with the other/);
+    const missing = await runCli(['check'], `state: { redis: "rediss://127.0.0.1:1", tls: { ca: "${path.join(dir, 'no-such-ca.pem')}" } }\nservers: []\n`);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stdout + missing.stderr).toMatch(/state\.tls\.ca: cannot read .*no-such-ca\.pem: ENOENT/);
+  });
+
   it('redis unreachable: a problem, exit 1, the password still hidden', async () => {
     const wrong = redis.url.replace('check-secret', 'not-the-secret');
     const r = await check('down', 'state: { redis: "${REDIS_URL}" }\nservers: []\n', { REDIS_URL: wrong });

@@ -75,6 +75,11 @@ describe('the JSON Schema', () => {
         '.mcpServers.userSecrets',
         // Per-user credentials: the state layer's default paths, the HTTP face's address, no connect-page login.
         '.credentials.file',
+        // TLS to Redis: the system's CAs and no client certificate.
+        '.state.tls',
+        '.state.tls.ca',
+        '.state.tls.cert',
+        '.state.tls.key',
         '.credentials.keyFile',
         '.credentials.publicUrl',
         '.credentials.login',
