@@ -244,6 +244,21 @@ describe('skill pinning under newTools: hold', () => {
   });
 });
 
+describe('a server that pages its skills past the gateway’s bound', () => {
+  it('gives the first 20 pages, and says in the log that the rest are left out', async () => {
+    // The fixture answers one skill a page: 21 skills are 21 pages.
+    const names = Array.from({ length: 21 }, (_, i) => `s${i + 1}`);
+    const many = await startGateway(yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', names.join(',')])]));
+    const client = await connectHttpClient(many.url);
+    const listed = (await client.request({ method: 'skills/list', params: {} } as any, anyResult)) as any;
+    expect(listed.skills.map((s: any) => s.frontmatter.name)).toEqual(names.slice(0, 20));
+    await many.waitForStderr(/the server had more pages than the gateway reads/);
+    // A skill left out of the listing is still got by its URI (SEP-2640: skills/get answers for every skill).
+    expect(((await client.request({ method: 'skills/get', params: { uri: 'a+skill://s21/SKILL.md' } } as any, anyResult)) as any).skill.frontmatter.name).toBe('s21');
+    await client.close();
+  });
+});
+
 describe('SEP-2640’s per-skill limits', () => {
   it('passes a skill past 512 files on, warns in the log, and `check` marks it', async () => {
     const config = yamlServers([fixtureServer('a', 'skills', ['--name', 'a', '--skills', 'git-workflow', '--oversized'])]);

@@ -32,10 +32,18 @@ async function skillsOf(context: RequestContext, connection: Connection): Promis
   const name = connection.config.name;
   const skills: unknown[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_SERVER_PAGES; page++) {
+  for (let page = 0; ; page++) {
     const result = unwrap(await forwardOn(connection, context, 'skills/list', cursor === undefined ? {} : { cursor }));
     if (Array.isArray(result.skills)) skills.push(...result.skills);
     if (typeof result.nextCursor !== 'string' || result.nextCursor === '') break;
+    if (page + 1 >= MAX_SERVER_PAGES) {
+      // Said, not silent: an operator whose server pages small must hear that skills are missing.
+      context.gateway.logger.warn(
+        { server: name, pages: MAX_SERVER_PAGES, skills: skills.length },
+        'skills/list: the server had more pages than the gateway reads; the rest of its skills are left out',
+      );
+      break;
+    }
     cursor = result.nextCursor;
   }
   return { server: name, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || name), skills: skills.filter((s) => !held(context, name, s)) };
