@@ -13,7 +13,7 @@ import { compileFilter } from '../policy/filter.js';
 import { compileUriFilter } from '../policy/uri-filter.js';
 import type { UriFilterRules } from '../policy/rules.js';
 import { assignNames, type NameRequest } from './naming.js';
-import { ResourceRouter, namespaceUri, uriPrefixFor } from './resource-uris.js';
+import { ResourceRouter, namespaceUri, serverUriPrefix } from './resource-uris.js';
 import { guardList, type GuardOptions, type GuardReport } from './guard.js';
 import { aboutServers, sameAbout, type ServerAbout } from './server-directory.js';
 import { exposeUiUri, isUiUri, uiPrefixes } from './ui-uris.js';
@@ -285,11 +285,11 @@ function uriList(
       key = exposeUiUri(uriPrefix, c.original);
     } else if (inOthersNamespace(c.original, c.server.name, uriOwners)) {
       // `gh+file:///x` listed by another server than gh: reads of it must still reach gh.
-      uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
+      uriPrefix = serverUriPrefix(c.server);
       key = namespaceUri(uriPrefix, c.original);
     } else if (first === undefined) owner.set(c.original, c.server.name);
     else if (first !== c.server.name) {
-      uriPrefix = uriPrefixFor(c.server.prefix || c.server.name);
+      uriPrefix = serverUriPrefix(c.server);
       key = namespaceUri(uriPrefix, c.original);
     }
     const entry = { key, server: c.server.name, original: c.original, item: key === c.original ? c.item : { ...c.item, [field]: key } };
@@ -314,7 +314,7 @@ export const DEFAULT_GUARD: GuardOptions = { sanitize: { maxDescriptionLength: 1
 export function buildCatalog(servers: readonly CatalogServerInput[], naming: GatewayConfig['naming'], guard: GuardOptions = DEFAULT_GUARD, exposure: CatalogExposure = DEFAULT_EXPOSURE): Catalog {
   const report: GuardReport = { held: [], findings: [], blocked: [] };
   const router = new ResourceRouter();
-  for (const s of servers) router.addServerPrefix(uriPrefixFor(s.config.prefix || s.config.name), s.config.name);
+  for (const s of servers) router.addServerPrefix(serverUriPrefix(s.config), s.config.name);
   const lists = {} as Record<ListKind, CatalogList>;
   // The gateway's own tools keep their names: a server tool that would take one is suffixed.
   const { searchTool, callTool, listServersTool, runCodeTool } = exposure.settingsFor(undefined);
@@ -337,7 +337,7 @@ export function buildCatalog(servers: readonly CatalogServerInput[], naming: Gat
   // Whose `<uri prefix>+` namespace a URI is in: a server listing `gh+file:///x` gets its own prefix.
   const uriOwners = new Map<string, string>();
   for (const s of servers) {
-    const p = uriPrefixFor(s.config.prefix || s.config.name);
+    const p = serverUriPrefix(s.config);
     if (s.config.enabled && !uriOwners.has(p)) uriOwners.set(p, s.config.name);
   }
   lists.resources = uriList(allowed(servers, 'resources', guard, report), 'uri', ui, uriOwners, (e) => {

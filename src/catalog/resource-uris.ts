@@ -20,6 +20,11 @@ export function uriPrefixFor(prefix: string): string {
   return p;
 }
 
+/** The URI prefix of a server: its `prefix`, or else its name, made scheme-safe. */
+export function serverUriPrefix(server: { readonly prefix: string; readonly name: string }): string {
+  return uriPrefixFor(server.prefix || server.name);
+}
+
 export function namespaceUri(uriPrefix: string, uri: string): string {
   return `${uriPrefix}+${uri}`;
 }

@@ -7,7 +7,7 @@
 
 import { type JsonObject, isJsonObject, valueAt } from '../protocol/json.js';
 import { assignNames, type NamingOptions } from './naming.js';
-import { namespaceUri } from './resource-uris.js';
+import { namespaceUri, serverUriPrefix } from './resource-uris.js';
 import { canonicalUri } from '../policy/uri.js';
 import { type Finding, type SanitizeOptions, sanitizeText } from './sanitize.js';
 
@@ -21,6 +21,30 @@ export interface ServerSkills {
   /** Its URI prefix (resource-uris.ts uriPrefixFor). */
   uriPrefix: string;
   skills: readonly unknown[];
+}
+
+/** One server's skills as it sent them, with the prefixes its names and URIs get. */
+export function serverSkills(server: { readonly name: string; readonly prefix: string }, skills: readonly unknown[]): ServerSkills {
+  return { server: server.name, prefix: server.prefix, uriPrefix: serverUriPrefix(server), skills };
+}
+
+/** Pages read from one server per skills/list: a server that keeps handing out cursors is cut off. */
+export const MAX_SKILL_PAGES = 20;
+
+/**
+ * Every entry of one server's skills/list, its cursors followed up to MAX_SKILL_PAGES pages;
+ * `truncated` when the server still had more. `ask` sends one skills/list with these params.
+ */
+export async function collectSkillPages(ask: (params: JsonObject) => Promise<JsonObject>): Promise<{ skills: unknown[]; truncated: boolean }> {
+  const skills: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    const result = await ask(cursor === undefined ? {} : { cursor });
+    if (Array.isArray(result.skills)) skills.push(...result.skills);
+    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return { skills, truncated: false };
+    if (page >= MAX_SKILL_PAGES) return { skills, truncated: true };
+    cursor = result.nextCursor;
+  }
 }
 
 export interface ExposedSkill {

@@ -3,7 +3,7 @@
 // `ui://`; (prefix, URI) → exposed is injective (prefixes are unique, hold no `+`); parse undoes it.
 
 import { createHash } from 'node:crypto';
-import { uriPrefixFor } from './resource-uris.js';
+import { serverUriPrefix } from './resource-uris.js';
 import { isJsonObject, valueAt, type JsonObject } from '../protocol/json.js';
 
 /** The extension's id in `capabilities.extensions`. */
@@ -42,8 +42,9 @@ export function uiPrefixes(servers: readonly { name: string; prefix: string }[])
   const out = new Map<string, string>();
   const taken = new Set<string>();
   for (const s of servers) {
-    let p = uriPrefixFor(s.prefix || s.name);
-    for (let attempt = 0; taken.has(p); attempt++) p = `${uriPrefixFor(s.prefix || s.name)}-${hash(`${s.name}\n${attempt}`)}`;
+    const base = serverUriPrefix(s);
+    let p = base;
+    for (let attempt = 0; taken.has(p); attempt++) p = `${base}-${hash(`${s.name}\n${attempt}`)}`;
     taken.add(p);
     out.set(s.name, p);
   }

@@ -3,8 +3,8 @@
 // had: a flaky server must not silently lose its protection.
 
 import { buildLock, pinSkills, type LockFile } from '../catalog/pinning.js';
-import { SKILLS_EXTENSION } from '../catalog/skills.js';
-import { valueAt, type JsonObject } from '../protocol/json.js';
+import { SKILLS_EXTENSION, collectSkillPages } from '../catalog/skills.js';
+import { isJsonObject, valueAt, type JsonObject } from '../protocol/json.js';
 import type { App } from '../app/app.js';
 import { readLock, writeLock } from '../app/lock-file.js';
 
@@ -51,20 +51,10 @@ export async function writeLockFile(app: App): Promise<LockOutcome> {
 /** A server connection as the app hands them out (cli does not import the router). */
 type Connection = ReturnType<App['router']['connections']>[number];
 
-/** Pages a skills/list reads at most: a server that keeps handing out cursors is cut off. */
-const MAX_SKILL_PAGES = 20;
-
-/** Every skill entry `connection`'s server lists (all pages), as it sent them. */
+/** Every skill entry `connection`'s server lists (its pages, as far as the gateway reads them), as it sent them. */
 export async function skillEntries(connection: Connection): Promise<JsonObject[]> {
-  const entries: JsonObject[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_SKILL_PAGES; page++) {
-    const result = (await connection.request('skills/list', cursor === undefined ? {} : { cursor }, { timeoutMs: connection.config.timeoutMs })) as JsonObject;
-    if (Array.isArray(result.skills)) for (const s of result.skills) if (s !== null && typeof s === 'object' && !Array.isArray(s)) entries.push(s as JsonObject);
-    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') break;
-    cursor = result.nextCursor;
-  }
-  return entries;
+  const { skills } = await collectSkillPages(async (params) => (await connection.request('skills/list', params, { timeoutMs: connection.config.timeoutMs })) as JsonObject);
+  return skills.filter(isJsonObject);
 }
 
 export function renderLockOutcome(o: LockOutcome): string {

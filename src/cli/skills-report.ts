@@ -5,8 +5,7 @@
 
 import type { App } from '../app/app.js';
 import { skillHeld } from '../catalog/pinning.js';
-import { SKILLS_EXTENSION, isSkillEntry, mergeSkills, skillNaming, skillOverLimits, type ServerSkills } from '../catalog/skills.js';
-import { uriPrefixFor } from '../catalog/resource-uris.js';
+import { SKILLS_EXTENSION, isSkillEntry, mergeSkills, serverSkills, skillNaming, skillOverLimits, type ServerSkills } from '../catalog/skills.js';
 import { viewFor } from '../catalog/view.js';
 import type { ClientProfile } from '../config/types.js';
 import { valueAt } from '../protocol/json.js';
@@ -35,7 +34,7 @@ export async function skillsReport(app: App, profile: ClientProfile | undefined)
     if (c.state !== 'ready' || valueAt(c.capabilities, 'extensions', SKILLS_EXTENSION) === undefined) continue;
     try {
       const skills = await skillEntries(c);
-      servers.push({ server: c.name, prefix: c.config.prefix, uriPrefix: uriPrefixFor(c.config.prefix || c.name), skills });
+      servers.push(serverSkills(c.config, skills));
     } catch (err) {
       problems.push({ server: c.name, problem: `skills/list failed: ${err instanceof Error ? err.message : String(err)}` });
     }

@@ -163,27 +163,36 @@ function isNotFound(err: unknown): boolean {
   return err instanceof RpcError && (err.code === ErrorCode.ResourceNotFound || err.code === ErrorCode.InvalidParams);
 }
 
-export const readResource: Handler = async (params, context) => {
-  const targets = appReadTargets(context, params?.uri) ?? resourceTargets(context, params?.uri);
+/**
+ * `attempt` on each of a URI's targets in turn. Only a URI routed by scheme alone has several
+ * candidates: the first that knows it wins; a not-found moves on, anything else (or the last
+ * target's not-found) is thrown.
+ */
+export async function firstThatKnows<T>(targets: readonly ResourceTarget[], attempt: (t: ResourceTarget) => Promise<T>): Promise<T> {
   for (let i = 0; ; i++) {
-    const t = targets[i]!;
     try {
-      const connection = await connectionFor(context, t.server);
-      // A skill's files are held back with it (lock file), as a changed tool's calls are refused.
-      await refuseHeldSkillRead(context, connection, t.uri);
-      const skillFile = isSkillFile(t.uri, connection.capabilities);
-      const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
-      noteAppRead(context.session, t.server, t.uri);
-      const judged = judgeReadResult(result, uriJudge(context.gateway.catalog, context.view, t.server));
-      const clean = readSanitizer(context, t.uri, connection.capabilities);
-      // A SKILL.md is instructions for the model: always cleaned, whatever sanitize.results says.
-      return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean, skillFile), context.gateway.catalog.renamedUris.get(t.server));
+      return await attempt(targets[i]!);
     } catch (err) {
-      // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
       if (i + 1 < targets.length && isNotFound(err)) continue;
       throw err;
     }
   }
+}
+
+export const readResource: Handler = async (params, context) => {
+  const targets = appReadTargets(context, params?.uri) ?? resourceTargets(context, params?.uri);
+  return firstThatKnows(targets, async (t) => {
+    const connection = await connectionFor(context, t.server);
+    // A skill's files are held back with it (lock file), as a changed tool's calls are refused.
+    await refuseHeldSkillRead(context, connection, t.uri);
+    const skillFile = isSkillFile(t.uri, connection.capabilities);
+    const result = unwrap(await forwardOn(connection, context, 'resources/read', { ...params, uri: t.uri }));
+    noteAppRead(context.session, t.server, t.uri);
+    const judged = judgeReadResult(result, uriJudge(context.gateway.catalog, context.view, t.server));
+    const clean = readSanitizer(context, t.uri, connection.capabilities);
+    // A SKILL.md is instructions for the model: always cleaned, whatever sanitize.results says.
+    return renameInRead(cleanAnswer(context, t.server, t.uri, judged, clean, skillFile), context.gateway.catalog.renamedUris.get(t.server));
+  });
 };
 
 export function serverMissing(server: string): GatewayError {

@@ -10,11 +10,11 @@
 import { RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json.js';
-import { namespaceUri, uriPrefixFor, type ResourceTarget } from '../../catalog/resource-uris.js';
+import { namespaceUri, serverUriPrefix, type ResourceTarget } from '../../catalog/resource-uris.js';
 import { sanitizeItem } from '../../catalog/sanitize.js';
 import { declaresDirectoryRead } from '../../router/connections.js';
 import type { Handler, RequestContext } from '../context.js';
-import { connectionFor, forwardOn, resourceTargets } from './forward.js';
+import { connectionFor, firstThatKnows, forwardOn, resourceTargets } from './forward.js';
 import { unwrap } from '../../jsonrpc/answer.js';
 import { refuseHeldSkillRead } from './skills.js';
 
@@ -108,10 +108,6 @@ function exposeChild(context: RequestContext, spelling: ChildSpelling, child: un
   return cleaned.blocked ? undefined : cleaned.item;
 }
 
-function isNotFound(err: unknown): boolean {
-  return err instanceof RpcError && (err.code === ErrorCode.ResourceNotFound || err.code === ErrorCode.InvalidParams);
-}
-
 async function readOn(context: RequestContext, params: JsonObject, t: ResourceTarget, serverCursor: string | undefined): Promise<JsonObject> {
   const connection = await connectionFor(context, t.server);
   // The shared connection said so; the one serving this session (per-session, per-user) must too.
@@ -134,7 +130,7 @@ async function readOn(context: RequestContext, params: JsonObject, t: ResourceTa
     throw err;
   }
   const exposedUri = params.uri as string;
-  const uriPrefix = uriPrefixFor(connection.config.prefix || t.server);
+  const uriPrefix = serverUriPrefix(connection.config);
   const spelling: ChildSpelling = { server: t.server, uriPrefix, namespaced: exposedUri === namespaceUri(uriPrefix, t.uri) };
   const { resources, nextCursor, ...others } = result;
   const children = Array.isArray(resources) ? resources.map((c) => exposeChild(context, spelling, c)).filter((c) => c !== undefined) : [];
@@ -146,14 +142,5 @@ async function readOn(context: RequestContext, params: JsonObject, t: ResourceTa
 export const readDirectory: Handler = async (params, context) => {
   const uri = params?.uri;
   const after = params?.cursor === undefined ? undefined : openCursor(context, params.cursor, uri);
-  const targets = directoryTargets(context, uri, after?.server);
-  for (let i = 0; ; i++) {
-    try {
-      return await readOn(context, params ?? {}, targets[i]!, after?.cursor);
-    } catch (err) {
-      // Only a URI routed by scheme alone has several candidates; the first that knows it wins.
-      if (i + 1 < targets.length && isNotFound(err)) continue;
-      throw err;
-    }
-  }
+  return firstThatKnows(directoryTargets(context, uri, after?.server), (t) => readOn(context, params ?? {}, t, after?.cursor));
 };

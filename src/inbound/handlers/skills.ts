@@ -10,8 +10,20 @@
 import { RpcError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/jsonrpc.js';
 import type { JsonObject } from '../../protocol/json.js';
-import { uriPrefixFor } from '../../catalog/resource-uris.js';
-import { type ExposedSkill, SKILLS_EXTENSION, type ServerSkills, declaresSkills, enclosingSkillFiles, isSkillEntry, mergeSkills, skillNaming, skillOverLimits } from '../../catalog/skills.js';
+import {
+  type ExposedSkill,
+  MAX_SKILL_PAGES,
+  SKILLS_EXTENSION,
+  type ServerSkills,
+  collectSkillPages,
+  declaresSkills,
+  enclosingSkillFiles,
+  isSkillEntry,
+  mergeSkills,
+  serverSkills,
+  skillNaming,
+  skillOverLimits,
+} from '../../catalog/skills.js';
 import type { Connection } from '../../router/session.js';
 import type { Handler, RequestContext } from '../context.js';
 import { connectionFor, forwardOn, resourceTargets } from './forward.js';
@@ -20,9 +32,6 @@ import { skillHeld } from '../../catalog/pinning.js';
 import { canonicalUri } from '../../policy/uri.js';
 import { type CursorState, indexKeys, pageBounds } from '../../catalog/cursor.js';
 
-/** Pages read from one server per skills/list: a server that keeps handing out cursors is cut off. */
-const MAX_SERVER_PAGES = 20;
-
 function uriAllowed(context: RequestContext) {
   const catalog = context.gateway.catalog;
   return (server: string, exposedUri: string, originalUri: string): boolean => context.view.allowsUri(exposedUri) && (catalog.resourcePolicy.get(server)?.(originalUri) ?? false);
@@ -30,23 +39,15 @@ function uriAllowed(context: RequestContext) {
 
 async function skillsOf(context: RequestContext, connection: Connection): Promise<ServerSkills> {
   const name = connection.config.name;
-  const skills: unknown[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; ; page++) {
-    const result = unwrap(await forwardOn(connection, context, 'skills/list', cursor === undefined ? {} : { cursor }));
-    if (Array.isArray(result.skills)) skills.push(...result.skills);
-    if (typeof result.nextCursor !== 'string' || result.nextCursor === '') break;
-    if (page + 1 >= MAX_SERVER_PAGES) {
-      // Said, not silent: an operator whose server pages small must hear that skills are missing.
-      context.gateway.logger.warn(
-        { server: name, pages: MAX_SERVER_PAGES, skills: skills.length },
-        'skills/list: the server had more pages than the gateway reads; the rest of its skills are left out',
-      );
-      break;
-    }
-    cursor = result.nextCursor;
+  const { skills, truncated } = await collectSkillPages(async (params) => unwrap(await forwardOn(connection, context, 'skills/list', params)));
+  if (truncated) {
+    // Said, not silent: an operator whose server pages small must hear that skills are missing.
+    context.gateway.logger.warn({ server: name, pages: MAX_SKILL_PAGES, skills: skills.length }, 'skills/list: the server had more pages than the gateway reads; the rest of its skills are left out');
   }
-  return { server: name, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || name), skills: skills.filter((s) => !held(context, name, s)) };
+  return serverSkills(
+    connection.config,
+    skills.filter((s) => !held(context, name, s)),
+  );
 }
 
 /**
@@ -77,14 +78,18 @@ async function mergedSkills(context: RequestContext): Promise<ExposedSkill[]> {
       }),
     ),
   );
-  const merged = mergeSkills(
+  return exposeSkills(
+    context,
     answers.filter((a) => a !== undefined),
-    skillNaming(gateway.config.naming, gateway.config.servers),
-    gateway.config.sanitize,
-    uriAllowed(context),
   );
-  for (const s of merged) for (const f of s.findings) gateway.audit.record({ server: s.server, kind: 'skill', item: s.original, field: f.field, change: f.change, why: f.why });
-  return merged;
+}
+
+/** Servers' skills as this client sees them (names, URIs, rules, cleaning), each cleaning audited. */
+function exposeSkills(context: RequestContext, servers: readonly ServerSkills[]): ExposedSkill[] {
+  const { gateway } = context;
+  const exposed = mergeSkills(servers, skillNaming(gateway.config.naming, gateway.config.servers), gateway.config.sanitize, uriAllowed(context));
+  for (const s of exposed) for (const f of s.findings) gateway.audit.record({ server: s.server, kind: 'skill', item: s.original, field: f.field, change: f.change, why: f.why });
+  return exposed;
 }
 
 /**
@@ -185,14 +190,7 @@ export const getSkill: Handler = async (params, context) => {
     });
   if (!isSkillEntry(result.skill)) throw new RpcError(ErrorCode.InternalError, `server "${t.server}" answered skills/get with no valid skill entry`);
   if (held(context, t.server, result.skill)) throw skillNotFound(uri);
-  const { gateway } = context;
-  const [exposed] = mergeSkills(
-    [{ server: t.server, prefix: connection.config.prefix, uriPrefix: uriPrefixFor(connection.config.prefix || t.server), skills: [result.skill] }],
-    skillNaming(gateway.config.naming, gateway.config.servers),
-    gateway.config.sanitize,
-    uriAllowed(context),
-  );
+  const [exposed] = exposeSkills(context, [serverSkills(connection.config, [result.skill])]);
   if (exposed === undefined) throw skillNotFound(uri);
-  for (const f of exposed.findings) gateway.audit.record({ server: t.server, kind: 'skill', item: exposed.original, field: f.field, change: f.change, why: f.why });
   return { ...result, skill: exposed.entry };
 };
