@@ -17,10 +17,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, filter } from 'rxjs';
-import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/app/app.js';
-import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfig } from '../../src/config/types.js';
 import { silentLogger } from '../../src/log.js';
 import type { CredentialStore } from '../../src/state/credentials.js';
@@ -29,6 +27,7 @@ import { cleanup, fixture, nodeBin, pidAlive, spawnTracked, trackClosable } from
 import { LineCollector } from '../helpers/processes.js';
 import { STATELESS_VERSION, postMessage } from '../helpers/stateless-client.js';
 import { FakeConnectPages } from '../helpers/connect-pages.js';
+import { httpConfig, listenWithCredentials } from '../helpers/per-user-app.js';
 
 const TOKENS = { alice: 'alice-gateway-token', bob: 'bob-gateway-token', carol: 'carol-gateway-token' };
 
@@ -45,19 +44,16 @@ async function startFixture(): Promise<string> {
 }
 
 function config(serverUrl: string, publicUrl?: string): GatewayConfig {
-  return parseConfig(
-    stringify({
-      listen: { host: '127.0.0.1', port: 0 },
-      clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
-      // Filled per user from their own secrets: the references make both servers per-user.
-      servers: [
-        { name: 'keys', url: serverUrl, headers: { Authorization: 'Bearer ${user.API_KEY}' } },
-        { name: 'proc', command: nodeBin, args: [fixture('per-user-stdio.mjs')], env: { TOKEN: '${user.TOKEN}' } },
-      ],
-      credentials: { ...(publicUrl === undefined ? {} : { publicUrl }), linkTtl: '60s', connections: { perUser: 1, total: 3, idleTimeout: '10m' } },
-    }),
-    { baseDir: process.cwd(), env: {}, httpFace: true },
-  );
+  return httpConfig({
+    listen: { host: '127.0.0.1', port: 0 },
+    clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
+    // Filled per user from their own secrets: the references make both servers per-user.
+    servers: [
+      { name: 'keys', url: serverUrl, headers: { Authorization: 'Bearer ${user.API_KEY}' } },
+      { name: 'proc', command: nodeBin, args: [fixture('per-user-stdio.mjs')], env: { TOKEN: '${user.TOKEN}' } },
+    ],
+    credentials: { ...(publicUrl === undefined ? {} : { publicUrl }), linkTtl: '60s', connections: { perUser: 1, total: 3, idleTimeout: '10m' } },
+  });
 }
 
 async function v1Client(user: keyof typeof TOKENS, capabilities: Record<string, unknown>): Promise<Client> {
@@ -76,9 +72,7 @@ beforeAll(async () => {
   await store.put('profile:alice', 'proc', { kind: 'secrets', values: { TOKEN: 'alice-token' } });
   pages = new FakeConnectPages(store);
   fixtureUrl = await startFixture();
-  app = new App(config(fixtureUrl), silentLogger(), { credentials: store, connectAsker: pages });
-  await app.start();
-  url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;
+  ({ app, url } = await listenWithCredentials(config(fixtureUrl), store, pages));
 }, 30_000);
 
 afterAll(async () => {

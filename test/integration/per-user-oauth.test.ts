@@ -12,15 +12,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { App } from '../../src/app/app.js';
-import { parseConfig } from '../../src/config/load.js';
-import { silentLogger } from '../../src/log.js';
+import type { App } from '../../src/app/app.js';
 import type { Credential, CredentialStore } from '../../src/state/credentials.js';
 import { openCredentialStore } from '../../src/state/open-credentials.js';
 import { type AuthServer, startAuthServer } from '../fixtures/oauth/auth-server.js';
 import { type ProtectedServer, startProtectedServer } from '../fixtures/oauth/protected-server.js';
 import { FakeConnectPages } from '../helpers/connect-pages.js';
+import { httpConfig, listenWithCredentials } from '../helpers/per-user-app.js';
 import { cleanup, trackClosable } from '../helpers/index.js';
 
 const TOKENS = { alice: 'alice-gateway-token', bob: 'bob-gateway-token' };
@@ -58,17 +56,12 @@ beforeAll(async () => {
   store = await openCredentialStore({ file: join(mkdtempSync(join(tmpdir(), 'sb-per-user-oauth-')), 'credentials.json'), env: { SWITCHBOARD_CREDENTIALS_KEY: randomBytes(32).toString('base64') } });
   await store.put('profile:alice', 'notes', await oauthCredential('alice'));
   pages = new FakeConnectPages(store);
-  const parsed = parseConfig(
-    stringify({
-      listen: { host: '127.0.0.1', port: 0 },
-      clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
-      servers: [{ name: 'notes', url: mcp.url, auth: { type: 'oauth', perUser: true } }],
-    }),
-    { baseDir: process.cwd(), env: {}, httpFace: true },
-  );
-  app = new App(parsed, silentLogger(), { credentials: store, connectAsker: pages });
-  await app.start();
-  url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;
+  const parsed = httpConfig({
+    listen: { host: '127.0.0.1', port: 0 },
+    clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
+    servers: [{ name: 'notes', url: mcp.url, auth: { type: 'oauth', perUser: true } }],
+  });
+  ({ app, url } = await listenWithCredentials(parsed, store, pages));
 }, 30_000);
 
 afterAll(async () => {

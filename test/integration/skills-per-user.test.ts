@@ -10,16 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App } from '../../src/app/app.js';
-import { parseConfig } from '../../src/config/load.js';
-import { silentLogger } from '../../src/log.js';
+import type { App } from '../../src/app/app.js';
 import type { CredentialStore } from '../../src/state/credentials.js';
 import { openCredentialStore } from '../../src/state/open-credentials.js';
 import { cleanup, fixture, nodeBin, trackClosable } from '../helpers/index.js';
 import { FakeConnectPages } from '../helpers/connect-pages.js';
+import { httpConfig, listenWithCredentials } from '../helpers/per-user-app.js';
 
 const TOKENS = { alice: 'alice-gateway-token', bob: 'bob-gateway-token', carol: 'carol-gateway-token' };
 const anyResult = z.object({}).passthrough();
@@ -33,18 +31,13 @@ beforeAll(async () => {
   store = await openCredentialStore({ file: join(dir, 'credentials.json'), env: { SWITCHBOARD_CREDENTIALS_KEY: randomBytes(32).toString('base64') } });
   await store.put('profile:alice', 'sk', { kind: 'secrets', values: { OWNER: 'alice' } });
   await store.put('profile:bob', 'sk', { kind: 'secrets', values: { OWNER: 'bob' } });
-  const config = parseConfig(
-    stringify({
-      listen: { host: '127.0.0.1', port: 0 },
-      clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
-      servers: [{ name: 'sk', command: nodeBin, args: [fixture('skills.mjs'), '--name', 'sk', '--skills', 'git-workflow'], env: { SKILL_OWNER: '${user.OWNER}' } }],
-      credentials: { linkTtl: '60s' },
-    }),
-    { baseDir: process.cwd(), env: {}, httpFace: true },
-  );
-  app = new App(config, silentLogger(), { credentials: store, connectAsker: new FakeConnectPages(store) });
-  await app.start();
-  url = (await app.listen({ http: { host: '127.0.0.1', port: 0 } }))!;
+  const config = httpConfig({
+    listen: { host: '127.0.0.1', port: 0 },
+    clients: Object.entries(TOKENS).map(([name, token]) => ({ name, token })),
+    servers: [{ name: 'sk', command: nodeBin, args: [fixture('skills.mjs'), '--name', 'sk', '--skills', 'git-workflow'], env: { SKILL_OWNER: '${user.OWNER}' } }],
+    credentials: { linkTtl: '60s' },
+  });
+  ({ app, url } = await listenWithCredentials(config, store, new FakeConnectPages(store)));
 }, 30_000);
 
 afterAll(async () => {
