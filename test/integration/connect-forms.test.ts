@@ -15,9 +15,7 @@ import { createConnector } from '../../src/connect/connector.js';
 import type { Connector, ConnectServer } from '../../src/connect/types.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfig } from '../../src/config/types.js';
-import { startHttpEndpoint } from '../../src/inbound/http-endpoint.js';
 import type { HttpEndpoint } from '../../src/inbound/http-endpoint-options.js';
-import type { SessionOpener } from '../../src/inbound/session-opener.js';
 import { silentLogger } from '../../src/log.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
 import { followRedirects } from '../fixtures/oauth/browser.js';
@@ -30,6 +28,7 @@ import { openCredentialStore } from '../../src/state/open-credentials.js';
 import { RedisStore } from '../../src/state/redis-store.js';
 import type { StateStore } from '../../src/state/store.js';
 import { startRedis } from '../helpers/redis-server.js';
+import { serveConnectPages } from '../helpers/per-user-app.js';
 
 const TEAM_TOKEN = `team-${randomBytes(8).toString('hex')}`;
 const OTHER_TOKEN = `other-${randomBytes(8).toString('hex')}`;
@@ -79,14 +78,7 @@ describe('the gateway-token form (static client tokens on the HTTP face)', () =>
     const config = perUserConfig();
     const audit = createAuditLog({ logger: silentLogger() });
     app = (await openConnector({ config: () => config, state: new MemoryStore(), audit, logger: silentLogger(), httpFace: true, faceUrl: () => endpoint?.url, perUser: given(credentials) }))!;
-    endpoint = await startHttpEndpoint({} as SessionOpener, {
-      host: '127.0.0.1',
-      port: 0,
-      path: '/mcp',
-      allowedOrigins: [],
-      maxMessageBytes: 1_000_000,
-      prefixPage: { prefix: '/connect/', serve: (req, res) => app.connector.handle(req, res) },
-    });
+    endpoint = await serveConnectPages(app.connector);
     base = new URL(endpoint.url).origin;
   });
   afterAll(async () => {
@@ -278,14 +270,7 @@ describe('the login at the face issuer (listen.auth) through app/connector.ts', 
       faceUrl: () => endpoint?.url,
       perUser: given(credentials),
     }))!;
-    endpoint = await startHttpEndpoint({} as SessionOpener, {
-      host: '127.0.0.1',
-      port: 0,
-      path: '/mcp',
-      allowedOrigins: [],
-      maxMessageBytes: 1_000_000,
-      prefixPage: { prefix: '/connect/', serve: (req, res) => app.connector.handle(req, res) },
-    });
+    endpoint = await serveConnectPages(app.connector);
   });
   afterAll(async () => {
     await app.close();

@@ -15,9 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectedTopic, createConnector } from '../../src/connect/connector.js';
 import type { Connector, ConnectServer } from '../../src/connect/types.js';
 import { createOAuthAuthenticator } from '../../src/inbound/auth/index.js';
-import { startHttpEndpoint } from '../../src/inbound/http-endpoint.js';
 import type { HttpEndpoint } from '../../src/inbound/http-endpoint-options.js';
-import type { SessionOpener } from '../../src/inbound/session-opener.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 import { FileCredentialBackend } from '../../src/state/credential-file.js';
 import { Keyring } from '../../src/state/credential-keys.js';
@@ -26,6 +24,7 @@ import { MemoryStore } from '../../src/state/memory-store.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/auth-server.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protected-server.js';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { serveConnectPages } from '../helpers/per-user-app.js';
 
 let gatewayAs: AuthServer;
 let serverAs: AuthServer;
@@ -77,15 +76,7 @@ beforeAll(async () => {
     now: () => Date.now() + skew,
   });
   // The MCP side of the endpoint is never reached by these tests: only /connect/ is.
-  const opener = {} as SessionOpener;
-  endpoint = await startHttpEndpoint(opener, {
-    host: '127.0.0.1',
-    port: 0,
-    path: '/mcp',
-    allowedOrigins: [],
-    maxMessageBytes: 1_000_000,
-    prefixPage: { prefix: '/connect/', serve: (req, res) => connector.handle(req, res) },
-  });
+  endpoint = await serveConnectPages(connector);
   mcpUrl = endpoint.url;
   base = new URL(endpoint.url).origin;
   if (CHROMIUM) chromium = await launchChromium();
