@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BodyTooLarge, readBody } from './http-body.js';
 import { variableName } from './registry-entry.js';
 import { readZipEntry, unzipInto } from './zip.js';
 
@@ -81,14 +82,9 @@ async function download(url: string): Promise<Buffer> {
     );
   }
   if (!response.ok) throw new McpbError(`downloading the bundle ${url} failed: HTTP ${response.status}`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_BUNDLE_BYTES) throw new McpbError(`the bundle ${url} is larger than ${MAX_BUNDLE_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return readBody(response, MAX_BUNDLE_BYTES).catch((err: unknown) => {
+    throw err instanceof BodyTooLarge ? new McpbError(`the bundle ${url} is larger than ${MAX_BUNDLE_BYTES} bytes`) : err;
+  });
 }
 
 interface Manifest {

@@ -3,6 +3,8 @@
 // and a bound on the body, so a slow or huge answer fails clearly instead of hanging or filling
 // memory. Every failure is a RegistryError whose message says which URL and what went wrong.
 
+import { BodyTooLarge, readBody } from './http-body.js';
+
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** The answer of a registry is a few KB; a page of 100 servers some hundred KB. */
@@ -129,26 +131,15 @@ export class RegistryClient {
   }
 }
 
-/** The body as text, or an error past `max` bytes (counted as they arrive, not from Content-Length). */
+/** The body as text, or a RegistryError past `max` bytes, on a timeout, or when it breaks off. */
 async function readBounded(response: Response, max: number, url: string, timeoutMs: number): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > max) {
-        await response.body.cancel().catch(() => {});
-        throw new RegistryError(`the registry's answer to GET ${url} is larger than ${max} bytes`);
-      }
-      chunks.push(chunk);
-    }
+    return (await readBody(response, max)).toString('utf8');
   } catch (err) {
-    if (err instanceof RegistryError) throw err;
+    if (err instanceof BodyTooLarge) throw new RegistryError(`the registry's answer to GET ${url} is larger than ${max} bytes`);
     if ((err as Error).name === 'TimeoutError') throw new RegistryError(`the registry did not answer within ${timeoutMs / 1000}s: GET ${url}`);
     throw new RegistryError(`the registry's answer to GET ${url} broke off: ${(err as Error).message}`);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The registry's own `{"error": "..."}` (or the first line of its text), short. */
