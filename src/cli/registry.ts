@@ -83,12 +83,14 @@ export async function registryAdd(options: AddOptions, io: RegistryIo): Promise<
     const { server } = await new RegistryClient(options.url).server(name, version);
     const plan = planEntry(server, local);
     if (plan.mcpb) await fillMcpb(plan, options.dryRun, io);
-    const after = addServer(text, { entry: plan.entry as PlannedEntry['entry'] & { name: string }, notes: plan.notes, comment: `from the MCP Registry: ${plan.source}` }, { update: options.update });
+    const addition = { entry: plan.entry as PlannedEntry['entry'] & { name: string }, notes: plan.notes, comment: `from the MCP Registry: ${plan.source}` };
+    const after = addServer(text, addition, { update: options.update });
     for (const w of plan.warnings) io.err(`switchboard: warning: ${w}\n`);
 
     const needed = [...new Set([...JSON.stringify(plan.entry).matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!))];
     if (options.dryRun) {
-      io.out(addServer('', { entry: plan.entry as PlannedEntry['entry'] & { name: string }, notes: plan.notes, comment: `from the MCP Registry: ${plan.source}` }, { update: false }));
+      // The entry alone, as it would be written (the splice into the file was made above, and checked).
+      io.out(addServer('', addition, { update: false }));
       io.err(`dry run: ${options.configFile} not changed\n`);
     } else {
       await writeAtomically(options.configFile, after);

@@ -100,13 +100,27 @@ function dashColumn(text: string, offset: number): number {
   return dash >= start ? dash - start : offset - start;
 }
 
+/**
+ * Where a rewritten item's "from the MCP Registry" line goes: over the one right above the line
+ * starting at `line` when that is ours (it is replaced), else at `line` (it is added).
+ */
+function commentFrom(text: string, line: number): number {
+  const above = lineStart(text, line - 1);
+  return line > 0 && /^\s*# from the MCP Registry:/.test(text.slice(above, line)) ? above : line;
+}
+
+/** The new entry as a node: the comment above it, the registry's descriptions beside its keys. */
+function decorated(node: YAMLMap, add: NewEntry): YAMLMap {
+  node.commentBefore = ` ${add.comment}`;
+  annotate(node, add.notes);
+  return node;
+}
+
 function spliceAppended(text: string, seq: YAMLSeq, add: NewEntry): string {
   const last = seq.items[seq.items.length - 1] as YAMLMap | undefined;
   const first = seq.items[0] as YAMLMap;
   if (!first?.range || !last?.range) return text;
-  const node = new Document().createNode(add.entry) as YAMLMap;
-  node.commentBefore = ` ${add.comment}`;
-  annotate(node, add.notes);
+  const node = decorated(new Document().createNode(add.entry) as YAMLMap, add);
   const rendered = indent(renderItem(node), ' '.repeat(dashColumn(text, first.range[0])));
   const at = lineEnd(text, last.range[2]);
   const before = text.slice(0, at);
@@ -123,10 +137,7 @@ function spliceUpdated(text: string, item: YAMLMap, comment: string): string {
   item.spaceBefore = false;
   const rendered = indent(renderItem(item), ' '.repeat(column));
   // The comment line right above, when it is ours, is replaced; otherwise ours is added above the item.
-  const above = lineStart(text, start - 1);
-  const ours = start > 0 && /^\s*# from the MCP Registry:/.test(text.slice(above, start));
-  const from = ours ? above : start;
-  return `${text.slice(0, from)}${' '.repeat(column)}# ${comment}\n${rendered}${text.slice(end)}`;
+  return `${text.slice(0, commentFrom(text, start))}${' '.repeat(column)}# ${comment}\n${rendered}${text.slice(end)}`;
 }
 
 /**
@@ -144,9 +155,7 @@ function spliceUpdatedFlow(text: string, item: YAMLMap, comment: string): string
   const line = lineStart(text, start);
   const before = text.slice(line, start);
   if (!/^\s*(-\s+)?$/.test(before)) return out;
-  const above = lineStart(text, line - 1);
-  const ours = line > 0 && /^\s*# from the MCP Registry:/.test(text.slice(above, line));
-  return `${out.slice(0, ours ? above : line)}${/^\s*/.exec(before)![0]}# ${comment}\n${out.slice(line)}`;
+  return `${out.slice(0, commentFrom(text, line))}${/^\s*/.exec(before)![0]}# ${comment}\n${out.slice(line)}`;
 }
 
 function oneLineFlow(item: YAMLMap): string {
@@ -172,22 +181,18 @@ function findEntry(doc: Document, name: string): YAMLMap | undefined {
 }
 
 function appendEntry(doc: Document, add: NewEntry): void {
-  const node = doc.createNode(add.entry) as YAMLMap;
-  node.commentBefore = ` ${add.comment}`;
-  annotate(node, add.notes);
   const seq = servers(doc);
   if (seq) {
     // A flow list (`servers: []`) would print the new entry on one line: make it a block list.
     seq.flow = false;
+    const node = decorated(doc.createNode(add.entry) as YAMLMap, add);
     if (seq.items.length > 0) node.spaceBefore = true;
     seq.items.push(node);
   } else {
     if (doc.has('servers')) doc.delete('servers'); // `servers:` with no value (null)
     if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as Document['contents'];
     doc.set('servers', doc.createNode([add.entry]));
-    const created = servers(doc)!.items[0] as YAMLMap;
-    created.commentBefore = ` ${add.comment}`;
-    annotate(created, add.notes);
+    decorated(servers(doc)!.items[0] as YAMLMap, add);
   }
 }
 
