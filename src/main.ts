@@ -175,6 +175,9 @@ async function status(options: CliOptions): Promise<void> {
   }
 }
 
+/** What the CLI's commands print: their output on stdout, everything else on stderr. */
+const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+
 /**
  * registry search and add. The config is read as YAML text, not loaded: a file whose variables
  * are unset (as an added server's are until they are set) must still take another entry.
@@ -187,7 +190,6 @@ async function registry(options: CliOptions): Promise<void> {
     return process.exit(2);
   }
   const configFile = configPath(options);
-  const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
   let url: string;
   try {
     url = registryUrl(options.registry, readConfigText(configFile));
@@ -225,7 +227,6 @@ async function loginOrLogout(options: CliOptions): Promise<void> {
     process.stderr.write(`switchboard: ${err.message}\n`);
     process.exit(2);
   }
-  const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
   process.exit(await (options.command === 'login' ? runLogin(target, io) : runLogout(target, io)));
 }
 
@@ -233,7 +234,6 @@ async function loginOrLogout(options: CliOptions): Promise<void> {
 async function users(options: CliOptions): Promise<void> {
   const { logger } = output(options, 'warn');
   const config = await loadOrExit(configPath(options), (note) => void process.stderr.write(`${note}\n`), { httpFace: false, onWarning: warnLine });
-  const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
   if (options.usersAction === 'connect') {
     // Loaded here only: the OAuth libraries cost start-up time every other command would pay.
     const { runUsersConnect } = await import('./cli/users-connect.js');
