@@ -41,6 +41,7 @@ import { openFaces, type FaceOptions, type Faces } from './faces.js';
 import { openConnector, type AppConnector } from './connector.js';
 import { planReload, type ReloadPlan } from './reload-plan.js';
 import { exposureOf, nearABudget, usesCodeMode } from './exposure.js';
+import { RequestsSettled } from './requests-settled.js';
 
 export type { ServerSummary };
 
@@ -72,7 +73,12 @@ export class App implements SessionOpener {
   readonly budget: ByteBudget;
   /** The lock file's pins, read at start and on every reload (undefined: no lock file). */
   private lock?: LockFile;
-  private settledWaiters: (() => void)[] = [];
+  /** Whether every request in progress has been answered (for drain). */
+  private readonly settled = new RequestsSettled(() => {
+    let n = 0;
+    for (const s of this.router.allSessions() as Iterable<ClientSession>) n += s.inFlightCount;
+    return n;
+  });
   /** The o200k counter, loading or loaded (see exactTokens). */
   private exact?: Promise<void>;
   private faces?: Faces;
@@ -272,7 +278,7 @@ export class App implements SessionOpener {
     // Listen streams last until told: end them, or the drain would wait for them to its deadline.
     for (const session of this.router.allSessions() as Iterable<ClientSession>) session.endListens();
     let timer: NodeJS.Timeout | undefined;
-    const finished = Promise.all([this.requestsDone(), this.faces?.repliesWritten()]).then(() => true);
+    const finished = Promise.all([this.settled.done(), this.faces?.repliesWritten()]).then(() => true);
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
     const outcome = await Promise.race([finished, late]);
     clearTimeout(timer);
@@ -321,7 +327,7 @@ export class App implements SessionOpener {
   restoreSession(record: SessionRecord | undefined, push: (message: JsonRpcMessage) => void, principal?: string, parent: ByteBudget = this.budget): ClientSession {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     const budget = new ByteBudget(this.current.limits.sessionBytesInFlight, 'this session', 'limits.sessionBytesInFlight', 'session', parent);
-    const session = new ClientSession(this.router, this.finder, push, budget, profile, () => this.settled());
+    const session = new ClientSession(this.router, this.finder, push, budget, profile, () => this.settled.ended());
     if (record !== undefined) session.restore(record);
     this.router.attach(session);
     return session;
@@ -345,7 +351,7 @@ export class App implements SessionOpener {
     const profile = principal === undefined ? undefined : this.current.clients.find((c) => c.name === principal);
     // Its bytes count against the gateway's whole budget only: it is every stateless client of
     // this profile at once, so a per-session budget would let one of them starve the others.
-    const session = new ClientSession(this.router, this.finder, NOTHING_PUSHED, this.budget, profile, () => this.settled(), true);
+    const session = new ClientSession(this.router, this.finder, NOTHING_PUSHED, this.budget, profile, () => this.settled.ended(), true);
     this.router.attach(session);
     return session;
   }
@@ -356,24 +362,6 @@ export class App implements SessionOpener {
 
   summary(): ServerSummary[] {
     return summarize(this.router.connections());
-  }
-
-  /** Requests in progress across every session. */
-  private busy(): number {
-    let n = 0;
-    for (const s of this.router.allSessions() as Iterable<ClientSession>) n += s.inFlightCount;
-    return n;
-  }
-
-  private settled(): void {
-    // Counted only while a drain waits: on every request it would cost a walk over all sessions.
-    if (this.settledWaiters.length > 0 && this.busy() === 0) for (const done of this.settledWaiters.splice(0)) done();
-  }
-
-  /** Resolves once no request is in progress in any session. */
-  private requestsDone(): Promise<void> {
-    if (this.busy() === 0) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
   }
 
   /** Ends everything: faces, sessions, servers (and their processes), the audit log. Idempotent enough to call once. */
