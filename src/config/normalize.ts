@@ -66,6 +66,11 @@ function serverBase({ name, s, disabled }: Entry) {
 }
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
+/** A file the config names, relative to its folder; none when it names none. */
+function fileIn(baseDir: string, file: string | undefined): string | undefined {
+  return file === undefined ? undefined : resolve(baseDir, file);
+}
+
 export function toStdioServer(e: Entry, command: string, baseDir: string) {
   const { s } = e;
   const perUser = secretsPerUser(s.env, s.userSecrets);
@@ -144,9 +149,9 @@ export function toHttpServer(e: Entry, url: string, baseDir: string) {
 function toCredentials(c: UserConfig['credentials'], baseDir: string) {
   return {
     /** The file backend's file (absolute); undefined: the default (state/credential-file.ts). */
-    file: c.file !== undefined ? resolve(baseDir, c.file) : undefined,
+    file: fileIn(baseDir, c.file),
     /** The key file (absolute) when SWITCHBOARD_CREDENTIALS_KEY is unset; undefined: beside the file. */
-    keyFile: c.keyFile !== undefined ? resolve(baseDir, c.keyFile) : undefined,
+    keyFile: fileIn(baseDir, c.keyFile),
     /** Where browsers reach the gateway, without a trailing /; the connect pages are under <publicUrl>/connect/. */
     publicUrl: c.publicUrl?.replace(/\/+$/, ''),
     linkTtlMs: c.linkTtl,
@@ -211,11 +216,7 @@ export function toGatewayConfig(data: UserConfig, baseDir: string) {
     state: {
       redis: data.state.redis,
       /** PEM files for TLS to Redis (absolute paths; read by the store at start). */
-      tls: data.state.tls && {
-        caFile: data.state.tls.ca === undefined ? undefined : resolve(baseDir, data.state.tls.ca),
-        certFile: data.state.tls.cert === undefined ? undefined : resolve(baseDir, data.state.tls.cert),
-        keyFile: data.state.tls.key === undefined ? undefined : resolve(baseDir, data.state.tls.key),
-      },
+      tls: data.state.tls && { caFile: fileIn(baseDir, data.state.tls.ca), certFile: fileIn(baseDir, data.state.tls.cert), keyFile: fileIn(baseDir, data.state.tls.key) },
       keyPrefix: data.state.keyPrefix,
       maxEvents: data.state.maxEvents,
       maxEventBytes: data.state.maxEventBytes,

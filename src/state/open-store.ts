@@ -13,21 +13,19 @@ import type { StateStore } from './store.js';
 /** The contents of state.tls's files; a file that cannot be read stops the start, saying which. */
 function readTls(tls: GatewayConfig['state']['tls']): RedisTls | undefined {
   if (tls === undefined) return undefined;
-  const read = (what: string, file: string | undefined): Buffer | undefined => {
-    if (file === undefined) return undefined;
+  const out: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+  for (const [what, file] of [
+    ['ca', tls.caFile],
+    ['cert', tls.certFile],
+    ['key', tls.keyFile],
+  ] as const) {
+    if (file === undefined) continue;
     try {
-      return readFileSync(file);
+      out[what] = readFileSync(file);
     } catch (err) {
       throw new Error(`state.tls.${what}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-  };
-  const out: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
-  const ca = read('ca', tls.caFile);
-  const cert = read('cert', tls.certFile);
-  const key = read('key', tls.keyFile);
-  if (ca) out.ca = ca;
-  if (cert) out.cert = cert;
-  if (key) out.key = key;
+  }
   return out;
 }
 
