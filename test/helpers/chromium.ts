@@ -1,29 +1,12 @@
 // Debian's Chromium for the tests that look at a page in a real browser (puppeteer-core drives it).
-// CHROMIUM_PATH overrides where it is; without one, those tests skip and say so.
+// CHROMIUM_PATH overrides where it is; without one, those tests skip and say so. The launch itself
+// is test/fixtures/oauth/connect-browser.mjs's (plain JS, so that the attack suite, which runs
+// without a TypeScript loader, shares it); this gives it its types.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
+import { CHROMIUM as FOUND, launchBrowser } from '../fixtures/oauth/connect-browser.mjs';
 
-export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+export const CHROMIUM: string | undefined = FOUND;
 
 /** A headless Chromium with a profile folder of its own; close() ends it and removes the folder. */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const puppeteer = (await import('puppeteer-core')).default;
-  const profileDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM!,
-    headless: true,
-    userDataDir: profileDir,
-    // The machine has no network but loopback: Chromium's own background traffic stays off.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  return {
-    browser,
-    async close() {
-      await browser.close();
-      rmSync(profileDir, { recursive: true, force: true });
-    },
-  };
-}
+export const launchChromium = launchBrowser as () => Promise<{ browser: Browser; close(): Promise<void> }>;
